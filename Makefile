@@ -1,0 +1,42 @@
+# Two commands on a fresh machine: `make run` and `make test`. Both set up their own virtual
+# environment (.venv) first, then compile the Cython cores in place.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+STAMP  := $(VENV)/.installed
+
+.PHONY: all install build run test bench clean annotate
+
+all: build
+
+$(STAMP): pyproject.toml setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Recompile whatever .pyx/.pxd changed since the last build (cythonize checks timestamps).
+build: $(STAMP)
+	$(PY) setup.py -q build_ext --inplace -j 2
+
+run: build
+	$(VENV)/bin/arena run configs/quickstart.yaml --jobs 0
+	$(VENV)/bin/arena report results/quickstart
+
+test: build
+	$(PY) -m pytest -q tests
+
+bench: build
+	$(VENV)/bin/arena bench --seconds 3
+	$(VENV)/bin/arena bench --search --seconds 3
+
+# HTML annotation of every Cython module (yellow lines = Python interaction).
+annotate: $(STAMP)
+	$(VENV)/bin/cython -a -3 mcts_arena/games/*.pyx mcts_arena/players/*.pyx
+
+clean:
+	rm -rf build $(VENV) *.egg-info
+	find mcts_arena -name '*.so' -o -name '*.c' -o -name '*.html' | xargs rm -f

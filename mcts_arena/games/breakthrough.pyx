@@ -1,0 +1,501 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Breakthrough 8x8 on bitboards.
+
+Rules: White (player 0) starts on ranks 1-2 and moves first, toward rank 8; Black on ranks 7-8
+moves toward rank 1. A piece moves one square straight forward onto an empty square, or one
+square diagonally forward onto an empty square or onto an enemy piece, capturing it. Captures
+are only diagonal. A side wins by moving a piece onto the far rank or by capturing every enemy
+piece. There are no draws.
+
+Squares are `row * 8 + col`, row 0 = rank 1, col 0 = file a. A move is `from | to << 6`.
+Notation: `a2-a3`, captures `b4xc5`. Text form (FEN-like): the ranks from 8 down to 1 with
+`w`, `b`, `.`, separated by `/`, then ` w` or ` b` for the side to move.
+
+Evaluations (PAPER.md section 6), side to move's view, ±1 for a decided game:
+- efMS: d = (10*pieces + 2.5*adv)_W - (...)_B, clamped to [-100, 100], tanh(d / 60);
+  adv = rows from a side's home row to its most advanced piece (O(1) from the bitboard);
+- efLH: tanh((PV_W - PV_B) / 100) with Lorentz & Horey's per-square piece values, kept
+  incrementally in do/undo.
+Game knowledge for the searches: decisive / anti-decisive moves, "is this piece defended", the
+paper's `ipp` playout policy, static move-ordering categories and Lorentz & Horey node priors.
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+from libc.math cimport tanh
+
+from mcts_arena.bits cimport popcount, lsb, msb, nth_bit
+from mcts_arena.rng cimport Rng, rng_below, rng_uniform, splitmix64
+from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_MS,
+                                     EF_LH, PP_IPP)
+
+cdef uint64_t FILE_A = 0x0101010101010101ULL
+cdef uint64_t FILE_H = 0x8080808080808080ULL
+cdef uint64_t RANK_1 = 0xFFULL
+cdef uint64_t RANK_8 = 0xFF00000000000000ULL
+cdef uint64_t WHITE_HALF = 0x00000000FFFFFFFFULL   # rows 0-3
+cdef uint64_t BLACK_HALF = 0xFFFFFFFF00000000ULL   # rows 4-7
+
+# Lorentz & Horey piece values by row counted from the side's own home row (PAPER.md section 6).
+cdef int LH_ROWS[8][8]
+LH_ROWS[0][:] = [5, 15, 15, 5, 5, 15, 15, 5]
+LH_ROWS[1][:] = [2, 3, 3, 3, 3, 3, 3, 2]
+LH_ROWS[2][:] = [4, 6, 6, 6, 6, 6, 6, 4]
+LH_ROWS[3][:] = [7, 10, 10, 10, 10, 10, 10, 7]
+LH_ROWS[4][:] = [11, 15, 15, 15, 15, 15, 15, 11]
+LH_ROWS[5][:] = [16, 21, 21, 21, 21, 21, 21, 16]
+LH_ROWS[6][:] = [20, 28, 28, 28, 28, 28, 28, 20]
+LH_ROWS[7][:] = [36, 36, 36, 36, 36, 36, 36, 36]
+
+# LH[p][sq]: the value of a piece of player p on square sq.
+cdef int LH[2][64]
+cdef int _sq
+for _sq in range(64):
+    LH[0][_sq] = LH_ROWS[_sq >> 3][_sq & 7]
+    LH[1][_sq] = LH_ROWS[7 - (_sq >> 3)][_sq & 7]
+
+# Node-prior win rates by rows left to the goal after the move (Lorentz & Horey via the paper's code).
+cdef double NP_SAFE[8]
+NP_SAFE[:] = [1.0, 1.0, 0.95, 0.85, 0.75, 0.60, 0.30, 0.30]
+
+cdef uint64_t ZOB[2][64]
+cdef uint64_t ZOB_SIDE
+cdef uint64_t _seed = 0xB7EA6781
+for _sq in range(64):
+    ZOB[0][_sq] = splitmix64(&_seed)
+    ZOB[1][_sq] = splitmix64(&_seed)
+ZOB_SIDE = splitmix64(&_seed)
+
+
+cdef struct Undo:
+    int move
+    int captured
+    int lh0
+    int lh1
+    uint64_t hash
+
+
+cdef inline int mv_from(int m) noexcept nogil:
+    return m & 63
+
+
+cdef inline int mv_to(int m) noexcept nogil:
+    return m >> 6
+
+
+cdef class Breakthrough(GameState):
+    """Breakthrough position; see the module docstring for rules and conventions."""
+
+    name = "breakthrough"
+    eval_functions = {"efMS": EF_MS, "efLH": EF_LH}
+
+    cdef uint64_t bb[2]
+    cdef int lh[2]
+    cdef Undo* hist
+    cdef int cap
+
+    def __cinit__(self):
+        self.cap = 256
+        self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
+        if self.hist == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.hist)
+
+    def __init__(self):
+        self._set(0x000000000000FFFFULL, 0xFFFF000000000000ULL, 0)
+
+    cdef void _set(self, uint64_t white, uint64_t black, int player):
+        cdef int sq
+        self.bb[0] = white
+        self.bb[1] = black
+        self.player = player
+        self.ply = 0
+        self.hash = ZOB_SIDE if player == 1 else 0
+        self.lh[0] = 0
+        self.lh[1] = 0
+        for sq in range(64):
+            if (white >> sq) & 1:
+                self.hash ^= ZOB[0][sq]
+                self.lh[0] += LH[0][sq]
+            if (black >> sq) & 1:
+                self.hash ^= ZOB[1][sq]
+                self.lh[1] += LH[1][sq]
+
+    # ---- rules ----------------------------------------------------------------------------
+    cdef inline void _targets(self, int p, uint64_t* fwd, uint64_t* left, uint64_t* right) noexcept nogil:
+        """Destination sets: straight, toward file a, toward file h (diagonals may capture)."""
+        cdef uint64_t own = self.bb[p]
+        cdef uint64_t empty = ~(self.bb[0] | self.bb[1])
+        if p == 0:
+            fwd[0] = (own << 8) & empty
+            left[0] = ((own & ~FILE_A) << 7) & ~own
+            right[0] = ((own & ~FILE_H) << 9) & ~own
+        else:
+            fwd[0] = (own >> 8) & empty
+            left[0] = ((own & ~FILE_A) >> 9) & ~own
+            right[0] = ((own & ~FILE_H) >> 7) & ~own
+
+    cdef int gen_moves(self, int* out) noexcept nogil:
+        cdef uint64_t f, l, r
+        cdef int n = 0, to, df, dl, dr
+        self._targets(self.player, &f, &l, &r)
+        if self.player == 0:
+            df = -8; dl = -7; dr = -9
+        else:
+            df = 8; dl = 9; dr = 7
+        while f:
+            to = lsb(f); f &= f - 1
+            out[n] = (to + df) | (to << 6); n += 1
+        while l:
+            to = lsb(l); l &= l - 1
+            out[n] = (to + dl) | (to << 6); n += 1
+        while r:
+            to = lsb(r); r &= r - 1
+            out[n] = (to + dr) | (to << 6); n += 1
+        return n
+
+    cdef void do_move(self, int move) noexcept nogil:
+        cdef int p = self.player, o = 1 - p
+        cdef int fr = mv_from(move), to = mv_to(move)
+        cdef uint64_t tob = (<uint64_t>1) << to
+        cdef Undo* u
+        if self.ply >= self.cap:
+            self.cap *= 2
+            self.hist = <Undo*>realloc(self.hist, self.cap * sizeof(Undo))
+        u = &self.hist[self.ply]
+        u.move = move
+        u.hash = self.hash
+        u.lh0 = self.lh[0]
+        u.lh1 = self.lh[1]
+        u.captured = (self.bb[o] & tob) != 0
+        if u.captured:
+            self.bb[o] ^= tob
+            self.hash ^= ZOB[o][to]
+            self.lh[o] -= LH[o][to]
+        self.bb[p] ^= ((<uint64_t>1) << fr) | tob
+        self.hash ^= ZOB[p][fr] ^ ZOB[p][to] ^ ZOB_SIDE
+        self.lh[p] += LH[p][to] - LH[p][fr]
+        self.player = o
+        self.ply += 1
+
+    cdef void undo_move(self) noexcept nogil:
+        self.ply -= 1
+        cdef Undo* u = &self.hist[self.ply]
+        cdef int p = 1 - self.player, o = self.player
+        cdef int fr = mv_from(u.move), to = mv_to(u.move)
+        cdef uint64_t tob = (<uint64_t>1) << to
+        self.bb[p] ^= ((<uint64_t>1) << fr) | tob
+        if u.captured:
+            self.bb[o] |= tob
+        self.hash = u.hash
+        self.lh[0] = u.lh0
+        self.lh[1] = u.lh1
+        self.player = p
+
+    cdef int result(self) noexcept nogil:
+        if (self.bb[0] & RANK_8) or self.bb[1] == 0:
+            return 0
+        if (self.bb[1] & RANK_1) or self.bb[0] == 0:
+            return 1
+        return ONGOING
+
+    # ---- evaluations ----------------------------------------------------------------------
+    cdef inline int _advance(self, int p) noexcept nogil:
+        """Rows from p's home row to p's most advanced piece (0 with no pieces)."""
+        if self.bb[p] == 0:
+            return 0
+        if p == 0:
+            return msb(self.bb[0]) >> 3
+        return 7 - (lsb(self.bb[1]) >> 3)
+
+    cdef double evaluate(self, int evalfn) noexcept nogil:
+        cdef int r = self.result()
+        cdef double d, v
+        if r != ONGOING:
+            return 1.0 if r == self.player else -1.0
+        if evalfn == EF_LH:
+            v = tanh((self.lh[0] - self.lh[1]) / 100.0)
+        else:
+            d = (10.0 * popcount(self.bb[0]) + 2.5 * self._advance(0)) \
+                - (10.0 * popcount(self.bb[1]) + 2.5 * self._advance(1))
+            if d > 100.0:
+                d = 100.0
+            elif d < -100.0:
+                d = -100.0
+            v = tanh(d / 60.0)
+        return v if self.player == 0 else -v
+
+    cdef int lh_sum(self, int p) noexcept nogil:
+        return self.lh[p]
+
+    # ---- knowledge ------------------------------------------------------------------------
+    cdef inline uint64_t _guards(self, int p, int sq) noexcept nogil:
+        """Pieces of player p that could capture onto sq (they sit diagonally behind it)."""
+        cdef int row = sq >> 3, col = sq & 7
+        cdef uint64_t g = 0
+        cdef int r2 = row - 1 if p == 0 else row + 1
+        if r2 < 0 or r2 > 7:
+            return 0
+        if col > 0:
+            g |= (<uint64_t>1) << (r2 * 8 + col - 1)
+        if col < 7:
+            g |= (<uint64_t>1) << (r2 * 8 + col + 1)
+        return g & self.bb[p]
+
+    cdef bint defended(self, int sq) noexcept nogil:
+        """Is the piece on sq protected by a piece of its own side (a recapture exists)?"""
+        cdef uint64_t b = (<uint64_t>1) << sq
+        if self.bb[0] & b:
+            return self._guards(0, sq) != 0
+        if self.bb[1] & b:
+            return self._guards(1, sq) != 0
+        return False
+
+    cdef inline bint _is_capture(self, int move) noexcept nogil:
+        return (self.bb[1 - self.player] >> mv_to(move)) & 1
+
+    cdef inline bint _to_goal(self, int move) noexcept nogil:
+        cdef int row = mv_to(move) >> 3
+        return row == 7 if self.player == 0 else row == 0
+
+    cdef bint is_decisive(self, int move) noexcept nogil:
+        # Reaching the far rank, or taking the opponent's last piece.
+        return self._to_goal(move) or (self._is_capture(move)
+                                       and popcount(self.bb[1 - self.player]) == 1)
+
+    cdef bint is_anti_decisive(self, int move) noexcept nogil:
+        """Does this capture remove an enemy piece that stands one step from winning?"""
+        cdef int row = mv_to(move) >> 3
+        if not self._is_capture(move):
+            return False
+        return row == 1 if self.player == 0 else row == 6
+
+    cdef int move_order(self, int move) noexcept nogil:
+        if self.is_decisive(move):
+            return 4
+        if self.is_anti_decisive(move):
+            return 3
+        if self._is_capture(move):
+            return 1 if self.defended(mv_to(move)) else 2
+        return 0
+
+    cdef double move_bias(self, int move) noexcept nogil:
+        return self.move_order(move) / 4.0
+
+    cdef double move_prior(self, int move) noexcept nogil:
+        cdef int p = self.player, o = 1 - p
+        cdef int fr = mv_from(move), to = mv_to(move)
+        cdef int goal_dist = (7 - (to >> 3)) if p == 0 else (to >> 3)
+        cdef bint cap = self._is_capture(move)
+        cdef int attackers = popcount(self._guards(o, to))
+        # Defenders after the move: the moving piece has left `fr`.
+        cdef int defenders = popcount(self._guards(p, to) & ~((<uint64_t>1) << fr))
+        if attackers <= defenders:
+            return NP_SAFE[goal_dist]
+        return 0.60 if cap else 0.30
+
+    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
+        """The paper's `ipp` (section 6): win at once; else capture a would-be winner from the
+        home row; else weighted random (undefended capture 5, capture into own half 2, other
+        capture 1, quiet 1)."""
+        cdef int i, m, to, w, total = 0, nforced = 0
+        cdef int weights[MAX_MOVES]
+        cdef int forced[MAX_MOVES]
+        cdef int p = self.player, o = 1 - p
+        cdef uint64_t own_half = WHITE_HALF if p == 0 else BLACK_HALF
+        cdef uint64_t home = RANK_1 if p == 0 else RANK_8
+        if policy != PP_IPP:
+            return moves[rng_below(rng, n)]
+        for i in range(n):
+            m = moves[i]
+            to = mv_to(m)
+            if self._to_goal(m):
+                return m
+            if (self.bb[o] >> to) & 1:
+                if (home >> mv_from(m)) & 1:
+                    forced[nforced] = m
+                    nforced += 1
+                if not self._guards(o, to):
+                    w = 5
+                elif (own_half >> to) & 1:
+                    w = 2
+                else:
+                    w = 1
+            else:
+                w = 1
+            weights[i] = w
+            total += w
+        if nforced:
+            return forced[rng_below(rng, nforced)]
+        w = rng_below(rng, total)
+        for i in range(n):
+            w -= weights[i]
+            if w < 0:
+                return moves[i]
+        return moves[n - 1]
+
+    cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
+        """Uniformly random playout on local bitboard copies: no undo records, no hashing."""
+        cdef uint64_t b[2]
+        cdef uint64_t own, empty, f, l, r, dest, bit
+        cdef int p = self.player, o, nf, nl, nr, k, to, fr, plies = 0
+        cdef int res = self.result()
+        if res != ONGOING:
+            return res
+        b[0] = self.bb[0]
+        b[1] = self.bb[1]
+        while plies < max_plies:
+            own = b[p]
+            o = 1 - p
+            empty = ~(b[0] | b[1])
+            if p == 0:
+                f = (own << 8) & empty
+                l = ((own & ~FILE_A) << 7) & ~own
+                r = ((own & ~FILE_H) << 9) & ~own
+            else:
+                f = (own >> 8) & empty
+                l = ((own & ~FILE_A) >> 9) & ~own
+                r = ((own & ~FILE_H) >> 7) & ~own
+            nf = popcount(f)
+            nl = popcount(l)
+            nr = popcount(r)
+            if nf + nl + nr == 0:
+                return o     # cannot happen in Breakthrough, kept for safety
+            k = rng_below(rng, nf + nl + nr)
+            if k < nf:
+                to = nth_bit(f, k)
+                fr = to - 8 if p == 0 else to + 8
+            elif k < nf + nl:
+                to = nth_bit(l, k - nf)
+                fr = to - 7 if p == 0 else to + 9
+            else:
+                to = nth_bit(r, k - nf - nl)
+                fr = to - 9 if p == 0 else to + 7
+            bit = (<uint64_t>1) << to
+            b[p] ^= ((<uint64_t>1) << fr) | bit
+            plies += 1
+            if b[o] & bit:
+                b[o] ^= bit
+                if b[o] == 0:
+                    return p
+            if (p == 0 and to >= 56) or (p == 1 and to < 8):
+                return p
+            p = o
+        return ONGOING
+
+    cdef GameState clone(self):
+        cdef Breakthrough c = Breakthrough.__new__(Breakthrough)
+        c.bb[0] = self.bb[0]
+        c.bb[1] = self.bb[1]
+        c.lh[0] = self.lh[0]
+        c.lh[1] = self.lh[1]
+        c.player = self.player
+        c.ply = self.ply
+        c.hash = self.hash
+        if c.cap < self.cap:
+            c.cap = self.cap
+            c.hist = <Undo*>realloc(c.hist, c.cap * sizeof(Undo))
+        memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
+        return c
+
+    # ---- Python face ----------------------------------------------------------------------
+    def format_move(self, int move):
+        fr, to = mv_from(move), mv_to(move)
+        sep = "x" if self._is_capture(move) else "-"
+        return f"{_sqname(fr)}{sep}{_sqname(to)}"
+
+    def parse_move(self, str text):
+        t = text.strip().lower()
+        if len(t) != 5 or t[2] not in "-x":
+            raise ValueError(f"bad Breakthrough move {text!r}: expected like 'a2-a3' or 'b4xc5'")
+        return _sqindex(t[:2]) | (_sqindex(t[3:]) << 6)
+
+    def to_text(self):
+        rows = []
+        for row in range(7, -1, -1):
+            rows.append("".join(self._cell(row * 8 + c) for c in range(8)))
+        return "/".join(rows) + (" w" if self.player == 0 else " b")
+
+    def _cell(self, int sq):
+        if (self.bb[0] >> sq) & 1:
+            return "w"
+        if (self.bb[1] >> sq) & 1:
+            return "b"
+        return "."
+
+    @classmethod
+    def from_text(cls, str text):
+        """Read the FEN-like text form (see the module docstring)."""
+        parts = text.split()
+        if len(parts) != 2 or parts[1] not in ("w", "b"):
+            raise ValueError(f"bad Breakthrough position {text!r}: expected 8 ranks "
+                             "'rank8/.../rank1' and a side 'w' or 'b'")
+        ranks = parts[0].split("/")
+        if len(ranks) != 8 or any(len(r) != 8 or set(r) - set("wb.") for r in ranks):
+            raise ValueError(f"bad Breakthrough position {text!r}: need 8 ranks of 8 characters "
+                             "from 'w', 'b', '.'")
+        white = black = 0
+        for i, rank in enumerate(ranks):
+            row = 7 - i
+            for col, ch in enumerate(rank):
+                if ch == "w":
+                    white |= 1 << (row * 8 + col)
+                elif ch == "b":
+                    black |= 1 << (row * 8 + col)
+        cdef Breakthrough s = cls.__new__(cls)
+        s._set(white, black, 0 if parts[1] == "w" else 1)
+        return s
+
+    def board_str(self):
+        lines = []
+        for row in range(7, -1, -1):
+            lines.append(f"{row + 1} " + " ".join(self._cell(row * 8 + c) for c in range(8)))
+        lines.append("  a b c d e f g h")
+        r = self.result()
+        if r == ONGOING:
+            lines.append(("White" if self.player == 0 else "Black") + " to move")
+        else:
+            lines.append(("White" if r == 0 else "Black") + " has won")
+        return "\n".join(lines)
+
+    def piece_values(self):
+        """(PV_white, PV_black): the incremental efLH sums, for tests."""
+        return self.lh[0], self.lh[1]
+
+    def lh_from_scratch(self):
+        w = sum(LH[0][sq] for sq in range(64) if (self.bb[0] >> sq) & 1)
+        b = sum(LH[1][sq] for sq in range(64) if (self.bb[1] >> sq) & 1)
+        return w, b
+
+    def hash_from_scratch(self):
+        h = ZOB_SIDE if self.player == 1 else 0
+        for sq in range(64):
+            if (self.bb[0] >> sq) & 1:
+                h ^= ZOB[0][sq]
+            if (self.bb[1] >> sq) & 1:
+                h ^= ZOB[1][sq]
+        return h
+
+    def py_move_order(self, str move):
+        return self.move_order(self.parse_move(move))
+
+    def py_move_prior(self, str move):
+        return self.move_prior(self.parse_move(move))
+
+    def py_is_decisive(self, str move):
+        return bool(self.is_decisive(self.parse_move(move)))
+
+    def py_defended(self, str square):
+        return bool(self.defended(_sqindex(square)))
+
+
+def _sqname(int sq):
+    return "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
+
+
+def _sqindex(str name):
+    if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
+        raise ValueError(f"bad square {name!r}")
+    return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])

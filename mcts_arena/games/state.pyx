@@ -1,0 +1,181 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Base class of every game core: neutral defaults for the C-level hooks and the Python face.
+
+See state.pxd for the conventions. The Python face (`moves`, `play`, `undo`, `winner`, ...) is
+written once here on top of the C-level methods and a few per-game hooks.
+"""
+from mcts_arena.rng cimport Rng, rng_below, rng_seed
+
+EVAL_IDS = {"default": EF_DEFAULT, "efMS": EF_MS, "efLH": EF_LH, "efRS": EF_RS,
+            "efWB": EF_WB, "efLOA0": EF_LOA0, "efTTT": EF_TTT}
+POLICY_IDS = {"random": PP_RANDOM, "ipp": PP_IPP}
+MAX_LEGAL_MOVES = MAX_MOVES
+RESULT_ONGOING = ONGOING
+RESULT_DRAW = DRAW
+
+
+cdef class GameState:
+    """A game position that searches change in place with do/undo."""
+
+    #: registry name, evaluation functions (name -> id) and notation, set by each game
+    name = "abstract"
+    eval_functions = {}
+
+    # ---- C level: every game overrides these -------------------------------------------------
+    cdef int gen_moves(self, int* out) noexcept nogil:
+        return 0
+
+    cdef void do_move(self, int move) noexcept nogil:
+        pass
+
+    cdef void undo_move(self) noexcept nogil:
+        pass
+
+    cdef int result(self) noexcept nogil:
+        return ONGOING
+
+    cdef double evaluate(self, int evalfn) noexcept nogil:
+        return 0.0
+
+    # ---- C level: neutral knowledge, overridden where a game has better --------------------
+    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
+        """Choose a playout move among `moves[0:n]` (n > 0). Default: uniform."""
+        return moves[rng_below(rng, n)]
+
+    cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
+        """Play uniformly random moves to the end (or max_plies), restore, return the result."""
+        cdef int moves[MAX_MOVES]
+        cdef int n, depth = 0, res
+        res = self.result()
+        while res == ONGOING and depth < max_plies:
+            n = self.gen_moves(moves)
+            if n == 0:
+                break
+            self.do_move(moves[rng_below(rng, n)])
+            depth += 1
+            res = self.result()
+        while depth > 0:
+            self.undo_move()
+            depth -= 1
+        return res
+
+    cdef int move_order(self, int move) noexcept nogil:
+        """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""
+        return 0
+
+    cdef double move_prior(self, int move) noexcept nogil:
+        """Prior win rate in [0, 1] of `move` for the mover (node priors), or -1 for none."""
+        return -1.0
+
+    cdef double move_bias(self, int move) noexcept nogil:
+        """Heuristic H(s, a) in [0, 1] for progressive bias; neutral 0."""
+        return 0.0
+
+    cdef bint is_decisive(self, int move) noexcept nogil:
+        """Does `move` win the game at once?"""
+        self.do_move(move)
+        cdef bint won = self.result() == 1 - self.player
+        self.undo_move()
+        return won
+
+    cdef GameState clone(self):
+        raise NotImplementedError
+
+    # ---- Python hooks: every game overrides these ------------------------------------------
+    def format_move(self, int move):
+        """Notation string of an internal move id."""
+        raise NotImplementedError
+
+    def parse_move(self, str text):
+        """Internal move id of a notation string (syntax only; legality is checked by play)."""
+        raise NotImplementedError
+
+    def to_text(self):
+        """The position as text that `from_text` reads back."""
+        raise NotImplementedError
+
+    def board_str(self):
+        raise NotImplementedError
+
+    # ---- Python face ---------------------------------------------------------------------
+    def move_ids(self):
+        """Legal moves as internal ids, in generation order."""
+        cdef int buf[MAX_MOVES]
+        cdef int n = 0
+        if self.result() == ONGOING:
+            n = self.gen_moves(buf)
+        return [buf[i] for i in range(n)]
+
+    def moves(self):
+        """Legal moves as notation strings."""
+        return [self.format_move(m) for m in self.move_ids()]
+
+    def play(self, move):
+        """Play a move given as notation (or an internal id); ValueError if it is not legal."""
+        legal = self.move_ids()
+        if isinstance(move, int):
+            mid = move
+        else:
+            try:
+                mid = self.parse_move(str(move).strip())
+            except ValueError:
+                mid = None
+        if mid is None or mid not in legal:
+            shown = ", ".join(self.format_move(m) for m in legal) or "none (the game is over)"
+            raise ValueError(f"illegal move {move!r} in this position; legal moves: {shown}")
+        self.do_move(mid)
+
+    def undo(self):
+        """Take back the last move played on this object."""
+        if self.ply <= 0:
+            raise IndexError("no move to undo")
+        self.undo_move()
+
+    def is_terminal(self):
+        return self.result() != ONGOING
+
+    def winner(self):
+        """0 or 1 for a decided game, None for a draw or a game still going."""
+        cdef int r = self.result()
+        return r if r in (0, 1) else None
+
+    def is_draw(self):
+        return self.result() == DRAW
+
+    def to_move(self):
+        return self.player
+
+    def reward(self, int who):
+        """+1 / 0 / -1 for player `who` in a finished game (0 while it is going on)."""
+        cdef int r = self.result()
+        if r == ONGOING or r == DRAW:
+            return 0
+        return 1 if r == who else -1
+
+    def evaluation(self, evalfn="default"):
+        """Heuristic value in [-1, 1] from the side to move, by evaluation name or id."""
+        if isinstance(evalfn, str):
+            if evalfn != "default" and evalfn not in self.eval_functions:
+                raise ValueError(f"unknown evaluation {evalfn!r} for {self.name}; "
+                                 f"valid: {', '.join(self.eval_functions)}")
+            evalfn = EVAL_IDS[evalfn]
+        return self.evaluate(evalfn)
+
+    def zobrist(self):
+        """The 64-bit Zobrist hash of the position (side to move included)."""
+        return self.hash
+
+    def copy(self):
+        return self.clone()
+
+    def random_playout_result(self, unsigned long long seed=1, int max_plies=1000000):
+        """Result of one uniformly random playout from here (state restored): for tests/bench."""
+        cdef Rng r
+        rng_seed(&r, seed)
+        return self.random_playout(&r, max_plies)
+
+    def __str__(self):
+        return self.board_str()
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.to_text()!r}>"
