@@ -1,0 +1,89 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Whole-game tools on the game interface: perft and the random-playout benchmark.
+
+They live in Cython so that what they measure is the game core, not the Python loop around it.
+"""
+from libc.stdint cimport uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from mcts_arena.rng cimport Rng, rng_seed, rng_below
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING
+
+
+cdef double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef uint64_t _perft(GameState s, int depth) noexcept nogil:
+    cdef int moves[MAX_MOVES]
+    cdef int n, i
+    cdef uint64_t total = 0
+    if s.result() != ONGOING:
+        return 0
+    n = s.gen_moves(moves)
+    if depth == 1:
+        return n
+    for i in range(n):
+        s.do_move(moves[i])
+        total += _perft(s, depth - 1)
+        s.undo_move()
+    return total
+
+
+def perft(GameState state, int depth):
+    """Number of move sequences of exactly `depth` plies from `state` (a finished game has none)."""
+    if depth < 0:
+        raise ValueError(f"perft depth must be >= 0, got {depth}")
+    if depth == 0:
+        return 1
+    cdef uint64_t r
+    with nogil:
+        r = _perft(state, depth)
+    return r
+
+
+def playout_rate(GameState state, double seconds, unsigned long long seed=1):
+    """Run random full-game playouts (the game's fast `random_playout`) for `seconds`.
+
+    Returns (playouts, elapsed_seconds). The state is left unchanged.
+    """
+    cdef Rng rng
+    cdef long count = 0
+    cdef int k
+    cdef double t0, t
+    rng_seed(&rng, seed)
+    with nogil:
+        t0 = now()
+        while True:
+            for k in range(64):
+                state.random_playout(&rng, 100000)
+            count += 64
+            t = now() - t0
+            if t >= seconds:
+                break
+    return count, t
+
+
+def average_plies(GameState state, int playouts, unsigned long long seed=1, int max_plies=100000):
+    """Mean length in plies of uniformly random games from `state` (do/undo path)."""
+    cdef Rng rng
+    cdef int moves[MAX_MOVES]
+    cdef int i, n, depth
+    cdef long total = 0
+    rng_seed(&rng, seed)
+    with nogil:
+        for i in range(playouts):
+            depth = 0
+            while state.result() == ONGOING and depth < max_plies:
+                n = state.gen_moves(moves)
+                if n == 0:
+                    break
+                state.do_move(moves[rng_below(&rng, n)])
+                depth += 1
+            total += depth
+            while depth > 0:
+                state.undo_move()
+                depth -= 1
+    return total / playouts if playouts > 0 else 0.0
