@@ -506,7 +506,12 @@ cdef class MCTSSearch:
 
     # ---- search ---------------------------------------------------------------------------
     def search(self, GameState state, double seconds=0.0, long sims=0, int np_visits=-1):
-        """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims."""
+        """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims.
+
+        stats: sims, nodes, depth (deepest tree ply), time, playout_plies, proven (+1 the side
+        to move has a proven win, -1 a proven loss, 0 unknown), pool_full, and children: one
+        (move, visits, mean reward, implicit value v, proven) per root move, mover's view.
+        """
         cdef GameState s = state.clone()
         cdef double t0, deadline, elapsed
         cdef long done = 0
@@ -551,7 +556,7 @@ cdef class MCTSSearch:
                              c.v, c.proven))
         return self.nodes[best].move, {
             "sims": done, "nodes": self.n_nodes, "playout_plies": self.playout_plies, "depth": self.max_depth, "time": elapsed,
-            "root_proven": root.proven, "pool_full": bool(self.full), "children": children}
+            "proven": -root.proven, "pool_full": bool(self.full), "children": children}
 
     cdef int _final_choice(self):
         """Proven win at once; else most visits among moves not proven lost (ties at random)."""

@@ -37,7 +37,7 @@ DEFAULT_EVAL = {"breakthrough": "efMS", "kalah": "efRS", "loa": "efWB", "tictact
 DEFAULT_C = {"breakthrough": 0.8, "kalah": 1.0, "loa": 0.6, "tictactoe": 1.0}
 
 #: Tokens that need game knowledge, and the games that have it.
-GAME_ONLY = {"ipp": {"breakthrough", "loa"}, "np": {"breakthrough"}, "abp": {"loa", "breakthrough",
+GAME_ONLY = {"policy": {"breakthrough", "loa"}, "np": {"breakthrough"}, "abp": {"loa", "breakthrough",
                                                                            "kalah", "tictactoe"}}
 
 KINDS = {"MCTS": "MCTS", "αβ": "alphabeta", "ab": "alphabeta", "alphabeta": "alphabeta",
@@ -235,12 +235,11 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerS
             elif fld == "seed":
                 seed_salt = int(val)
             else:
+                _check_game(fld, tok, game, text)
                 _set(opts, fld, val, tok, text)
             continue
         name, val = _parse_token(tok, kind, text)
-        if name in GAME_ONLY and game not in GAME_ONLY[name]:
-            raise SpecError(f"token {tok!r} in {text!r} does not apply to {game} "
-                            f"(it needs game knowledge only {', '.join(sorted(GAME_ONLY[name]))} has)")
+        _check_game(name, tok, game, text)
         if name in ("time", "sims"):
             budget = {name: val}
         else:
@@ -285,6 +284,12 @@ def _has_game(game: str) -> bool:
         return True
     except ImportError:
         return False
+
+
+def _check_game(field: str, tok: str, game: str, text: str) -> None:
+    if field in GAME_ONLY and game not in GAME_ONLY[field]:
+        raise SpecError(f"token {tok!r} in {text!r} does not apply to {game} (it needs game "
+                        f"knowledge only {', '.join(sorted(GAME_ONLY[field]))} has)")
 
 
 def _split_tokens(args: str, text: str) -> list[str]:
@@ -366,7 +371,7 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
     """(token, meaning) rows for `arena players`."""
     rows = [(("PB / pbW" if n == "pb" else f"{n}X" if t.kind != "flag" else n), t.meaning)
             for n, t in MCTS_TOKENS.items()
-            if game is None or n not in GAME_ONLY or game in GAME_ONLY[n]]
+            if game is None or t.field not in GAME_ONLY or game in GAME_ONLY[t.field]]
     rows += [(f"{k}=V", meaning) for k, (_, _, _, _, meaning) in KEY_OPTIONS.items()]
     rows += [("dN (αβ)", AB_TOKENS["d"].meaning)]
     return rows
