@@ -13,7 +13,7 @@ to move at a node is stored too, because in Kalah the same side may move again.
 
 Selection value of child c at a node (c.mover is the side to move there):
     Q = c.wins / c.visits                            (plain UCT)
-    Q = (1-β) Q + β AMAF                             (raveK, β = max(0, (K - n_s) / K), 002_…)
+    Q = (1-β) Q + β AMAF                             (raveK, β = max(0, (K - n_s) / K), the schedule of 002_…)
     Q = (1-α) Q + α c.v                              (imα; cbα with v = v0(child), never backed up)
     Q = (1-α) Q + α c.v / (c.visits + 1)            (pbimα)
     value = Q + C sqrt(ln n_s / c.visits) + W H(s,a) / (c.visits + 1)   (PB / pbW)

@@ -73,7 +73,7 @@ MCTS_TOKENS: dict[str, _Tok] = {
     "im": _Tok("im", "float", 0, 1, "implicit minimax backups with weight alpha"),
     "cb": _Tok("cb", "float", 0, 1, "control: constant bias (1-a)Q + a*v0(child), no backups"),
     "pbim": _Tok("pbim", "float", 0, 1, "control: progressive bias of implicit values a*v/(n+1)"),
-    "rave": _Tok("rave", "int", 1, 10**9, "UCT-RAVE with equivalence parameter K (beta=sqrt(K/(3n+K)))"),
+    "rave": _Tok("rave", "int", 1, 10**9, "UCT-RAVE, beta = max(0, (K - n_s) / K) as in 002_…"),
     "pu": _Tok("pu", "int", 1, 10**4, "progressive unpruning: start with K children by heuristic"),
     "exp": _Tok("exp1", "int", 1, 1, "exp1: expand one child per simulation (memory-saving)"),
     "abp": _Tok("abp", "int", 1, 8, "alpha-beta playouts: each playout move by a depth-N search", 2),
@@ -176,8 +176,8 @@ def _format_option(name: str, value) -> str:
         return "np"
     if name == "pb" and value == 1.0:
         return "PB"
-    if name == "abp" and value == 2:
-        return "abp2"
+    if name == "depth":
+        return f"d{value}"
     return f"{name}{_num(value)}"
 
 
@@ -369,7 +369,8 @@ def _set(opts: dict, name: str, val, tok: str, text: str) -> None:
 
 def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
     """(token, meaning) rows for `arena players`."""
-    rows = [(("PB / pbW" if n == "pb" else f"{n}X" if t.kind != "flag" else n), t.meaning)
+    rows = [(("PB / pbW" if n == "pb" else "exp1" if n == "exp" else f"{n}X" if t.kind != "flag"
+              else n), t.meaning)
             for n, t in MCTS_TOKENS.items()
             if game is None or t.field not in GAME_ONLY or game in GAME_ONLY[t.field]]
     rows += [(f"{k}=V", meaning) for k, (_, _, _, _, meaning) in KEY_OPTIONS.items()]
