@@ -74,8 +74,9 @@ cdef inline double terminal_score(GameState s, int res, int ply) noexcept nogil:
 
 
 cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
-                   int ply) noexcept nogil:
-    """Fixed-depth αβ without tables, for playouts."""
+                   int ply, int width) noexcept nogil:
+    """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
+    `width` best moves by the game's static ordering are searched at each node."""
     cdef int moves[MAX_MOVES]
     cdef int n, i, me
     cdef double v, best
@@ -88,14 +89,16 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     if n == 0:
         return s.evaluate(evalfn)
     order_moves(s, moves, n, -1, NULL, NULL, NULL)
+    if width > 0 and n > width:
+        n = width
     best = -INF
     me = s.player
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1)
+            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width)
         else:
-            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1)
+            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width)
         s.undo_move()
         if v > best:
             best = v
@@ -106,9 +109,11 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     return best
 
 
-cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int evalfn,
+cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, int evalfn,
                          Rng* rng) noexcept nogil:
-    """Best of moves[0:n] by a depth-`depth` αβ search (random among equals by shuffling)."""
+    """Best of moves[0:n] by a depth-`depth` αβ search (random among equals by shuffling).
+    With width > 0 the search is selective (the `width` best-ordered moves per node), the
+    cheap form of MC-LOA's "selective 2-ply αβ search" (Winands & Björnsson 2011)."""
     cdef int i, j, t, best_move = moves[0], me = s.player
     cdef double v, best = -INF, alpha = -INF
     # shuffle, then order by category so ties stay random
@@ -116,12 +121,14 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int evalfn,
         j = rng_below(rng, i + 1)
         t = moves[i]; moves[i] = moves[j]; moves[j] = t
     order_moves(s, moves, n, -1, NULL, NULL, NULL)
+    if width > 0 and n > width:
+        n = width
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, INF, evalfn, 1)
+            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width)
         else:
-            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1)
+            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width)
         s.undo_move()
         if v > best:
             best = v

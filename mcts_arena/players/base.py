@@ -98,7 +98,7 @@ def mcts_options(spec: PlayerSpec, time: float | None) -> tuple[dict, int]:
     opts: dict = {"C": float(o.get("C", DEFAULT_C[g])), "evalfn": EVAL_IDS[spec.evalfn]}
     if "policy" in o:
         opts["policy"] = POLICY_IDS[o["policy"]]
-    for key in ("fet", "df", "mb", "rave", "pu", "abp"):
+    for key in ("fet", "df", "mb", "rave", "pu", "abp", "abw"):
         if key in o:
             opts[key] = int(o[key])
     for key in ("det", "ege", "pb"):

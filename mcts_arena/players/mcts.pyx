@@ -80,6 +80,7 @@ cdef struct Opts:
     int pu
     bint exp1
     int abp
+    int abw              # αβ playouts: moves searched per node (0 = all)
     bint need_v
     bint backup_v
     bint fast_random
@@ -141,6 +142,7 @@ cdef class MCTSSearch:
         self.o.pu = o.get("pu", 0)
         self.o.exp1 = o.get("exp1", False)
         self.o.abp = o.get("abp", 0)
+        self.o.abw = o.get("abw", 8)
         self.o.max_nodes = o.get("max_nodes", 20_000_000)
         self.o.flat = o.get("flat", False)
         self.o.need_v = self.o.sel != SEL_PLAIN
@@ -337,7 +339,8 @@ cdef class MCTSSearch:
         cdef int i, me = s.player, best_move, ties
         cdef double e, best
         if self.o.abp > 0:
-            return ab_playout_move(s, moves, n, self.o.abp, self.o.evalfn, &self.rng)
+            return ab_playout_move(s, moves, n, self.o.abp, self.o.abw, self.o.evalfn,
+                                   &self.rng)
         if self.o.ege >= 0 and rng_uniform(&self.rng) >= self.o.ege:
             return s.best_successor(self.o.evalfn, moves, n, &self.rng)
         return s.playout_move(self.o.policy, moves, n, &self.rng)

@@ -90,14 +90,15 @@ KEY_OPTIONS: dict[str, tuple[str, str, float, float, str]] = {
     "depth": ("depth", "int", 1, 64, "αβ: fixed depth"),
     "np": ("np", "int", 0, 10**6, "node-prior virtual visits"),
     "seed": ("seed", "int", 0, 2**63, "extra seed salt for this player"),
+    "abw": ("abw", "int", 0, 256, "αβ playouts: moves searched per node (default 8, 0 = all)"),
 }
-KIND_KEYS = {"MCTS": {"C", "time", "sims", "np", "seed"} | set(MCTS_TOKENS),
+KIND_KEYS = {"MCTS": {"C", "time", "sims", "np", "seed", "abw"} | set(MCTS_TOKENS),
              "alphabeta": {"time", "sims", "depth", "seed"},
              "FlatMC": {"C", "time", "sims", "seed"}, "Greedy": {"seed"}, "Random": {"seed"}}
 
 # Canonical order of MCTS options.
 _MCTS_ORDER = ["policy", "fet", "det", "df", "ege", "np", "mb", "pb", "im", "cb", "pbim", "rave",
-               "pu", "exp1", "abp", "C"]
+               "pu", "exp1", "abp", "abw", "C"]
 
 
 @dataclass(frozen=True)
@@ -170,8 +171,8 @@ def _format_option(name: str, value) -> str:
         return str(value)
     if name == "exp1":
         return "exp1"
-    if name == "C":
-        return f"C={_num(value)}"
+    if name in ("C", "abw"):
+        return f"{name}={_num(value)}"
     if name == "np" and value == 0:
         return "np"
     if name == "pb" and value == 1.0:
