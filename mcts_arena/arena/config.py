@@ -159,6 +159,17 @@ def players_provider(name: str | None = None) -> ModuleType:
     return importlib.import_module(name or os.environ.get(PLAYERS_ENV) or DEFAULT_PLAYERS)
 
 
+def spec_budget(spec) -> dict | None:
+    """A player spec's own budget as {"time": s} / {"sims": n}, or None (the experiment's).
+    Accepts `budget_dict`, or `budget` as a dict or a tuple of pairs."""
+    b = getattr(spec, "budget_dict", None)
+    if b is None:
+        b = getattr(spec, "budget", None)
+    if callable(b):
+        b = b()
+    return dict(b) if b else None
+
+
 def pairing_id(player: str, opponent: str) -> str:
     """Deterministic id of a pairing from its canonical specs (stable when matches reorder)."""
     return "p" + hashlib.sha256(f"{player}\0{opponent}".encode()).hexdigest()[:8]
@@ -269,8 +280,7 @@ class _Validator:
             spec = self._parse(text.strip(), game=game, macros=macros)
         except ValueError as e:
             self.fail(path, f"bad player {text.strip()!r}: {e}")
-        budget = getattr(spec, "budget", None)
-        return spec.canonical, Budget.from_dict(budget)
+        return spec.canonical, Budget.from_dict(spec_budget(spec))
 
     # -- sections --
     def experiment(self, data: Any, default_name: str, ov: Overrides) -> Experiment:

@@ -134,6 +134,8 @@ class LocalPoolBackend:
         try:
             while True:
                 if should_stop():
+                    for w in pool:              # keep games already sent back
+                        self._drain(w, on_record)
                     return False
                 for w in pool:
                     if w.job is None and queue:
