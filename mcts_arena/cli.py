@@ -94,29 +94,93 @@ def show_cmd(game: str, position: str | None) -> None:
 @cli.command("bench")
 @click.argument("game_names", nargs=-1, metavar="[GAME]...")
 @click.option("--seconds", default=2.0, show_default=True, type=float,
-              help="Time per game.")
+              help="Time per game (per player with --search).")
+@click.option("--search", is_flag=True,
+              help="Search speed instead: MCTS simulations/s and αβ nodes/s from the start.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by game.")
-def bench_cmd(game_names: tuple[str, ...], seconds: float, as_json: bool) -> None:
-    """Random full-game playouts per second (and moves per second) on one core."""
-    from mcts_arena.gametools import average_plies, playout_rate
+def bench_cmd(game_names: tuple[str, ...], seconds: float, search: bool, as_json: bool) -> None:
+    """Random full-game playouts per second (and moves per second) on one core.
+
+    With --search: simulations per second of the paper's MCTS players and nodes per second of
+    αβ, from each game's start position, and the bytes each MCTS tree node takes.
+    """
+    from mcts_arena import bench
 
     if seconds <= 0:
         _fail(f"--seconds must be positive, got {seconds}")
     names = list(game_names) or [g for g in games.names() if _built(g)]
-    out = {}
     for name in names:
-        state = _load_state(name, None)
-        plies = average_plies(state, 2000)
-        count, elapsed = playout_rate(state, seconds)
-        rate = count / elapsed
-        out[name] = {"playouts_per_s": round(rate, 1), "avg_plies": round(plies, 2),
-                     "moves_per_s": round(rate * plies, 1), "playouts": count,
-                     "seconds": round(elapsed, 3)}
-        if not as_json:
-            click.echo(f"{name:13s} {rate:12,.0f} playouts/s  {rate * plies:14,.0f} moves/s  "
-                       f"(avg {plies:.1f} plies, {count} playouts in {elapsed:.2f} s)")
+        _load_state(name, None)
+    out = bench.search_speed(names, seconds) if search else bench.playout_speed(names, seconds)
     if as_json:
         click.echo(json.dumps(out, indent=2))
+    else:
+        for line in bench.format_rows(out, search):
+            click.echo(line)
+
+
+@cli.command("players")
+@click.argument("game", required=False)
+def players_cmd(game: str | None) -> None:
+    """List player kinds, tokens and macros (for GAME, if given) with one-line meanings."""
+    from mcts_arena import players
+
+    if game is not None:
+        _load_state(game, None)
+    click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC")
+    click.echo("tokens:")
+    for tok, meaning in players.describe_tokens(game):
+        click.echo(f"  {tok:12s} {meaning}")
+    for g in [game] if game else games.names():
+        cls = games.game_class(g)
+        click.echo(f"{g}: evaluations {', '.join(cls.eval_functions)} (default "
+                   f"{players.spec.DEFAULT_EVAL[g]}), C={players.DEFAULT_C[g]}")
+        for name, body in players.MACROS.get(g, {}).items():
+            click.echo(f"  macro {name:4s} = {body}")
+
+
+@cli.command("play")
+@click.argument("game")
+@click.argument("spec_a")
+@click.argument("spec_b")
+@click.option("--time", "seconds", type=float, default=None, help="Seconds per move.")
+@click.option("--sims", type=int, default=None, help="Simulations (αβ: nodes) per move.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed for both players.")
+@click.option("--position", default=None, help="Start from this position (the game's text form).")
+@click.option("--show", is_flag=True, help="Print the board after every move.")
+def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
+    """Play one game: SPEC_A moves first, SPEC_B second; print the moves and the result."""
+    from mcts_arena import players
+    from mcts_arena.players.base import derive_seed
+
+    state = _load_state(game, position)
+    if seconds is None and sims is None:
+        seconds = 0.1
+    if seconds is not None and seconds <= 0:
+        _fail(f"--time must be positive, got {seconds}")
+    if sims is not None and sims <= 0:
+        _fail(f"--sims must be positive, got {sims}")
+    try:
+        seats = [players.make(spec, game, seed=derive_seed(seed, i))
+                 for i, spec in enumerate((spec_a, spec_b))]
+    except players.SpecError as e:
+        _fail(str(e))
+    click.echo(f"{seats[0].name} (first) vs {seats[1].name} (second)")
+    ply = 0
+    while not state.is_terminal():
+        side = state.to_move()
+        move, stats = seats[side].choose(state, time=seconds, sims=sims)
+        text = state.format_move(move)
+        state.play(move)
+        ply += 1
+        work = f"{stats['sims']} sims" if stats.get("sims") else f"{stats['nodes']} nodes"
+        click.echo(f"{ply:3d}. {seats[side].name}: {text}  ({work}, depth {stats['depth']}, "
+                   f"{stats['time']:.3f} s)")
+        if show:
+            click.echo(str(state))
+    w = state.winner()
+    click.echo("result: draw" if w is None else f"result: {seats[w].name} wins "
+               f"({'first' if w == 0 else 'second'} player)")
 
 
 def _built(name: str) -> bool:

@@ -227,6 +227,83 @@ cdef class Breakthrough(GameState):
             v = tanh(d / 60.0)
         return v if self.player == 0 else -v
 
+    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
+        """O(1) evaluation of the position after `move`, from the mover's view."""
+        cdef int p = self.player, o = 1 - p
+        cdef int fr = mv_from(move), to = mv_to(move)
+        cdef uint64_t tob = (<uint64_t>1) << to
+        cdef uint64_t b[2]
+        cdef bint cap = (self.bb[o] & tob) != 0
+        cdef double d, v
+        cdef int adv0, adv1
+        if self._to_goal(move):
+            return 1.0
+        b[p] = self.bb[p] ^ (((<uint64_t>1) << fr) | tob)
+        b[o] = self.bb[o] & ~tob
+        if b[o] == 0:
+            return 1.0
+        if evalfn == EF_LH:
+            if p == 0:
+                d = (self.lh[0] + LH[0][to] - LH[0][fr]) - (self.lh[1] - (LH[1][to] if cap else 0))
+            else:
+                d = (self.lh[0] - (LH[0][to] if cap else 0)) - (self.lh[1] + LH[1][to] - LH[1][fr])
+            v = tanh(d / 100.0)
+        else:
+            adv0 = msb(b[0]) >> 3
+            adv1 = 7 - (lsb(b[1]) >> 3)
+            d = (10.0 * popcount(b[0]) + 2.5 * adv0) - (10.0 * popcount(b[1]) + 2.5 * adv1)
+            if d > 100.0:
+                d = 100.0
+            elif d < -100.0:
+                d = -100.0
+            v = tanh(d / 60.0)
+        return v if p == 0 else -v
+
+    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil:
+        """Greedy move by efMS/efLH on the raw score difference (tanh is monotonic, so the
+        argmax and its ties are the same as on the scaled value; efMS keeps its clamp)."""
+        cdef int p = self.player, o = 1 - p
+        cdef int i, m, fr, to, ties = 0, best_move = moves[0]
+        cdef int n_own = popcount(self.bb[p]), n_opp = popcount(self.bb[o])
+        cdef int adv_own = self._advance(p), adv_opp = self._advance(o), a_own, a_opp, rel
+        cdef uint64_t tob, rest
+        cdef bint cap
+        cdef double d, best = -1e300
+        for i in range(n):
+            m = moves[i]
+            fr = mv_from(m)
+            to = mv_to(m)
+            tob = (<uint64_t>1) << to
+            cap = (self.bb[o] & tob) != 0
+            rel = (to >> 3) if p == 0 else 7 - (to >> 3)
+            if rel == 7 or (cap and n_opp == 1):
+                return m
+            if evalfn == EF_LH:
+                d = (self.lh[p] + LH[p][to] - LH[p][fr]) - (self.lh[o] - (LH[o][to] if cap else 0))
+            else:
+                a_own = rel if rel > adv_own else adv_own
+                a_opp = adv_opp
+                if cap:
+                    rest = self.bb[o] & ~tob
+                    a_opp = (7 - (lsb(rest) >> 3)) if p == 0 else (msb(rest) >> 3)
+                d = 10.0 * (n_own - n_opp + cap) + 2.5 * (a_own - a_opp)
+                if d > 100.0:
+                    d = 100.0
+                elif d < -100.0:
+                    d = -100.0
+            if d > best:
+                best = d
+                best_move = m
+                ties = 1
+            elif d == best:
+                ties += 1
+                if rng_below(rng, ties) == 0:
+                    best_move = m
+        return best_move
+
+    def py_eval_after(self, str move, str evalfn="efMS"):
+        return self.eval_after(self.parse_move(move), EF_LH if evalfn == "efLH" else EF_MS)
+
     cdef int lh_sum(self, int p) noexcept nogil:
         return self.lh[p]
 

@@ -47,6 +47,8 @@ cdef class GameState:
     cdef void undo_move(self) noexcept nogil
     cdef int result(self) noexcept nogil
     cdef double evaluate(self, int evalfn) noexcept nogil
+    cdef double eval_after(self, int move, int evalfn) noexcept nogil
+    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil
 
     # Game knowledge the searches use (defaults in state.pyx are neutral).
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil

@@ -37,6 +37,35 @@ cdef class GameState:
     cdef double evaluate(self, int evalfn) noexcept nogil:
         return 0.0
 
+    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
+        """Evaluation after `move`, from the view of the side making it (ε-greedy playouts and
+        expansion use this; games override it with an O(1) incremental version)."""
+        cdef int me = self.player
+        cdef double e
+        self.do_move(move)
+        e = self.evaluate(evalfn)
+        if self.player != me:
+            e = -e
+        self.undo_move()
+        return e
+
+    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil:
+        """The move of moves[0:n] whose successor evaluates best for the mover (ties at
+        random): the greedy half of ε-greedy playouts."""
+        cdef int i, best_move = moves[0], ties = 0
+        cdef double e, best = -1e300
+        for i in range(n):
+            e = self.eval_after(moves[i], evalfn)
+            if e > best:
+                best = e
+                best_move = moves[i]
+                ties = 1
+            elif e == best:
+                ties += 1
+                if rng_below(rng, ties) == 0:
+                    best_move = moves[i]
+        return best_move
+
     # ---- C level: neutral knowledge, overridden where a game has better --------------------
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
         """Choose a playout move among `moves[0:n]` (n > 0). Default: uniform."""

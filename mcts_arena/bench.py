@@ -1,0 +1,73 @@
+"""Speed figures for `arena bench`: playouts/s of the game cores, simulations/s of the searches.
+
+Measured on one core in this process; compare ratios within one run (machines are shared).
+"""
+from __future__ import annotations
+
+from mcts_arena import games
+
+#: the search benchmark's players per game (issue 4: the paper's configurations)
+SEARCH_SPECS = {
+    "breakthrough": ["MCTS", "MCTS(ipp)", "MCTS(bl)", "MCTS(bl,im0.4)", "MCTS(bl',im0.6)",
+                     "αβ(efMS)"],
+    "kalah": ["MCTS(fet4)", "MCTS(fet4,im0.4)", "αβ(efRS)"],
+    "loa": ["MCTS(ipp,det0.5)", "MCTS(ipp,abp2,det0.5)", "αβ(efWB)"],
+    "tictactoe": ["MCTS", "αβ(efTTT)"],
+}
+
+
+def playout_speed(names: list[str], seconds: float) -> dict:
+    from mcts_arena.gametools import average_plies, playout_rate
+
+    out = {}
+    for name in names:
+        state = games.new_state(name)
+        plies = average_plies(state, 500 if name == "loa" else 2000, max_plies=2000)
+        count, elapsed = playout_rate(state, seconds)
+        rate = count / elapsed
+        out[name] = {"playouts_per_s": round(rate, 1), "avg_plies": round(plies, 2),
+                     "moves_per_s": round(rate * plies, 1), "playouts": count,
+                     "seconds": round(elapsed, 3)}
+    return out
+
+
+def search_speed(names: list[str], seconds: float) -> dict:
+    from mcts_arena import players
+    from mcts_arena.players.mcts import NODE_BYTES
+
+    out = {}
+    for name in names:
+        state = games.new_state(name)
+        rows = {}
+        for spec in SEARCH_SPECS.get(name, ["MCTS"]):
+            p = players.make(spec, name, seed=1)
+            _, st = p.choose(state, time=seconds)
+            if p.spec.kind == "alphabeta":
+                rows[p.name] = {"nodes_per_s": round(st["nodes"] / st["time"], 1),
+                                "depth": st["depth"], "seconds": round(st["time"], 3)}
+            else:
+                rows[p.name] = {"sims_per_s": round(st["sims"] / st["time"], 1),
+                                "nodes": st["nodes"], "bytes_per_node": NODE_BYTES,
+                                "tree_mb": round(st["nodes"] * NODE_BYTES / 2**20, 1),
+                                "seconds": round(st["time"], 3)}
+        out[name] = rows
+    return out
+
+
+def format_rows(out: dict, search: bool) -> list[str]:
+    lines = []
+    for name, r in out.items():
+        if not search:
+            lines.append(f"{name:13s} {r['playouts_per_s']:12,.0f} playouts/s  "
+                         f"{r['moves_per_s']:14,.0f} moves/s  (avg {r['avg_plies']:.1f} plies, "
+                         f"{r['playouts']} playouts in {r['seconds']:.2f} s)")
+            continue
+        for spec, row in r.items():
+            if "sims_per_s" in row:
+                lines.append(f"{name:13s} {spec:24s} {row['sims_per_s']:12,.0f} sims/s   "
+                             f"{row['nodes']:>10,} nodes x {row['bytes_per_node']} B = "
+                             f"{row['tree_mb']} MB")
+            else:
+                lines.append(f"{name:13s} {spec:24s} {row['nodes_per_s']:12,.0f} nodes/s  "
+                             f"depth {row['depth']}")
+    return lines

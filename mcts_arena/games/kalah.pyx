@@ -1,0 +1,372 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Kalah(6,4): 6 houses per side, 4 stones in each, both stores empty.
+
+Rules: player 0 moves first. A move picks one of one's own non-empty houses, numbered 1-6 from
+the mover's left, takes all its stones and sows them one by one counter-clockwise into the
+following houses and one's own store, skipping the opponent's store. If the last stone lands in
+one's own store the same player moves again (no limit; an extra turn is just another ply by the
+same side). If the last stone lands in an empty house of one's own and the opposite house is not
+empty, that stone and all stones of the opposite house go to one's store (capture); if the
+opposite house is empty nothing is captured. After every move: if either side has no stones left
+in its houses the game ends, each side adds the stones left in its own houses to its own store,
+and more stones in the store wins; equal is a draw.
+
+Board: `b[14]`, player 0's houses 1-6 at indices 0..5 and its store at 6, player 1's houses 1-6
+at 7..12 and its store at 13; sowing goes by increasing index mod 14. The house opposite index i
+is 12 - i. A move id is the house number minus one (0..5) of the side to move; notation is the
+house number "1".."6".
+
+Text form: `h1,h2,h3,h4,h5,h6,store/h1,h2,h3,h4,h5,h6,store side` -- player 0's houses 1-6 and
+store, a slash, player 1's houses 1-6 and store, a space, and the side to move `0` or `1`.
+The start position is `4,4,4,4,4,4,0/4,4,4,4,4,4,0 0`.
+
+Evaluation efRS (the default): tanh((store_mine - store_theirs) / 10) from the side to move;
+a finished game is +1 / -1 / 0.
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+from libc.math cimport tanh
+
+from mcts_arena.rng cimport Rng, rng_below, splitmix64
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_RS
+
+cdef enum:
+    NPITS = 14
+    ZCOUNTS = 64        # stone counts hashed 0..63; larger counts share the key of 63
+
+cdef uint64_t ZOB[NPITS][ZCOUNTS]
+cdef uint64_t ZOB_SIDE
+cdef uint64_t _seed = 0x4B414C4148ULL
+cdef int _i, _c
+for _i in range(NPITS):
+    for _c in range(ZCOUNTS):
+        ZOB[_i][_c] = splitmix64(&_seed)
+ZOB_SIDE = splitmix64(&_seed)
+
+START_TEXT = "4,4,4,4,4,4,0/4,4,4,4,4,4,0 0"
+
+
+cdef struct Undo:
+    int b[NPITS]
+    int player
+    int res
+    uint64_t hash
+
+
+cdef inline uint64_t zkey(int i, int c) noexcept nogil:
+    return ZOB[i][c if c < ZCOUNTS else ZCOUNTS - 1]
+
+
+cdef inline int board_result(const int* b) noexcept nogil:
+    """ONGOING unless a side's houses are empty; then compare store + houses of each side."""
+    cdef int h0 = b[0] + b[1] + b[2] + b[3] + b[4] + b[5]
+    cdef int h1 = b[7] + b[8] + b[9] + b[10] + b[11] + b[12]
+    cdef int t0, t1
+    if h0 != 0 and h1 != 0:
+        return ONGOING
+    t0 = b[6] + h0
+    t1 = b[13] + h1
+    if t0 > t1:
+        return 0
+    if t1 > t0:
+        return 1
+    return DRAW
+
+
+cdef inline int sow(int* b, int p, int idx) noexcept nogil:
+    """Sow house index `idx` of player p on board b, with the capture rule (the end-of-game
+    sweep is `sweep_if_over`). Returns the side to move next, plus 2 if the move captured."""
+    cdef int s = b[idx]
+    cdef int store = 6 + 7 * p
+    cdef int skip = 13 - 7 * p          # the opponent's store
+    cdef int pos = idx, laps, i, opp
+    b[idx] = 0
+    if s >= 13:
+        laps = s // 13
+        s -= laps * 13
+        for i in range(NPITS):
+            b[i] += laps
+        b[skip] -= laps
+    while s > 0:
+        pos += 1
+        if pos == NPITS:
+            pos = 0
+        if pos != skip:
+            b[pos] += 1
+            s -= 1
+    if pos == store:
+        return p
+    if b[pos] == 1 and pos >= store - 6 and pos < store:
+        opp = 12 - pos
+        if b[opp] != 0:
+            b[store] += b[opp] + 1
+            b[opp] = 0
+            b[pos] = 0
+            return 3 - p
+    return 1 - p
+
+
+cdef inline bint sweep_if_over(int* b) noexcept nogil:
+    """End-of-game sweep: if a side's houses are empty, move every house's stones to its store."""
+    cdef int h0 = b[0] + b[1] + b[2] + b[3] + b[4] + b[5]
+    cdef int h1 = b[7] + b[8] + b[9] + b[10] + b[11] + b[12]
+    cdef int i
+    if h0 != 0 and h1 != 0:
+        return False
+    b[6] += h0
+    b[13] += h1
+    for i in range(6):
+        b[i] = 0
+        b[7 + i] = 0
+    return True
+
+
+cdef class Kalah(GameState):
+    """Kalah(6,4) position; see the module docstring for rules and conventions."""
+
+    name = "kalah"
+    eval_functions = {"efRS": EF_RS}
+
+    cdef int b[NPITS]
+    cdef int res
+    cdef Undo* hist
+    cdef int cap
+
+    def __cinit__(self):
+        self.cap = 256
+        self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
+        if self.hist == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.hist)
+
+    def __init__(self):
+        self._set([4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], 0)
+
+    cdef void _set(self, list board, int player):
+        cdef int i
+        for i in range(NPITS):
+            self.b[i] = board[i]
+        self.player = player
+        self.ply = 0
+        self.res = board_result(self.b)
+        self.hash = self._full_hash()
+
+    cdef uint64_t _full_hash(self):
+        cdef uint64_t h = ZOB_SIDE if self.player == 1 else 0
+        cdef int i
+        for i in range(NPITS):
+            h ^= zkey(i, self.b[i])
+        return h
+
+    # ---- rules ----------------------------------------------------------------------------
+    cdef int gen_moves(self, int* out) noexcept nogil:
+        cdef int base = 7 * self.player, n = 0, k
+        for k in range(6):
+            if self.b[base + k] != 0:
+                out[n] = k
+                n += 1
+        return n
+
+    cdef void do_move(self, int move) noexcept nogil:
+        cdef Undo* u
+        cdef int i, p = self.player
+        if self.ply >= self.cap:
+            self.cap *= 2
+            self.hist = <Undo*>realloc(self.hist, self.cap * sizeof(Undo))
+        u = &self.hist[self.ply]
+        memcpy(u.b, self.b, sizeof(self.b))
+        u.player = p
+        u.res = self.res
+        u.hash = self.hash
+        self.player = sow(self.b, p, move + 7 * p) & 1
+        if sweep_if_over(self.b):
+            self.res = board_result(self.b)
+        for i in range(NPITS):
+            if u.b[i] != self.b[i]:
+                self.hash ^= zkey(i, u.b[i]) ^ zkey(i, self.b[i])
+        if self.player != p:
+            self.hash ^= ZOB_SIDE
+        self.ply += 1
+
+    cdef void undo_move(self) noexcept nogil:
+        self.ply -= 1
+        cdef Undo* u = &self.hist[self.ply]
+        memcpy(self.b, u.b, sizeof(self.b))
+        self.player = u.player
+        self.res = u.res
+        self.hash = u.hash
+
+    cdef int result(self) noexcept nogil:
+        return self.res
+
+    cdef double evaluate(self, int evalfn) noexcept nogil:
+        cdef int r = self.res
+        cdef int p = self.player
+        if r != ONGOING:
+            if r == DRAW:
+                return 0.0
+            return 1.0 if r == p else -1.0
+        # efRS is the only (and default) evaluation.
+        return tanh((self.b[6 + 7 * p] - self.b[13 - 7 * p]) / 10.0)
+
+    # ---- knowledge ------------------------------------------------------------------------
+    cdef int _kind(self, int move) noexcept nogil:
+        """2 for an extra-turn move, 1 for a capture, 0 otherwise."""
+        cdef int t[NPITS]
+        cdef int p = self.player, code
+        memcpy(t, self.b, sizeof(t))
+        code = sow(t, p, move + 7 * p)
+        if (code & 1) == p:
+            return 2
+        return 1 if code & 2 else 0
+
+    cdef int move_order(self, int move) noexcept nogil:
+        return self._kind(move)
+
+    cdef double move_bias(self, int move) noexcept nogil:
+        return self._kind(move) / 2.0
+
+    cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
+        """Uniformly random playout on a local board copy: no undo records, no hashing."""
+        cdef int b[NPITS]
+        cdef int mv[6]
+        cdef int p = self.player, n, k, base, plies = 0
+        if self.res != ONGOING:
+            return self.res
+        memcpy(b, self.b, sizeof(b))
+        while plies < max_plies:
+            base = 7 * p
+            n = 0
+            for k in range(6):
+                if b[base + k] != 0:
+                    mv[n] = base + k
+                    n += 1
+            p = sow(b, p, mv[rng_below(rng, n)]) & 1
+            plies += 1
+            if sweep_if_over(b):
+                if b[6] > b[13]:
+                    return 0
+                if b[13] > b[6]:
+                    return 1
+                return DRAW
+        return ONGOING
+
+    cdef GameState clone(self):
+        cdef Kalah c = Kalah.__new__(Kalah)
+        memcpy(c.b, self.b, sizeof(self.b))
+        c.res = self.res
+        c.player = self.player
+        c.ply = self.ply
+        c.hash = self.hash
+        if c.cap < self.cap:
+            c.cap = self.cap
+            c.hist = <Undo*>realloc(c.hist, c.cap * sizeof(Undo))
+        memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
+        return c
+
+    # ---- Python face ----------------------------------------------------------------------
+    def format_move(self, int move):
+        if move < 0 or move > 5:
+            raise ValueError(f"bad Kalah move id {move}: valid 0..5")
+        return str(move + 1)
+
+    def parse_move(self, str text):
+        t = text.strip()
+        if len(t) != 1 or t not in "123456":
+            raise ValueError(f"bad Kalah move {text!r}: expected a house number 1-6")
+        return int(t) - 1
+
+    def to_text(self):
+        p0 = ",".join(str(self.b[i]) for i in range(7))
+        p1 = ",".join(str(self.b[i]) for i in range(7, 14))
+        return f"{p0}/{p1} {self.player}"
+
+    @classmethod
+    def from_text(cls, str text):
+        """Read the text form (see the module docstring)."""
+        parts = text.split()
+        if len(parts) != 2 or parts[1] not in ("0", "1"):
+            raise ValueError(f"bad Kalah position {text!r}: expected "
+                             "'h1,..,h6,store/h1,..,h6,store side' with side '0' or '1'")
+        halves = parts[0].split("/")
+        if len(halves) != 2:
+            raise ValueError(f"bad Kalah position {text!r}: need two sides separated by '/'")
+        board = []
+        for half in halves:
+            fields = half.split(",")
+            if len(fields) != 7:
+                raise ValueError(f"bad Kalah position {text!r}: each side needs 7 numbers "
+                                 f"(houses 1-6 and the store), got {len(fields)} in {half!r}")
+            for f in fields:
+                if not f.isdigit():
+                    raise ValueError(f"bad Kalah position {text!r}: {f!r} is not a "
+                                     "non-negative stone count")
+                board.append(int(f))
+        if sum(board) > 10000:
+            raise ValueError(f"bad Kalah position {text!r}: more than 10000 stones")
+        cdef Kalah s = cls.__new__(cls)
+        s._set(board, int(parts[1]))
+        return s
+
+    def board_str(self):
+        top = " ".join(f"{self.b[i]:2d}" for i in range(12, 6, -1))
+        bot = " ".join(f"{self.b[i]:2d}" for i in range(6))
+        lines = [
+            "       6  5  4  3  2  1    <- player 1's houses",
+            f"      {top}",
+            f"  {self.b[13]:2d}{'':21s}{self.b[6]:2d}    stores: player 1 left, player 0 right",
+            f"      {bot}",
+            "       1  2  3  4  5  6    <- player 0's houses",
+        ]
+        r = self.res
+        if r == ONGOING:
+            lines.append(f"player {self.player} to move")
+        elif r == DRAW:
+            lines.append(f"draw {self.b[6]}-{self.b[13]}")
+        else:
+            lines.append(f"player {r} has won {self.b[6]}-{self.b[13]}")
+        return "\n".join(lines)
+
+    # ---- helpers for tests and tools --------------------------------------------------------
+    def board(self):
+        """The 14 pits: player 0's houses 1-6, its store, player 1's houses 1-6, its store."""
+        return [self.b[i] for i in range(NPITS)]
+
+    def stores(self):
+        return self.b[6], self.b[13]
+
+    def hash_from_scratch(self):
+        return self._full_hash()
+
+    def py_move_order(self, str move):
+        return self.move_order(self.parse_move(move))
+
+    def py_move_bias(self, str move):
+        return self.move_bias(self.parse_move(move))
+
+    def perft(self, int depth):
+        """Leaf count of the move tree `depth` plies deep (one ply per sowing)."""
+        if depth < 0:
+            raise ValueError(f"bad perft depth {depth}: must be >= 0")
+        return _perft(self, depth)
+
+
+cdef long long _perft(GameState s, int depth) noexcept nogil:
+    cdef int moves[MAX_MOVES]
+    cdef int n, i
+    cdef long long total = 0
+    if depth == 0:
+        return 1
+    if s.result() != ONGOING:
+        return 0
+    n = s.gen_moves(moves)
+    if depth == 1:
+        return n
+    for i in range(n):
+        s.do_move(moves[i])
+        total += _perft(s, depth - 1)
+        s.undo_move()
+    return total

@@ -1,0 +1,849 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Lines of Action 8x8 on bitboards with incremental line counts.
+
+Rules (the MSO rules as in Winands' thesis): Black (player 0) starts on b1-g1 and b8-g8 and moves
+first; White (player 1) starts on a2-a7 and h2-h7. A piece moves in a straight line (8
+directions) exactly as many squares as there are pieces of both colours on that whole line (row,
+column or diagonal). It may jump over its own pieces but not over enemy pieces; it may land on an
+enemy piece (capturing it) but not on its own. After a move: if the mover's pieces form one
+8-connected group the mover wins (also when the move connects both sides at once); otherwise, if
+the opponent's pieces form one group (a capture can do that), the opponent wins. A single
+remaining piece is a connected group. A player with no legal move loses. A position repeated with
+the same side to move is a draw: this core draws on the FIRST repetition (the current position
+equals an earlier one with the same side to move, compared by 64-bit Zobrist hash; only
+positions since the last capture can repeat, so the scan stops there). The order of the checks
+after a move is: mover connected, opponent connected, repetition, opponent has no move.
+
+Squares are `row * 8 + col`, row 0 = rank 1, col 0 = file a. A move is `from | to << 6`.
+Notation: `b1-d3`, captures `b1xd3`. Text form (FEN-like): the ranks from 8 down to 1 with `b`
+(Black), `w` (White), `.`, separated by `/`, then ` b` or ` w` for the side to move. Only moves
+played on the object count for repetition (a position read from text has no history).
+
+The line counts (8 rows, 8 columns, 15 diagonals, 15 anti-diagonals) are kept in do/undo, so move
+generation looks up the distance of each of a piece's 8 directions instead of scanning the
+board; target squares and the squares passed over come from precomputed tables. Connection is a
+bitboard flood fill (8-neighbour dilation). `perft` does not expand finished games.
+
+`random_playout` runs on local copies (bitboards + line counts, no hashing, no undo records) and
+does NOT detect repetitions; after `max_plies` it returns ONGOING (callers score that as a draw).
+
+Evaluations (side to move's view, in [-1, 1], +-1 for a decided game, 0 for a draw):
+
+efWB, in the spirit of MIA's evaluator (M.H.M. Winands and H.J. van den Herik, "MIA: a world
+champion LOA program", GPW 2006; M.H.M. Winands, "Informed Search in Complex Games", PhD thesis,
+Maastricht 2004, ch. 8; M.H.M. Winands, J.W.H.M. Uiterwijk, H.J. van den Herik, "The quad
+heuristic in Lines of Action", ICGA Journal 24(1), 2001; quad curvature classes after D. Dyer's
+"LOA programmer's corner"). Per side, with n pieces:
+- concentration: sum of Chebyshev distances of the pieces to their centre of mass, minus the
+  minimal such sum for n pieces (0, 1 x8, 2 x16, 3 ...), averaged over n (lower is better);
+- centralisation: average piece-square value (corner -1, other edge -0.5, second ring 0,
+  third ring 0.25, centre 4 squares 0.5), the sum kept incrementally;
+- quads: Euler number of the 8-connected piece set, 4E = Q1 - Q3 - 2*Qd over all 81 2x2
+  quads including those hanging over the edge; a good estimate of the number of groups;
+- mobility: legal moves weighted (capture 2, move onto the edge 0.5, other 1), used as the
+  share (m_own - m_opp) / (m_own + m_opp);
+- connectedness: 8-neighbour adjacent own pairs per piece;
+- uniformity: area of the smallest rectangle holding the side's pieces, / 64;
+- centre-of-mass position: Chebyshev distance of the centre of mass from the board centre.
+Score S = 2.0*(conc_opp - conc_own) + 2.0*(cent_own - cent_opp) + 0.1*(E_opp - E_own)
+        + 2.5*mobility share + 0.1*(conn_own - conn_opp) + 0.5*(unif_opp - unif_own)
+        + 0.1*(compos_opp - compos_own);  value = tanh(S / 2).
+The weights are ours (MIA's weights are not published): a first guess (1, 1, 0.4, 0.5, 0.3,
+0.5, 0.1) refined by a few rounds of one-at-a-time changes in self-play of greedy 1-ply and
+2-ply negamax players from random 3-ply openings (100-400 games per comparison). The 2-ply
+player with these weights scored 0.94 against the first guess and 0.59 against 2-ply efLOA0.
+The centre of mass sums and the piece-square sums are incremental, the rest are bitboard
+popcounts or a short loop over the pieces.
+
+efLOA0 (cheap): concentration only, value = tanh((conc_opp - conc_own) / 1.5).
+
+Move categories (after MC-LOA: M.H.M. Winands, Y. Bjornsson, J.-T. Saito, "Monte Carlo Tree
+Search in Lines of Action", IEEE TCIAIG 2(4), 2010, and Winands & Bjornsson's realization-
+probability work, where a move is categorised by capture or not, the board regions of its origin
+and destination, and whether it goes toward or away from the mover's centre of mass). Here:
+capture (2) x from-region (4) x to-region (4) x centre-of-mass direction (3) = 96 categories;
+regions: corner, other edge square, second ring, central 4x4; direction: the Chebyshev distance to
+the mover's centre of mass shrinks / stays / grows. MC-LOA learned a weight per category from
+game records (the fraction of times a move of that category was played when available); lacking
+those records we set weight = 16 * cap * to * from * com rounded, with factors
+cap {quiet 1, capture 2}, to {corner 0.25, edge 0.5, ring2 1, centre 1.5},
+from {corner 2, edge 1.5, ring2 1, centre 0.75}, com {toward 2, same 1, away 0.5}
+(weights 2 .. 192). Used by the `ipp` playout policy (probability proportional to the weight),
+`move_bias` (weight / 192, in [0, 1]) and `move_order` (the weight itself).
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+from libc.math cimport tanh
+
+from mcts_arena.bits cimport popcount, lsb, msb
+from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
+from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_WB,
+                                     EF_LOA0, PP_IPP)
+
+cdef uint64_t FILE_A = 0x0101010101010101ULL
+cdef uint64_t FILE_H = 0x8080808080808080ULL
+cdef uint64_t RANK_1 = 0xFFULL
+cdef uint64_t RANK_8 = 0xFF00000000000000ULL
+cdef uint64_t BORDER = FILE_A | FILE_H | RANK_1 | RANK_8
+# Quad anchors (lower-left square) fully on the board: rows 0-6, cols 0-6.
+cdef uint64_t INNER_ANCHORS = 0x007F7F7F7F7F7F7FULL
+
+cdef enum:
+    NLINES = 46          # 8 rows, 8 columns, 15 diagonals (r-c), 15 anti-diagonals (r+c)
+    CAT_COUNT = 96
+    W_MAX = 192
+
+# Directions: E, W, N, S, NE, SW, NW, SE; line type of direction d is d >> 1.
+cdef int DR[8]
+cdef int DC[8]
+DR[:] = [0, 0, 1, -1, 1, -1, 1, -1]
+DC[:] = [1, -1, 0, 0, 1, -1, -1, 1]
+
+cdef int LINE[64][4]          # line index of each square for each line type
+cdef int TGT[64][8][8]        # target square of moving k squares in direction d, or -1
+cdef uint64_t PATH[64][8][8]  # squares strictly between origin and target
+cdef int REGION[64]           # 0 corner, 1 other edge, 2 second ring, 3 central 4x4
+cdef int PST4[64]             # piece-square values x4
+cdef int MINDIST[13]          # minimal sum of Chebyshev distances to a centre for n pieces
+
+cdef int _sq, _d, _k, _r, _c, _t, _ring
+for _sq in range(64):
+    _r = _sq >> 3
+    _c = _sq & 7
+    LINE[_sq][0] = _r
+    LINE[_sq][1] = 8 + _c
+    LINE[_sq][2] = 16 + (_r - _c + 7)
+    LINE[_sq][3] = 31 + (_r + _c)
+    _ring = min(_r, 7 - _r, _c, 7 - _c)
+    if _ring == 0:
+        REGION[_sq] = 0 if (_r in (0, 7) and _c in (0, 7)) else 1
+    else:
+        REGION[_sq] = 2 if _ring == 1 else 3
+    PST4[_sq] = (-4 if REGION[_sq] == 0 else -2) if _ring == 0 else [0, 0, 1, 2][_ring]
+    for _d in range(8):
+        for _k in range(8):
+            TGT[_sq][_d][_k] = -1
+            PATH[_sq][_d][_k] = 0
+            if _k == 0:
+                continue
+            _t = 0
+            if 0 <= _r + DR[_d] * _k < 8 and 0 <= _c + DC[_d] * _k < 8:
+                TGT[_sq][_d][_k] = (_r + DR[_d] * _k) * 8 + _c + DC[_d] * _k
+                for _t in range(1, _k):
+                    PATH[_sq][_d][_k] |= (<uint64_t>1) << ((_r + DR[_d] * _t) * 8 + _c + DC[_d] * _t)
+
+_md = [0] + [1] * 8 + [2] * 16
+for _k in range(13):
+    MINDIST[_k] = sum(_md[:_k])
+
+# Move-category weights (see the module docstring).
+cdef int CAT_W[CAT_COUNT]
+_CAP_F = (1.0, 2.0)
+_FROM_F = (2.0, 1.5, 1.0, 0.75)
+_TO_F = (0.25, 0.5, 1.0, 1.5)
+_COM_F = (2.0, 1.0, 0.5)        # toward, same, away
+for _cap in range(2):
+    for _fr in range(4):
+        for _to in range(4):
+            for _dir in range(3):
+                CAT_W[_cap * 48 + _fr * 12 + _to * 3 + _dir] = int(
+                    16 * _CAP_F[_cap] * _FROM_F[_fr] * _TO_F[_to] * _COM_F[_dir] + 0.5)
+
+cdef uint64_t ZOB[2][64]
+cdef uint64_t ZOB_SIDE
+cdef uint64_t _seed = 0x10A5EED5
+for _sq in range(64):
+    ZOB[0][_sq] = splitmix64(&_seed)
+    ZOB[1][_sq] = splitmix64(&_seed)
+ZOB_SIDE = splitmix64(&_seed)
+
+# efWB weights
+cdef double W_CONC = 2.0
+cdef double W_CENT = 2.0
+cdef double W_QUAD = 0.1
+cdef double W_MOB = 2.5
+cdef double W_CONN = 0.1
+cdef double W_UNIF = 0.5
+cdef double W_COMPOS = 0.1
+cdef double WB_SCALE = 2.0
+cdef double LOA0_SCALE = 1.5
+
+
+cdef struct Undo:
+    int move
+    int captured
+    int res
+    int irrev
+    uint64_t hash
+
+
+cdef inline int mv_from(int m) noexcept nogil:
+    return m & 63
+
+
+cdef inline int mv_to(int m) noexcept nogil:
+    return m >> 6
+
+
+cdef inline int iabs(int x) noexcept nogil:
+    return -x if x < 0 else x
+
+
+cdef inline bint connected(uint64_t b) noexcept nogil:
+    """Do the pieces in b form one 8-connected group (true for 0 or 1 piece)?"""
+    cdef uint64_t g, x
+    if b == 0:
+        return True
+    g = b & (~b + 1)
+    while True:
+        x = g | (g << 8) | (g >> 8)
+        x = (x | ((x << 1) & ~FILE_A) | ((x >> 1) & ~FILE_H)) & b
+        if x == g:
+            return g == b
+        g = x
+
+
+cdef inline int gen_into(uint64_t own, uint64_t opp, const unsigned char* cnt, int* out) noexcept nogil:
+    """Legal moves of the side owning `own` given the line counts `cnt`."""
+    cdef uint64_t x = own
+    cdef int n = 0, sq, d, k, t
+    while x:
+        sq = lsb(x)
+        x &= x - 1
+        for d in range(8):
+            k = cnt[LINE[sq][d >> 1]]
+            t = TGT[sq][d][k]
+            if t >= 0 and (PATH[sq][d][k] & opp) == 0 and ((own >> t) & 1) == 0:
+                out[n] = sq | (t << 6)
+                n += 1
+    return n
+
+
+cdef inline bint any_move(uint64_t own, uint64_t opp, const unsigned char* cnt) noexcept nogil:
+    cdef uint64_t x = own
+    cdef int sq, d, k, t
+    while x:
+        sq = lsb(x)
+        x &= x - 1
+        for d in range(8):
+            k = cnt[LINE[sq][d >> 1]]
+            t = TGT[sq][d][k]
+            if t >= 0 and (PATH[sq][d][k] & opp) == 0 and ((own >> t) & 1) == 0:
+                return True
+    return False
+
+
+cdef inline int euler4(uint64_t b) noexcept nogil:
+    """4 x Euler number (8-connectivity) of the piece set b: Q1 - Q3 - 2*Qd over 81 quads."""
+    cdef uint64_t a = b, bq = b >> 1, c = b >> 8, d = b >> 9
+    cdef uint64_t m = INNER_ANCHORS
+    cdef uint64_t ones, threes, diag, row, col
+    cdef int q1, q3, qd
+    ones = a ^ bq ^ c ^ d       # an odd number of the four squares: 1 or 3
+    threes = ((a & bq & c) | (a & bq & d) | (a & c & d) | (bq & c & d)) & ~(a & bq & c & d)
+    q3 = popcount(threes & m)
+    q1 = popcount(ones & ~threes & m)
+    diag = ((a & d & ~bq & ~c) | (bq & c & ~a & ~d)) & m
+    qd = popcount(diag)
+    # edge quads (two squares on the board) and corner quads (one square): Q1 only
+    row = b & RANK_1
+    q1 += popcount((row ^ (row >> 1)) & 0x7FULL)
+    row = (b >> 56) & 0xFFULL
+    q1 += popcount((row ^ (row >> 1)) & 0x7FULL)
+    col = b & FILE_A
+    q1 += popcount((col ^ (col >> 8)) & 0x0001010101010101ULL)
+    col = (b >> 7) & FILE_A
+    q1 += popcount((col ^ (col >> 8)) & 0x0001010101010101ULL)
+    q1 += <int>(b & 1) + <int>((b >> 7) & 1) + <int>((b >> 56) & 1) + <int>((b >> 63) & 1)
+    return q1 - q3 - 2 * qd
+
+
+cdef inline int adjacent_pairs(uint64_t b) noexcept nogil:
+    """Number of 8-neighbour adjacent pairs of pieces in b."""
+    return (popcount(b & ((b << 1) & ~FILE_A)) + popcount(b & (b << 8))
+            + popcount(b & ((b << 9) & ~FILE_A)) + popcount(b & ((b << 7) & ~FILE_H)))
+
+
+cdef class LinesOfAction(GameState):
+    """Lines of Action position; see the module docstring for rules and conventions."""
+
+    name = "loa"
+    eval_functions = {"efWB": EF_WB, "efLOA0": EF_LOA0}
+
+    cdef uint64_t bb[2]
+    cdef unsigned char cnt[NLINES]
+    cdef int npieces[2]
+    cdef int sumr[2]
+    cdef int sumc[2]
+    cdef int pst[2]
+    cdef int res
+    cdef int irrev          # ply of the position after the last capture (repetition window)
+    cdef Undo* hist
+    cdef int cap
+
+    def __cinit__(self):
+        self.cap = 256
+        self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
+        if self.hist == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.hist)
+
+    def __init__(self):
+        self._set(0x7E0000000000007EULL, 0x0081818181818100ULL, 0)
+
+    cdef void _set(self, uint64_t black, uint64_t white, int player):
+        cdef int sq, p, t
+        self.bb[0] = black
+        self.bb[1] = white
+        self.player = player
+        self.ply = 0
+        self.irrev = 0
+        self.hash = ZOB_SIDE if player == 1 else 0
+        for t in range(NLINES):
+            self.cnt[t] = 0
+        for p in range(2):
+            self.npieces[p] = 0
+            self.sumr[p] = 0
+            self.sumc[p] = 0
+            self.pst[p] = 0
+        for sq in range(64):
+            for p in range(2):
+                if (self.bb[p] >> sq) & 1:
+                    self.hash ^= ZOB[p][sq]
+                    self.npieces[p] += 1
+                    self.sumr[p] += sq >> 3
+                    self.sumc[p] += sq & 7
+                    self.pst[p] += PST4[sq]
+                    for t in range(4):
+                        self.cnt[LINE[sq][t]] += 1
+        # Decide a set-up position as if the side not to move had just moved.
+        p = 1 - player
+        if connected(self.bb[p]):
+            self.res = p
+        elif connected(self.bb[player]):
+            self.res = player
+        elif not any_move(self.bb[player], self.bb[p], self.cnt):
+            self.res = p
+        else:
+            self.res = ONGOING
+
+    # ---- rules ----------------------------------------------------------------------------
+    cdef int gen_moves(self, int* out) noexcept nogil:
+        return gen_into(self.bb[self.player], self.bb[1 - self.player], self.cnt, out)
+
+    cdef inline void _lines(self, int sq, int delta) noexcept nogil:
+        self.cnt[LINE[sq][0]] += delta
+        self.cnt[LINE[sq][1]] += delta
+        self.cnt[LINE[sq][2]] += delta
+        self.cnt[LINE[sq][3]] += delta
+
+    cdef inline bint _repeated(self) noexcept nogil:
+        """Is the current position (just reached) equal to an earlier one, same side to move?"""
+        cdef int j = self.ply - 4
+        while j >= self.irrev:
+            if self.hist[j].hash == self.hash:
+                return True
+            j -= 2
+        return False
+
+    cdef void do_move(self, int move) noexcept nogil:
+        cdef int p = self.player, o = 1 - p
+        cdef int fr = mv_from(move), to = mv_to(move)
+        cdef uint64_t tob = (<uint64_t>1) << to
+        cdef Undo* u
+        if self.ply >= self.cap:
+            self.cap *= 2
+            self.hist = <Undo*>realloc(self.hist, self.cap * sizeof(Undo))
+        u = &self.hist[self.ply]
+        u.move = move
+        u.hash = self.hash
+        u.res = self.res
+        u.irrev = self.irrev
+        u.captured = (self.bb[o] & tob) != 0
+        if u.captured:
+            self.bb[o] ^= tob
+            self.hash ^= ZOB[o][to]
+            self.npieces[o] -= 1
+            self.sumr[o] -= to >> 3
+            self.sumc[o] -= to & 7
+            self.pst[o] -= PST4[to]
+            self.irrev = self.ply + 1
+        else:
+            self._lines(to, 1)
+        self._lines(fr, -1)
+        self.bb[p] ^= ((<uint64_t>1) << fr) | tob
+        self.hash ^= ZOB[p][fr] ^ ZOB[p][to] ^ ZOB_SIDE
+        self.sumr[p] += (to >> 3) - (fr >> 3)
+        self.sumc[p] += (to & 7) - (fr & 7)
+        self.pst[p] += PST4[to] - PST4[fr]
+        self.player = o
+        self.ply += 1
+        if connected(self.bb[p]):
+            self.res = p
+        elif u.captured and connected(self.bb[o]):
+            self.res = o
+        elif self._repeated():
+            self.res = DRAW
+        elif not any_move(self.bb[o], self.bb[p], self.cnt):
+            self.res = p
+        else:
+            self.res = ONGOING
+
+    cdef void undo_move(self) noexcept nogil:
+        self.ply -= 1
+        cdef Undo* u = &self.hist[self.ply]
+        cdef int p = 1 - self.player, o = self.player
+        cdef int fr = mv_from(u.move), to = mv_to(u.move)
+        cdef uint64_t tob = (<uint64_t>1) << to
+        self.bb[p] ^= ((<uint64_t>1) << fr) | tob
+        self.sumr[p] -= (to >> 3) - (fr >> 3)
+        self.sumc[p] -= (to & 7) - (fr & 7)
+        self.pst[p] -= PST4[to] - PST4[fr]
+        self._lines(fr, 1)
+        if u.captured:
+            self.bb[o] |= tob
+            self.npieces[o] += 1
+            self.sumr[o] += to >> 3
+            self.sumc[o] += to & 7
+            self.pst[o] += PST4[to]
+        else:
+            self._lines(to, -1)
+        self.hash = u.hash
+        self.res = u.res
+        self.irrev = u.irrev
+        self.player = p
+
+    cdef int result(self) noexcept nogil:
+        return self.res
+
+    # ---- evaluations ----------------------------------------------------------------------
+    cdef inline double _concentration(self, int p) noexcept nogil:
+        """Average surplus Chebyshev distance to the centre of mass (0 = tightly packed)."""
+        cdef int n = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
+        cdef int sq, dr, dc, tot = 0
+        cdef uint64_t x = self.bb[p]
+        if n <= 1:
+            return 0.0
+        while x:
+            sq = lsb(x)
+            x &= x - 1
+            dr = iabs(n * (sq >> 3) - sr)
+            dc = iabs(n * (sq & 7) - sc)
+            tot += dr if dr > dc else dc
+        # tot is the distance sum scaled by n
+        return (tot / <double>n - MINDIST[n]) / n
+
+    cdef inline int _mobility2(self, int p) noexcept nogil:
+        """Weighted mobility x2: capture 4, move onto the edge 1, other 2."""
+        cdef uint64_t own = self.bb[p], opp = self.bb[1 - p], x = own
+        cdef int m = 0, sq, d, k, t
+        while x:
+            sq = lsb(x)
+            x &= x - 1
+            for d in range(8):
+                k = self.cnt[LINE[sq][d >> 1]]
+                t = TGT[sq][d][k]
+                if t >= 0 and (PATH[sq][d][k] & opp) == 0 and ((own >> t) & 1) == 0:
+                    if (opp >> t) & 1:
+                        m += 4
+                    elif (BORDER >> t) & 1:
+                        m += 1
+                    else:
+                        m += 2
+        return m
+
+    cdef inline double _area(self, int p) noexcept nogil:
+        cdef uint64_t b = self.bb[p], cols = 0
+        cdef int rlo, rhi, clo, chi
+        if b == 0:
+            return 0.0
+        rlo = lsb(b) >> 3
+        rhi = msb(b) >> 3
+        cols = b | (b >> 32)
+        cols |= cols >> 16
+        cols |= cols >> 8
+        cols &= 0xFF
+        clo = lsb(cols)
+        chi = msb(cols)
+        return (rhi - rlo + 1) * (chi - clo + 1) / 64.0
+
+    cdef inline double _compos(self, int p) noexcept nogil:
+        """Chebyshev distance of the centre of mass from the board centre (3.5, 3.5)."""
+        cdef int n = self.npieces[p]
+        cdef double dr, dc
+        if n == 0:
+            return 0.0
+        dr = self.sumr[p] / <double>n - 3.5
+        dc = self.sumc[p] / <double>n - 3.5
+        if dr < 0:
+            dr = -dr
+        if dc < 0:
+            dc = -dc
+        return dr if dr > dc else dc
+
+    cdef void _features(self, int p, double* f) noexcept nogil:
+        """Raw efWB features of player p: conc, cent, euler, mob, conn, unif, compos."""
+        cdef int n = self.npieces[p]
+        f[0] = self._concentration(p)
+        f[1] = self.pst[p] / (4.0 * n) if n > 0 else 0.0
+        f[2] = euler4(self.bb[p]) / 4.0
+        f[3] = self._mobility2(p) / 2.0
+        f[4] = adjacent_pairs(self.bb[p]) / <double>n if n > 0 else 0.0
+        f[5] = self._area(p)
+        f[6] = self._compos(p)
+
+    cdef double wb_score(self) noexcept nogil:
+        """The efWB score S from the side to move's view (before the tanh)."""
+        cdef double a[7]
+        cdef double b[7]
+        cdef double s, mt
+        self._features(self.player, a)
+        self._features(1 - self.player, b)
+        mt = a[3] + b[3]
+        s = (W_CONC * (b[0] - a[0]) + W_CENT * (a[1] - b[1]) + W_QUAD * (b[2] - a[2])
+             + W_CONN * (a[4] - b[4]) + W_UNIF * (b[5] - a[5]) + W_COMPOS * (b[6] - a[6]))
+        if mt > 0:
+            s += W_MOB * (a[3] - b[3]) / mt
+        return s
+
+    cdef double evaluate(self, int evalfn) noexcept nogil:
+        cdef int r = self.res
+        if r != ONGOING:
+            if r == DRAW:
+                return 0.0
+            return 1.0 if r == self.player else -1.0
+        if evalfn == EF_LOA0:
+            return tanh((self._concentration(1 - self.player)
+                         - self._concentration(self.player)) / LOA0_SCALE)
+        return tanh(self.wb_score() / WB_SCALE)
+
+    # ---- knowledge ------------------------------------------------------------------------
+    cdef inline int _category(self, int move) noexcept nogil:
+        cdef int p = self.player, n = self.npieces[p]
+        cdef int fr = mv_from(move), to = mv_to(move)
+        cdef int sr = self.sumr[p], sc = self.sumc[p], d0, d1, a, b, dirc
+        cdef int cap = <int>((self.bb[1 - p] >> to) & 1)
+        a = iabs(n * (fr >> 3) - sr)
+        b = iabs(n * (fr & 7) - sc)
+        d0 = a if a > b else b
+        a = iabs(n * (to >> 3) - sr)
+        b = iabs(n * (to & 7) - sc)
+        d1 = a if a > b else b
+        dirc = 0 if d1 < d0 else (1 if d1 == d0 else 2)
+        return cap * 48 + REGION[fr] * 12 + REGION[to] * 3 + dirc
+
+    cdef int move_order(self, int move) noexcept nogil:
+        return CAT_W[self._category(move)]
+
+    cdef double move_bias(self, int move) noexcept nogil:
+        return CAT_W[self._category(move)] / <double>W_MAX
+
+    cdef bint is_decisive(self, int move) noexcept nogil:
+        cdef int p = self.player, o = 1 - p
+        cdef int fr = mv_from(move), to = mv_to(move)
+        cdef uint64_t tob = (<uint64_t>1) << to
+        cdef uint64_t own = self.bb[p] ^ (((<uint64_t>1) << fr) | tob)
+        cdef uint64_t opp = self.bb[o] & ~tob
+        cdef bint cap = (self.bb[o] & tob) != 0
+        cdef unsigned char c2[NLINES]
+        cdef int t
+        if connected(own):
+            return True
+        if cap and connected(opp):
+            return False
+        # Rare: the move leaves the opponent without a legal move (repetition is no win).
+        memcpy(c2, self.cnt, NLINES)
+        for t in range(4):
+            c2[LINE[fr][t]] -= 1
+            if not cap:
+                c2[LINE[to][t]] += 1
+        if any_move(opp, own, c2):
+            return False
+        self.do_move(move)
+        cdef bint won = self.res == p
+        self.undo_move()
+        return won
+
+    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
+        """`ipp`: a move drawn with probability proportional to its category weight."""
+        cdef int weights[MAX_MOVES]
+        cdef int i, w, total = 0
+        if policy != PP_IPP:
+            return moves[rng_below(rng, n)]
+        for i in range(n):
+            w = CAT_W[self._category(moves[i])]
+            weights[i] = w
+            total += w
+        w = rng_below(rng, total)
+        for i in range(n):
+            w -= weights[i]
+            if w < 0:
+                return moves[i]
+        return moves[n - 1]
+
+    cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
+        """Uniformly random playout on local copies: no undo records, no hash, no repetition."""
+        cdef uint64_t b[2]
+        cdef unsigned char c[NLINES]
+        cdef int moves[MAX_MOVES]
+        cdef uint64_t tob
+        cdef int p = self.player, o, n, m, fr, to, plies = 0
+        cdef bint capt
+        if self.res != ONGOING:
+            return self.res
+        b[0] = self.bb[0]
+        b[1] = self.bb[1]
+        memcpy(c, self.cnt, NLINES)
+        while plies < max_plies:
+            o = 1 - p
+            n = gen_into(b[p], b[o], c, moves)
+            if n == 0:
+                return o
+            m = moves[rng_below(rng, n)]
+            fr = m & 63
+            to = m >> 6
+            tob = (<uint64_t>1) << to
+            capt = (b[o] & tob) != 0
+            c[LINE[fr][0]] -= 1
+            c[LINE[fr][1]] -= 1
+            c[LINE[fr][2]] -= 1
+            c[LINE[fr][3]] -= 1
+            if capt:
+                b[o] ^= tob
+            else:
+                c[LINE[to][0]] += 1
+                c[LINE[to][1]] += 1
+                c[LINE[to][2]] += 1
+                c[LINE[to][3]] += 1
+            b[p] ^= ((<uint64_t>1) << fr) | tob
+            plies += 1
+            if connected(b[p]):
+                return p
+            if capt and connected(b[o]):
+                return o
+            p = o
+        return ONGOING
+
+    cdef unsigned long long _perft(self, int depth) noexcept nogil:
+        cdef int moves[MAX_MOVES]
+        cdef int n, i
+        cdef unsigned long long total = 0
+        if self.res != ONGOING:
+            return 0
+        n = self.gen_moves(moves)
+        if depth == 1:
+            return n
+        for i in range(n):
+            self.do_move(moves[i])
+            total += self._perft(depth - 1)
+            self.undo_move()
+        return total
+
+    cdef GameState clone(self):
+        cdef LinesOfAction c = LinesOfAction.__new__(LinesOfAction)
+        c.bb[0] = self.bb[0]
+        c.bb[1] = self.bb[1]
+        memcpy(c.cnt, self.cnt, NLINES)
+        memcpy(c.npieces, self.npieces, sizeof(self.npieces))
+        memcpy(c.sumr, self.sumr, sizeof(self.sumr))
+        memcpy(c.sumc, self.sumc, sizeof(self.sumc))
+        memcpy(c.pst, self.pst, sizeof(self.pst))
+        c.res = self.res
+        c.irrev = self.irrev
+        c.player = self.player
+        c.ply = self.ply
+        c.hash = self.hash
+        if c.cap < self.cap:
+            c.cap = self.cap
+            c.hist = <Undo*>realloc(c.hist, c.cap * sizeof(Undo))
+        memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
+        return c
+
+    # ---- Python face ----------------------------------------------------------------------
+    def perft(self, int depth):
+        """Leaf count of the move tree `depth` plies deep (finished games are not expanded)."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, got {depth}")
+        if depth == 0:
+            return 1
+        cdef unsigned long long r
+        with nogil:
+            r = self._perft(depth)
+        return r
+
+    def format_move(self, int move):
+        fr, to = mv_from(move), mv_to(move)
+        sep = "x" if (self.bb[1 - self.player] >> to) & 1 else "-"
+        return f"{_sqname(fr)}{sep}{_sqname(to)}"
+
+    def parse_move(self, str text):
+        t = text.strip().lower()
+        if len(t) != 5 or t[2] not in "-x":
+            raise ValueError(f"bad LOA move {text!r}: expected like 'b1-d3' or 'b1xd3'")
+        return _sqindex(t[:2]) | (_sqindex(t[3:]) << 6)
+
+    def _cell(self, int sq):
+        if (self.bb[0] >> sq) & 1:
+            return "b"
+        if (self.bb[1] >> sq) & 1:
+            return "w"
+        return "."
+
+    def to_text(self):
+        rows = []
+        for row in range(7, -1, -1):
+            rows.append("".join(self._cell(row * 8 + c) for c in range(8)))
+        return "/".join(rows) + (" b" if self.player == 0 else " w")
+
+    @classmethod
+    def from_text(cls, str text):
+        """Read the FEN-like text form (see the module docstring)."""
+        parts = text.split()
+        if len(parts) != 2 or parts[1] not in ("b", "w"):
+            raise ValueError(f"bad LOA position {text!r}: expected 8 ranks 'rank8/.../rank1' "
+                             "and a side to move 'b' or 'w'")
+        ranks = parts[0].split("/")
+        if len(ranks) != 8 or any(len(r) != 8 or set(r) - set("bw.") for r in ranks):
+            raise ValueError(f"bad LOA position {text!r}: need 8 ranks of 8 characters "
+                             "from 'b', 'w', '.'")
+        black = white = 0
+        for i, rank in enumerate(ranks):
+            row = 7 - i
+            for col, ch in enumerate(rank):
+                if ch == "b":
+                    black |= 1 << (row * 8 + col)
+                elif ch == "w":
+                    white |= 1 << (row * 8 + col)
+        if black == 0 or white == 0 or bin(black).count("1") > 12 or bin(white).count("1") > 12:
+            raise ValueError(f"bad LOA position {text!r}: each side needs 1 to 12 pieces")
+        cdef LinesOfAction s = cls.__new__(cls)
+        s._set(black, white, 0 if parts[1] == "b" else 1)
+        return s
+
+    def board_str(self):
+        lines = []
+        for row in range(7, -1, -1):
+            lines.append(f"{row + 1} " + " ".join(self._cell(row * 8 + c) for c in range(8)))
+        lines.append("  a b c d e f g h")
+        r = self.res
+        if r == ONGOING:
+            lines.append(("Black" if self.player == 0 else "White") + " to move")
+        elif r == DRAW:
+            lines.append("Draw by repetition")
+        else:
+            lines.append(("Black" if r == 0 else "White") + " has won")
+        return "\n".join(lines)
+
+    # ---- introspection for tests and tools --------------------------------------------------
+    def bitboards(self):
+        """(black, white) bitboards."""
+        return self.bb[0], self.bb[1]
+
+    def line_counts(self):
+        """The incremental line counts: 8 rows, 8 columns, 15 diagonals, 15 anti-diagonals."""
+        return [self.cnt[i] for i in range(NLINES)]
+
+    def line_counts_from_scratch(self):
+        c = [0] * NLINES
+        for sq in range(64):
+            if ((self.bb[0] | self.bb[1]) >> sq) & 1:
+                for t in range(4):
+                    c[LINE[sq][t]] += 1
+        return c
+
+    def incremental_sums(self):
+        """Per player (pieces, sum of rows, sum of cols, piece-square sum x4)."""
+        return [(self.npieces[p], self.sumr[p], self.sumc[p], self.pst[p]) for p in range(2)]
+
+    def sums_from_scratch(self):
+        out = []
+        for p in range(2):
+            sqs = [sq for sq in range(64) if (self.bb[p] >> sq) & 1]
+            out.append((len(sqs), sum(s >> 3 for s in sqs), sum(s & 7 for s in sqs),
+                        sum(PST4[s] for s in sqs)))
+        return out
+
+    def hash_from_scratch(self):
+        h = ZOB_SIDE if self.player == 1 else 0
+        for sq in range(64):
+            for p in range(2):
+                if (self.bb[p] >> sq) & 1:
+                    h ^= ZOB[p][sq]
+        return h
+
+    def features(self, int p):
+        """efWB raw features of player p (dict), for tests and inspection."""
+        cdef double f[7]
+        self._features(p, f)
+        return {"concentration": f[0], "centralisation": f[1], "euler": f[2],
+                "mobility": f[3], "connectedness": f[4], "uniformity": f[5],
+                "com_position": f[6]}
+
+    def wb_raw(self):
+        """efWB score before the tanh, side to move's view."""
+        return self.wb_score()
+
+    def is_connected(self, int p):
+        return bool(connected(self.bb[p]))
+
+    def euler_number(self, int p):
+        """Euler number (8-connectivity) of p's pieces, from the quad counts."""
+        return euler4(self.bb[p]) / 4.0
+
+    def move_category(self, move):
+        """(category id, weight) of a move given as notation or id."""
+        m = self.parse_move(move) if isinstance(move, str) else move
+        c = self._category(m)
+        return c, CAT_W[c]
+
+    def py_move_order(self, move):
+        m = self.parse_move(move) if isinstance(move, str) else move
+        return self.move_order(m)
+
+    def py_move_bias(self, move):
+        m = self.parse_move(move) if isinstance(move, str) else move
+        return self.move_bias(m)
+
+    def py_is_decisive(self, move):
+        m = self.parse_move(move) if isinstance(move, str) else move
+        return bool(self.is_decisive(m))
+
+    def py_playout_move(self, int policy, list moves, unsigned long long seed):
+        """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
+        cdef int buf[MAX_MOVES]
+        cdef Rng r
+        for i, m in enumerate(moves):
+            buf[i] = m
+        rng_seed(&r, seed)
+        return self.playout_move(policy, buf, len(moves), &r)
+
+
+def wb_weights():
+    """The efWB weights (conc, cent, quad, mob, conn, unif, compos, scale)."""
+    return (W_CONC, W_CENT, W_QUAD, W_MOB, W_CONN, W_UNIF, W_COMPOS, WB_SCALE)
+
+
+def set_wb_weights(double conc, double cent, double quad, double mob, double conn, double unif,
+                   double compos, double scale):
+    """Replace the efWB weights process-wide (for tuning experiments only)."""
+    global W_CONC, W_CENT, W_QUAD, W_MOB, W_CONN, W_UNIF, W_COMPOS, WB_SCALE
+    W_CONC, W_CENT, W_QUAD, W_MOB, W_CONN, W_UNIF, W_COMPOS, WB_SCALE = (
+        conc, cent, quad, mob, conn, unif, compos, scale)
+
+
+def category_weights():
+    """The 96 move-category weights (index = cap*48 + from_region*12 + to_region*3 + com_dir)."""
+    return [CAT_W[i] for i in range(CAT_COUNT)]
+
+
+def _sqname(int sq):
+    return "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
+
+
+def _sqindex(str name):
+    if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
+        raise ValueError(f"bad square {name!r}: expected a file a-h and a rank 1-8, like 'b1'")
+    return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])

@@ -1,0 +1,263 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""αβ player: negamax with iterative deepening, transposition table, killers and history.
+
+- Static move ordering from the game's `move_order` categories (decisive, anti-decisive,
+  captures of undefended pieces, other captures, quiet), after the TT move and before the
+  killer/history tie-break; root moves are shuffled by the seeded PRNG first, so equal moves are
+  chosen at random and a fixed seed repeats a game exactly.
+- Values: the evaluation in [-1, 1] from the side to move; a won position scores
+  WIN_SCORE - ply (quickest win first), a lost one -(WIN_SCORE - ply) (slowest loss).
+- Games where the same side may move twice (Kalah extra turns) are handled: the child value is
+  negated only when the side to move changes, and the window is kept as it is otherwise.
+- Budgets: seconds (iterative deepening, the last finished iteration's move is played; the
+  clock is read every 1024 nodes), a fixed depth, or a node count.
+
+`ab_playout_move` is a small fixed-depth αβ without TT used by MCTS for αβ playouts (`abpN`,
+Winands & Björnsson 2011).
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+
+cdef double WIN_SCORE = 1000.0
+cdef double INF = 1e9
+DEF MAX_PLY = 128
+DEF HISTORY_SIZE = 65536
+
+
+cdef double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
+                     int* killers, int* history) noexcept nogil:
+    """Sort moves in place, best first: TT move, game category, killers, history. Returns n."""
+    cdef long keys[MAX_MOVES]
+    cdef int i, j, m
+    cdef long k
+    for i in range(n):
+        m = moves[i]
+        k = (<long>s.move_order(m)) << 40
+        if m == first_move:
+            k += (<long>1) << 50
+        if killers != NULL and (m == killers[0] or m == killers[1]):
+            k += (<long>1) << 36
+        if history != NULL:
+            k += (<long>(history[m & (HISTORY_SIZE - 1)] & 0xFFFFFFF)) << 8
+        if rng != NULL:
+            k += <long>rng_below(rng, 256)
+        keys[i] = k
+    # insertion sort, descending by key (n is small)
+    for i in range(1, n):
+        k = keys[i]
+        m = moves[i]
+        j = i - 1
+        while j >= 0 and keys[j] < k:
+            keys[j + 1] = keys[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        keys[j + 1] = k
+        moves[j + 1] = m
+    return n
+
+
+cdef inline double terminal_score(GameState s, int res, int ply) noexcept nogil:
+    if res == DRAW:
+        return 0.0
+    return (WIN_SCORE - ply) if res == s.player else -(WIN_SCORE - ply)
+
+
+cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
+                   int ply) noexcept nogil:
+    """Fixed-depth αβ without tables, for playouts."""
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, me
+    cdef double v, best
+    cdef int res = s.result()
+    if res != ONGOING:
+        return terminal_score(s, res, ply)
+    if depth <= 0:
+        return s.evaluate(evalfn)
+    n = s.gen_moves(moves)
+    if n == 0:
+        return s.evaluate(evalfn)
+    order_moves(s, moves, n, -1, NULL, NULL, NULL)
+    best = -INF
+    me = s.player
+    for i in range(n):
+        s.do_move(moves[i])
+        if s.player == me:
+            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1)
+        else:
+            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1)
+        s.undo_move()
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int evalfn,
+                         Rng* rng) noexcept nogil:
+    """Best of moves[0:n] by a depth-`depth` αβ search (random among equals by shuffling)."""
+    cdef int i, j, t, best_move = moves[0], me = s.player
+    cdef double v, best = -INF, alpha = -INF
+    # shuffle, then order by category so ties stay random
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = moves[i]; moves[i] = moves[j]; moves[j] = t
+    order_moves(s, moves, n, -1, NULL, NULL, NULL)
+    for i in range(n):
+        s.do_move(moves[i])
+        if s.player == me:
+            v = _plain(s, depth - 1, alpha, INF, evalfn, 1)
+        else:
+            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1)
+        s.undo_move()
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if v > alpha:
+                alpha = v
+    return best_move
+
+
+cdef class AlphaBeta:
+    """Negamax αβ search object (one per player; keeps its TT and history across moves)."""
+
+    cdef TTEntry* tt
+    cdef uint64_t tt_mask
+    cdef int* history
+    cdef int killers[MAX_PLY][2]
+    cdef Rng rng
+    cdef int evalfn
+    cdef SearchCounters c
+    cdef int root_best
+    cdef int max_depth_reached
+
+    def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20):
+        self.tt = <TTEntry*>calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
+        self.history = <int*>calloc(HISTORY_SIZE, sizeof(int))
+        if self.tt == NULL or self.history == NULL:
+            raise MemoryError()
+        self.tt_mask = ((<uint64_t>1) << tt_bits) - 1
+        self.evalfn = evalfn
+        rng_seed(&self.rng, seed)
+
+    def __dealloc__(self):
+        free(self.tt)
+        free(self.history)
+
+    cdef double _search(self, GameState s, int depth, double alpha, double beta,
+                        int ply) noexcept nogil:
+        cdef int moves[MAX_MOVES]
+        cdef int n, i, m, me, best_move = -1, tt_move = -1
+        cdef double v, best, alpha0 = alpha
+        cdef int res = s.result()
+        cdef TTEntry* e
+        self.c.nodes += 1
+        if (self.c.nodes & 1023) == 0:
+            if (self.c.deadline > 0 and now() >= self.c.deadline) or \
+               (self.c.node_limit > 0 and self.c.nodes >= self.c.node_limit):
+                self.c.aborted = True
+        if self.c.aborted:
+            return 0.0
+        if ply > self.max_depth_reached:
+            self.max_depth_reached = ply
+        if res != ONGOING:
+            return terminal_score(s, res, ply)
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return s.evaluate(self.evalfn)
+        e = &self.tt[s.hash & self.tt_mask]
+        if e.flag != 0 and e.key == s.hash:
+            tt_move = e.move
+            if e.depth >= depth and ply > 0:
+                if e.flag == 1:
+                    return e.value
+                if e.flag == 2 and e.value >= beta:
+                    return e.value
+                if e.flag == 3 and e.value <= alpha:
+                    return e.value
+        n = s.gen_moves(moves)
+        if n == 0:
+            return s.evaluate(self.evalfn)
+        order_moves(s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
+                    self.killers[ply], self.history)
+        best = -INF
+        me = s.player
+        for i in range(n):
+            m = moves[i]
+            s.do_move(m)
+            if s.player == me:
+                v = self._search(s, depth - 1, alpha, beta, ply + 1)
+            else:
+                v = -self._search(s, depth - 1, -beta, -alpha, ply + 1)
+            s.undo_move()
+            if self.c.aborted:
+                return 0.0
+            if v > best:
+                best = v
+                best_move = m
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        if s.move_order(m) == 0 and m != self.killers[ply][0]:
+                            self.killers[ply][1] = self.killers[ply][0]
+                            self.killers[ply][0] = m
+                        self.history[m & (HISTORY_SIZE - 1)] += depth * depth
+                        break
+        if ply == 0:
+            self.root_best = best_move
+        e.key = s.hash
+        e.value = best
+        e.move = best_move
+        e.depth = depth
+        e.flag = 3 if best <= alpha0 else (2 if best >= beta else 1)
+        return best
+
+    def search(self, GameState state, double seconds=0.0, int depth=0, long nodes=0):
+        """Choose a move for `state` (not modified). Returns (move, stats dict)."""
+        cdef GameState s = state.clone()
+        cdef double t0 = now(), value = 0.0, v
+        cdef int d, best = -1, done_depth = 0, limit
+        cdef int moves[MAX_MOVES]
+        cdef int n = s.gen_moves(moves) if s.result() == ONGOING else 0
+        if n == 0:
+            raise ValueError("no legal move: the game is over")
+        self.c.nodes = 0
+        self.c.aborted = False
+        self.c.node_limit = nodes
+        self.c.deadline = t0 + seconds if seconds > 0 else 0.0
+        self.max_depth_reached = 0
+        memset(self.killers, 0xFF, sizeof(self.killers))
+        limit = depth if depth > 0 else MAX_PLY - 2
+        if seconds <= 0 and nodes <= 0 and depth <= 0:
+            raise ValueError("αβ needs a budget: seconds, depth or nodes")
+        best = moves[rng_below(&self.rng, n)]
+        with nogil:
+            d = 1
+            while d <= limit:
+                self.root_best = -1
+                v = self._search(s, d, -INF, INF, 0)
+                if self.c.aborted:
+                    break
+                if self.root_best >= 0:
+                    best = self.root_best
+                    value = v
+                done_depth = d
+                if v >= WIN_SCORE - MAX_PLY or v <= -(WIN_SCORE - MAX_PLY):
+                    break     # the game-theoretic value is known
+                if n == 1:
+                    break
+                d += 1
+        return best, {"nodes": self.c.nodes, "depth": done_depth, "value": value,
+                      "seldepth": self.max_depth_reached, "time": now() - t0, "sims": 0}

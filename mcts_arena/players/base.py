@@ -1,0 +1,172 @@
+"""Player objects around the Cython searches, and the factory `make`.
+
+Budgets: a call gives `time` (seconds per move) or `sims` (simulations for MCTS and FlatMC,
+nodes for αβ); a budget written in the spec (`time=`, `sims=`, `d4`/`depth=`) overrides it.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import time as _time
+
+from mcts_arena.games.state import EVAL_IDS, POLICY_IDS
+from mcts_arena.players.spec import DEFAULT_C, PlayerSpec, SpecError, parse
+
+
+def derive_seed(*parts) -> int:
+    """A 63-bit seed from any parts (stable across runs and machines, unlike hash())."""
+    h = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(h, "little") >> 1
+
+
+class Player:
+    """Base: holds the spec and the seed; subclasses implement `_choose`."""
+
+    def __init__(self, spec: PlayerSpec, seed: int):
+        self.spec = spec
+        self.seed = derive_seed(seed, spec.seed_salt) if spec.seed_salt else seed
+
+    @property
+    def name(self) -> str:
+        return self.spec.canonical
+
+    def choose(self, state, time: float | None = None, sims: int | None = None):
+        """(move id, stats dict) for `state`, which is left unchanged."""
+        if state.is_terminal():
+            raise ValueError("no legal move: the game is over")
+        budget = self.spec.budget_dict
+        if budget:
+            time, sims = budget.get("time"), budget.get("sims")
+        if time is not None and time <= 0:
+            raise ValueError(f"time budget must be positive, got {time}")
+        if sims is not None and sims <= 0:
+            raise ValueError(f"simulation budget must be positive, got {sims}")
+        return self._choose(state, time, sims)
+
+    def _choose(self, state, time, sims):
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} seed={self.seed}>"
+
+
+class RandomPlayer(Player):
+    """Uniformly random legal moves (seeded)."""
+
+    def __init__(self, spec, seed):
+        super().__init__(spec, seed)
+        self.rng = random.Random(self.seed)
+
+    def _choose(self, state, time, sims):
+        t0 = _time.perf_counter()
+        move = self.rng.choice(state.move_ids())
+        return move, {"sims": 0, "nodes": 1, "depth": 0, "time": _time.perf_counter() - t0}
+
+
+class GreedyPlayer(Player):
+    """Best 1-ply evaluation for the mover (ties at random)."""
+
+    def __init__(self, spec, seed):
+        super().__init__(spec, seed)
+        self.rng = random.Random(self.seed)
+        self.evalfn = EVAL_IDS[spec.evalfn]
+
+    def _choose(self, state, time, sims):
+        t0 = _time.perf_counter()
+        s = state.copy()
+        me = s.to_move()
+        best, moves = None, []
+        for m in s.move_ids():
+            s.play(m)
+            e = s.evaluation(self.evalfn)
+            if s.to_move() != me:
+                e = -e
+            s.undo()
+            if best is None or e > best:
+                best, moves = e, [m]
+            elif e == best:
+                moves.append(m)
+        move = self.rng.choice(moves)
+        return move, {"sims": 0, "nodes": len(state.move_ids()), "depth": 1,
+                      "time": _time.perf_counter() - t0, "value": best}
+
+
+def mcts_options(spec: PlayerSpec, time: float | None) -> tuple[dict, int]:
+    """The MCTSSearch option dict and node-prior visits for this spec and move budget."""
+    g = spec.game
+    o = dict(spec.options)
+    opts: dict = {"C": float(o.get("C", DEFAULT_C[g])), "evalfn": EVAL_IDS[spec.evalfn]}
+    if "policy" in o:
+        opts["policy"] = POLICY_IDS[o["policy"]]
+    for key in ("fet", "df", "mb", "rave", "pu", "abp"):
+        if key in o:
+            opts[key] = int(o[key])
+    for key in ("det", "ege", "pb"):
+        if key in o:
+            opts[key] = float(o[key])
+    for sel in ("im", "cb", "pbim"):
+        if sel in o:
+            opts["sel"] = sel
+            opts["alpha"] = float(o[sel])
+    if o.get("exp1"):
+        opts["exp1"] = True
+    np_visits = -1
+    if "np" in o:
+        # bare `np` scales with the budget as the paper did: 10 virtual visits per second
+        np_visits = int(o["np"]) if o["np"] else max(1, round(10 * (time if time else 1.0)))
+    return opts, np_visits
+
+
+class MCTSPlayer(Player):
+    """MCTS (mcts.pyx) with the spec's enhancements; MCTS-Solver always on."""
+
+    def __init__(self, spec, seed, flat: bool = False):
+        super().__init__(spec, seed)
+        from mcts_arena.players.mcts import MCTSSearch
+
+        opts, _ = mcts_options(spec, None)
+        if flat:
+            opts["flat"] = True
+        self.search = MCTSSearch(opts, self.seed)
+
+    def _choose(self, state, time, sims):
+        _, np_visits = mcts_options(self.spec, time)
+        if not time and not sims:
+            raise ValueError(f"{self.name} needs a budget: time or sims")
+        move, stats = self.search.search(state, seconds=time or 0.0, sims=sims or 0,
+                                         np_visits=np_visits)
+        return move, stats
+
+
+class AlphaBetaPlayer(Player):
+    """αβ (alphabeta.pyx): iterative deepening, TT, killers, history, static ordering."""
+
+    def __init__(self, spec, seed):
+        super().__init__(spec, seed)
+        from mcts_arena.players.alphabeta import AlphaBeta
+
+        self.depth = int(spec.get("depth", 0) or 0)
+        self.search = AlphaBeta(EVAL_IDS[spec.evalfn], self.seed)
+
+    def _choose(self, state, time, sims):
+        if self.depth:
+            return self.search.search(state, depth=self.depth)
+        if not time and not sims:
+            raise ValueError(f"{self.name} needs a budget: time, sims (nodes) or depth")
+        return self.search.search(state, seconds=time or 0.0, nodes=sims or 0)
+
+
+_KINDS = {"MCTS": MCTSPlayer, "alphabeta": AlphaBetaPlayer, "Random": RandomPlayer,
+          "Greedy": GreedyPlayer, "FlatMC": lambda spec, seed: MCTSPlayer(spec, seed, flat=True)}
+
+
+def make(spec: PlayerSpec | str, game: str | None = None, seed: int = 1,
+         macros: dict[str, str] | None = None) -> Player:
+    """Build a player from a spec (or its text, parsed for `game`)."""
+    if isinstance(spec, str):
+        if game is None:
+            raise SpecError("a player given as text needs its game")
+        spec = parse(spec, game, macros)
+    elif game is not None and spec.game != game:
+        raise SpecError(f"player {spec.canonical} was parsed for {spec.game}, not {game}")
+    return _KINDS[spec.kind](spec, int(seed))

@@ -1,0 +1,608 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""MCTS with every enhancement of the paper, MCTS-Solver always on (PAPER.md sections 1, 2, 6).
+
+Tree: a flat pool of C `Node` structs grown geometrically; the children of a node occupy one
+contiguous block (expanded all at once, Algorithm 1's default; with `exp1` the block is reserved
+at once but children are activated one per simulation). No Python object per node; the whole
+simulation loop (selection, expansion, playout, backpropagation) is `nogil`.
+
+Values: each node stores the statistics of the move that led to it, from the view of the player
+who made that move (its `mover`): `wins` (sum of rewards in [-1, 1]), `v` (implicit minimax value
+or, for `cb`, the static evaluation), `proven` (+1 the mover wins, -1 the mover loses). The side
+to move at a node is stored too, because in Kalah the same side may move again.
+
+Selection value of child c at a node (c.mover is the side to move there):
+    Q = c.wins / c.visits                            (plain UCT)
+    Q = (1-β) Q + β AMAF                             (raveK, β = max(0, (K - n_s) / K), the schedule of 002_…)
+    Q = (1-α) Q + α c.v                              (imα; cbα with v = v0(child), never backed up)
+    Q = (1-α) Q + α c.v / (c.visits + 1)            (pbimα)
+    value = Q + C sqrt(ln n_s / c.visits) + W H(s,a) / (c.visits + 1)   (PB / pbW)
+Unvisited children come first (uniformly at random), a proven win is taken at once, proven
+losses are skipped while another move exists; ties are broken uniformly (reservoir sampling).
+
+Playouts: uniform (the game's fast `random_playout` when nothing else is asked), `ipp`, `egeε`
+(random by the playout policy with probability ε, else the best successor by evaluation),
+`abpN` (each move by a depth-N αβ), `fetX` (stop after X moves and return v0), `detX` (every
+`dfN` moves, default 5, stop with ±1 when |v0| >= X). Rewards are in [-1, 1].
+Backpropagation: mean, or with `mbT` the max child value once a node has T visits; implicit
+minimax `v_s = max_a v_{s,a}` (sign by side to move); the solver's proofs.
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memset
+from libc.math cimport log, sqrt
+
+from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, PP_RANDOM, PP_IPP
+from mcts_arena.players.alphabeta cimport now, ab_playout_move
+
+DEF MAX_PATH = 4096
+DEF MARK_SIZE = 65536
+
+cdef enum:
+    SEL_PLAIN = 0
+    SEL_IM = 1
+    SEL_CB = 2
+    SEL_PBIM = 3
+
+
+cdef struct Node:
+    double wins          # sum of rewards, mover's view
+    int first            # first child index; -1 = not expanded
+    int move
+    int visits           # real + virtual (node priors) visits
+    int nchild           # size of the child block
+    int nactive          # children activated (== nchild unless exp1)
+    float v              # implicit minimax value (mover's view) / static v0 for cb
+    float bias           # H(s, a) for progressive bias / unpruning order
+    float amaf_w         # RAVE: sum of AMAF rewards (mover's view)
+    int amaf_n
+    signed char mover    # player who made `move`
+    signed char tomove   # side to move at this node
+    signed char proven   # +1 mover wins, -1 mover loses, 0 unknown
+    signed char real     # 1 once a simulation has passed through (virtual visits aside)
+
+
+cdef struct Opts:
+    double C
+    int evalfn
+    int policy
+    int fet
+    double det
+    int df
+    double ege
+    int np
+    int mb
+    double pb
+    int sel
+    double alpha
+    int rave
+    int pu
+    bint exp1
+    int abp
+    bint need_v
+    bint backup_v
+    bint fast_random
+    bint flat            # flat Monte Carlo: never expand below the root
+    long max_nodes
+
+
+NODE_BYTES = sizeof(Node)
+
+
+cdef class MCTSSearch:
+    """One MCTS engine: options, PRNG and a node pool reused from move to move."""
+
+    cdef Node* nodes
+    cdef long n_nodes
+    cdef long cap
+    cdef Opts o
+    cdef Rng rng
+    cdef int path[MAX_PATH]
+    cdef int* marks         # RAVE: stamp per (player, move id)
+    cdef int stamp
+    cdef int played[MAX_PATH]
+    cdef signed char played_by[MAX_PATH]
+    cdef int n_played
+    cdef int max_depth
+    cdef long sims_done
+    cdef long playout_plies
+    cdef bint full
+    cdef bint tracing       # record playout moves (tests, `playout_once`)
+
+    def __cinit__(self):
+        self.cap = 1 << 16
+        self.nodes = <Node*>malloc(self.cap * sizeof(Node))
+        if self.nodes == NULL:
+            raise MemoryError()
+        self.marks = NULL
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.marks)
+
+    def __init__(self, dict options, unsigned long long seed=1):
+        """options: C, evalfn (id), policy (id), fet, det, df, ege, np, mb, pb, sel ('im', 'cb',
+        'pbim' or ''), alpha, rave, pu, exp1, abp, flat, max_nodes. Absent = off."""
+        o = options
+        self.o.C = o.get("C", 1.0)
+        self.o.evalfn = o.get("evalfn", 0)
+        self.o.policy = o.get("policy", PP_RANDOM)
+        self.o.fet = o.get("fet", -1)
+        self.o.det = o.get("det", -1.0)
+        self.o.df = o.get("df", 5)
+        self.o.ege = o.get("ege", -1.0)
+        self.o.np = o.get("np", -1)
+        self.o.mb = o.get("mb", -1)
+        self.o.pb = o.get("pb", 0.0)
+        self.o.sel = {"": SEL_PLAIN, "im": SEL_IM, "cb": SEL_CB, "pbim": SEL_PBIM}[o.get("sel", "")]
+        self.o.alpha = o.get("alpha", 0.0)
+        self.o.rave = o.get("rave", 0)
+        self.o.pu = o.get("pu", 0)
+        self.o.exp1 = o.get("exp1", False)
+        self.o.abp = o.get("abp", 0)
+        self.o.max_nodes = o.get("max_nodes", 20_000_000)
+        self.o.flat = o.get("flat", False)
+        self.o.need_v = self.o.sel != SEL_PLAIN
+        self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
+        self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
+                              and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
+        if self.o.df < 1:
+            raise ValueError("df must be >= 1")
+        if self.o.rave > 0:
+            self.marks = <int*>calloc(2 * MARK_SIZE, sizeof(int))
+            if self.marks == NULL:
+                raise MemoryError()
+        rng_seed(&self.rng, seed)
+
+    # ---- node pool ------------------------------------------------------------------------
+    cdef int _alloc(self, int count) noexcept nogil:
+        """Index of `count` fresh consecutive nodes, or -1 when the pool is at its limit."""
+        cdef long need = self.n_nodes + count
+        cdef long newcap
+        cdef Node* p
+        if need > self.o.max_nodes:
+            self.full = True
+            return -1
+        if need > self.cap:
+            newcap = self.cap * 2
+            while newcap < need:
+                newcap *= 2
+            p = <Node*>realloc(self.nodes, newcap * sizeof(Node))
+            if p == NULL:
+                self.full = True
+                return -1
+            self.nodes = p
+            self.cap = newcap
+        cdef int first = self.n_nodes
+        self.n_nodes = need
+        return first
+
+    cdef inline void _init_node(self, Node* nd, int move, int mover, int tomove) noexcept nogil:
+        nd.wins = 0.0
+        nd.first = -1
+        nd.move = move
+        nd.visits = 0
+        nd.nchild = 0
+        nd.nactive = 0
+        nd.v = 0.0
+        nd.bias = 0.0
+        nd.amaf_w = 0.0
+        nd.amaf_n = 0
+        nd.mover = mover
+        nd.tomove = tomove
+        nd.proven = 0
+        nd.real = 0
+
+    # ---- expansion ------------------------------------------------------------------------
+    cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil:
+        """Create the children of `node` (state s is at node). False if the pool is full."""
+        cdef int moves[MAX_MOVES]
+        cdef int n = s.gen_moves(moves)
+        cdef int i, j, first, me = s.player, res
+        cdef Node* c
+        cdef Node tmp
+        cdef double prior, e
+        if n == 0:
+            return False
+        first = self._alloc(n)
+        if first < 0:
+            return False
+        for i in range(n):
+            c = &self.nodes[first + i]
+            self._init_node(c, moves[i], me, me)
+            if self.o.pb > 0 or self.o.pu > 0:
+                c.bias = s.move_bias(moves[i])
+            if np_visits > 0:
+                prior = s.move_prior(moves[i])
+                if prior >= 0:
+                    c.visits = np_visits
+                    c.wins = np_visits * (2.0 * prior - 1.0)
+            s.do_move(moves[i])
+            c.tomove = s.player
+            res = s.result()
+            if res != ONGOING:
+                if res == me:
+                    c.proven = 1
+                elif res != DRAW:
+                    c.proven = -1
+            if self.o.need_v:
+                e = s.evaluate(self.o.evalfn)
+                c.v = e if s.player == me else -e
+            s.undo_move()
+        if self.o.pu > 0:
+            # children sorted by heuristic, best first: unpruning reveals them in this order
+            for i in range(1, n):
+                tmp = self.nodes[first + i]
+                j = i - 1
+                while j >= 0 and self.nodes[first + j].bias < tmp.bias:
+                    self.nodes[first + j + 1] = self.nodes[first + j]
+                    j -= 1
+                self.nodes[first + j + 1] = tmp
+        elif self.o.exp1:
+            # random activation order
+            for i in range(n - 1, 0, -1):
+                j = rng_below(&self.rng, i + 1)
+                tmp = self.nodes[first + i]
+                self.nodes[first + i] = self.nodes[first + j]
+                self.nodes[first + j] = tmp
+        c = &self.nodes[node]
+        c.first = first
+        c.nchild = n
+        c.nactive = 1 if self.o.exp1 else n
+        self._update_node(node)
+        return True
+
+    cdef void _update_node(self, int node) noexcept nogil:
+        """Implicit minimax backup and solver proof of `node` from its active children."""
+        cdef Node* nd = &self.nodes[node]
+        cdef Node* c
+        cdef int i
+        cdef double best = -2.0
+        cdef bint all_lost = nd.nactive == nd.nchild
+        cdef bint won = False
+        cdef double sign = 1.0 if nd.tomove == nd.mover else -1.0
+        for i in range(nd.first, nd.first + nd.nactive):
+            c = &self.nodes[i]
+            if c.v > best:
+                best = c.v
+            if c.proven == 1:
+                won = True
+            elif c.proven != -1:
+                all_lost = False
+        if self.o.backup_v:
+            nd.v = <float>(sign * best)
+        if nd.proven == 0:
+            if won:
+                nd.proven = 1 if nd.tomove == nd.mover else -1
+            elif all_lost:
+                nd.proven = -1 if nd.tomove == nd.mover else 1
+
+    # ---- selection ------------------------------------------------------------------------
+    cdef int _select(self, int node) noexcept nogil:
+        cdef Node* nd = &self.nodes[node]
+        cdef Node* c
+        cdef int i, last, choice = -1, ties = 0, fallback = -1
+        cdef double best = -1e300, val, q, beta, logn, a = self.o.alpha
+        cdef long limit
+        logn = log(nd.visits if nd.visits > 0 else 1)
+        last = nd.first + nd.nactive
+        if self.o.pu > 0 and nd.visits >= 40:
+            limit = self.o.pu + 1 + <long>(log(nd.visits / 40.0) / log(1.3))
+            if nd.first + limit < last:
+                last = nd.first + <int>limit
+        elif self.o.pu > 0 and nd.first + self.o.pu < last:
+            last = nd.first + self.o.pu
+        for i in range(nd.first, last):
+            c = &self.nodes[i]
+            if c.proven == 1:
+                return i
+            if c.proven == -1:
+                fallback = i
+                continue
+            if c.visits == 0:
+                val = 1e100
+            else:
+                q = c.wins / c.visits
+                if self.o.rave > 0 and c.amaf_n > 0:
+                    beta = (self.o.rave - nd.visits) / <double>self.o.rave
+                    if beta > 0:
+                        q = (1.0 - beta) * q + beta * (c.amaf_w / c.amaf_n)
+                if self.o.sel == SEL_IM or self.o.sel == SEL_CB:
+                    q = (1.0 - a) * q + a * c.v
+                elif self.o.sel == SEL_PBIM:
+                    q = (1.0 - a) * q + a * c.v / (c.visits + 1.0)
+                val = q + self.o.C * sqrt(logn / c.visits)
+                if self.o.pb > 0:
+                    val += self.o.pb * c.bias / (c.visits + 1.0)
+            if val > best:
+                best = val
+                choice = i
+                ties = 1
+            elif val == best:
+                ties += 1
+                if rng_below(&self.rng, ties) == 0:
+                    choice = i
+        if choice < 0:
+            # every considered move is a proven loss: any of them (or the first active)
+            return fallback if fallback >= 0 else nd.first
+        return choice
+
+    # ---- playout --------------------------------------------------------------------------
+    cdef inline double _from_view(self, double value, int view, int player) noexcept nogil:
+        """`value` seen by `view`, re-expressed for `player`."""
+        return value if view == player else -value
+
+    cdef int _playout_move(self, GameState s, int* moves, int n) noexcept nogil:
+        cdef int i, me = s.player, best_move, ties
+        cdef double e, best
+        if self.o.abp > 0:
+            return ab_playout_move(s, moves, n, self.o.abp, self.o.evalfn, &self.rng)
+        if self.o.ege >= 0 and rng_uniform(&self.rng) >= self.o.ege:
+            return s.best_successor(self.o.evalfn, moves, n, &self.rng)
+        return s.playout_move(self.o.policy, moves, n, &self.rng)
+
+    cdef double _playout(self, GameState s) noexcept nogil:
+        """Play out from s (restored afterwards); the reward for player 0 in [-1, 1]."""
+        cdef int moves[MAX_MOVES]
+        cdef int n, m, depth = 0, res
+        cdef double e, r0 = 0.0
+        if self.o.fast_random and not self.tracing:
+            res = s.random_playout(&self.rng, 100000)
+            if res == 0:
+                return 1.0
+            if res == 1:
+                return -1.0
+            return 0.0
+        while True:
+            res = s.result()
+            if res != ONGOING:
+                r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
+                break
+            if self.o.fet >= 0 and depth >= self.o.fet:
+                e = s.evaluate(self.o.evalfn)
+                r0 = e if s.player == 0 else -e
+                break
+            if self.o.det >= 0 and depth % self.o.df == 0:
+                e = s.evaluate(self.o.evalfn)
+                if e >= self.o.det:
+                    r0 = 1.0 if s.player == 0 else -1.0
+                    break
+                if e <= -self.o.det:
+                    r0 = -1.0 if s.player == 0 else 1.0
+                    break
+            n = s.gen_moves(moves)
+            if n == 0 or depth >= 100000:
+                r0 = 0.0
+                break
+            m = self._playout_move(s, moves, n)
+            if (self.o.rave > 0 or self.tracing) and self.n_played < MAX_PATH:
+                self.played[self.n_played] = m
+                self.played_by[self.n_played] = s.player
+                self.n_played += 1
+            s.do_move(m)
+            depth += 1
+        self.playout_plies += depth
+        while depth > 0:
+            s.undo_move()
+            depth -= 1
+        return r0
+
+    # ---- one simulation -------------------------------------------------------------------
+    cdef void _simulate(self, GameState s, int np_visits) noexcept nogil:
+        cdef int node = 0, depth = 0, child, res, i
+        cdef double r0 = 0.0
+        cdef Node* nd
+        self.path[0] = 0
+        self.n_played = 0
+        while True:
+            nd = &self.nodes[node]
+            if node != 0 and nd.proven != 0:
+                # a proven node returns its value: mover wins (+1) or loses (-1)
+                r0 = nd.proven if nd.mover == 0 else -nd.proven
+                break
+            res = s.result()
+            if res != ONGOING:
+                r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
+                break
+            if nd.first < 0:
+                if (node != 0 and not nd.real) or (node != 0 and self.o.flat) or \
+                        depth >= MAX_PATH - 2 or not self._expand(s, node, np_visits):
+                    r0 = self._playout(s)
+                    break
+                nd = &self.nodes[node]
+                if nd.proven != 0 and node != 0:
+                    continue
+            elif nd.nactive < nd.nchild:
+                nd.nactive += 1          # exp1: activate one more child, then play it out
+                self._update_node(node)
+                child = nd.first + nd.nactive - 1
+                self._descend(s, child, &depth)
+                r0 = self._leaf_value(s, child)
+                break
+            child = self._select(node)
+            self._descend(s, child, &depth)
+            node = child
+        self._backprop(depth, r0)
+        for i in range(depth):
+            s.undo_move()
+
+    cdef inline void _descend(self, GameState s, int child, int* depth) noexcept nogil:
+        cdef Node* c = &self.nodes[child]
+        if self.o.rave > 0 and self.n_played < MAX_PATH:
+            self.played[self.n_played] = c.move
+            self.played_by[self.n_played] = c.mover
+            self.n_played += 1
+        s.do_move(c.move)
+        depth[0] += 1
+        self.path[depth[0]] = child
+        if depth[0] > self.max_depth:
+            self.max_depth = depth[0]
+
+    cdef double _leaf_value(self, GameState s, int child) noexcept nogil:
+        cdef Node* c = &self.nodes[child]
+        if c.proven != 0:
+            return c.proven if c.mover == 0 else -c.proven
+        return self._playout(s)
+
+    cdef void _backprop(self, int depth, double r0) noexcept nogil:
+        cdef int i, k, node, p
+        cdef Node* nd
+        cdef Node* c
+        cdef double best, q
+        cdef int tree_moves = depth
+        if self.o.rave > 0:
+            self._rave_mark_playout(depth)
+        for i in range(depth, -1, -1):
+            node = self.path[i]
+            nd = &self.nodes[node]
+            nd.visits += 1
+            nd.real = 1
+            nd.wins += r0 if nd.mover == 0 else -r0
+            if nd.first >= 0:
+                if self.o.backup_v or nd.proven == 0:
+                    self._update_node(node)
+                if self.o.rave > 0:
+                    self._rave_update(node, i, r0)
+                if self.o.mb >= 0 and nd.visits >= self.o.mb and nd.proven == 0:
+                    # max backpropagation: pass up the best child's mean instead of the sample
+                    best = -2.0
+                    for k in range(nd.first, nd.first + nd.nactive):
+                        c = &self.nodes[k]
+                        if c.visits > 0:
+                            q = c.wins / c.visits
+                            if q > best:
+                                best = q
+                    if best > -2.0:
+                        r0 = best if nd.tomove == 0 else -best
+            if nd.proven != 0 and i > 0:
+                r0 = nd.proven if nd.mover == 0 else -nd.proven
+
+    # ---- RAVE -----------------------------------------------------------------------------
+    cdef void _rave_mark_playout(self, int depth) noexcept nogil:
+        """Stamp the moves of this simulation below the tree (played[depth:])."""
+        cdef int j, m
+        self.stamp += 1
+        for j in range(depth, self.n_played):
+            m = self.played[j]
+            if m < MARK_SIZE:
+                self.marks[self.played_by[j] * MARK_SIZE + m] = self.stamp
+
+    cdef void _rave_update(self, int node, int i, double r0) noexcept nogil:
+        """AMAF update of node's children; tree moves after path position i are added first."""
+        cdef Node* nd = &self.nodes[node]
+        cdef Node* c
+        cdef int k, m
+        cdef int p = nd.tomove
+        if i < self.n_played:
+            m = self.played[i]
+            if m < MARK_SIZE:
+                self.marks[self.played_by[i] * MARK_SIZE + m] = self.stamp
+        for k in range(nd.first, nd.first + nd.nactive):
+            c = &self.nodes[k]
+            if c.move < MARK_SIZE and self.marks[p * MARK_SIZE + c.move] == self.stamp:
+                c.amaf_n += 1
+                c.amaf_w += <float>(r0 if p == 0 else -r0)
+
+    # ---- search ---------------------------------------------------------------------------
+    def search(self, GameState state, double seconds=0.0, long sims=0, int np_visits=-1):
+        """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims.
+
+        stats: sims, nodes, depth (deepest tree ply), time, playout_plies, proven (+1 the side
+        to move has a proven win, -1 a proven loss, 0 unknown), pool_full, and children: one
+        (move, visits, mean reward, implicit value v, proven) per root move, mover's view.
+        """
+        cdef GameState s = state.clone()
+        cdef double t0, deadline, elapsed
+        cdef long done = 0
+        cdef int i, best, root_first
+        cdef Node* root
+        cdef Node* c
+        if seconds <= 0 and sims <= 0:
+            raise ValueError("MCTS needs a budget: seconds > 0 or sims > 0")
+        if s.result() != ONGOING:
+            raise ValueError("no legal move: the game is over")
+        self.n_nodes = 0
+        self.full = False
+        self.max_depth = 0
+        self.playout_plies = 0
+        self._alloc(1)
+        self._init_node(&self.nodes[0], -1, 1 - s.player, s.player)
+        if np_visits < 0:
+            np_visits = self.o.np
+        t0 = now()
+        deadline = t0 + seconds if seconds > 0 else 1e300
+        with nogil:
+            if not self._expand(s, 0, np_visits):
+                pass
+            while True:
+                if sims > 0 and done >= sims:
+                    break
+                if seconds > 0 and now() >= deadline:
+                    break
+                if self.nodes[0].proven != 0 or self.nodes[0].first < 0:
+                    break
+                self._simulate(s, np_visits)
+                done += 1
+        elapsed = now() - t0
+        root = &self.nodes[0]
+        if root.first < 0:
+            raise RuntimeError("MCTS could not expand the root")
+        best = self._final_choice()
+        children = []
+        for i in range(root.first, root.first + root.nactive):
+            c = &self.nodes[i]
+            children.append((c.move, c.visits, (c.wins / c.visits) if c.visits else 0.0,
+                             c.v, c.proven))
+        return self.nodes[best].move, {
+            "sims": done, "nodes": self.n_nodes, "playout_plies": self.playout_plies, "depth": self.max_depth, "time": elapsed,
+            "proven": -root.proven, "pool_full": bool(self.full), "children": children}
+
+    cdef int _final_choice(self):
+        """Proven win at once; else most visits among moves not proven lost (ties at random)."""
+        cdef Node* root = &self.nodes[0]
+        cdef Node* c
+        cdef int i, best = -1, ties = 0, best_any = -1
+        cdef long bv = -1, bva = -1
+        for i in range(root.first, root.first + root.nactive):
+            c = &self.nodes[i]
+            if c.proven == 1:
+                return i
+            if c.visits > bva:
+                bva = c.visits
+                best_any = i
+            if c.proven == -1:
+                continue
+            if c.visits > bv:
+                bv = c.visits
+                best = i
+                ties = 1
+            elif c.visits == bv:
+                ties += 1
+                if rng_below(&self.rng, ties) == 0:
+                    best = i
+        return best if best >= 0 else best_any
+
+    def playout_once(self, GameState state):
+        """One playout from `state` (restored) with this player's playout options: returns
+        (reward for player 0, the moves played). For tests and for looking at policies."""
+        cdef GameState s = state.clone()
+        cdef double r0
+        self.tracing = True
+        self.n_played = 0
+        r0 = self._playout(s)
+        self.tracing = False
+        return r0, [self.played[i] for i in range(self.n_played)]
+
+    def tree_nodes(self):
+        """Dump the tree as a list of dicts (for tests): index, move, visits, mean, v, children."""
+        out = []
+        cdef Node* nd
+        cdef int i
+        for i in range(self.n_nodes):
+            nd = &self.nodes[i]
+            out.append({"index": i, "move": nd.move, "visits": nd.visits, "wins": nd.wins,
+                        "v": nd.v, "mover": nd.mover, "tomove": nd.tomove, "proven": nd.proven,
+                        "first": nd.first, "nchild": nd.nchild, "nactive": nd.nactive,
+                        "amaf_n": nd.amaf_n})
+        return out

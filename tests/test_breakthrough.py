@@ -1,0 +1,207 @@
+"""Breakthrough core: perft, rules on hand-made positions, undo/hash/evaluation round trips."""
+import math
+import random
+
+import pytest
+
+from mcts_arena import games
+from mcts_arena.gametools import perft
+
+START = "bbbbbbbb/bbbbbbbb/......../......../......../......../wwwwwwww/wwwwwwww w"
+EMPTY = "......../......../......../......../......../......../......../........"
+
+
+def pos(rows: dict, side="w"):
+    """Position from {square: 'w'|'b'}."""
+    grid = [["."] * 8 for _ in range(8)]
+    for sq, c in rows.items():
+        grid[int(sq[1]) - 1]["abcdefgh".index(sq[0])] = c
+    return games.new_state("breakthrough", "/".join("".join(grid[r]) for r in range(7, -1, -1)) + " " + side)
+
+
+@pytest.mark.parametrize("depth,count", [(1, 22), (2, 484), (3, 11132)])
+def test_perft_start(depth, count):
+    assert perft(games.new_state("breakthrough"), depth) == count
+
+
+def test_perft_python_face_agrees():
+    s = games.new_state("breakthrough")
+
+    def walk(d):
+        if d == 0:
+            return 1
+        total = 0
+        for m in s.moves():
+            s.play(m)
+            total += walk(d - 1)
+            s.undo()
+        return total
+
+    assert walk(2) == 484
+
+
+def test_text_round_trip_and_start():
+    s = games.new_state("breakthrough")
+    assert s.to_text() == START
+    assert games.new_state("breakthrough", START).zobrist() == s.zobrist()
+
+
+def test_forward_blocked_diagonal_capture_only():
+    s = pos({"d4": "w", "d5": "b", "a8": "b"})
+    assert sorted(s.moves()) == ["d4-c5", "d4-e5"]
+    s = pos({"d4": "w", "c5": "b", "e5": "b", "a8": "b"})
+    assert sorted(s.moves()) == ["d4-d5", "d4xc5", "d4xe5"]
+
+
+def test_edge_files_do_not_wrap():
+    s = pos({"a2": "w", "h3": "b", "h8": "b"})
+    assert sorted(s.moves()) == ["a2-a3", "a2-b3"]
+    s = pos({"h2": "w", "a4": "b"}, "w")
+    assert sorted(s.moves()) == ["h2-g3", "h2-h3"]
+
+
+def test_black_moves_down():
+    s = pos({"a1": "w", "e5": "b"}, "b")
+    assert sorted(s.moves()) == ["e5-d4", "e5-e4", "e5-f4"]
+
+
+def test_win_by_reaching_far_rank():
+    s = pos({"c7": "w", "a8": "b", "h1": "w"})
+    s.play("c7-c8")
+    assert s.is_terminal() and s.winner() == 0
+    assert s.moves() == []
+
+
+def test_black_wins_on_rank_1():
+    s = pos({"e2": "b", "a8": "b", "h7": "w"}, "b")
+    s.play("e2-e1")
+    assert s.winner() == 1
+
+
+def test_win_by_capturing_last_piece():
+    s = pos({"d4": "w", "e5": "b"})
+    assert not s.is_terminal()
+    s.play("d4xe5")
+    assert s.winner() == 0 and s.is_terminal()
+
+
+def test_notation_round_trip_and_capture_mark():
+    s = pos({"b4": "w", "c5": "b", "h8": "b"})
+    for m in s.move_ids():
+        assert s.parse_move(s.format_move(m)) == m
+    assert "b4xc5" in s.moves() and "b4-b5" in s.moves()
+
+
+@pytest.mark.parametrize("bad", ["a2a3", "z2-a3", "a9-a8", "", "a2-a3-a4"])
+def test_bad_notation(bad):
+    s = games.new_state("breakthrough")
+    with pytest.raises(ValueError):
+        s.play(bad)
+
+
+def test_illegal_move_message_names_move_and_legal_moves():
+    s = games.new_state("breakthrough")
+    with pytest.raises(ValueError, match=r"illegal move 'a2-a4'.*legal moves: a2-a3"):
+        s.play("a2-a4")
+
+
+@pytest.mark.parametrize("bad", ["", "w", START.replace(" w", " x"), "bbbbbbbb/bbbbbbbb w",
+                                 START.replace("wwwwwwww/wwwwwwww", "wwwwwwww/wwwwwwwq")])
+def test_bad_position_text(bad):
+    with pytest.raises(ValueError):
+        games.new_state("breakthrough", bad)
+
+
+def efms_scratch(s):
+    text = s.to_text().split()[0].split("/")
+    cells = {(7 - i, c): ch for i, r in enumerate(text) for c, ch in enumerate(r)}
+    w = [r for (r, c), ch in cells.items() if ch == "w"]
+    b = [r for (r, c), ch in cells.items() if ch == "b"]
+    d = (10 * len(w) + 2.5 * (max(w) if w else 0)) - (10 * len(b) + 2.5 * ((7 - min(b)) if b else 0))
+    d = max(-100, min(100, d))
+    v = math.tanh(d / 60)
+    return v if s.to_move() == 0 else -v
+
+
+def test_random_games_undo_hash_and_incremental_evaluations():
+    rng = random.Random(7)
+    s = games.new_state("breakthrough")
+    plies = 0
+    for game in range(40):
+        history = []
+        while not s.is_terminal():
+            texts = (s.to_text(), s.zobrist())
+            assert s.zobrist() == s.hash_from_scratch()
+            assert s.piece_values() == s.lh_from_scratch()
+            assert s.evaluation("efMS") == pytest.approx(efms_scratch(s), abs=1e-12)
+            w, b = s.lh_from_scratch()
+            lh = math.tanh((w - b) / 100)
+            assert s.evaluation("efLH") == pytest.approx(lh if s.to_move() == 0 else -lh, abs=1e-12)
+            moves = s.moves()
+            for m in moves:  # O(1) eval_after equals do/evaluate/undo
+                for ef in ("efMS", "efLH"):
+                    v = s.py_eval_after(m, ef)
+                    s.play(m)
+                    ref = -s.evaluation(ef)   # the mover's view of the successor
+                    s.undo()
+                    assert v == pytest.approx(ref, abs=1e-12)
+            m = rng.choice(moves)
+            s.play(m)
+            history.append(texts)
+            plies += 1
+        assert s.evaluation("efMS") == -1.0
+        while history:
+            s.undo()
+            assert (s.to_text(), s.zobrist()) == history.pop()
+    assert plies > 1000
+
+
+def test_undo_past_start_raises():
+    with pytest.raises(IndexError):
+        games.new_state("breakthrough").undo()
+
+
+def test_copy_is_independent():
+    s = games.new_state("breakthrough")
+    s.play("a2-a3")
+    c = s.copy()
+    c.play("a7-a6")
+    c.undo()
+    c.undo()
+    assert s.to_text() != c.to_text() and c.to_text() == START
+
+
+def test_knowledge_decisive_anti_decisive_defended_categories():
+    s = pos({"c7": "w", "a1": "w", "b2": "b", "c3": "b", "d4": "b", "h8": "b", "g7": "b"})
+    assert s.py_is_decisive("c7-c8") and not s.py_is_decisive("a1-a2")
+    assert s.py_move_order("c7-c8") == 4         # decisive
+    assert s.py_move_order("a1xb2") == 3         # removes a piece one step from winning
+    assert s.py_defended("b2")                   # c3 protects b2 (black captures downward)
+    assert not s.py_defended("d4")
+    assert s.py_move_order("a1-a2") == 0
+
+
+def test_ipp_policy_wins_at_once_and_blocks():
+    from mcts_arena.players.mcts import MCTSSearch
+
+    eng = MCTSSearch({"policy": 1}, 5)
+    s = pos({"c7": "w", "a1": "w", "h8": "b", "g6": "b"})
+    for _ in range(20):
+        _, moves = eng.playout_once(s)
+        assert s.format_move(moves[0]) == "c7-c8"
+    s = pos({"a1": "w", "c1": "w", "b2": "b", "e4": "w", "h8": "b"})
+    for _ in range(20):
+        _, moves = eng.playout_once(s)
+        assert s.format_move(moves[0]) in ("a1xb2", "c1xb2")
+
+
+def test_node_priors_follow_lorentz_horey():
+    s = pos({"d5": "w", "a1": "w", "h8": "b"})
+    assert s.py_move_prior("d5-d6") == 0.95            # safe, 2 rows from the goal
+    assert s.py_move_prior("a1-a2") == 0.30            # safe but 6 rows away
+    s = pos({"d5": "w", "e7": "b", "a1": "w"})
+    assert s.py_move_prior("d5-d6") == 0.30            # attacked by e7, no defender
+    s = pos({"d5": "w", "e7": "b", "c5": "w", "a1": "w"})
+    assert s.py_move_prior("d5-d6") == 0.95            # c5 defends d6
+    s = pos({"d5": "w", "d7": "b", "c6": "b", "a1": "w"})
+    assert s.py_move_prior("d5xc6") == 0.60            # unsafe capture
