@@ -207,3 +207,30 @@ def test_shipped_configs_are_valid_yaml_with_the_papers_alpha_set():
     assert sweep["alpha"] == [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55,
                               0.6, 0.75, 1]
     assert alpha["budget"] == {"time": 1.0} and alpha["games"] == 1000
+
+
+@pytest.mark.parametrize("text,message", [
+    (HEAD + "matches:\n  - sweep: {player: 'MCTS(bl,im{alpha})', opponent: 'MCTS(bl)', "
+     "alpha: [0.1, 1.5]}\n",
+     ("matches[0].sweep.alpha[1]: bad player 'MCTS(bl,im1.5)': value out of range in token "
+     "'im1.5' of 'MCTS(bl,im1.5)': expected 0 to 1")),
+    (HEAD + "matches:\n  - {player: 'MCTS(ipp)', opponent: 'MCTS(zz)'}\n",
+     ("matches[0].opponent: bad player 'MCTS(zz)': unknown token 'zz' in 'MCTS(zz)' for MCTS; "
+     "valid tokens: ")),
+])
+def test_real_player_tokens_are_checked_by_players_parse(tmp_path, monkeypatch, text, message):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(config.PLAYERS_ENV, raising=False)
+    (tmp_path / "bad.yaml").write_text(text)
+    res = CliRunner().invoke(cli, ["run", "bad.yaml", "--dry-run"])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert res.output.startswith(f"arena: error: bad.yaml: {message}")
+
+
+def test_real_players_canonical_names_and_macros():
+    text = (HEAD + "macros: {mine: 'ipp,im0.3'}\n"
+            "matches:\n  - {player: 'MCTS(mine)', opponent: 'MCTS(ipp, sims=100)'}\n")
+    exp = config.loads(text, players=importlib.import_module("mcts_arena.players"))
+    (p,) = exp.pairings
+    assert (p.player, p.opponent) == ("MCTS(ipp,im0.3)", "MCTS(ipp,sims=100)")
+    assert p.opponent_budget == config.Budget(sims=100) and p.player_budget is None

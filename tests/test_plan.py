@@ -143,3 +143,14 @@ def test_dry_run_description():
     # 3 games to play x 60 plies x 0.1 s per move = 18 s of CPU
     assert lines[-1] == ("1 pairings, 4 games, 3 to play; estimated 0m18s CPU, about 0m09s on "
                          "2 workers (at 60 plies per game)")
+
+
+def test_kalah_and_loa_openings():
+    from mcts_arena.games.loa_openings import loa_openings
+    from mcts_arena.games.openings import kalah_random_board
+    positions = loa_openings()
+    assert opening_text("loa", Openings("opening_set"), 99, 3) == positions[3]
+    assert opening_text("loa", Openings("opening_set"), 99, len(positions) + 3) == positions[3]
+    text = opening_text("kalah", Openings("random_boards"), 42, 0)
+    assert text == kalah_random_board(42).to_text()
+    assert games.new_state("kalah", text).to_text() == text

@@ -15,6 +15,7 @@ that names a macro is replaced by the macro's expansion.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import signal
@@ -112,6 +113,7 @@ def make(spec_or_text, game=None, seed=0, macros=None):
 
 
 # ---- tests ---------------------------------------------------------------------------------
+from mcts_arena import games as games_mod
 from mcts_arena.arena import config
 from mcts_arena.arena import plan as plan_mod
 from mcts_arena.arena.scheduler import LocalPoolBackend, run_experiment
@@ -242,3 +244,36 @@ def test_real_players_repeat_with_sims_budget(tmp_path):
         with Store.open(tmp_path / d, readonly=True) as s:
             out.append([(g["game_id"], g["moves"], g["winner"]) for g in s.games()])
     assert out[0] == out[1]
+
+
+def test_kalah_extra_turns_and_pair_scores(tmp_path):
+    text = ("name: k\ngame: kalah\nbudget: {sims: 5}\ngames: 6\nseed: 4\n"
+            "matches:\n  - {player: Random, opponent: 'Random(im0.5)'}\n")
+    import importlib
+    exp = config.loads(text, players=importlib.import_module(PROVIDER))
+    assert exp.openings.kind == "random_boards"
+    run(exp, tmp_path / "r")
+    with Store.open(tmp_path / "r", readonly=True) as s:
+        rows = s.games()
+        pid = rows[0]["pairing_id"]
+        outcomes = s.pair_outcomes(pid)
+    assert sum(outcomes.values()) == 3
+    seats = [[st["seat"] for st in g["stats"]] for g in rows]
+    # extra turns: somewhere a side moves twice in a row, and the loop followed it
+    assert any(a == b for ss in seats for a, b in itertools.pairwise(ss))
+    for g in rows:
+        assert g["opening"] == rows[g["pair_index"] * 2]["opening"]     # pairs share a board
+        st = games_mod.new_state("kalah", g["opening"])
+        for m, stat in zip(g["moves"], g["stats"]):
+            assert st.to_move() == stat["seat"]
+            st.play(m)
+        assert st.is_terminal() and st.winner() == g["winner"]
+    from mcts_arena.arena.plan import pair_outcome
+    by_pair = {}
+    for g in rows:
+        by_pair.setdefault(g["pair_index"], {})[g["swap"]] = g["score"]
+    want = {}
+    for sc in by_pair.values():
+        o = pair_outcome(sc[0], sc[1])
+        want[o] = want.get(o, 0) + 1
+    assert outcomes == want
