@@ -194,3 +194,85 @@ def _built(name: str) -> bool:
 def main() -> None:
     """Console entry point (`arena`)."""
     cli(prog_name="arena")
+
+
+@cli.command("run")
+@click.argument("config_path", metavar="CONFIG")
+@click.option("--jobs", "jobs", default=0, show_default=True, type=int,
+              help="Games played at once, one worker pinned per CPU; 0 = every CPU this "
+                   "process may use (never more).")
+@click.option("--games", type=int, default=None, help="Games per pairing (overrides the config).")
+@click.option("--time", "time_s", type=float, default=None,
+              help="Seconds per move (overrides the config's budget).")
+@click.option("--sims", type=int, default=None,
+              help="Simulations per move (overrides the config's budget).")
+@click.option("--out", "out", default=None, metavar="DIR",
+              help="Results directory of this experiment [default: results/<name>].")
+@click.option("--dry-run", is_flag=True, help="Print the plan and the estimated CPU time; play nothing.")
+@click.option("--new", "new", is_flag=True,
+              help="Start afresh: an existing results directory is renamed to "
+                   "<dir>.<YYYYmmdd-HHMMSS> (kept, never deleted) and a new one is started.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
+            sims: int | None, out: str | None, dry_run: bool, new: bool, quiet: bool) -> None:
+    """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
+
+    Run again to resume: only missing games are played. A config change that changes the games
+    (players, budget, game, seed, openings) is refused unless --new; more games or more
+    pairings extend the experiment. Ctrl-C stops cleanly, keeping finished games.
+    """
+    import sys
+
+    from mcts_arena.arena import config as config_mod
+    from mcts_arena.arena import plan as plan_mod
+    from mcts_arena.arena import scheduler
+    from mcts_arena.arena.summary import summary_table
+    from mcts_arena.store import Store
+
+    if time_s is not None and sims is not None:
+        _fail("--time and --sims exclude each other; give one budget")
+    if games is not None and games <= 0:
+        _fail(f"--games must be a positive integer, got {games}")
+    if time_s is not None and not time_s > 0:
+        _fail(f"--time must be a positive number of seconds, got {time_s}")
+    if sims is not None and sims <= 0:
+        _fail(f"--sims must be a positive integer, got {sims}")
+    workers = scheduler.worker_count(jobs)
+    exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims))
+    the_plan = plan_mod.make_plan(exp)
+    directory = scheduler.results_dir(exp, out)
+
+    if dry_run:
+        done: set[str] = set()
+        if scheduler.has_results(directory) and not new:
+            with Store.open(directory, readonly=True) as store:
+                scheduler.check_compatible(store, exp)
+                done = store.done_ids()
+        click.echo(plan_mod.describe(the_plan, done, workers))
+        click.echo(f"results: {directory} (dry run: nothing played)")
+        return
+
+    if new and directory.exists():
+        moved = scheduler.move_aside(directory)
+        click.echo(f"moved the old results to {moved}", err=True)
+
+    def announce(stored: int, to_play: int) -> None:
+        click.echo(f"{exp.name}: {len(exp.pairings)} pairing(s), {the_plan.total_games} games "
+                   f"({stored} stored, {to_play} to play), {workers} worker(s), results in "
+                   f"{directory}", err=True)
+
+    result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
+                                      progress=not quiet, announce=announce)
+    with Store.open(directory, readonly=True) as store:
+        click.echo(summary_table(store))
+    if result.interrupted:
+        again = f"run {config_path}" + "".join(
+            f" {flag} {value}" for flag, value in (("--jobs", jobs), ("--games", games),
+                                                  ("--time", time_s), ("--sims", sims),
+                                                  ("--out", out)) if value)
+        click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
+                   f"{result.planned} games stored, {result.missing} to play; resume with: "
+                   f"arena {again}", err=True)
+        sys.exit(130)
+    click.echo(f"{result.played} games played in {result.seconds:.1f} s; "
+               f"{result.stored_before + result.played}/{result.planned} stored in {directory}")

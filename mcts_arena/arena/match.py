@@ -1,0 +1,167 @@
+"""The one game loop: plays the games of a Job and returns plain, picklable GameRecords.
+
+The loop measures each move's wall time itself. A player that takes more than 2 x its time
+budget + 0.5 s for one move forfeits (reason `time_forfeit`). An exception inside a player, an
+illegal move or a player that changes the state it was given ends the game as an `error` game:
+never a win or a loss, reported at the end of the run. A game still going after `max_plies`
+plies is a draw (reason `max_plies`). The side to move is asked of the state every ply (Kalah
+has extra turns).
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from types import ModuleType
+
+from mcts_arena import games
+from mcts_arena.arena.openings import opening_text
+from mcts_arena.arena.plan import GameSpec, Job
+
+FORFEIT_FACTOR = 2.0
+FORFEIT_GRACE_S = 0.5
+REASONS = ("normal", "time_forfeit", "error", "max_plies")
+
+
+@dataclass
+class GameRecord:
+    """Everything the store keeps about one finished game."""
+
+    game_id: str
+    pairing_id: str
+    pair_index: int
+    swap: int                       # 0: the pairing's player sat in seat 0 (moved first)
+    seats: tuple[str, str]          # canonical specs in seat 0 and seat 1
+    budgets: tuple[dict, dict]
+    seeds: tuple[int, int]
+    opening: str                    # text of the start position
+    winner: int | None              # seat of the winner; None: draw or error
+    reason: str                     # one of REASONS
+    error: str | None = None        # what went wrong (error games) or who forfeited
+    plies: int = 0
+    moves: list[str] = field(default_factory=list)     # notation, in order
+    stats: list[dict] = field(default_factory=list)    # per move: seat, sims, nodes, depth, time, wall
+    duration: float = 0.0           # wall seconds of the whole game
+    finished: float = 0.0           # unix time
+
+    @property
+    def player_seat(self) -> int:
+        return self.swap
+
+    @property
+    def score(self) -> float | None:
+        """The pairing player's score: 1 win, 0.5 draw, 0 loss; None for an error game."""
+        if self.reason == "error":
+            return None
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == self.player_seat else 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def forfeit_limit(budget: dict) -> float | None:
+    """Seconds after which a move forfeits the game (None: no limit for simulation budgets)."""
+    t = budget.get("time")
+    return None if t is None else FORFEIT_FACTOR * t + FORFEIT_GRACE_S
+
+
+def _budget_kwargs(budget: dict) -> dict:
+    return {"time": budget["time"]} if budget.get("time") is not None else {"sims": budget["sims"]}
+
+
+def _error_text(who: str, e: BaseException) -> str:
+    tb = traceback.extract_tb(e.__traceback__)
+    where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
+    msg = " ".join(str(e).split())
+    return f"{who}: {type(e).__name__}: {msg}{where}"
+
+
+_STAT_KEYS = ("sims", "nodes", "depth", "time")
+
+
+def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType) -> GameRecord:
+    """Play one game of `job` from the position `opening`; never raises for a player's fault."""
+    macros = dict(job.macros) or None
+    rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
+                     swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
+                     opening=opening, winner=None, reason="normal")
+    t_start = time.perf_counter()
+    state = games.new_state(job.game, opening)
+    agents = []
+    for seat in (0, 1):
+        try:
+            agents.append(players.make(g.seats[seat], game=job.game, seed=g.seeds[seat],
+                                       macros=macros))
+        except Exception as e:  # noqa: BLE001 - a player's fault becomes an error game
+            return _finish(rec, t_start, "error", None, _error_text(f"seat {seat} {g.seats[seat]}", e))
+    while not state.is_terminal():
+        if rec.plies >= job.max_plies:
+            return _finish(rec, t_start, "max_plies", None, None)
+        seat = state.to_move()
+        budget = g.budgets[seat]
+        before = state.zobrist()
+        t0 = time.perf_counter()
+        try:
+            move, stats = agents[seat].choose(state, **_budget_kwargs(budget))
+        except Exception as e:  # noqa: BLE001
+            return _finish(rec, t_start, "error", None, _error_text(f"seat {seat} {g.seats[seat]}", e))
+        wall = time.perf_counter() - t0
+        who = f"seat {seat} {g.seats[seat]}"
+        if state.zobrist() != before:
+            return _finish(rec, t_start, "error", None, f"{who}: changed the game state it was given")
+        limit = forfeit_limit(budget)
+        if limit is not None and wall > limit:
+            return _finish(rec, t_start, "time_forfeit", 1 - seat,
+                           f"{who}: {wall:.3f} s for one move (limit {limit:.3f} s)")
+        try:
+            notation = state.format_move(move)
+            state.play(move)
+        except Exception as e:  # noqa: BLE001 - an illegal move is the player's fault
+            return _finish(rec, t_start, "error", None, _error_text(f"{who} played {move!r}", e))
+        entry = {"seat": seat, "wall": round(wall, 6)}
+        for k in _STAT_KEYS:
+            if isinstance(stats, dict) and k in stats:
+                v = stats[k]
+                entry[k] = round(v, 6) if isinstance(v, float) else v
+        rec.moves.append(notation)
+        rec.stats.append(entry)
+        rec.plies += 1
+    return _finish(rec, t_start, "normal", state.winner(), None)
+
+
+def _finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
+            error: str | None) -> GameRecord:
+    rec.reason = reason
+    rec.winner = winner
+    rec.error = error
+    rec.duration = round(time.perf_counter() - t_start, 6)
+    rec.finished = time.time()
+    return rec
+
+
+def play_job(job: Job, players: ModuleType) -> Iterator[GameRecord]:
+    """Play the games of `job` one after another, yielding each record when it is finished."""
+    try:
+        opening = opening_text(job.game, job.openings, job.opening_seed, job.pair_index)
+    except Exception as e:  # noqa: BLE001 - e.g. an opening set that is not built
+        for g in job.games:
+            rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
+                             swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
+                             opening="", winner=None, reason="normal")
+            yield _finish(rec, time.perf_counter(), "error", None, _error_text("opening", e))
+        return
+    for g in job.games:
+        yield play_game(job, g, opening, players)
+
+
+def play_job_list(job: Job, players: ModuleType,
+                  on_record: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    out = []
+    for rec in play_job(job, players):
+        if on_record:
+            on_record(rec)
+        out.append(rec)
+    return out

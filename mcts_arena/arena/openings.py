@@ -1,0 +1,45 @@
+"""The opening position of a job, as the game's text form.
+
+- `start`: the game's start position;
+- `random_plies`: N uniformly random legal plies from the start, drawn from the job's opening
+  seed (if the game ends inside those plies the draw is repeated with the next sub-seed);
+- `random_boards` (Kalah): the paper's random boards, `games.openings.kalah_random_board(seed)`;
+- `opening_set` (LOA): the shipped opening positions, pair k gets position k mod their count.
+The game-specific sources are imported lazily: a Breakthrough run never loads them.
+"""
+from __future__ import annotations
+
+import random
+
+from mcts_arena import games
+from mcts_arena.arena.config import Openings
+
+
+def opening_text(game: str, openings: Openings, seed: int, pair_index: int) -> str:
+    """Text of the position the pair starts from (the same for both games of a pair)."""
+    kind = openings.kind
+    if kind == "start":
+        return games.new_state(game).to_text()
+    if kind == "random_plies":
+        return _random_plies(game, openings.plies, seed)
+    if kind == "random_boards":
+        from mcts_arena.games.openings import kalah_random_board
+        return kalah_random_board(seed).to_text()
+    if kind == "opening_set":
+        from mcts_arena.games.loa_openings import loa_openings
+        positions = loa_openings() if callable(loa_openings) else loa_openings
+        return positions[pair_index % len(positions)]
+    raise ValueError(f"unknown openings kind {kind!r}")
+
+
+def _random_plies(game: str, plies: int, seed: int) -> str:
+    for attempt in range(100):
+        rng = random.Random(seed + attempt)
+        s = games.new_state(game)
+        for _ in range(plies):
+            if s.is_terminal():
+                break
+            s.play(rng.choice(s.move_ids()))
+        if not s.is_terminal():
+            return s.to_text()
+    raise ValueError(f"{game}: {plies} random plies end the game in 100 tries; use fewer plies")

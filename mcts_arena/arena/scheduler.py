@@ -1,0 +1,391 @@
+"""Run the jobs of a plan on local worker processes and commit every game as it finishes.
+
+A backend takes jobs and calls `on_record(record)` in the parent for every finished game.
+`LocalPoolBackend` is the process pool (a Ray backend will offer the same `run`):
+
+- at most one worker per CPU the process may use (`os.sched_getaffinity`), each pinned to its
+  own CPU and playing one job at a time; processes start with the 'spawn' method (no state
+  copied from the parent, the same on every platform);
+- each worker talks to the parent over its own pipe, so the parent always knows which job a
+  worker holds; a worker that dies (killed, segfault) is replaced and the games of its job that
+  did not come back are queued again, first in line (game ids make a replay count once);
+  a job that kills its worker `max_deaths` times becomes `error` games instead;
+- the parent waits on pipes and process sentinels together, and stops dispatching when
+  `should_stop()` turns true (Ctrl-C): workers are terminated, finished games are already stored.
+
+`run_experiment` wires plan, store, backend, progress bar and Ctrl-C handling together.
+"""
+from __future__ import annotations
+
+import collections
+import multiprocessing as mp
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait as mp_wait
+from pathlib import Path
+from typing import Protocol
+
+from mcts_arena.arena.config import Experiment, players_provider
+from mcts_arena.arena.match import GameRecord, _finish, play_job
+from mcts_arena.arena.plan import Job, Plan
+from mcts_arena.errors import UserError
+from mcts_arena.store import DB_NAME, Store, acquire_lock
+
+
+class RunnerError(RuntimeError):
+    """Something broke outside any player (a worker could not set up or play a job)."""
+
+
+def usable_cpus() -> list[int]:
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:      # not Linux
+        return list(range(os.cpu_count() or 1))
+
+
+def worker_count(jobs: int) -> int:
+    """`--jobs N`: 0 means every usable CPU; more than the usable CPUs is cut to them."""
+    cpus = len(usable_cpus())
+    if jobs < 0:
+        raise UserError(f"--jobs must be 0 (all CPUs) or a positive number, got {jobs}")
+    return cpus if jobs == 0 else min(jobs, cpus)
+
+
+class Backend(Protocol):
+    def run(self, jobs: Iterable[Job], on_record: Callable[[GameRecord], None],
+            should_stop: Callable[[], bool] = ...) -> bool:
+        """Play every job, calling on_record in this process for each finished game.
+        Returns True if all jobs ran, False if should_stop() stopped the run early."""
+
+
+# ---- worker side ---------------------------------------------------------------------------
+def _worker_main(cpu: int | None, conn, players_name: str | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent decides when to stop
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except OSError:
+            pass
+    try:
+        players = players_provider(players_name)
+    except Exception as e:  # noqa: BLE001
+        conn.send(("fail", None, f"cannot load players: {type(e).__name__}: {e}"))
+        return
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        try:
+            for rec in play_job(job, players):
+                conn.send(("game", job.job_id, rec))
+        except Exception as e:  # noqa: BLE001 - not a player's fault: the run must stop
+            text = "".join(traceback.format_exception_only(type(e), e)).strip()
+            conn.send(("fail", job.job_id, f"job {job.job_id}: {text}"))
+            continue
+        conn.send(("done", job.job_id, None))
+
+
+# ---- parent side ---------------------------------------------------------------------------
+@dataclass
+class _Worker:
+    cpu: int | None
+    process: mp.process.BaseProcess
+    conn: object
+    job: Job | None = None
+    received: set = field(default_factory=set)
+
+
+class LocalPoolBackend:
+    """Worker processes on this machine, one per CPU (see the module docstring)."""
+
+    def __init__(self, workers: int, players: str | None = None, context: str = "spawn",
+                 max_deaths: int = 3, poll_s: float = 0.2):
+        self.workers = max(1, workers)
+        self.players = players
+        self.ctx = mp.get_context(context)
+        self.max_deaths = max_deaths
+        self.poll_s = poll_s
+        self.deaths: collections.Counter = collections.Counter()
+        self.replayed_games = 0
+
+    def _start(self, cpu: int | None) -> _Worker:
+        parent, child = self.ctx.Pipe(duplex=True)
+        p = self.ctx.Process(target=_worker_main, args=(cpu, child, self.players), daemon=True)
+        p.start()
+        child.close()
+        return _Worker(cpu, p, parent)
+
+    def run(self, jobs: Iterable[Job], on_record: Callable[[GameRecord], None],
+            should_stop: Callable[[], bool] = lambda: False) -> bool:
+        queue = collections.deque(jobs)
+        if not queue:
+            return True
+        cpus = usable_cpus()[: self.workers]
+        n = min(self.workers, len(queue))
+        pool = [self._start(cpus[i] if i < len(cpus) else None) for i in range(n)]
+        try:
+            while True:
+                if should_stop():
+                    for w in pool:              # keep games already sent back
+                        self._drain(w, on_record)
+                    return False
+                for w in pool:
+                    if w.job is None and queue:
+                        w.job, w.received = queue.popleft(), set()
+                        w.conn.send(w.job)
+                busy = [w for w in pool if w.job is not None]
+                if not busy and not queue:
+                    return True
+                waitables = {}
+                for w in pool:
+                    waitables[w.conn] = w
+                    waitables[w.process.sentinel] = w
+                ready = mp_wait(list(waitables), timeout=self.poll_s)
+                dead = []
+                for r in ready:
+                    w = waitables[r]
+                    if r is w.conn:
+                        if not self._drain(w, on_record):
+                            dead.append(w)
+                    elif w not in dead:
+                        dead.append(w)
+                for w in dead:
+                    self._drain(w, on_record)
+                    if w.process.is_alive():      # pipe broke but process lingers
+                        w.process.kill()
+                    w.process.join(5)
+                    idx = pool.index(w)
+                    if w.job is not None:
+                        self._requeue(w, queue, on_record)
+                    pool[idx] = self._start(w.cpu)
+        finally:
+            self._shutdown(pool)
+
+    def _drain(self, w: _Worker, on_record) -> bool:
+        """Read every message waiting from worker w; False if its pipe is broken."""
+        try:
+            while w.conn.poll():
+                kind, _job_id, payload = w.conn.recv()
+                if kind == "game":
+                    w.received.add(payload.game_id)
+                    on_record(payload)
+                elif kind == "done":
+                    w.job = None
+                elif kind == "fail":
+                    raise RunnerError(payload)
+        except (EOFError, OSError, ConnectionError):
+            return False
+        except RunnerError:
+            raise
+        except Exception:  # noqa: BLE001 - a message cut by a dying worker
+            return False
+        return True
+
+    def _requeue(self, w: _Worker, queue: collections.deque, on_record) -> None:
+        job = w.job
+        w.job = None
+        left = tuple(g for g in job.games if g.game_id not in w.received)
+        if not left:
+            return
+        self.deaths[job.job_id] += 1
+        code = w.process.exitcode
+        if self.deaths[job.job_id] >= self.max_deaths:
+            for g in left:
+                rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id,
+                                 pair_index=g.pair_index, swap=g.swap, seats=g.seats,
+                                 budgets=g.budgets, seeds=g.seeds, opening="", winner=None,
+                                 reason="error")
+                on_record(_finish(rec, time.perf_counter(), "error", None,
+                                  f"worker died {self.max_deaths} times playing this game "
+                                  f"(last exit code {code})"))
+            return
+        self.replayed_games += len(left)
+        queue.appendleft(Job(job.job_id, job.game, job.openings, job.opening_seed,
+                             job.pair_index, job.max_plies, job.macros, left))
+
+    def _shutdown(self, pool: list[_Worker]) -> None:
+        for w in pool:
+            if w.job is None and w.process.is_alive():
+                try:
+                    w.conn.send(None)
+                except OSError:
+                    pass
+        deadline = time.monotonic() + 2.0
+        for w in pool:
+            if w.job is not None:
+                w.process.terminate()
+            w.process.join(max(0.0, deadline - time.monotonic()))
+            if w.process.is_alive():
+                w.process.kill()
+                w.process.join(2)
+            w.conn.close()
+
+
+# ---- the whole run -------------------------------------------------------------------------
+@dataclass
+class RunResult:
+    planned: int            # games in the plan
+    stored_before: int      # planned games already stored when the run started
+    played: int             # games stored by this run
+    interrupted: bool
+    seconds: float
+
+    @property
+    def missing(self) -> int:
+        return self.planned - self.stored_before - self.played
+
+
+def move_aside(directory: Path) -> Path:
+    """`--new`: rename an existing results directory to `<dir>.<YYYYmmdd-HHMMSS>`."""
+    fd = acquire_lock(directory)        # refuse while another run writes there
+    try:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = directory.with_name(f"{directory.name}.{stamp}")
+        i = 1
+        while target.exists():
+            target = directory.with_name(f"{directory.name}.{stamp}-{i}")
+            i += 1
+        directory.rename(target)
+        return target
+    finally:
+        os.close(fd)
+
+
+def check_compatible(store: Store, exp: Experiment) -> None:
+    """Refuse to add games to results played under a config that makes different games."""
+    old = store.experiment()
+    if old is None:
+        return
+    hint = "run with --new to move the old results aside, or choose another --out DIR"
+    new_id = exp.identity()
+    changed = [k for k in sorted(set(old["identity"]) | set(new_id))
+               if old["identity"].get(k) != new_id.get(k)]
+    if changed:
+        import json
+        k = changed[0]
+        was, now = json.dumps(old["identity"].get(k)), json.dumps(new_id.get(k))
+        more = f" (and {', '.join(changed[1:])})" if len(changed) > 1 else ""
+        raise UserError(f"{store.directory} holds games of a different config: {k} was {was}, "
+                        f"now {now}{more}; {hint}")
+    stored = store.pairing_games_count()
+    wanted = {p.id for p in exp.pairings}
+    for p in store.pairings():
+        if p["pairing_id"] not in wanted and stored.get(p["pairing_id"], 0):
+            raise UserError(f"{store.directory} holds {stored[p['pairing_id']]} games of "
+                            f"{p['player']} vs {p['opponent']}, which the config no longer has; "
+                            f"{hint}")
+
+
+def pairing_rows(exp: Experiment) -> list[dict]:
+    return [{"pairing_id": p.id, "player": p.player, "opponent": p.opponent, "games": p.games,
+             "player_budget": p.player_budget.as_dict() if p.player_budget else None,
+             "opponent_budget": p.opponent_budget.as_dict() if p.opponent_budget else None}
+            for p in exp.pairings]
+
+
+class _StopFlag:
+    """First Ctrl-C: finish cleanly (stop dispatching, keep stored games); second: abort."""
+
+    def __init__(self):
+        self.stop = False
+        self._old = None
+
+    def __enter__(self):
+        try:
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        except ValueError:          # not the main thread
+            self._old = None
+        return self
+
+    def _handler(self, signum, frame):
+        if self.stop:
+            raise KeyboardInterrupt
+        self.stop = True
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+    def __call__(self) -> bool:
+        return self.stop
+
+
+def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int,
+                   backend: Backend | None = None, progress: bool = True,
+                   players: str | None = None,
+                   announce: Callable[[int, int], None] | None = None) -> RunResult:
+    """Play the games of `plan` missing from the store at `directory` (creating it).
+
+    The caller has already dealt with `--new`. Raises UserError for a refused config change or
+    a held lock. `announce(stored, to_play)` is called once the store is open and checked.
+    """
+    t0 = time.monotonic()
+    with Store.open(directory) as store:
+        check_compatible(store, exp)
+        store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_rows(exp))
+        done = store.done_ids()
+        planned_ids = set(plan.game_ids())
+        stored_before = len(planned_ids & done)
+        jobs = plan.missing(done)
+        if announce is not None:
+            announce(stored_before, plan.total_games - stored_before)
+        labels = {p.id: p.label for p in exp.pairings}
+        scores = _running_scores(store, planned_ids)
+        bar = _progress_bar(plan.total_games, stored_before, progress)
+        played = 0
+
+        def on_record(rec: GameRecord) -> None:
+            nonlocal played
+            if store.add_game(rec) and rec.game_id in planned_ids:
+                played += 1
+                s = scores[rec.pairing_id]
+                s[{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[rec.score]] += 1
+                if bar is not None:
+                    bar.update(1)
+                    err = f" err {s[3]}" if s[3] else ""
+                    bar.set_postfix_str(f"{labels.get(rec.pairing_id, rec.pairing_id)} "
+                                        f"+{s[0]} ={s[1]} -{s[2]}{err}", refresh=False)
+
+        backend = backend or LocalPoolBackend(workers, players=players)
+        try:
+            with _StopFlag() as stop:
+                complete = backend.run(jobs, on_record, stop)
+        finally:
+            if bar is not None:
+                bar.close()
+    return RunResult(plan.total_games, stored_before, played, not complete,
+                     time.monotonic() - t0)
+
+
+def _running_scores(store: Store, planned_ids: set[str]) -> dict[str, list[int]]:
+    scores: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
+    for r in store.conn.execute("SELECT game_id, pairing_id, score FROM game"):
+        if r["game_id"] in planned_ids:
+            scores[r["pairing_id"]][{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[r["score"]]] += 1
+    return scores
+
+
+def _progress_bar(total: int, initial: int, enabled: bool):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True,
+                smoothing=0.1, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
+                "[{elapsed}<{remaining}, {rate_fmt}] {postfix}")
+
+
+def results_dir(exp: Experiment, out: str | None) -> Path:
+    return Path(out) if out else Path("results") / exp.name
+
+
+def has_results(directory: Path) -> bool:
+    return (directory / DB_NAME).exists()

@@ -1,0 +1,128 @@
+"""End-of-run summary (read-only on the store) and the replay of one recorded game.
+
+The win rate is the pairing player's score (draws count half) with the paper's 95% interval,
+the normal approximation `p ± 1.96·sqrt(p(1-p)/n)`. Error games count in no column but `err`.
+For Kalah the paper's pair rule is shown too: pairs won / drawn / lost by the player,
+discarded pairs (the same side won both games), and the win rate over decisive pairs.
+The full reporter (mcts_arena.report) takes this over; this module stays small on purpose.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from mcts_arena.errors import UserError
+from mcts_arena.store import Store
+
+Z95 = 1.96
+
+
+def wald_interval(score: float, n: int) -> tuple[float, float]:
+    """(p, half-width) of the 95% normal-approximation interval for a score out of n games."""
+    if n <= 0:
+        return float("nan"), float("nan")
+    p = score / n
+    return p, Z95 * math.sqrt(max(p * (1 - p), 0.0) / n)
+
+
+def _pct(score: float, n: int) -> str:
+    if n == 0:
+        return "-"
+    p, h = wald_interval(score, n)
+    return f"{100 * p:6.2f} ± {100 * h:5.2f}"
+
+
+def pairing_counts(store: Store) -> list[dict]:
+    """Per stored pairing, in config order: label, games, W/D/L/errors, score, time forfeits,
+    and the pair outcomes."""
+    out = []
+    for p in store.pairings():
+        rows = store.conn.execute(
+            "SELECT score, reason FROM game WHERE pairing_id = ?", (p["pairing_id"],)).fetchall()
+        w = sum(1 for r in rows if r["score"] == 1.0)
+        d = sum(1 for r in rows if r["score"] == 0.5)
+        lo = sum(1 for r in rows if r["score"] == 0.0)
+        err = sum(1 for r in rows if r["reason"] == "error")
+        forfeits = sum(1 for r in rows if r["reason"] == "time_forfeit")
+        out.append({"pairing_id": p["pairing_id"], "label": f"{p['player']} vs {p['opponent']}",
+                    "planned": p["games"], "games": w + d + lo, "wins": w, "draws": d,
+                    "losses": lo, "errors": err, "forfeits": forfeits,
+                    "pairs": store.pair_outcomes(p["pairing_id"])})
+    return out
+
+
+def summary_table(store: Store) -> str:
+    """The table printed at the end of `arena run`."""
+    exp = store.experiment() or {}
+    cfg = exp.get("config", {})
+    rows = pairing_counts(store)
+    if not rows:
+        return "no pairings stored"
+    kalah = cfg.get("game") == "kalah"
+    width = max(12, max(len(r["label"]) for r in rows))
+    head = (f"{'pairing':<{width}}  {'games':>5}  {'W':>5}  {'D':>5}  {'L':>5}  {'err':>4}  "
+            f"{'win % (95% CI)':>15}")
+    if kalah:
+        head += f"   {'pairs W-D-L':>12}  {'disc':>4}  {'pair win %':>15}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        n = r["games"]
+        line = (f"{r['label']:<{width}}  {n:>5}  {r['wins']:>5}  {r['draws']:>5}  "
+                f"{r['losses']:>5}  {r['errors']:>4}  {_pct(r['wins'] + 0.5 * r['draws'], n):>15}")
+        if kalah:
+            pw, pd, pl = (r["pairs"].get(k, 0) for k in ("player", "draw", "opponent"))
+            line += (f"   {f'{pw}-{pd}-{pl}':>12}  {r['pairs'].get('discarded', 0):>4}  "
+                     f"{_pct(pw, pw + pl):>15}")
+        lines.append(line)
+    notes = []
+    forfeits = sum(r["forfeits"] for r in rows)
+    if forfeits:
+        notes.append(f"{forfeits} game(s) ended by time forfeit (counted as losses)")
+    if any(r["errors"] for r in rows):
+        notes.append("error games (not counted):")
+        for g in store.conn.execute("SELECT game_id, error FROM game WHERE reason = 'error' "
+                                    "ORDER BY game_id LIMIT 20"):
+            notes.append(f"  {g['game_id']}: {g['error']}")
+        extra = sum(r["errors"] for r in rows) - 20
+        if extra > 0:
+            notes.append(f"  ... and {extra} more")
+    return "\n".join(lines + notes)
+
+
+def replay_game(results_dir: str | Path, game_id: str) -> str:
+    """The recorded game `game_id` move by move: the opening board, then each move with its
+    search statistics and the board after it, then the result."""
+    from mcts_arena import games
+
+    with Store.open(results_dir, readonly=True) as store:
+        g = store.game(game_id)
+        if g is None:
+            some = store.game_ids(limit=3)
+            hint = f"; ids look like {', '.join(some)}" if some else "; no games are stored"
+            raise UserError(f"no game {game_id!r} in {results_dir}{hint}")
+        exp = store.experiment() or {}
+    game = exp.get("config", {}).get("game")
+    seats = (g["seat0"], g["seat1"])
+    out = [f"game {g['game_id']} ({game}): seat 0 {seats[0]} vs seat 1 {seats[1]}",
+           f"opening: {g['opening']}"]
+    state = games.new_state(game, g["opening"]) if g["opening"] else None
+    if state is not None:
+        out.append(str(state))
+    for i, (move, st) in enumerate(zip(g["moves"], g["stats"]), 1):
+        seat = st.get("seat")
+        parts = [f"{k} {st[k]}" for k in ("sims", "nodes", "depth") if k in st]
+        parts.append(f"{st.get('wall', 0):.3f} s")
+        out.append(f"{i:>3}. seat {seat} {move}   ({', '.join(parts)})")
+        if state is not None:
+            state.play(move)
+            out.append(str(state))
+    if g["reason"] == "error":
+        result = f"error game (not counted): {g['error']}"
+    elif g["winner"] is None:
+        result = "draw" + (" (ply limit)" if g["reason"] == "max_plies" else "")
+    else:
+        result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
+        if g["reason"] == "time_forfeit":
+            result += f" on time: {g['error']}"
+    out.append(f"result: {result} after {g['plies']} plies")
+    return "\n".join(out)

@@ -1,0 +1,298 @@
+"""The results store: one SQLite database per experiment, `results/<name>/arena.sqlite`.
+
+WAL journal, `synchronous=FULL`: a game is on disk once `add_game` returns, whatever happens to
+the machine after. Only the driver process writes. Games are keyed by their deterministic id
+(`mcts_arena.arena.plan.game_id`), so storing a game twice keeps one row; an `error` game is the
+one exception: a later, successful play of the same id replaces it (a resumed run retries
+error games). `.lock` in the results directory (fcntl.flock) keeps a second `arena run` out.
+
+Schema (version 1):
+
+    experiment(id=1, name, config_json, identity_json, version, machine_json, created, updated)
+    pairing(pairing_id PK, position, player, opponent, games, player_budget, opponent_budget)
+    game(game_id PK, pairing_id, pair_index, swap, seat0, seat1, budgets_json, seeds_json,
+         opening, winner, score, reason, error, plies, moves_json, stats_json, duration, finished)
+    pair(pairing_id, pair_index, outcome, PK(pairing_id, pair_index))   -- pair_outcome()
+    meta(key PK, value)                                                   -- schema version
+
+`game.winner` is the winning seat (NULL: draw or error), `game.score` the pairing player's score
+(1, 0.5, 0; NULL for an error game), `game.swap` 0 when the pairing's player sat in seat 0.
+`moves_json` is the list of moves in notation, `stats_json` one object per move
+(seat, sims, nodes, depth, time as the player reported it, wall as the match measured it).
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import platform
+import sqlite3
+import time
+from pathlib import Path
+from typing import Self
+
+from mcts_arena import __version__
+from mcts_arena.errors import UserError
+
+SCHEMA_VERSION = 1
+DB_NAME = "arena.sqlite"
+LOCK_NAME = ".lock"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS experiment (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL, config_json TEXT NOT NULL, identity_json TEXT NOT NULL,
+    version TEXT NOT NULL, machine_json TEXT NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pairing (
+    pairing_id TEXT PRIMARY KEY, position INTEGER NOT NULL, player TEXT NOT NULL,
+    opponent TEXT NOT NULL, games INTEGER NOT NULL, player_budget TEXT, opponent_budget TEXT);
+CREATE TABLE IF NOT EXISTS game (
+    game_id TEXT PRIMARY KEY, pairing_id TEXT NOT NULL, pair_index INTEGER NOT NULL,
+    swap INTEGER NOT NULL, seat0 TEXT NOT NULL, seat1 TEXT NOT NULL, budgets_json TEXT NOT NULL,
+    seeds_json TEXT NOT NULL, opening TEXT NOT NULL, winner INTEGER, score REAL,
+    reason TEXT NOT NULL, error TEXT, plies INTEGER NOT NULL, moves_json TEXT NOT NULL,
+    stats_json TEXT NOT NULL, duration REAL NOT NULL, finished REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS game_pairing ON game (pairing_id, pair_index);
+CREATE TABLE IF NOT EXISTS pair (
+    pairing_id TEXT NOT NULL, pair_index INTEGER NOT NULL, outcome TEXT NOT NULL,
+    PRIMARY KEY (pairing_id, pair_index));
+"""
+
+_GAME_COLS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "seat1", "budgets_json",
+              "seeds_json", "opening", "winner", "score", "reason", "error", "plies", "moves_json",
+              "stats_json", "duration", "finished")
+
+
+def machine_description() -> dict:
+    """CPU model, cores, Python and OS: kept with the experiment so figures can be compared."""
+    model = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count() or 1
+    return {"cpu": model, "cores": os.cpu_count(), "usable_cores": usable,
+            "python": platform.python_version(), "platform": platform.platform(),
+            "host": platform.node()}
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+class StoreLockedError(UserError):
+    pass
+
+
+class Store:
+    """One experiment's database. `Store.open(dir)` for the writer (takes the lock),
+    `Store.open(dir, readonly=True)` for readers (report, show, dry-run)."""
+
+    def __init__(self, directory: Path, conn: sqlite3.Connection, lock_fd: int | None):
+        self.directory = directory
+        self.conn = conn
+        self._lock_fd = lock_fd
+
+    # ---- opening / closing --------------------------------------------------------------
+    @classmethod
+    def open(cls, directory: str | os.PathLike, readonly: bool = False) -> Store:
+        d = Path(directory)
+        db = d / DB_NAME
+        if readonly:
+            if not db.exists():
+                raise UserError(f"{d}: no results here (no {DB_NAME})")
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+            conn.row_factory = sqlite3.Row
+            return cls(d, conn, None)
+        d.mkdir(parents=True, exist_ok=True)
+        fd = acquire_lock(d)
+        try:
+            conn = sqlite3.connect(db, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA busy_timeout=10000")
+            conn.executescript(_SCHEMA)
+            conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                         (str(SCHEMA_VERSION),))
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(d, conn, fd)
+
+    def close(self) -> None:
+        self.conn.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)     # closing the descriptor releases the flock
+            self._lock_fd = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ---- experiment ---------------------------------------------------------------------
+    def experiment(self) -> dict | None:
+        row = self.conn.execute("SELECT * FROM experiment WHERE id = 1").fetchone()
+        if row is None:
+            return None
+        d = dict(row)
+        d["config"] = json.loads(d.pop("config_json"))
+        d["identity"] = json.loads(d.pop("identity_json"))
+        d["machine"] = json.loads(d.pop("machine_json"))
+        return d
+
+    def save_experiment(self, name: str, config_json: str, identity: dict,
+                        pairings: list[dict]) -> None:
+        """Record (or update, when extending) the experiment and its pairings in one transaction.
+
+        `pairings`: dicts with pairing_id, player, opponent, games, player_budget,
+        opponent_budget (dict or None), in config order.
+        """
+        now = _now()
+        with self._tx():
+            self.conn.execute(
+                "INSERT INTO experiment VALUES (1, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE "
+                "SET config_json = excluded.config_json, identity_json = excluded.identity_json, "
+                "version = excluded.version, machine_json = excluded.machine_json, "
+                "updated = excluded.updated",
+                (name, config_json, json.dumps(identity, sort_keys=True), __version__,
+                 json.dumps(machine_description(), sort_keys=True), now, now))
+            for pos, p in enumerate(pairings):
+                self.conn.execute(
+                    "INSERT INTO pairing VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(pairing_id) DO "
+                    "UPDATE SET position = excluded.position, games = excluded.games",
+                    (p["pairing_id"], pos, p["player"], p["opponent"], p["games"],
+                     _json_or_none(p.get("player_budget")), _json_or_none(p.get("opponent_budget"))))
+
+    def pairings(self) -> list[dict]:
+        rows = self.conn.execute("SELECT * FROM pairing ORDER BY position").fetchall()
+        return [dict(r) for r in rows]
+
+    # ---- games --------------------------------------------------------------------------
+    def add_game(self, rec) -> bool:
+        """Commit one finished game (a match.GameRecord) at once; True if a row was written.
+
+        Idempotent: a game already stored is kept as it is, except an `error` game, which a
+        later play of the same id replaces. Also scores the game's pair once both are stored.
+        """
+        values = _game_values(rec)
+        with self._tx():
+            cur = self.conn.execute(
+                f"INSERT INTO game ({', '.join(_GAME_COLS)}) VALUES "
+                f"({', '.join('?' * len(_GAME_COLS))}) ON CONFLICT(game_id) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in _GAME_COLS[1:])
+                + " WHERE game.reason = 'error'", values)
+            written = cur.rowcount > 0
+            if written:
+                self._score_pair(rec.pairing_id, rec.pair_index)
+        return written
+
+    def _score_pair(self, pairing_id: str, pair_index: int) -> None:
+        from mcts_arena.arena.plan import pair_outcome
+
+        rows = self.conn.execute(
+            "SELECT swap, score, reason FROM game WHERE pairing_id = ? AND pair_index = ?",
+            (pairing_id, pair_index)).fetchall()
+        by_swap = {r["swap"]: r for r in rows}
+        if set(by_swap) != {0, 1}:
+            return
+        s0, s1 = (by_swap[i]["score"] if by_swap[i]["reason"] != "error" else None for i in (0, 1))
+        self.conn.execute("INSERT OR REPLACE INTO pair VALUES (?, ?, ?)",
+                          (pairing_id, pair_index, pair_outcome(s0, s1)))
+
+    def done_ids(self) -> set[str]:
+        """Ids of stored games that need no replay (every game but error games)."""
+        rows = self.conn.execute("SELECT game_id FROM game WHERE reason != 'error'")
+        return {r[0] for r in rows}
+
+    def game_count(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM game").fetchone()[0]
+
+    def game(self, game_id: str) -> dict | None:
+        row = self.conn.execute("SELECT * FROM game WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else _game_dict(row)
+
+    def games(self, pairing_id: str | None = None) -> list[dict]:
+        q = "SELECT * FROM game"
+        args: tuple = ()
+        if pairing_id is not None:
+            q += " WHERE pairing_id = ?"
+            args = (pairing_id,)
+        q += " ORDER BY pairing_id, pair_index, swap"
+        return [_game_dict(r) for r in self.conn.execute(q, args)]
+
+    def game_ids(self, limit: int | None = None) -> list[str]:
+        q = "SELECT game_id FROM game ORDER BY pairing_id, pair_index, swap"
+        if limit:
+            q += f" LIMIT {int(limit)}"
+        return [r[0] for r in self.conn.execute(q)]
+
+    def pair_outcomes(self, pairing_id: str) -> dict[str, int]:
+        rows = self.conn.execute("SELECT outcome, COUNT(*) FROM pair WHERE pairing_id = ? "
+                                 "GROUP BY outcome", (pairing_id,))
+        return {r[0]: r[1] for r in rows}
+
+    def pairing_games_count(self) -> dict[str, int]:
+        rows = self.conn.execute("SELECT pairing_id, COUNT(*) FROM game GROUP BY pairing_id")
+        return {r[0]: r[1] for r in rows}
+
+    # ---- plumbing -----------------------------------------------------------------------
+    def _tx(self):
+        return _Transaction(self.conn)
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb):
+        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+def acquire_lock(directory: Path) -> int:
+    """Take the experiment's lock or refuse (another `arena run` is writing here)."""
+    path = directory / LOCK_NAME
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreLockedError(f"{directory} is in use by another 'arena run' (lock {path} is "
+                               f"held); wait for it to finish") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def _json_or_none(v) -> str | None:
+    return None if v is None else json.dumps(v, sort_keys=True)
+
+
+def _game_values(rec) -> tuple:
+    return (rec.game_id, rec.pairing_id, rec.pair_index, rec.swap, rec.seats[0], rec.seats[1],
+            json.dumps(list(rec.budgets), sort_keys=True), json.dumps(list(rec.seeds)),
+            rec.opening, rec.winner, rec.score, rec.reason, rec.error, rec.plies,
+            json.dumps(rec.moves), json.dumps(rec.stats, sort_keys=True), rec.duration,
+            rec.finished)
+
+
+def _game_dict(row: sqlite3.Row) -> dict:
+    d = dict(row)
+    d["budgets"] = json.loads(d.pop("budgets_json"))
+    d["seeds"] = json.loads(d.pop("seeds_json"))
+    d["moves"] = json.loads(d.pop("moves_json"))
+    d["stats"] = json.loads(d.pop("stats_json"))
+    return d
