@@ -27,7 +27,7 @@ run: build
 	$(VENV)/bin/arena report results/quickstart
 
 test: build
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest tests
 
 bench: build
 	$(VENV)/bin/arena bench --seconds 3
