@@ -24,7 +24,7 @@ build: $(STAMP)
 
 run: build
 	$(VENV)/bin/arena run configs/quickstart.yaml --jobs 0
-	$(VENV)/bin/arena report results/quickstart
+	@echo "(arena report lands with the reporter issue)"
 
 test: build
 	$(PY) -m pytest tests

@@ -5,6 +5,7 @@ Every user mistake ends as one line on stderr and exit status 2 (see `main`).
 from __future__ import annotations
 
 import json
+
 import click
 
 from mcts_arena import __version__, games
@@ -80,11 +81,37 @@ def perft_cmd(game: str, depth: int, position: str | None) -> None:
 
 
 @cli.command("show")
-@click.argument("game")
+@click.argument("target", metavar="GAME|RESULTS_DIR")
 @click.option("--position", default=None, help="The position in the game's text form.")
-def show_cmd(game: str, position: str | None) -> None:
-    """Print a position of GAME as a person reads it, the side to move and the legal moves."""
-    state = _load_state(game, position)
+@click.option("--game", "game_id", default=None, metavar="ID",
+              help="With a results directory: replay this recorded game move by move.")
+def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
+    """Print a position of GAME (board, side to move, legal moves), or replay a recorded game.
+
+    `arena show breakthrough` shows the start; `arena show results/quickstart --game ID` replays
+    a game of an experiment (without --game it lists the stored game ids).
+    """
+    from pathlib import Path
+
+    if Path(target, "arena.sqlite").is_file():
+        from mcts_arena.arena.summary import replay_game
+
+        if game_id is None:
+            from mcts_arena.store import Store
+
+            with Store.open(target, readonly=True) as store:
+                ids = store.game_ids()
+            click.echo(f"{len(ids)} games stored; replay one with --game ID, e.g.:")
+            for gid in ids[:10]:
+                click.echo(f"  {gid}")
+            return
+        click.echo(replay_game(target, game_id))
+        return
+    if game_id is not None:
+        _fail(f"--game needs a results directory holding arena.sqlite, not {target!r}")
+    if target not in games.names() and Path(target).exists():
+        _fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
+    state = _load_state(target, position)
     click.echo(str(state))
     click.echo(f"position: {state.to_text()}")
     moves = state.moves()

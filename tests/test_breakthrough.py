@@ -3,9 +3,9 @@ import math
 import random
 
 import pytest
+from mcts_arena.gametools import perft
 
 from mcts_arena import games
-from mcts_arena.gametools import perft
 
 START = "bbbbbbbb/bbbbbbbb/......../......../......../......../wwwwwwww/wwwwwwww w"
 EMPTY = "......../......../......../......../......../......../......../........"

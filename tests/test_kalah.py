@@ -4,9 +4,9 @@ import math
 import random
 
 import pytest
+from mcts_arena.games.kalah import START_TEXT, Kalah
 
 from mcts_arena import games
-from mcts_arena.games.kalah import Kalah, START_TEXT
 from mcts_arena.games.openings import kalah_random_board, kalah_random_text
 
 

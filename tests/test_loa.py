@@ -3,9 +3,9 @@ import os
 import random
 
 import pytest
+from mcts_arena.games.loa import LinesOfAction
 
 from mcts_arena.games import loa
-from mcts_arena.games.loa import LinesOfAction
 from mcts_arena.games.loa_openings import loa_openings
 
 START = ".bbbbbb./w......w/w......w/w......w/w......w/w......w/w......w/.bbbbbb. b"

@@ -4,12 +4,11 @@ Every test uses simulation budgets and fixed seeds, so it is deterministic and i
 the machine's speed.
 """
 import math
-import random
 
 import pytest
+from mcts_arena.players.mcts import NODE_BYTES, MCTSSearch
 
 from mcts_arena import games, players
-from mcts_arena.players.mcts import MCTSSearch, NODE_BYTES
 
 
 def bt(squares: dict, side="w"):
@@ -75,7 +74,7 @@ def test_tictactoe_alphabeta_start_is_a_draw():
 @pytest.mark.parametrize("spec", ["MCTS", "MCTS(bl,im0.4)", "MCTS(bl',im0.6)", "ab(efMS)"])
 def test_breakthrough_win_in_one(spec):
     s = bt({"c7": "w", "a1": "w", "b1": "w", "h8": "b", "g8": "b", "f7": "b"})
-    move, stats = players.make(spec, "breakthrough", seed=3).choose(s, sims=500)
+    move, _ = players.make(spec, "breakthrough", seed=3).choose(s, sims=500)
     assert s.format_move(move) in ("c7-c8", "c7-b8", "c7-d8")
 
 
@@ -170,7 +169,7 @@ def test_im1_with_no_exploration_picks_by_implicit_value():
     move, stats = eng.search(s, sims=300)
     kids = stats["children"]
     best_v = max(c[3] for c in kids if c[4] != -1)
-    chosen = [c for c in kids if c[0] == move][0]
+    chosen = next(c for c in kids if c[0] == move)
     assert chosen[3] == pytest.approx(best_v)
 
 
@@ -242,7 +241,7 @@ def test_ege1_is_uniform():
 
 def test_node_priors_give_virtual_visits():
     s = games.new_state("breakthrough")
-    move, stats = players.make("MCTS(ipp,np50)", "breakthrough", seed=1).choose(s, sims=1)
+    _, stats = players.make("MCTS(ipp,np50)", "breakthrough", seed=1).choose(s, sims=1)
     assert all(c[1] >= 50 for c in stats["children"])
     _, stats = players.make("MCTS(ipp,np)", "breakthrough", seed=1).choose(s, time=0.5)
     assert min(c[1] for c in stats["children"]) >= 5       # 10 per second of budget

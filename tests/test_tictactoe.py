@@ -4,9 +4,9 @@ import math
 import random
 
 import pytest
+from mcts_arena.games.tictactoe import TicTacToe
 
 from mcts_arena import games
-from mcts_arena.games.tictactoe import TicTacToe
 
 CELLS = [f + r for r in "123" for f in "abc"]          # a1 b1 c1 a2 ... c3 (ids 0..8)
 LINES = [["a1", "b1", "c1"], ["a2", "b2", "c2"], ["a3", "b3", "c3"],

@@ -10,9 +10,8 @@
 """
 from __future__ import annotations
 
-from mcts_arena.players.spec import (DEFAULT_C, MACROS, PlayerSpec, SpecError, describe_tokens,
-                                     parse)
 from mcts_arena.players.base import Player, make
+from mcts_arena.players.spec import DEFAULT_C, MACROS, PlayerSpec, SpecError, describe_tokens, parse
 
 __all__ = ["DEFAULT_C", "MACROS", "Player", "PlayerSpec", "SpecError", "describe_tokens",
            "make", "parse"]

@@ -13,7 +13,7 @@ Macros are data (`MACROS`), per game, and a config may add its own.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from mcts_arena import games
 
@@ -184,7 +184,7 @@ def _format_option(name: str, value) -> str:
 
 # ---- parsing --------------------------------------------------------------------------------
 
-_SPEC_RE = re.compile(r"^\s*([^\s(),]+)\s*(?:\((.*)\))?\s*$", re.S)
+_SPEC_RE = re.compile(r"^\s*([^\s(),]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _TOKEN_RE = re.compile(r"^([A-Za-z]+?)" + _NUM + r"?$")
 
 
