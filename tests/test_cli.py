@@ -1,0 +1,100 @@
+"""The foundation CLI through click's CliRunner: games, perft, show, bench, players, play."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from mcts_arena.cli import cli
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+    return invoke
+
+
+def test_help_on_every_command(run):
+    top = run("--help")
+    assert top.exit_code == 0
+    for cmd in ["games", "perft", "show", "bench", "players", "play", "run"]:
+        r = run(cmd, "--help")
+        assert r.exit_code == 0 and "Usage" in r.output, cmd
+
+
+def test_games_lists_evaluations(run):
+    r = run("games")
+    assert r.exit_code == 0
+    assert "breakthrough" in r.output and "efMS, efLH" in r.output and "efRS" in r.output
+    assert "efWB" in r.output
+
+
+@pytest.mark.parametrize("game,depth,count", [("breakthrough", 3, 11132), ("kalah", 5, 4690),
+                                              ("tictactoe", 3, 504), ("loa", 2, 1244)])
+def test_perft_prints_count_last(run, game, depth, count):
+    r = run("perft", game, str(depth))
+    assert r.exit_code == 0
+    assert r.output.strip().splitlines()[-1] == str(count)
+
+
+def test_perft_from_position(run):
+    r = run("perft", "kalah", "1", "--position", "0,0,0,0,0,1,0/1,1,1,1,1,1,0 0")
+    assert r.output.strip().splitlines()[-1] == "1"
+
+
+def test_show_start_and_position(run):
+    r = run("show", "breakthrough")
+    assert "White to move" in r.output and "legal moves (22)" in r.output
+    r = run("show", "tictactoe", "--position", "x../.o./... x")
+    assert r.exit_code == 0 and "legal moves (7)" in r.output
+
+
+def test_bench_json(run):
+    r = run("bench", "kalah", "tictactoe", "--seconds", "0.05", "--json")
+    data = json.loads(r.output)
+    assert set(data) == {"kalah", "tictactoe"}
+    for row in data.values():
+        assert row["playouts_per_s"] > 0 and row["avg_plies"] > 0
+    assert data["tictactoe"]["avg_plies"] <= 9
+
+
+def test_bench_search_json(run):
+    r = run("bench", "tictactoe", "--search", "--seconds", "0.05", "--json")
+    data = json.loads(r.output)["tictactoe"]
+    assert data["MCTS"]["sims_per_s"] > 0 and data["MCTS"]["bytes_per_node"] <= 100
+    assert data["αβ(efTTT)"]["nodes_per_s"] > 0
+
+
+def test_players_lists_tokens_and_macros(run):
+    r = run("players", "breakthrough")
+    assert "imX" in r.output and "macro bl " in r.output and "macro bl'" in r.output
+
+
+def test_play_one_game(run):
+    r = run("play", "tictactoe", "MCTS", "ab(d9)", "--sims", "2000", "--seed", "3")
+    assert r.exit_code == 0
+    assert r.output.strip().splitlines()[-1] == "result: draw"
+
+
+BAD = [
+    (["perft", "chess", "3"], "arena: error: unknown game 'chess'; valid games: breakthrough, kalah, loa, tictactoe"),
+    (["perft", "breakthrough", "-1"], "arena: error: perft depth must be a non-negative integer, got -1"),
+    (["perft", "breakthrough", "x"], "arena: error: Invalid value for 'DEPTH': 'x' is not a valid integer. (see 'arena perft --help')"),
+    (["show", "breakthrough", "--position", "xx"], "arena: error: bad Breakthrough position 'xx': expected 8 ranks 'rank8/.../rank1' and a side 'w' or 'b'"),
+    (["bench", "--seconds", "0"], "arena: error: --seconds must be positive, got 0.0"),
+    (["bench", "go"], "arena: error: unknown game 'go'; valid games: breakthrough, kalah, loa, tictactoe"),
+    (["play", "breakthrough", "MCTS(foo)", "MCTS"], "arena: error: unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fet, im, ipp, mb, np, pb, pbim, pu, rave, sl, ef…, key=value"),
+    (["play", "breakthrough", "MCTS", "MCTS", "--sims", "0"], "arena: error: --sims must be positive, got 0"),
+    (["players", "chess"], "arena: error: unknown game 'chess'; valid games: breakthrough, kalah, loa, tictactoe"),
+    (["show", "kalah", "--game", "x"], "arena: error: --game needs a results directory holding arena.sqlite, not 'kalah'"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD)
+def test_bad_input_is_one_line_exit_2(run, args, message):
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == message
+    assert "Traceback" not in r.output
