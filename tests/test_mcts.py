@@ -313,3 +313,9 @@ def test_mcts_beats_a_random_player():
             assert play_game("breakthrough", a, b, 500) == 0
         else:
             assert play_game("breakthrough", b, a, 500) == 1
+
+
+def test_forced_move_is_played_without_search():
+    s = games.new_state("kalah", "0,0,0,0,0,2,0/1,1,1,1,1,1,0 0")
+    move, stats = players.make("MCTS(fet4)", "kalah", seed=1).choose(s, sims=1000)
+    assert s.format_move(move) == "6" and stats["sims"] == 0

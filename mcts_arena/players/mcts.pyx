@@ -545,6 +545,8 @@ cdef class MCTSSearch:
                     break
                 if self.nodes[0].proven != 0 or self.nodes[0].first < 0:
                     break
+                if self.nodes[0].nchild == 1:
+                    break        # forced-move shortcut (002_…): one legal move, play it now
                 self._simulate(s, np_visits)
                 done += 1
         elapsed = now() - t0
