@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Whole-game tools on the game interface: perft and the random-playout benchmark.
+"""Whole-game tools on the game interface: the random-playout benchmark (and perft).
 
 They live in Cython so that what they measure is the game core, not the Python loop around it.
 """
@@ -16,32 +16,9 @@ cdef double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef uint64_t _perft(GameState s, int depth) noexcept nogil:
-    cdef int moves[MAX_MOVES]
-    cdef int n, i
-    cdef uint64_t total = 0
-    if s.result() != ONGOING:
-        return 0
-    n = s.gen_moves(moves)
-    if depth == 1:
-        return n
-    for i in range(n):
-        s.do_move(moves[i])
-        total += _perft(s, depth - 1)
-        s.undo_move()
-    return total
-
-
 def perft(GameState state, int depth):
-    """Number of move sequences of exactly `depth` plies from `state` (a finished game has none)."""
-    if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
-    if depth == 0:
-        return 1
-    cdef uint64_t r
-    with nogil:
-        r = _perft(state, depth)
-    return r
+    """Number of move sequences of exactly `depth` plies from `state` (see GameState.perft)."""
+    return state.perft(depth)
 
 
 def playout_rate(GameState state, double seconds, unsigned long long seed=1):

@@ -346,27 +346,3 @@ cdef class Kalah(GameState):
 
     def py_move_bias(self, str move):
         return self.move_bias(self.parse_move(move))
-
-    def perft(self, int depth):
-        """Leaf count of the move tree `depth` plies deep (one ply per sowing)."""
-        if depth < 0:
-            raise ValueError(f"bad perft depth {depth}: must be >= 0")
-        return _perft(self, depth)
-
-
-cdef long long _perft(GameState s, int depth) noexcept nogil:
-    cdef int moves[MAX_MOVES]
-    cdef int n, i
-    cdef long long total = 0
-    if depth == 0:
-        return 1
-    if s.result() != ONGOING:
-        return 0
-    n = s.gen_moves(moves)
-    if depth == 1:
-        return n
-    for i in range(n):
-        s.do_move(moves[i])
-        total += _perft(s, depth - 1)
-        s.undo_move()
-    return total

@@ -627,21 +627,6 @@ cdef class LinesOfAction(GameState):
             p = o
         return ONGOING
 
-    cdef unsigned long long _perft(self, int depth) noexcept nogil:
-        cdef int moves[MAX_MOVES]
-        cdef int n, i
-        cdef unsigned long long total = 0
-        if self.res != ONGOING:
-            return 0
-        n = self.gen_moves(moves)
-        if depth == 1:
-            return n
-        for i in range(n):
-            self.do_move(moves[i])
-            total += self._perft(depth - 1)
-            self.undo_move()
-        return total
-
     cdef GameState clone(self):
         cdef LinesOfAction c = LinesOfAction.__new__(LinesOfAction)
         c.bb[0] = self.bb[0]
@@ -663,17 +648,6 @@ cdef class LinesOfAction(GameState):
         return c
 
     # ---- Python face ----------------------------------------------------------------------
-    def perft(self, int depth):
-        """Leaf count of the move tree `depth` plies deep (finished games are not expanded)."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be >= 0, got {depth}")
-        if depth == 0:
-            return 1
-        cdef unsigned long long r
-        with nogil:
-            r = self._perft(depth)
-        return r
-
     def format_move(self, int move):
         fr, to = mv_from(move), mv_to(move)
         sep = "x" if (self.bb[1 - self.player] >> to) & 1 else "-"

@@ -190,6 +190,15 @@ cdef class GameState:
             evalfn = EVAL_IDS[evalfn]
         return self.evaluate(evalfn)
 
+    def perft(self, int depth):
+        """Leaf count of the move tree `depth` plies deep (a finished game has no moves)."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, got {depth}")
+        cdef unsigned long long r
+        with nogil:
+            r = _perft(self, depth)
+        return r
+
     def zobrist(self):
         """The 64-bit Zobrist hash of the position (side to move included)."""
         return self.hash
@@ -208,3 +217,21 @@ cdef class GameState:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.to_text()!r}>"
+
+
+cdef unsigned long long _perft(GameState s, int depth) noexcept nogil:
+    cdef int moves[MAX_MOVES]
+    cdef int n, i
+    cdef unsigned long long total = 0
+    if depth == 0:
+        return 1
+    if s.result() != ONGOING:
+        return 0
+    n = s.gen_moves(moves)
+    if depth == 1:
+        return n
+    for i in range(n):
+        s.do_move(moves[i])
+        total += _perft(s, depth - 1)
+        s.undo_move()
+    return total

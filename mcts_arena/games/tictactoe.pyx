@@ -246,33 +246,9 @@ cdef class TicTacToe(GameState):
     def py_is_decisive(self, str move):
         return bool(self.is_decisive(self.parse_move(move)))
 
-    def perft(self, int depth):
-        """Leaf count of the move tree `depth` plies deep."""
-        if depth < 0:
-            raise ValueError(f"bad perft depth {depth}: must be >= 0")
-        return _perft(self, depth)
-
     def count_games(self):
         """Number of finished games reachable from here (leaves of the full game tree)."""
         return _count_games(self)
-
-
-cdef long long _perft(GameState s, int depth) noexcept nogil:
-    cdef int moves[MAX_MOVES]
-    cdef int n, i
-    cdef long long total = 0
-    if depth == 0:
-        return 1
-    if s.result() != ONGOING:
-        return 0
-    n = s.gen_moves(moves)
-    if depth == 1:
-        return n
-    for i in range(n):
-        s.do_move(moves[i])
-        total += _perft(s, depth - 1)
-        s.undo_move()
-    return total
 
 
 cdef long long _count_games(GameState s) noexcept nogil:
