@@ -303,3 +303,97 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         sys.exit(130)
     click.echo(f"{result.played} games played in {result.seconds:.1f} s; "
                f"{result.stored_before + result.played}/{result.planned} stored in {directory}")
+
+
+@cli.command("report")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "markdown", "csv", "latex", "html", "json"]),
+              help="Output format; html is one self-contained page written to the --out folder.")
+@click.option("--ci", default="auto", show_default=True,
+              type=click.Choice(["auto", "wald", "wilson"]),
+              help="95% interval: wald (the paper's), wilson, or auto (Wilson below 100 games).")
+@click.option("--out", "out", default=None, metavar="DIR",
+              help="Folder for plots and the html page [default: <first PATH>/report].")
+@click.option("--compare", default=None, type=click.Choice(["paper"]),
+              help="Put the paper's published numbers beside ours, with a verdict.")
+def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
+               compare: str | None) -> None:
+    """Tables (W/D/L, score with CI, Elo, LOS, per-seat wins, game length, sims per move),
+    sweep plots and tournament brackets for the results directories PATH... (read-only)."""
+    from pathlib import Path
+
+    from mcts_arena.report import plots, render, tables
+
+    report = tables.build_report(list(paths), ci=ci, compare=compare)
+    folder = Path(out) if out else Path(paths[0]) / "report"
+    if report.sweeps:
+        plots.write_plots(report.sweeps, folder)
+    text = render.render(report, fmt)
+    if fmt == "html":
+        folder.mkdir(parents=True, exist_ok=True)
+        page = folder / "report.html"
+        page.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {page}")
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command("tournament")
+@click.argument("name")
+@click.option("--game", default=None, help="Game of a built-in tournament [default: breakthrough].")
+@click.option("--eval", "evalfn", default=None, type=click.Choice(["efMS", "efLH"]),
+              help="Breakthrough evaluation of the built-in tournaments [default: efMS].")
+@click.option("--games", type=int, default=None,
+              help="Games per match [default: the paper's, 1000 Kalah / 200 otherwise].")
+@click.option("--time", "time_s", type=float, default=None, help="Seconds per move [default 1].")
+@click.option("--sims", type=int, default=None, help="Simulations per move instead of --time.")
+@click.option("--jobs", "jobs", default=0, show_default=True, type=int,
+              help="Games played at once (0 = every usable CPU).")
+@click.option("--tie", default=None, type=click.Choice(["first", "playoff"]),
+              help="Elimination ties: first (the paper's) or playoff (extra pairs, capped).")
+@click.option("--out", "out", default=None, metavar="DIR",
+              help="Results directory [default: results/tournament-<name>-<game>].")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int | None,
+                   time_s: float | None, sims: int | None, jobs: int, tie: str | None,
+                   out: str | None, quiet: bool) -> None:
+    """Play the tournament NAME: fet, det, ege, im (the paper's tuning brackets) or a YAML file
+    (configs/tournaments/*.yaml: elimination, round_robin or gauntlet). Run again to resume."""
+    import dataclasses
+    import sys
+    from pathlib import Path
+
+    from mcts_arena.arena import scheduler, tournament
+    from mcts_arena.arena.config import Budget
+
+    if time_s is not None and sims is not None:
+        _fail("--time and --sims exclude each other; give one budget")
+    if games is not None and games <= 0:
+        _fail(f"--games must be a positive integer, got {games}")
+    if time_s is not None and not time_s > 0:
+        _fail(f"--time must be a positive number of seconds, got {time_s}")
+    if sims is not None and sims <= 0:
+        _fail(f"--sims must be a positive integer, got {sims}")
+    workers = scheduler.worker_count(jobs)
+    spec = tournament.resolve(name, game, evalfn)
+    changes = {}
+    if games is not None:
+        changes["games"] = games
+    if time_s is not None or sims is not None:
+        changes["budget"] = Budget(time=time_s, sims=sims)
+    if tie is not None:
+        changes["tie"] = tie
+    spec = dataclasses.replace(spec, **changes)
+    if spec.kind == "elimination" and spec.games % 2:
+        _fail(f"--games must be even for an elimination (seat-swapped pairs), got {spec.games}")
+    directory = Path(out) if out else Path("results") / spec.name
+    click.echo(f"tournament {spec.title}: {workers} worker(s), results in {directory}", err=True)
+    click.echo(tournament.header(spec) + "\n")
+    result = tournament.run_tournament(spec, directory, workers=workers, progress=not quiet,
+                                       echo=click.echo)
+    if result.interrupted:
+        click.echo(tournament.render(result.state, with_header=False).rstrip())
+        click.echo(f"arena: interrupted; resume with the same command (results in {directory})",
+                   err=True)
+        sys.exit(130)

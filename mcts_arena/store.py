@@ -13,7 +13,8 @@ Schema (version 1):
     game(game_id PK, pairing_id, pair_index, swap, seat0, seat1, budgets_json, seeds_json,
          opening, winner, score, reason, error, plies, moves_json, stats_json, duration, finished)
     pair(pairing_id, pair_index, outcome, PK(pairing_id, pair_index))   -- pair_outcome()
-    meta(key PK, value)                                                   -- schema version
+    meta(key PK, value)            -- schema version; `sprt/<pairing id>` (the runner's SPRT
+                                   -- decision, JSON); `tournament` (a tournament's settings, JSON)
 
 `game.winner` is the winning seat (NULL: draw or error), `game.score` the pairing player's score
 (1, 0.5, 0; NULL for an error game), `game.swap` 0 when the pairing's player sat in seat 0.
@@ -244,6 +245,21 @@ class Store:
 
     def pairing_games_count(self) -> dict[str, int]:
         rows = self.conn.execute("SELECT pairing_id, COUNT(*) FROM game GROUP BY pairing_id")
+        return {r[0]: r[1] for r in rows}
+
+    # ---- meta -------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Store (or replace) a meta value at once (writer only)."""
+        with self._tx():
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def meta_items(self, prefix: str = "") -> dict[str, str]:
+        rows = self.conn.execute("SELECT key, value FROM meta WHERE key LIKE ? ESCAPE '\\'",
+                                 (prefix.replace("%", "\\%").replace("_", "\\_") + "%",))
         return {r[0]: r[1] for r in rows}
 
     # ---- plumbing -----------------------------------------------------------------------

@@ -10,12 +10,19 @@ games open, and the matches to play. Example::
     seed: 1
     openings: start               # or {random_plies: 4}; kalah: random_boards; loa: opening_set
     macros: {mybl: "ege0.1,det0.5"}
+    sprt: {elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05}   # optional: stop a pairing early
     matches:
       - {player: "MCTS(ipp,im0.4)", opponent: "MCTS(ipp)"}
       - sweep: {player: "MCTS(bl,im{alpha})", opponent: "MCTS(bl)", alpha: [0.1, 0.4]}
       - round_robin: ["MCTS(bl)", "MCTS(ipp)", "MCTS"]
       - gauntlet: {player: "MCTS(bl,im0.4)", opponents: ["MCTS(bl)", "MCTS(ipp)"]}
         games: 100                # per-entry override of `games`
+
+`sprt` (optional) runs a GSPRT on every pairing (mcts_arena.report.stats; pentanomial on the
+seat-swapped pairs): once it accepts H0 (the player is at most `elo0` Elo stronger) or H1 (at
+least `elo1`), the runner schedules no more games of that pairing. `alpha`, `beta` default to
+0.05; `model` is `logistic` (default) or `normalized`. It does not change what a game is, so it
+is not part of the experiment's identity.
 
 Every mistake raises `ConfigError` (a UserError) with one line: the file, the YAML path of the
 field (`matches[2].sweep.alpha[3]`) and what was expected.
@@ -52,7 +59,8 @@ OPENING_KINDS = {"start": None, "random_plies": None, "random_boards": ("kalah",
                  "opening_set": ("loa",)}
 DEFAULT_OPENINGS = {"kalah": "random_boards", "loa": "opening_set"}
 TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies", "macros",
-              "matches", "description")
+              "matches", "description", "sprt")
+SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
 MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -109,10 +117,26 @@ class Pairing:
     where: str                      # YAML path of the entry that made it, e.g. "matches[1]"
     player_budget: Budget | None = None
     opponent_budget: Budget | None = None
+    sweep: tuple[tuple[str, str], ...] = ()     # a sweep's (variable, value) pairs that made it
 
     @property
     def label(self) -> str:
         return f"{self.player} vs {self.opponent}"
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A GSPRT stopping rule: H0 elo <= elo0 against H1 elo >= elo1, error rates alpha, beta."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "logistic"
+
+    def __str__(self) -> str:
+        return (f"SPRT elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} "
+                f"beta={self.beta:g}" + ("" if self.model == "logistic" else f" ({self.model})"))
 
 
 @dataclass(frozen=True)
@@ -128,6 +152,7 @@ class Experiment:
     pairings: tuple[Pairing, ...]
     source: str = ""
     description: str = ""
+    sprt: Sprt | None = None
 
     def macros_dict(self) -> dict[str, str] | None:
         return dict(self.macros) if self.macros else None
@@ -317,11 +342,38 @@ class _Validator:
         description = d.get("description", "")
         if not isinstance(description, str):
             self.fail("description", f"expected a string, got {_show(description)}")
+        sprt = self.sprt(d["sprt"], "sprt") if d.get("sprt") is not None else None
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
                                 games, ov.games)
         return Experiment(name=name, game=game, budget=budget, games=games, seed=seed,
                           openings=openings, max_plies=max_plies, macros=macros,
-                          pairings=tuple(pairings), source=self.source, description=description)
+                          pairings=tuple(pairings), source=self.source, description=description,
+                          sprt=sprt)
+
+    def sprt(self, v: Any, path: str) -> Sprt:
+        d = self.mapping(v, path, "a mapping with elo0, elo1 and optionally alpha, beta, model")
+        self.known_keys(d, path, SPRT_FIELDS)
+        for req in ("elo0", "elo1"):
+            if req not in d:
+                self.fail(f"{path}.{req}", "missing required field (an Elo difference)")
+        for k in ("elo0", "elo1"):
+            if not _is_number(d[k]):
+                self.fail(f"{path}.{k}", f"expected a number (Elo), got {_show(d[k])}")
+        if not d["elo0"] < d["elo1"]:
+            self.fail(f"{path}.elo1", f"expected elo1 above elo0 ({d['elo0']!r}), "
+                                      f"got {d['elo1']!r}")
+        for k in ("alpha", "beta"):
+            if k in d and (not _is_number(d[k]) or not 0 < d[k] < 1):
+                self.fail(f"{path}.{k}", f"expected a probability strictly between 0 and 1, "
+                                         f"got {_show(d[k])}")
+        alpha, beta = float(d.get("alpha", 0.05)), float(d.get("beta", 0.05))
+        if alpha + beta >= 1:
+            self.fail(path, f"alpha + beta must be below 1, got {alpha + beta:g}")
+        model = d.get("model", "logistic")
+        if model not in ("logistic", "normalized"):
+            self.fail(f"{path}.model", f"unknown model {_show(model)}; valid: logistic, "
+                                       f"normalized")
+        return Sprt(float(d["elo0"]), float(d["elo1"]), alpha, beta, model)
 
     def budget(self, v: Any, path: str) -> Budget:
         d = self.mapping(v, path, "a mapping with 'time' (seconds per move) or 'sims' "
@@ -394,14 +446,16 @@ class _Validator:
             if games is not None:
                 games = self.positive_int(games, f"{ep}.games", "games per pairing")
             games = forced_games or games or default_games
+            self._sweep_values: tuple[tuple[str, str], ...] = ()
             for a, b, wa, wb in getattr(self, "_" + kind)(e, ep):
+                swept = self._sweep_values
                 ca, ba = self.player(a, wa, game, macros)
                 cb, bb = self.player(b, wb, game, macros)
                 key = frozenset((ca, cb)) if ca != cb else (ca, cb)
                 if key in seen:
                     self.fail(ep, f"duplicate pairing {ca} vs {cb}: the same players as {seen[key]}")
                 seen[key] = ep
-                pairings.append(Pairing(pairing_id(ca, cb), ca, cb, games, ep, ba, bb))
+                pairings.append(Pairing(pairing_id(ca, cb), ca, cb, games, ep, ba, bb, swept))
         return pairings
 
     # each match kind yields (player, opponent, player's path, opponent's path)
@@ -481,5 +535,6 @@ class _Validator:
                 where = ", ".join(f"{sp}.{k}[{j}]" for k, j in zip(keys, combo))
             where_p = where if templates["player"][1] else f"{sp}.player"
             where_o = where if templates["opponent"][1] else f"{sp}.opponent"
+            self._sweep_values = tuple(values.items())
             yield (templates["player"][0].format(**values),
                    templates["opponent"][0].format(**values), where_p, where_o)

@@ -13,11 +13,15 @@ A backend takes jobs and calls `on_record(record)` in the parent for every finis
 - the parent waits on pipes and process sentinels together, and stops dispatching when
   `should_stop()` turns true (Ctrl-C): workers are terminated, finished games are already stored.
 
-`run_experiment` wires plan, store, backend, progress bar and Ctrl-C handling together.
+`run_experiment` wires plan, store, backend, progress bar and Ctrl-C handling together. With an
+`sprt` in the experiment it also runs a GSPRT per pairing (`SprtTracker`): once the test
+decides, the decision is kept in the store's meta table (`sprt/<pairing id>`) and the pairing's
+jobs not yet dispatched are skipped (games already being played still count).
 """
 from __future__ import annotations
 
 import collections
+import json
 import multiprocessing as mp
 import os
 import signal
@@ -30,7 +34,7 @@ from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
 from typing import Protocol
 
-from mcts_arena.arena.config import Experiment, players_provider
+from mcts_arena.arena.config import Experiment, Sprt, players_provider
 from mcts_arena.arena.match import GameRecord, _finish, play_job
 from mcts_arena.arena.plan import Job, Plan
 from mcts_arena.errors import UserError
@@ -58,9 +62,11 @@ def worker_count(jobs: int) -> int:
 
 class Backend(Protocol):
     def run(self, jobs: Iterable[Job], on_record: Callable[[GameRecord], None],
-            should_stop: Callable[[], bool] = ...) -> bool:
-        """Play every job, calling on_record in this process for each finished game.
-        Returns True if all jobs ran, False if should_stop() stopped the run early."""
+            should_stop: Callable[[], bool] = ...,
+            skip: Callable[[Job], bool] | None = None) -> bool:
+        """Play every job, calling on_record in this process for each finished game; a job for
+        which skip(job) is true when its turn comes is dropped (SPRT). Returns True if all jobs
+        ran, False if should_stop() stopped the run early."""
 
 
 # ---- worker side ---------------------------------------------------------------------------
@@ -124,7 +130,8 @@ class LocalPoolBackend:
         return _Worker(cpu, p, parent)
 
     def run(self, jobs: Iterable[Job], on_record: Callable[[GameRecord], None],
-            should_stop: Callable[[], bool] = lambda: False) -> bool:
+            should_stop: Callable[[], bool] = lambda: False,
+            skip: Callable[[Job], bool] | None = None) -> bool:
         queue = collections.deque(jobs)
         if not queue:
             return True
@@ -138,6 +145,8 @@ class LocalPoolBackend:
                         self._drain(w, on_record)
                     return False
                 for w in pool:
+                    while skip is not None and queue and skip(queue[0]):
+                        queue.popleft()
                     if w.job is None and queue:
                         w.job, w.received = queue.popleft(), set()
                         w.conn.send(w.job)
@@ -237,10 +246,11 @@ class RunResult:
     played: int             # games stored by this run
     interrupted: bool
     seconds: float
+    skipped: int = 0        # games never played because an SPRT decided their pairing
 
     @property
     def missing(self) -> int:
-        return self.planned - self.stored_before - self.played
+        return self.planned - self.stored_before - self.played - self.skipped
 
 
 def move_aside(directory: Path) -> Path:
@@ -282,6 +292,68 @@ def check_compatible(store: Store, exp: Experiment) -> None:
             raise UserError(f"{store.directory} holds {stored[p['pairing_id']]} games of "
                             f"{p['player']} vs {p['opponent']}, which the config no longer has; "
                             f"{hint}")
+
+
+class SprtTracker:
+    """GSPRT per pairing, fed one game at a time (pentanomial on complete seat-swapped pairs;
+    error games and unpaired games do not count). `add` returns the decision record (a dict)
+    the first time a pairing's test decides; afterwards the pairing stays decided."""
+
+    def __init__(self, sprt: Sprt):
+        from mcts_arena.report import stats
+
+        self.sprt = sprt
+        self.bounds = stats.sprt_bounds(sprt.alpha, sprt.beta)
+        self.pairs: dict[str, dict[int, dict[int, float]]] = collections.defaultdict(dict)
+        self.decisions: dict[str, dict] = {}
+
+    def params(self) -> dict:
+        s = self.sprt
+        return {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                "model": s.model}
+
+    def penta(self, pairing_id: str) -> tuple[int, int, int, int, int]:
+        from mcts_arena.report import stats
+
+        done = [(p[0], p[1]) for p in self.pairs[pairing_id].values() if len(p) == 2]
+        return stats.pentanomial(done)
+
+    def state(self, pairing_id: str) -> dict:
+        """The test on the games seen so far (whether or not it has decided before)."""
+        from mcts_arena.report import stats
+
+        counts = self.penta(pairing_id)
+        llr = stats.sprt_llr_pentanomial(counts, self.sprt.elo0, self.sprt.elo1, self.sprt.model)
+        lower, upper = self.bounds
+        return {"decision": stats.sprt_decision(llr, lower, upper), "games": 2 * sum(counts),
+                "llr": llr, "lower": lower, "upper": upper, "pentanomial": list(counts),
+                **self.params()}
+
+    def add(self, pairing_id: str, pair_index: int, swap: int, score: float | None) -> dict | None:
+        if score is None:
+            self.pairs[pairing_id].get(pair_index, {}).pop(swap, None)
+            return None
+        self.pairs[pairing_id].setdefault(pair_index, {})[swap] = score
+        if pairing_id in self.decisions or len(self.pairs[pairing_id][pair_index]) < 2:
+            return None
+        st = self.state(pairing_id)
+        if st["decision"] is None:
+            return None
+        self.decisions[pairing_id] = st
+        return st
+
+    def decided(self, pairing_id: str) -> bool:
+        return pairing_id in self.decisions
+
+
+def replay_sprt(store: Store, sprt: Sprt, planned_ids: set[str] | None = None) -> SprtTracker:
+    """A tracker fed the stored games in the order they finished (decisions as a run made them)."""
+    tracker = SprtTracker(sprt)
+    for r in store.conn.execute("SELECT game_id, pairing_id, pair_index, swap, score FROM game "
+                                "ORDER BY finished, game_id"):
+        if planned_ids is None or r["game_id"] in planned_ids:
+            tracker.add(r["pairing_id"], r["pair_index"], r["swap"], r["score"])
+    return tracker
 
 
 def pairing_rows(exp: Experiment) -> list[dict]:
@@ -339,13 +411,26 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
             announce(stored_before, plan.total_games - stored_before)
         labels = {p.id: p.label for p in exp.pairings}
         scores = _running_scores(store, planned_ids)
+        tracker = None
+        if exp.sprt is not None:
+            tracker = replay_sprt(store, exp.sprt, planned_ids)
+            for pid, st in tracker.decisions.items():
+                old = store.get_meta(f"sprt/{pid}")
+                if old is None or {k: json.loads(old).get(k) for k in tracker.params()} \
+                        != tracker.params():
+                    store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
         bar = _progress_bar(plan.total_games, stored_before, progress)
         played = 0
+        skipped = 0
 
         def on_record(rec: GameRecord) -> None:
             nonlocal played
             if store.add_game(rec) and rec.game_id in planned_ids:
                 played += 1
+                if tracker is not None:
+                    st = tracker.add(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
+                    if st is not None:
+                        store.set_meta(f"sprt/{rec.pairing_id}", json.dumps(st, sort_keys=True))
                 s = scores[rec.pairing_id]
                 s[{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[rec.score]] += 1
                 if bar is not None:
@@ -354,15 +439,27 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                     bar.set_postfix_str(f"{labels.get(rec.pairing_id, rec.pairing_id)} "
                                         f"+{s[0]} ={s[1]} -{s[2]}{err}", refresh=False)
 
+        def skip(job: Job) -> bool:
+            nonlocal skipped
+            if not tracker.decided(job.games[0].pairing_id):
+                return False
+            skipped += len(job.games)
+            if bar is not None:
+                bar.total -= len(job.games)
+            return True
+
         backend = backend or LocalPoolBackend(workers, players=players)
         try:
             with _StopFlag() as stop:
-                complete = backend.run(jobs, on_record, stop)
+                if tracker is None:
+                    complete = backend.run(jobs, on_record, stop)
+                else:
+                    complete = backend.run(jobs, on_record, stop, skip=skip)
         finally:
             if bar is not None:
                 bar.close()
     return RunResult(plan.total_games, stored_before, played, not complete,
-                     time.monotonic() - t0)
+                     time.monotonic() - t0, skipped)
 
 
 def _running_scores(store: Store, planned_ids: set[str]) -> dict[str, list[int]]:

@@ -4,10 +4,13 @@ The win rate is the pairing player's score (draws count half) with the paper's 9
 the normal approximation `p ± 1.96·sqrt(p(1-p)/n)`. Error games count in no column but `err`.
 For Kalah the paper's pair rule is shown too: pairs won / drawn / lost by the player,
 discarded pairs (the same side won both games), and the win rate over decisive pairs.
+With an SPRT in the config, each pairing gets a line `SPRT: H1 accepted after N games` (or H0,
+or no decision yet) from `sprt_status`, which the reporter shares.
 The full reporter (mcts_arena.report) takes this over; this module stays small on purpose.
 """
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -51,6 +54,42 @@ def pairing_counts(store: Store) -> list[dict]:
     return out
 
 
+def sprt_status(store: Store) -> dict[str, dict]:
+    """Per pairing id, the SPRT as the run left it: the stored decision (`decision` "H0"/"H1",
+    `games` at the decision, `llr`, `lower`, `upper`, the test's parameters), or the test on
+    the games stored so far (`decision` None). Empty when the config has no `sprt`."""
+    from mcts_arena.arena.config import Sprt
+    from mcts_arena.arena.scheduler import replay_sprt
+
+    cfg = (store.experiment() or {}).get("config", {}).get("sprt")
+    if not cfg:
+        return {}
+    sprt = Sprt(**cfg)
+    tracker = None
+    out = {}
+    for p in store.pairings():
+        pid = p["pairing_id"]
+        raw = store.get_meta(f"sprt/{pid}")
+        rec = json.loads(raw) if raw else None
+        if rec is None or any(rec.get(k) != v for k, v in cfg.items()):
+            tracker = tracker or replay_sprt(store, sprt)
+            rec = tracker.decisions.get(pid) or tracker.state(pid)
+        out[pid] = rec
+    return out
+
+
+def sprt_text(rec: dict) -> str:
+    """`SPRT: H1 accepted after 12 games (LLR 3.01 >= 2.94)` and the like."""
+    if rec.get("decision") == "H1":
+        return (f"SPRT: H1 accepted after {rec['games']} games (elo >= {rec['elo1']:g}; "
+                f"LLR {rec['llr']:.2f} >= {rec['upper']:.2f})")
+    if rec.get("decision") == "H0":
+        return (f"SPRT: H0 accepted after {rec['games']} games (elo <= {rec['elo0']:g}; "
+                f"LLR {rec['llr']:.2f} <= {rec['lower']:.2f})")
+    return (f"SPRT: no decision after {rec['games']} games (LLR {rec['llr']:.2f} in "
+            f"({rec['lower']:.2f}, {rec['upper']:.2f}))")
+
+
 def summary_table(store: Store) -> str:
     """The table printed at the end of `arena run`."""
     exp = store.experiment() or {}
@@ -75,6 +114,10 @@ def summary_table(store: Store) -> str:
                      f"{_pct(pw, pw + pl):>15}")
         lines.append(line)
     notes = []
+    sprt = sprt_status(store)
+    for r in rows:
+        if r["pairing_id"] in sprt:
+            notes.append(f"{r['label']}: {sprt_text(sprt[r['pairing_id']])}")
     forfeits = sum(r["forfeits"] for r in rows)
     if forfeits:
         notes.append(f"{forfeits} game(s) ended by time forfeit (counted as losses)")

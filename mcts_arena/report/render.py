@@ -1,0 +1,338 @@
+"""Writers for `arena report`: text, markdown, csv, latex, html, json.
+
+Each takes a `tables.Report` (plots already written, so `Sweep.plot` holds their paths) and
+returns the document as a string. `html` is one self-contained page: tables, brackets and the
+plots embedded as base64 PNGs. `json` is the documented list of rows of `tables` (one per
+pairing); `csv` is the same rows flattened to one line each.
+"""
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import json
+import math
+from pathlib import Path
+
+from mcts_arena.report.tables import ROW_FIELDS, Report
+
+FORMATS = ("text", "markdown", "csv", "latex", "html", "json")
+
+
+# ---- cells ---------------------------------------------------------------------------------
+def _pct(x: float | None, digits: int = 2) -> str:
+    return "-" if x is None else f"{100 * x:.{digits}f}"
+
+
+def _score_cell(r: dict) -> str:
+    if not r["games"]:
+        return "-"
+    return f"{_pct(r['score'])} [{_pct(r['ci_low'], 1)}, {_pct(r['ci_high'], 1)}]"
+
+
+def _elo_cell(r: dict) -> str:
+    if not r["games"]:
+        return "-"
+    if r["elo"] is None:
+        return "+inf" if r["score"] >= 1 else "-inf"
+    err = "inf" if r["elo_error"] is None else f"{r['elo_error']:.1f}"
+    return f"{r['elo'] + 0.0:+.1f} ± {err}"
+
+
+def _work_cell(r: dict) -> str:
+    def one(v, u):
+        if v is None:
+            return "-"
+        return f"{v:.0f}" + ("n" if u == "nodes" else "")
+    return f"{one(r['player_work'], r['player_work_unit'])} / " \
+           f"{one(r['opponent_work'], r['opponent_work_unit'])}"
+
+
+MAIN_HEAD = ("pairing", "games", "W", "D", "L", "score % [95% CI]", "Elo", "LOS %",
+             "1st W/n", "2nd W/n", "plies", "sims/move P / O", "err", "forfeit")
+
+
+def main_cells(r: dict) -> list[str]:
+    return [f"{r['player']} vs {r['opponent']}", str(r["games"]), str(r["wins"]),
+            str(r["draws"]), str(r["losses"]), _score_cell(r), _elo_cell(r),
+            f"{100 * r['los']:.1f}", f"{r['wins_first']}/{r['games_first']}",
+            f"{r['wins_second']}/{r['games_second']}",
+            "-" if r["avg_plies"] is None else f"{r['avg_plies']:.1f}", _work_cell(r),
+            str(r["errors"]), str(r["time_forfeits"])]
+
+
+PAIR_HEAD = ("pairing", "pairs W-D-L", "discarded", "pair win % [95% CI]")
+
+
+def pair_cells(r: dict) -> list[str]:
+    p = r["pairs"]
+    n = p["won"] + p["lost"]
+    cell = "-" if not n else f"{_pct(p['score'])} [{_pct(p['ci_low'], 1)}, {_pct(p['ci_high'], 1)}]"
+    return [f"{r['player']} vs {r['opponent']}", f"{p['won']}-{p['drawn']}-{p['lost']}",
+            str(p["discarded"]), cell]
+
+
+CMP_HEAD = ("pairing", "ours % [95% CI]", "our games", "our budget", "paper %", "paper games",
+            "paper s/move", "source", "verdict")
+
+
+def cmp_cells(c: dict) -> list[str]:
+    return [f"{c['player']} vs {c['opponent']}",
+            f"{c['ours_pct']:.2f} [{c['ci_low_pct']:.1f}, {c['ci_high_pct']:.1f}]",
+            str(c["games"]), c["budget"], f"{c['paper_win_pct']:.2f}",
+            "?" if c["paper_games"] is None else str(c["paper_games"]),
+            "?" if c["paper_seconds"] is None else f"{c['paper_seconds']:g}",
+            c["paper_table"], c["verdict"]]
+
+
+def _header_line(info: dict) -> str:
+    line = (f"{info['experiment']}: {info['game']}, {info['budget']}/move, openings "
+            f"{info['openings']}, seed {info['seed']}, {info['games_stored']} games stored "
+            f"({info['directory']})")
+    if info.get("sprt"):
+        s = info["sprt"]
+        line += (f"; SPRT elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} "
+                 f"beta={s['beta']:g}")
+    return line
+
+
+def _notes(rows: list[dict]) -> list[str]:
+    out = []
+    for r in rows:
+        if r["sprt"]:
+            out.append(f"{r['player']} vs {r['opponent']}: {r['sprt']['text']}")
+    return out
+
+
+def _ci_note(report: Report) -> str:
+    return {"auto": "CI: Wilson below 100 games, Wald (the paper's) from 100",
+            "wald": "CI: Wald (normal approximation, the paper's)",
+            "wilson": "CI: Wilson score interval"}[report.ci]
+
+
+# ---- text and markdown ---------------------------------------------------------------------
+def _text_table(head, rows) -> list[str]:
+    widths = [max(len(str(h)), *(len(c[i]) for c in rows)) if rows else len(h)
+              for i, h in enumerate(head)]
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    line = fmt(list(head))
+    return [line, "-" * len(line)] + [fmt(c) for c in rows]
+
+
+def render_text(report: Report) -> str:
+    out: list[str] = []
+    for e in report.experiments:
+        out.append(_header_line(e.info))
+        out += _text_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
+        kalah = [r for r in e.rows if r["pairs"]]
+        if kalah:
+            out.append("")
+            out.append("Kalah pair rule (a pair counts when one side won one game and at least "
+                       "drew the other; the same seat winning both is discarded):")
+            out += _text_table(PAIR_HEAD, [pair_cells(r) for r in kalah])
+        out += _notes(e.rows)
+        if e.tournament:
+            out += ["", e.tournament.rstrip()]
+        out.append("")
+    for sw in report.sweeps:
+        out.append(f"sweep {sw.title}: {', '.join(f'{k} ({len(v)} points)' for k, v in sw.curves.items())}"
+                   + (f"; plot {sw.plot}" if sw.plot else ""))
+    if report.comparisons is not None:
+        out.append("")
+        out.append("Compared with the paper (win % of the first player; verdict: does our CI "
+                   "contain the paper's value?):")
+        if report.comparisons:
+            out += _text_table(CMP_HEAD, [cmp_cells(c) for c in report.comparisons])
+        else:
+            out.append("no pairing matches a published result")
+    out.append(_ci_note(report))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("|", "\\|")
+
+
+def _md_table(head, rows) -> list[str]:
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def render_markdown(report: Report) -> str:
+    out: list[str] = []
+    for e in report.experiments:
+        out += [f"## {e.info['experiment']}", "", _header_line(e.info), ""]
+        out += _md_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
+        kalah = [r for r in e.rows if r["pairs"]]
+        if kalah:
+            out += ["", "Kalah pair rule:", ""] + _md_table(PAIR_HEAD, [pair_cells(r) for r in kalah])
+        notes = _notes(e.rows)
+        if notes:
+            out += [""] + [f"- {n}" for n in notes]
+        if e.tournament:
+            out += ["", "```", e.tournament.rstrip(), "```"]
+        out.append("")
+    for sw in report.sweeps:
+        if sw.plot:
+            out += [f"![{sw.title}]({sw.plot})", ""]
+    if report.comparisons is not None:
+        out += ["## Compared with the paper", ""]
+        out += _md_table(CMP_HEAD, [cmp_cells(c) for c in report.comparisons]) \
+            if report.comparisons else ["No pairing matches a published result."]
+        out.append("")
+    out.append(_ci_note(report))
+    return "\n".join(out).rstrip() + "\n"
+
+
+# ---- json and csv --------------------------------------------------------------------------
+def json_rows(report: Report) -> list[dict]:
+    keys = ROW_FIELDS + (("paper",) if report.comparisons is not None else ())
+    return [{k: r.get(k) for k in keys} for r in report.rows]
+
+
+def render_json(report: Report) -> str:
+    def clean(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return None
+        if isinstance(v, dict):
+            return {k: clean(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [clean(x) for x in v]
+        return v
+    return json.dumps(clean(json_rows(report)), indent=2, ensure_ascii=False) + "\n"
+
+
+def flat_row(r: dict) -> dict:
+    out = {}
+    for k in ROW_FIELDS:
+        v = r.get(k)
+        if k in ("player_budget", "opponent_budget"):
+            out[k] = json.dumps(v, sort_keys=True) if v else ""
+        elif k == "pairs":
+            for f in ("won", "drawn", "lost", "discarded", "score", "ci_low", "ci_high"):
+                out[f"pairs_{f}"] = "" if v is None else v[f]
+        elif k == "sprt":
+            for f in ("decision", "games", "llr"):
+                out[f"sprt_{f}"] = "" if v is None or v.get(f) is None else v[f]
+        elif k == "sweep":
+            out["sweep_param"] = "" if v is None else v["param"]
+            out["sweep_value"] = "" if v is None else v["value"]
+        else:
+            out[k] = "" if v is None else v
+    if "paper" in r:
+        first = r["paper"][0] if r["paper"] else None
+        for f in ("table", "win_pct", "games", "seconds", "verdict"):
+            out[f"paper_{f}"] = "" if first is None or first[f] is None else first[f]
+    return out
+
+
+def render_csv(report: Report) -> str:
+    rows = [flat_row(r) for r in report.rows]
+    buf = io.StringIO()
+    if not rows:
+        return ""
+    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+# ---- latex ---------------------------------------------------------------------------------
+_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+        "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "±": r"$\pm$"}
+
+
+def tex(s: str) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in s)
+
+
+def _tex_table(head, rows, caption: str) -> list[str]:
+    cols = "l" + "r" * (len(head) - 1)
+    out = [r"\begin{table}[ht]", r"\centering", r"\small", f"\\begin{{tabular}}{{{cols}}}",
+           r"\hline", " & ".join(tex(h) for h in head) + r" \\", r"\hline"]
+    out += [" & ".join(tex(c) for c in r) + r" \\" for r in rows]
+    out += [r"\hline", r"\end{tabular}", f"\\caption{{{tex(caption)}}}", r"\end{table}", ""]
+    return out
+
+
+def render_latex(report: Report) -> str:
+    out = [f"% arena report; {tex(_ci_note(report))}"]
+    head = ("pairing", "games", "W", "D", "L", "win % [95% CI]", "Elo", "LOS %")
+    for e in report.experiments:
+        rows = [main_cells(r)[:8] for r in e.rows]
+        out += _tex_table(head, rows, _header_line(e.info))
+        kalah = [r for r in e.rows if r["pairs"]]
+        if kalah:
+            out += _tex_table(PAIR_HEAD, [pair_cells(r) for r in kalah],
+                              f"{e.info['experiment']}: Kalah pair rule")
+        if e.tournament:
+            out += [r"\begin{verbatim}", e.tournament.rstrip(), r"\end{verbatim}", ""]
+    for sw in report.sweeps:
+        if sw.plot:
+            out += [r"\begin{figure}[ht]", r"\centering",
+                    f"\\includegraphics[width=0.7\\textwidth]{{{sw.plot}}}",
+                    f"\\caption{{{tex(sw.title)}}}", r"\end{figure}", ""]
+    if report.comparisons:
+        out += _tex_table(CMP_HEAD, [cmp_cells(c) for c in report.comparisons],
+                          "Compared with the paper")
+    return "\n".join(out).rstrip() + "\n"
+
+
+# ---- html ----------------------------------------------------------------------------------
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+th:first-child,td:first-child{text-align:left}th{background:#f2f2f2}
+pre{background:#f8f8f8;padding:1em;border:1px solid #ddd}img{max-width:100%}
+.note{color:#555}"""
+
+
+def _html_table(head, rows) -> str:
+    h = "".join(f"<th>{html.escape(c)}</th>" for c in head)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
+                   for r in rows)
+    return f"<table><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def render_html(report: Report) -> str:
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             "<title>arena report</title>", f"<style>{_CSS}</style></head><body>",
+             "<h1>arena report</h1>"]
+    for e in report.experiments:
+        parts.append(f"<h2>{html.escape(e.info['experiment'])}</h2>")
+        parts.append(f'<p class="note">{html.escape(_header_line(e.info))}</p>')
+        parts.append(_html_table(MAIN_HEAD, [main_cells(r) for r in e.rows]))
+        kalah = [r for r in e.rows if r["pairs"]]
+        if kalah:
+            parts.append("<p>Kalah pair rule:</p>")
+            parts.append(_html_table(PAIR_HEAD, [pair_cells(r) for r in kalah]))
+        for n in _notes(e.rows):
+            parts.append(f"<p>{html.escape(n)}</p>")
+        if e.tournament:
+            parts.append(f"<pre>{html.escape(e.tournament.rstrip())}</pre>")
+    for sw in report.sweeps:
+        if sw.plot and Path(sw.plot).exists():
+            data = base64.b64encode(Path(sw.plot).read_bytes()).decode("ascii")
+            parts.append(f"<h3>{html.escape(sw.title)}</h3>")
+            parts.append(f'<img alt="{html.escape(sw.title)}" src="data:image/png;base64,{data}">')
+    if report.comparisons is not None:
+        parts.append("<h2>Compared with the paper</h2>")
+        parts.append(_html_table(CMP_HEAD, [cmp_cells(c) for c in report.comparisons])
+                     if report.comparisons else "<p>No pairing matches a published result.</p>")
+    parts.append(f'<p class="note">{html.escape(_ci_note(report))}</p></body></html>')
+    return "\n".join(parts) + "\n"
+
+
+WRITERS = {"text": render_text, "markdown": render_markdown, "csv": render_csv,
+           "latex": render_latex, "html": render_html, "json": render_json}
+
+
+def render(report: Report, fmt: str) -> str:
+    if fmt not in WRITERS:
+        raise ValueError(f"unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
+    return WRITERS[fmt](report)

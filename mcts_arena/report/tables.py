@@ -1,0 +1,415 @@
+"""Report rows from results stores: one row per pairing, sweeps, and the paper beside ours.
+
+Stores are opened read-only (`Store.open(dir, readonly=True)`); nothing here writes to them.
+
+Row fields (the `--format json` interface; every row is one pairing of one results directory;
+fractions are in [0, 1]; counts are the pairing *player's*, the first spec named):
+
+    experiment      experiment name                     directory   results directory
+    game            game name                           pairing_id  the runner's pairing id
+    player          canonical spec of the player        opponent    canonical spec of the opponent
+    budget          budget both sides played with ("1 s", "30 sims"; "P / O" when they differ)
+    player_budget, opponent_budget    {"time": s} or {"sims": n} of each side
+    planned         games the config asks for           games       games counted (no error games)
+    wins, draws, losses   of the player                 errors      error games (never counted)
+    time_forfeits   games ended by a time forfeit (counted as losses/wins)
+    max_plies       games drawn at the ply limit
+    score           (wins + draws/2) / games            ci_low, ci_high   95% interval of score
+    ci_method       "wald" or "wilson"
+    elo, elo_error  Elo difference of the player and the half-width of its 95% interval
+                    (null when undefined: a score of 0 or 1, or no games)
+    los             likelihood of superiority of the player (0.5 with no decisive games)
+    wins_first, games_first     player's wins / counted games when it moved first
+    wins_second, games_second   the same when it moved second
+    avg_plies       mean game length in plies (counted games)
+    player_work, opponent_work  mean simulations per move of each side (nodes for a side that
+                    reports no simulations, e.g. αβ); player_work_unit, opponent_work_unit say which
+    pairs           Kalah only (else null): {"won", "drawn", "lost", "discarded", "errors",
+                    "score", "ci_low", "ci_high"}: the paper's pair rule over decisive pairs
+    sprt            null, or {"decision": "H0"|"H1"|null, "games", "llr", "lower", "upper",
+                    "elo0", "elo1", "alpha", "beta", "model", "text"}
+    sweep           null, or {"param": name, "value": number}: the sweep point this pairing is
+    paper           only with --compare paper: a list of {"table", "id", "win_pct", "games",
+                    "seconds", "verdict"} (win_pct of the player, in percent)
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcts_arena.errors import UserError
+from mcts_arena.report import stats
+from mcts_arena.store import DB_NAME, Store
+
+ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent", "budget",
+              "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
+              "errors", "time_forfeits", "max_plies", "score", "ci_low", "ci_high", "ci_method",
+              "elo", "elo_error", "los", "wins_first", "games_first", "wins_second",
+              "games_second", "avg_plies", "player_work", "player_work_unit", "opponent_work",
+              "opponent_work_unit", "pairs", "sprt", "sweep")
+CI_CHOICES = ("auto", "wald", "wilson")
+
+
+def budget_text(b: dict | None) -> str:
+    if not b:
+        return "?"
+    if b.get("time") is not None:
+        return f"{b['time']:g} s"
+    return f"{b['sims']} sims"
+
+
+def _clean_budget(b: dict | None) -> dict | None:
+    return {k: v for k, v in b.items() if v is not None} if b else None
+
+
+def _finite(x: float) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def _ci(wins: float, draws: float, losses: float, method: str) -> tuple[float, float, str]:
+    n = wins + draws + losses
+    used = method if method != "auto" else ("wilson" if n < stats.SMALL_SAMPLE else "wald")
+    lo, hi = stats.interval(wins, draws, losses, used)
+    return max(0.0, lo), min(1.0, hi), used
+
+
+def check_results_dir(path: str | Path) -> Path:
+    d = Path(path)
+    if not d.is_dir() or not (d / DB_NAME).exists():
+        what = "no such directory" if not d.exists() else (
+            "not a directory" if not d.is_dir() else f"no {DB_NAME} in it")
+        raise UserError(f"{path}: not a results directory ({what}); give a folder that "
+                        f"'arena run' or 'arena tournament' wrote, e.g. results/<name>")
+    return d
+
+
+def _side_work(stats_list: list[dict], seat: int) -> tuple[float, float, int, int]:
+    """(sims, nodes, moves, moves with sims > 0) over the moves of `seat`."""
+    sims = nodes = 0.0
+    moves = with_sims = 0
+    for st in stats_list:
+        if st.get("seat") != seat:
+            continue
+        moves += 1
+        s = st.get("sims") or 0
+        sims += s
+        with_sims += s > 0
+        nodes += st.get("nodes") or 0
+    return sims, nodes, moves, with_sims
+
+
+def _work(total_sims, total_nodes, moves, with_sims) -> tuple[float | None, str | None]:
+    """Mean simulations per move over all the side's moves; nodes for a side that never
+    reports simulations (αβ)."""
+    if not moves:
+        return None, None
+    if with_sims:
+        return total_sims / moves, "sims"
+    return total_nodes / moves, "nodes"
+
+
+def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
+    """The rows (see the module docstring) of every pairing in `store`, in config order."""
+    if ci not in CI_CHOICES:
+        raise UserError(f"unknown --ci {ci!r}; valid: {', '.join(CI_CHOICES)}")
+    from mcts_arena.arena.summary import sprt_status, sprt_text
+
+    exp = store.experiment() or {}
+    cfg = exp.get("config", {})
+    game = cfg.get("game", "?")
+    default_budget = cfg.get("budget")
+    recorded = {p.get("id"): p for p in cfg.get("pairings", [])}
+    sprt = sprt_status(store)
+    rows = []
+    for p in store.pairings():
+        pid = p["pairing_id"]
+        pb = _clean_budget(json.loads(p["player_budget"]) if p["player_budget"]
+                           else default_budget)
+        ob = _clean_budget(json.loads(p["opponent_budget"]) if p["opponent_budget"]
+                           else default_budget)
+        games = store.games(pid)
+        w = d = lo = err = tf = mp = 0
+        wf = gf = ws = gs = 0
+        plies = 0
+        work = [0.0, 0.0, 0, 0], [0.0, 0.0, 0, 0]
+        for g in games:
+            if g["reason"] == "error":
+                err += 1
+                continue
+            sc = g["score"]
+            w += sc == 1.0
+            d += sc == 0.5
+            lo += sc == 0.0
+            tf += g["reason"] == "time_forfeit"
+            mp += g["reason"] == "max_plies"
+            plies += g["plies"]
+            if g["swap"] == 0:
+                gf += 1
+                wf += sc == 1.0
+            else:
+                gs += 1
+                ws += sc == 1.0
+            for side, seat in ((0, g["swap"]), (1, 1 - g["swap"])):
+                a = _side_work(g["stats"], seat)
+                for i in range(4):
+                    work[side][i] += a[i]
+        n = w + d + lo
+        ci_low, ci_high, used = _ci(w, d, lo, ci)
+        e, ee = stats.elo(w, d, lo)
+        pw, pu = _work(*work[0])
+        ow, ou = _work(*work[1])
+        row = {
+            "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
+            "game": game, "pairing_id": pid, "player": p["player"], "opponent": p["opponent"],
+            "budget": budget_text(pb) if pb == ob else f"{budget_text(pb)} / {budget_text(ob)}",
+            "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
+            "wins": w, "draws": d, "losses": lo, "errors": err, "time_forfeits": tf,
+            "max_plies": mp, "score": stats.score(w, d, lo), "ci_low": ci_low, "ci_high": ci_high,
+            "ci_method": used, "elo": _finite(e) if n else None, "elo_error": _finite(ee),
+            "los": stats.los(w, lo), "wins_first": wf, "games_first": gf, "wins_second": ws,
+            "games_second": gs, "avg_plies": plies / n if n else None,
+            "player_work": pw, "player_work_unit": pu, "opponent_work": ow,
+            "opponent_work_unit": ou, "pairs": None, "sprt": None, "sweep": None,
+        }
+        if game == "kalah":
+            po = store.pair_outcomes(pid)
+            pw_, pd_, pl_ = (po.get(k, 0) for k in ("player", "draw", "opponent"))
+            lo_, hi_, _ = _ci(pw_, 0, pl_, ci)
+            row["pairs"] = {"won": pw_, "drawn": pd_, "lost": pl_,
+                            "discarded": po.get("discarded", 0), "errors": po.get("error", 0),
+                            "score": pw_ / (pw_ + pl_) if pw_ + pl_ else 0.5,
+                            "ci_low": lo_, "ci_high": hi_}
+        if pid in sprt:
+            rec = dict(sprt[pid])
+            rec["text"] = sprt_text(rec)
+            row["sprt"] = rec
+        swept = recorded.get(pid, {}).get("sweep") or []
+        if swept:
+            row["_sweep_vars"] = [tuple(x) for x in swept]
+        rows.append(row)
+    return rows
+
+
+def experiment_info(store: Store) -> dict:
+    """Header facts of one results directory."""
+    exp = store.experiment() or {}
+    cfg = exp.get("config", {})
+    op = cfg.get("openings") or {}
+    openings = (f"{op.get('plies')} random plies" if op.get("kind") == "random_plies"
+                else op.get("kind", "?"))
+    m = exp.get("machine", {})
+    return {"experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
+            "game": cfg.get("game", "?"), "budget": budget_text(cfg.get("budget")),
+            "seed": cfg.get("seed"), "openings": openings, "created": exp.get("created"),
+            "updated": exp.get("updated"), "version": exp.get("version"),
+            "machine": f"{m.get('cpu', '?')}, {m.get('usable_cores', '?')} cores",
+            "sprt": cfg.get("sprt"), "games_stored": store.game_count()}
+
+
+# ---- sweeps --------------------------------------------------------------------------------
+_NUM_TOKEN = re.compile(r"^([A-Za-z_'][A-Za-z_']*?)(\d+(?:\.\d*)?|\.\d+)$")
+_BUDGET_TOKEN = re.compile(r"^(time|sims)=", re.IGNORECASE)
+
+
+def split_spec(spec: str) -> tuple[str, list[str]]:
+    m = re.fullmatch(r"\s*([^()]+?)\s*(?:\((.*)\))?\s*", spec)
+    if not m:
+        return spec, []
+    return m.group(1), [t.strip() for t in (m.group(2) or "").split(",") if t.strip()]
+
+
+def _join(kind: str, tokens: list[str]) -> str:
+    return f"{kind}({','.join(tokens)})" if tokens else kind
+
+
+def _strip_budget(spec: str) -> str:
+    kind, toks = split_spec(spec)
+    return _join(kind, [t for t in toks if not _BUDGET_TOKEN.match(t)])
+
+
+def _template(spec: str, index: int) -> tuple[str, str]:
+    """(template with token `index`'s number replaced by '{}', the token's prefix)."""
+    kind, toks = split_spec(spec)
+    m = _NUM_TOKEN.match(toks[index])
+    toks = list(toks)
+    toks[index] = m.group(1) + "{}"
+    return _join(kind, [t for t in toks if not _BUDGET_TOKEN.match(t)]), m.group(1)
+
+
+@dataclass
+class Sweep:
+    """Points of a parameter sweep: `curves[label] = [(x, row), ...]` sorted by x."""
+
+    game: str
+    player: str                 # template with '{}' where the parameter goes
+    opponent: str
+    param: str                  # variable name (recorded) or the token's prefix ("im")
+    curves: dict[str, list[tuple[float, dict]]] = field(default_factory=dict)
+    plot: str | None = None     # path of the PNG once written
+
+    @property
+    def token(self) -> str:
+        """The option the parameter sets ("im" for implicit minimax's α)."""
+        m = re.search(r"([A-Za-z_']*)\{\}", self.player)
+        return m.group(1) if m else self.param
+
+    @property
+    def symbol(self) -> str:
+        return "α" if self.token == "im" or self.param == "alpha" else self.param
+
+    @property
+    def title(self) -> str:
+        return f"{self.player.replace('{}', self.symbol)} vs {self.opponent} ({self.game})"
+
+    @property
+    def slug(self) -> str:
+        text = f"{self.game}-{self.player}-vs-{self.opponent}".replace("{}", "X")
+        return re.sub(r"[^A-Za-z0-9.]+", "_", text).strip("_")[:120]
+
+
+def _recorded_point(row: dict) -> tuple[int, str, float] | None:
+    """(token index, variable name, value) of a recorded sweep row's x parameter."""
+    _kind, toks = split_spec(row["player"])
+    for name, value in row.get("_sweep_vars", []):
+        try:
+            v = float(value)
+        except ValueError:
+            continue
+        for i, t in enumerate(toks):
+            m = _NUM_TOKEN.match(t)
+            if m and not _BUDGET_TOKEN.match(t) and float(m.group(2)) == v:
+                return i, name, v
+    return None
+
+
+def find_sweeps(rows: list[dict]) -> list[Sweep]:
+    """Group rows into sweeps: pairings recorded as a config `sweep`, and, for the rest, specs
+    that differ in one numeric token's value against the same opponent (3 values or more).
+    Sweeps with the same templates in several results directories merge (one curve per
+    budget). Sets each row's `sweep` field."""
+    groups: dict[tuple, Sweep] = {}
+    used: set[int] = set()
+
+    def put(key, param, x, row, extra=""):
+        sw = groups.get(key)
+        if sw is None:
+            sw = groups[key] = Sweep(key[0], key[1], key[2], param)
+        label = row["budget"] + extra
+        sw.curves.setdefault(label, []).append((x, row))
+        row["sweep"] = {"param": param, "value": x}
+        used.add(id(row))
+
+    for row in rows:
+        pt = _recorded_point(row)
+        if pt is None:
+            continue
+        i, name, x = pt
+        tpl, _prefix = _template(row["player"], i)
+        others = [f"{n}={v}" for n, v in row["_sweep_vars"] if n != name
+                  and not _budget_only(row["player"], v)]
+        put((row["game"], tpl, _strip_budget(row["opponent"])), name, x, row,
+            f", {', '.join(others)}" if others else "")
+    # heuristic: one numeric token differs against the same opponent
+    cand: dict[tuple, list[tuple[float, dict]]] = {}
+    for row in rows:
+        if id(row) in used:
+            continue
+        _kind, toks = split_spec(row["player"])
+        for i, t in enumerate(toks):
+            m = _NUM_TOKEN.match(t)
+            if not m or _BUDGET_TOKEN.match(t):
+                continue
+            tpl, prefix = _template(row["player"], i)
+            key = (row["game"], tpl, _strip_budget(row["opponent"]), prefix)
+            cand.setdefault(key, []).append((float(m.group(2)), row))
+    for key, pts in sorted(cand.items(), key=lambda kv: -len({x for x, _ in kv[1]})):
+        pts = [(x, r) for x, r in pts if id(r) not in used]
+        if len({x for x, _ in pts}) < 3:
+            continue
+        for x, r in pts:
+            put(key[:3], key[3], x, r)
+    out = []
+    for sw in groups.values():
+        for label in sw.curves:
+            sw.curves[label].sort(key=lambda xr: xr[0])
+        if sum(len(c) for c in sw.curves.values()) >= 2:
+            out.append(sw)
+    for row in rows:
+        row.pop("_sweep_vars", None)
+    return out
+
+
+def _budget_only(spec: str, value: str) -> bool:
+    _kind, toks = split_spec(spec)
+    hits = [t for t in toks if value in t]
+    return bool(hits) and all(_BUDGET_TOKEN.match(t) for t in hits)
+
+
+# ---- the paper beside ours -----------------------------------------------------------------
+def compare_paper(rows: list[dict]) -> list[dict]:
+    """For every row with a published counterpart: ours, the paper's, budgets and the verdict.
+    Also sets each row's `paper` field (a list, possibly empty)."""
+    from mcts_arena.report.paper import match_paper, verdict
+
+    out = []
+    for row in rows:
+        row["paper"] = []
+        try:
+            found = match_paper(row["game"], _strip_budget(row["player"]),
+                                _strip_budget(row["opponent"]))
+        except ValueError:
+            found = []
+        for pr in found:
+            v = verdict(pr.win_pct, row["ci_low"], row["ci_high"]) if row["games"] else "no games"
+            entry = {"table": pr.table, "id": pr.id, "win_pct": pr.win_pct, "games": pr.games,
+                     "seconds": pr.seconds, "verdict": v, "reversed": pr.reversed}
+            row["paper"].append(entry)
+            out.append({"experiment": row["experiment"], "player": row["player"],
+                        "opponent": row["opponent"], "ours_pct": 100 * row["score"],
+                        "ci_low_pct": 100 * row["ci_low"], "ci_high_pct": 100 * row["ci_high"],
+                        "games": row["games"], "budget": row["budget"], **{
+                            f"paper_{k}": entry[k] for k in ("table", "win_pct", "games",
+                                                             "seconds")},
+                        "verdict": v})
+    return out
+
+
+# ---- everything for one `arena report` -----------------------------------------------------
+@dataclass
+class ExperimentReport:
+    info: dict
+    rows: list[dict]
+    tournament: str | None = None        # bracket / cross-table text of a tournament dir
+
+
+@dataclass
+class Report:
+    experiments: list[ExperimentReport]
+    sweeps: list[Sweep]
+    comparisons: list[dict] | None = None    # with --compare paper
+    ci: str = "auto"
+
+    @property
+    def rows(self) -> list[dict]:
+        return [r for e in self.experiments for r in e.rows]
+
+
+def build_report(paths: list[str], ci: str = "auto", compare: str | None = None) -> Report:
+    """Read every results directory (read-only) into a Report."""
+    from mcts_arena.arena import tournament
+
+    if compare not in (None, "paper"):
+        raise UserError(f"unknown --compare {compare!r}; valid: paper")
+    dirs = [check_results_dir(p) for p in paths]
+    exps = []
+    for d in dirs:
+        with Store.open(d, readonly=True) as store:
+            exps.append(ExperimentReport(experiment_info(store), pairing_rows(store, ci),
+                                         tournament.render_stored(store)))
+    all_rows = [r for e in exps for r in e.rows]
+    sweeps = find_sweeps(all_rows)
+    comparisons = compare_paper(all_rows) if compare == "paper" else None
+    return Report(exps, sweeps, comparisons, ci)

@@ -1,0 +1,199 @@
+"""`arena report`: numbers against a direct count of the store, every format parses, sweep plots,
+Kalah pair rule, the paper beside ours, read-only, and one-line errors."""
+import hashlib
+import importlib
+import io
+import json
+import sqlite3
+
+import pandas
+import pytest
+from click.testing import CliRunner
+
+from mcts_arena.arena import config
+from mcts_arena.arena import plan as plan_mod
+from mcts_arena.arena.scheduler import run_experiment
+from mcts_arena.cli import cli
+from mcts_arena.report import render, tables
+from mcts_arena.report.tables import build_report, compare_paper, find_sweeps
+
+REAL = ("name: rep\ngame: tictactoe\nbudget: {sims: 20}\ngames: 6\nseed: 5\n"
+        "matches:\n"
+        "  - sweep: {player: 'MCTS(im{a})', opponent: 'MCTS', a: [0.0, 0.5, 1.0]}\n"
+        "  - {player: 'MCTS', opponent: 'Random'}\n")
+KALAH = ("name: kal\ngame: kalah\nbudget: {sims: 5}\ngames: 8\nseed: 2\n"
+         "matches:\n  - {player: Random, opponent: 'Random(im0.5)'}\n"
+         "  - {player: Boom, opponent: Random}\n")
+
+
+def _run(text, directory, provider):
+    exp = config.loads(text, players=importlib.import_module(provider))
+    run_experiment(exp, plan_mod.make_plan(exp), directory, workers=2, progress=False,
+                   players=provider)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory):
+    base = tmp_path_factory.mktemp("stores")
+    real = _run(REAL, base / "rep", "mcts_arena.players")
+    kal = _run(KALAH, base / "kal", "test_scheduler")
+    return real, kal
+
+
+def _digest(d):
+    return hashlib.sha256((d / "arena.sqlite").read_bytes()).hexdigest()
+
+
+def test_rows_equal_a_direct_count(stores):
+    real, _ = stores
+    with sqlite3.connect(real / "arena.sqlite") as c:
+        want = {}
+        for pid, player, opponent in c.execute("SELECT pairing_id, player, opponent FROM pairing"):
+            games = c.execute("SELECT swap, score, reason, plies, stats_json FROM game WHERE "
+                              "pairing_id = ?", (pid,)).fetchall()
+            ok = [g for g in games if g[2] != "error"]
+            sims = [st["sims"] for g in ok for st in json.loads(g[4]) if st["seat"] == g[0]]
+            want[(player, opponent)] = {
+                "games": len(ok), "wins": sum(g[1] == 1 for g in ok),
+                "draws": sum(g[1] == 0.5 for g in ok), "losses": sum(g[1] == 0 for g in ok),
+                "wins_first": sum(g[1] == 1 and g[0] == 0 for g in ok),
+                "wins_second": sum(g[1] == 1 and g[0] == 1 for g in ok),
+                "avg_plies": sum(g[3] for g in ok) / len(ok),
+                "player_work": sum(sims) / len(sims)}
+    rep = build_report([str(real)])
+    rows = rep.rows
+    assert len(rows) == 4 == len(want)
+    for r in rows:
+        w = want[(r["player"], r["opponent"])]
+        for k, v in w.items():
+            assert r[k] == pytest.approx(v), k
+        assert r["score"] == pytest.approx((r["wins"] + r["draws"] / 2) / r["games"])
+        assert 0 <= r["ci_low"] <= r["score"] <= r["ci_high"] <= 1
+        assert r["ci_method"] == "wilson" and r["player_work_unit"] == "sims"
+        assert r["budget"] == "20 sims" and r["pairs"] is None
+    random_row = next(r for r in rows if r["opponent"] == "Random")
+    assert random_row["opponent_work_unit"] == "nodes"
+
+
+def test_every_format_parses_and_plots_are_written(stores, tmp_path):
+    real, kal = stores
+    before = (_digest(real), _digest(kal))
+    out = tmp_path / "out"
+    run = CliRunner()
+    res = run.invoke(cli, ["report", str(real), str(kal), "--format", "json", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert isinstance(data, list) and len(data) == 6
+    for row in data:
+        for k in ("experiment", "player", "opponent", "games", "wins", "draws", "losses",
+                  "score", "ci_low", "ci_high", "elo", "elo_error", "los", "budget"):
+            assert k in row
+        assert 0 <= row["ci_low"] <= row["ci_high"] <= 1
+    pngs = list(out.glob("sweep-*.png"))
+    assert len(pngs) == 1 and pngs[0].stat().st_size > 1000
+    assert pngs[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    res = run.invoke(cli, ["report", str(real), str(kal), "--format", "csv", "--out", str(out)])
+    df = pandas.read_csv(io.StringIO(res.output))
+    assert len(df) == 6 and set(df["player"]) >= {"MCTS(im0.5)", "Boom"}
+    assert df["wins"].sum() == sum(r["wins"] for r in data)
+
+    res = run.invoke(cli, ["report", str(real), str(kal), "--format", "html", "--out", str(out)])
+    assert res.exit_code == 0 and res.output == f"wrote {out / 'report.html'}\n"
+    page = (out / "report.html").read_text()
+    assert page.count("<table>") == 3            # two experiments + Kalah pair table
+    assert "MCTS(im0.5) vs MCTS" in page and "data:image/png;base64," in page
+
+    for fmt, needle in (("markdown", "| MCTS vs Random |"), ("latex", r"\begin{tabular}"),
+                        ("text", "MCTS vs Random")):
+        res = run.invoke(cli, ["report", str(real), "--format", fmt, "--out", str(out)])
+        assert res.exit_code == 0 and needle in res.output, fmt
+    assert (_digest(real), _digest(kal)) == before          # the report never writes a store
+
+
+def test_default_plot_folder_is_the_results_report_folder(stores):
+    real, _ = stores
+    res = CliRunner().invoke(cli, ["report", str(real)])
+    assert res.exit_code == 0
+    assert "sweep MCTS(imα) vs MCTS (tictactoe): 20 sims (3 points)" in res.output
+    assert list((real / "report").glob("sweep-*.png"))
+
+
+def test_kalah_pair_rule_and_error_games(stores):
+    _, kal = stores
+    rows = build_report([str(kal)], ci="wald").rows
+    rnd = next(r for r in rows if r["player"] == "Random")
+    boom = next(r for r in rows if r["player"] == "Boom")
+    with sqlite3.connect(kal / "arena.sqlite") as c:
+        counts = dict(c.execute("SELECT outcome, COUNT(*) FROM pair WHERE pairing_id = ? "
+                                "GROUP BY outcome", (rnd["pairing_id"],)).fetchall())
+    p = rnd["pairs"]
+    assert (p["won"], p["drawn"], p["lost"], p["discarded"]) == tuple(
+        counts.get(k, 0) for k in ("player", "draw", "opponent", "discarded"))
+    assert sum(counts.values()) == 4 and rnd["ci_method"] == "wald"
+    assert boom["errors"] == 8 and boom["games"] == 0 and boom["pairs"]["errors"] == 4
+    text = render.render_text(build_report([str(kal)]))
+    assert "Kalah pair rule" in text
+
+
+def _row(player, opponent, score=0.6, budget="1 s", game="breakthrough", games=100):
+    return {"experiment": "e", "game": game, "player": player, "opponent": opponent,
+            "budget": budget, "score": score, "ci_low": max(0, score - 0.05),
+            "ci_high": min(1, score + 0.05),
+            "games": games}
+
+
+def test_sweep_detection_without_a_recorded_sweep_merges_budgets():
+    rows = [_row(f"MCTS(bl,im{a})", "MCTS(bl)", budget=b) for a in ("0.1", "0.4", "0.6")
+            for b in ("1 s", "5 s")]
+    rows += [_row("MCTS(ipp,fet20)", "MCTS(ipp)"), _row("MCTS(ipp,fet4)", "MCTS(bl)")]
+    (sw,) = find_sweeps(rows)
+    assert sw.player == "MCTS(bl,im{})" and sw.title == "MCTS(bl,imα) vs MCTS(bl) (breakthrough)"
+    assert sorted(sw.curves) == ["1 s", "5 s"]
+    assert [x for x, _ in sw.curves["1 s"]] == [0.1, 0.4, 0.6]
+    assert rows[0]["sweep"] == {"param": "im", "value": 0.1} and rows[-1].get("sweep") is None
+
+
+def test_two_points_are_no_guessed_sweep():
+    rows = [_row("MCTS(bl,im0.1)", "MCTS(bl)"), _row("MCTS(bl,im0.4)", "MCTS(bl)")]
+    assert find_sweeps(rows) == []
+
+
+@pytest.mark.parametrize("player,opponent,score,paper_pct,verdict", [
+    ("MCTS(ipp)", "MCTS", 0.94, 94.30, "ours contains it"),
+    ("MCTS", "MCTS(ipp)", 0.5, 5.70, "ours higher"),            # the row seen reversed
+    ("MCTS(bl,im0.4)", "MCTS(bl,cb0.4)", 0.3, 67.80, "ours lower"),
+])
+def test_compare_paper(player, opponent, score, paper_pct, verdict):
+    rows = [_row(player, opponent, score), _row("MCTS(fet4)", "Random")]
+    (c,) = compare_paper(rows)
+    assert c["paper_win_pct"] == pytest.approx(paper_pct) and c["verdict"] == verdict
+    assert c["paper_games"] == 1000 and c["paper_seconds"] == 1 and c["budget"] == "1 s"
+    assert rows[1]["paper"] == []
+
+
+def test_compare_paper_in_the_text_report(stores):
+    real, _ = stores
+    res = CliRunner().invoke(cli, ["report", str(real), "--compare", "paper"])
+    assert "Compared with the paper" in res.output
+    assert "no pairing matches a published result" in res.output     # tic-tac-toe
+
+
+@pytest.mark.parametrize("args,message", [
+    (["nowhere"], "nowhere: not a results directory (no such directory)"),
+    (["."], ".: not a results directory (no arena.sqlite in it)"),
+    ([".", "--format", "pdf"], "Invalid value for '--format'"),
+])
+def test_bad_paths_and_options_are_one_line_exit_2(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["report", *args])
+    assert res.exit_code == 2
+    assert res.output.startswith("arena: error: ") and message in res.output
+    assert res.output.count("\n") == 1
+
+
+def test_json_fields_are_documented():
+    for k in tables.ROW_FIELDS:
+        assert f"    {k}" in tables.__doc__ or f" {k}," in tables.__doc__ or \
+            f", {k}" in tables.__doc__, k
