@@ -24,7 +24,7 @@ build: $(STAMP)
 
 run: build
 	$(VENV)/bin/arena run configs/quickstart.yaml --jobs 0
-	@echo "(arena report lands with the reporter issue)"
+	$(VENV)/bin/arena report results/quickstart --compare paper
 
 test: build
 	$(PY) -m pytest tests

@@ -14,7 +14,7 @@ from mcts_arena.cli import cli
 FAKE = "test_scheduler"
 HEAD = "game: breakthrough\nbudget: {sims: 10}\ngames: 2\n"
 M = "matches:\n  - {player: Random, opponent: Random(im0.5)}\n"
-V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description"
+V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description, sprt"
 
 MALFORMED = [
     ("missing game", "budget: {sims: 10}\n" + M, "game: missing required field"),
