@@ -240,8 +240,13 @@ def main() -> None:
               help="Start afresh: an existing results directory is renamed to "
                    "<dir>.<YYYYmmdd-HHMMSS> (kept, never deleted) and a new one is started.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="Where games run: local worker processes, or a Ray cluster.")
+@click.option("--ray-address", default=None, metavar="ADDR",
+              help="With --backend ray: the cluster to join (default: start Ray locally).")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
-            sims: int | None, out: str | None, dry_run: bool, new: bool, quiet: bool) -> None:
+            sims: int | None, out: str | None, dry_run: bool, new: bool, quiet: bool,
+            backend: str, ray_address: str | None) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
@@ -288,8 +293,16 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
                    f"({stored} stored, {to_play} to play), {workers} worker(s), results in "
                    f"{directory}", err=True)
 
+    engine = None
+    if backend == "ray":
+        from mcts_arena.arena.ray_backend import RayBackend
+
+        engine = RayBackend(address=ray_address)
+        workers = engine.workers
+    elif ray_address is not None:
+        _fail("--ray-address needs --backend ray")
     result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
-                                      progress=not quiet, announce=announce)
+                                      backend=engine, progress=not quiet, announce=announce)
     with Store.open(directory, readonly=True) as store:
         click.echo(summary_table(store))
     if result.interrupted:
