@@ -16,6 +16,18 @@ def _fail(message: str) -> None:
     raise UserError(message)
 
 
+def _check_scale_options(games: int | None, time_s: float | None, sims: int | None) -> None:
+    """The --games/--time/--sims overrides shared by `run` and `tournament`."""
+    if time_s is not None and sims is not None:
+        _fail("--time and --sims exclude each other; give one budget")
+    if games is not None and games <= 0:
+        _fail(f"--games must be a positive integer, got {games}")
+    if time_s is not None and not time_s > 0:
+        _fail(f"--time must be a positive number of seconds, got {time_s}")
+    if sims is not None and sims <= 0:
+        _fail(f"--sims must be a positive integer, got {sims}")
+
+
 def _load_state(game: str, position: str | None):
     try:
         return games.new_state(game, position)
@@ -261,14 +273,7 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     from mcts_arena.arena.summary import summary_table
     from mcts_arena.store import Store
 
-    if time_s is not None and sims is not None:
-        _fail("--time and --sims exclude each other; give one budget")
-    if games is not None and games <= 0:
-        _fail(f"--games must be a positive integer, got {games}")
-    if time_s is not None and not time_s > 0:
-        _fail(f"--time must be a positive number of seconds, got {time_s}")
-    if sims is not None and sims <= 0:
-        _fail(f"--sims must be a positive integer, got {sims}")
+    _check_scale_options(games, time_s, sims)
     workers = scheduler.worker_count(jobs)
     exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims))
     the_plan = plan_mod.make_plan(exp)
@@ -380,14 +385,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
     from mcts_arena.arena import scheduler, tournament
     from mcts_arena.arena.config import Budget
 
-    if time_s is not None and sims is not None:
-        _fail("--time and --sims exclude each other; give one budget")
-    if games is not None and games <= 0:
-        _fail(f"--games must be a positive integer, got {games}")
-    if time_s is not None and not time_s > 0:
-        _fail(f"--time must be a positive number of seconds, got {time_s}")
-    if sims is not None and sims <= 0:
-        _fail(f"--sims must be a positive integer, got {sims}")
+    _check_scale_options(games, time_s, sims)
     workers = scheduler.worker_count(jobs)
     spec = tournament.resolve(name, game, evalfn)
     changes = {}

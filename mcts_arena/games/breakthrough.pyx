@@ -25,6 +25,7 @@ from libc.string cimport memcpy
 from libc.math cimport tanh
 
 from mcts_arena.bits cimport popcount, lsb, msb, nth_bit
+from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.rng cimport Rng, rng_below, rng_uniform, splitmix64
 from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_MS,
                                      EF_LH, PP_IPP)
@@ -503,10 +504,7 @@ cdef class Breakthrough(GameState):
         return _sqindex(t[:2]) | (_sqindex(t[3:]) << 6)
 
     def to_text(self):
-        rows = []
-        for row in range(7, -1, -1):
-            rows.append("".join(self._cell(row * 8 + c) for c in range(8)))
-        return "/".join(rows) + (" w" if self.player == 0 else " b")
+        return format_ranks(self.bb[0], self.bb[1], self.player, "w", "b")
 
     def _cell(self, int sq):
         if (self.bb[0] >> sq) & 1:
@@ -518,24 +516,9 @@ cdef class Breakthrough(GameState):
     @classmethod
     def from_text(cls, str text):
         """Read the FEN-like text form (see the module docstring)."""
-        parts = text.split()
-        if len(parts) != 2 or parts[1] not in ("w", "b"):
-            raise ValueError(f"bad Breakthrough position {text!r}: expected 8 ranks "
-                             "'rank8/.../rank1' and a side 'w' or 'b'")
-        ranks = parts[0].split("/")
-        if len(ranks) != 8 or any(len(r) != 8 or set(r) - set("wb.") for r in ranks):
-            raise ValueError(f"bad Breakthrough position {text!r}: need 8 ranks of 8 characters "
-                             "from 'w', 'b', '.'")
-        white = black = 0
-        for i, rank in enumerate(ranks):
-            row = 7 - i
-            for col, ch in enumerate(rank):
-                if ch == "w":
-                    white |= 1 << (row * 8 + col)
-                elif ch == "b":
-                    black |= 1 << (row * 8 + col)
+        white, black, side = parse_ranks(text, "Breakthrough", "w", "b")
         cdef Breakthrough s = cls.__new__(cls)
-        s._set(white, black, 0 if parts[1] == "w" else 1)
+        s._set(white, black, side)
         return s
 
     def board_str(self):

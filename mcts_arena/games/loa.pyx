@@ -78,6 +78,7 @@ from libc.math cimport tanh
 
 from mcts_arena.bits cimport popcount, lsb, msb
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
+from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_WB,
                                      EF_LOA0, PP_IPP)
 
@@ -667,34 +668,16 @@ cdef class LinesOfAction(GameState):
         return "."
 
     def to_text(self):
-        rows = []
-        for row in range(7, -1, -1):
-            rows.append("".join(self._cell(row * 8 + c) for c in range(8)))
-        return "/".join(rows) + (" b" if self.player == 0 else " w")
+        return format_ranks(self.bb[0], self.bb[1], self.player, "b", "w")
 
     @classmethod
     def from_text(cls, str text):
         """Read the FEN-like text form (see the module docstring)."""
-        parts = text.split()
-        if len(parts) != 2 or parts[1] not in ("b", "w"):
-            raise ValueError(f"bad LOA position {text!r}: expected 8 ranks 'rank8/.../rank1' "
-                             "and a side to move 'b' or 'w'")
-        ranks = parts[0].split("/")
-        if len(ranks) != 8 or any(len(r) != 8 or set(r) - set("bw.") for r in ranks):
-            raise ValueError(f"bad LOA position {text!r}: need 8 ranks of 8 characters "
-                             "from 'b', 'w', '.'")
-        black = white = 0
-        for i, rank in enumerate(ranks):
-            row = 7 - i
-            for col, ch in enumerate(rank):
-                if ch == "b":
-                    black |= 1 << (row * 8 + col)
-                elif ch == "w":
-                    white |= 1 << (row * 8 + col)
+        black, white, side = parse_ranks(text, "LOA", "b", "w")
         if black == 0 or white == 0 or bin(black).count("1") > 12 or bin(white).count("1") > 12:
             raise ValueError(f"bad LOA position {text!r}: each side needs 1 to 12 pieces")
         cdef LinesOfAction s = cls.__new__(cls)
-        s._set(black, white, 0 if parts[1] == "b" else 1)
+        s._set(black, white, side)
         return s
 
     def board_str(self):
