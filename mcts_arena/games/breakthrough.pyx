@@ -262,14 +262,16 @@ cdef class Breakthrough(GameState):
 
     cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil:
         """Greedy move by efMS/efLH on the raw score difference (tanh is monotonic, so the
-        argmax and its ties are the same as on the scaled value; efMS keeps its clamp)."""
+        argmax and its ties are the same as on the scaled value; efMS keeps its clamp). Scores
+        are integers (efMS doubled: 20 per piece, 5 per row) and the tied best moves are
+        collected, so one random draw breaks the tie."""
         cdef int p = self.player, o = 1 - p
-        cdef int i, m, fr, to, ties = 0, best_move = moves[0]
+        cdef int i, m, fr, to, nbest = 0, d, best = -1000000
         cdef int n_own = popcount(self.bb[p]), n_opp = popcount(self.bb[o])
         cdef int adv_own = self._advance(p), adv_opp = self._advance(o), a_own, a_opp, rel
+        cdef int tied[MAX_MOVES]
         cdef uint64_t tob, rest
         cdef bint cap
-        cdef double d, best = -1e300
         for i in range(n):
             m = moves[i]
             fr = mv_from(m)
@@ -287,20 +289,19 @@ cdef class Breakthrough(GameState):
                 if cap:
                     rest = self.bb[o] & ~tob
                     a_opp = (7 - (lsb(rest) >> 3)) if p == 0 else (msb(rest) >> 3)
-                d = 10.0 * (n_own - n_opp + cap) + 2.5 * (a_own - a_opp)
-                if d > 100.0:
-                    d = 100.0
-                elif d < -100.0:
-                    d = -100.0
+                d = 20 * (n_own - n_opp + cap) + 5 * (a_own - a_opp)
+                if d > 200:
+                    d = 200
+                elif d < -200:
+                    d = -200
             if d > best:
                 best = d
-                best_move = m
-                ties = 1
+                tied[0] = m
+                nbest = 1
             elif d == best:
-                ties += 1
-                if rng_below(rng, ties) == 0:
-                    best_move = m
-        return best_move
+                tied[nbest] = m
+                nbest += 1
+        return tied[rng_below(rng, nbest)] if nbest > 1 else tied[0]
 
     def py_eval_after(self, str move, str evalfn="efMS"):
         return self.eval_after(self.parse_move(move), EF_LH if evalfn == "efLH" else EF_MS)
