@@ -375,36 +375,47 @@ cdef class Breakthrough(GameState):
             return NP_SAFE[goal_dist]
         return 0.60 if cap else 0.30
 
+    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil:
+        """ipp's first two rules (section 6): a move onto the far row at once; else a capture
+        from the home row of a piece one step from winning (random among them); else -1."""
+        cdef int i, m, nforced = 0
+        cdef int forced[MAX_MOVES]
+        cdef int p = self.player
+        cdef uint64_t opp = self.bb[1 - p]
+        cdef uint64_t home = RANK_1 if p == 0 else RANK_8
+        cdef uint64_t pre_goal = (self.bb[p] & (0x00FF000000000000ULL if p == 0 else 0xFF00ULL))
+        cdef uint64_t threats = opp & (0xFF00ULL if p == 0 else 0x00FF000000000000ULL)
+        if pre_goal:
+            for i in range(n):
+                if self._to_goal(moves[i]):
+                    return moves[i]
+        if threats:
+            for i in range(n):
+                m = moves[i]
+                if (threats >> mv_to(m)) & 1 and (home >> mv_from(m)) & 1:
+                    forced[nforced] = m
+                    nforced += 1
+            if nforced:
+                return forced[rng_below(rng, nforced)]
+        return -1
+
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
-        """The paper's `ipp` (section 6): win at once; else capture a would-be winner from the
-        home row; else weighted random (undefended capture 5, capture into own half 2, other
-        capture 1, quiet 1).
+        """The paper's `ipp` (section 6): the forced move if any (`forced_move`), else weighted
+        random: undefended capture 5, capture into own half 2, other capture 1, quiet 1.
 
         Written for speed: the weight of move i is 1 + extra_i, where only captures have an
         extra; so a draw r < n picks moves[r] directly and only captures need looking at."""
-        cdef int i, m, to, r, extra_total = 0, ncap = 0, nforced = 0
+        cdef int i, m, to, r, extra_total = 0, ncap = 0
         cdef int caps[MAX_MOVES]
         cdef int extras[MAX_MOVES]
         cdef int p = self.player, o = 1 - p
         cdef uint64_t opp = self.bb[o]
         cdef uint64_t own_half = WHITE_HALF if p == 0 else BLACK_HALF
-        cdef uint64_t home = RANK_1 if p == 0 else RANK_8
-        cdef uint64_t pre_goal = (self.bb[p] & (0x00FF000000000000ULL if p == 0 else 0xFF00ULL))
         if policy != PP_IPP:
             return moves[rng_below(rng, n)]
-        if pre_goal:
-            for i in range(n):
-                if self._to_goal(moves[i]):
-                    return moves[i]
-        for i in range(n):
-            m = moves[i]
-            to = mv_to(m)
-            if (opp >> to) & 1:
-                if (home >> mv_from(m)) & 1:
-                    caps[nforced] = m      # captures from the home row go first in `caps`
-                    nforced += 1
-        if nforced:
-            return caps[rng_below(rng, nforced)]
+        m = self.forced_move(moves, n, rng)
+        if m >= 0:
+            return m
         for i in range(n):
             m = moves[i]
             to = mv_to(m)

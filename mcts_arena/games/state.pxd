@@ -52,6 +52,7 @@ cdef class GameState:
 
     # Game knowledge the searches use (defaults in state.pyx are neutral).
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil
+    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil
     cdef int move_order(self, int move) noexcept nogil
     cdef double move_prior(self, int move) noexcept nogil

@@ -71,6 +71,12 @@ cdef class GameState:
         """Choose a playout move among `moves[0:n]` (n > 0). Default: uniform."""
         return moves[rng_below(rng, n)]
 
+    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil:
+        """The move the improved playout policy must play here (a win at once, or the only way
+        to stop the opponent's win in one), or -1 when there is none. It comes before any other
+        choice of an `ipp` playout, ε-greedy included. Default: none."""
+        return -1
+
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Play uniformly random moves to the end (or max_plies), restore, return the result."""
         cdef int moves[MAX_MOVES]

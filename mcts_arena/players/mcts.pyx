@@ -22,7 +22,8 @@ losses are skipped while another move exists; ties are broken uniformly (reservo
 
 Playouts: uniform (the game's fast `random_playout` when nothing else is asked), `ipp`, `egeε`
 (random by the playout policy with probability ε, else the best successor by evaluation),
-`abpN` (each move by a depth-N αβ), `fetX` (stop after X moves and return v0), `detX` (every
+`abpN` (each move by a depth-N αβ); with `ipp` the game's forced moves (win at once, stop a
+win in one) come before ε-greedy or αβ choices; `fetX` (stop after X moves and return v0), `detX` (every
 `dfN` moves, default 5, stop with ±1 when |v0| >= X). Rewards are in [-1, 1].
 Backpropagation: mean, or with `mbT` the max child value once a node has T visits; implicit
 minimax `v_s = max_a v_{s,a}` (sign by side to move); the solver's proofs.
@@ -336,8 +337,13 @@ cdef class MCTSSearch:
         return value if view == player else -value
 
     cdef int _playout_move(self, GameState s, int* moves, int n) noexcept nogil:
-        cdef int i, me = s.player, best_move, ties
-        cdef double e, best
+        """ipp's forced moves first (a win, a stopped loss), then αβ playouts, ε-greedy, or
+        the playout policy: the paper's bl = ipp,ege0.1,det0.5 is ε-greedy *on top of* ipp."""
+        cdef int m
+        if self.o.policy == PP_IPP:
+            m = s.forced_move(moves, n, &self.rng)
+            if m >= 0:
+                return m
         if self.o.abp > 0:
             return ab_playout_move(s, moves, n, self.o.abp, self.o.abw, self.o.evalfn,
                                    &self.rng)
