@@ -322,13 +322,13 @@ def test_forced_move_is_played_without_search():
 
 
 def test_ipp_forced_moves_come_before_epsilon_greedy():
-    # b2 threatens to win; greedy alone would also like d4xe5 (a capture too): ipp's
-    # anti-decisive capture from the home row must win out, as in bl = ipp,ege,det.
-    s = bt({"a1": "w", "e3": "w", "d4": "w", "b2": "b", "e5": "b", "h8": "b", "g8": "b"})
+    # b2 threatens to win; greedy alone prefers d6xe7 (a capture that also advances the lead
+    # piece): ipp's capture from the home row must win out, as in bl = ipp,ege,det.
+    s = bt({"a1": "w", "e3": "w", "d6": "w", "b2": "b", "h2": "b", "e7": "b", "h8": "b"})
     eng = MCTSSearch({"policy": 1, "ege": 0.0, "evalfn": 1, "fet": 1}, 4)
     for _ in range(30):
         _, moves = eng.playout_once(s)
         assert s.format_move(moves[0]) == "a1xb2"
     plain = MCTSSearch({"ege": 0.0, "evalfn": 1, "fet": 1}, 4)
     firsts = {s.format_move(plain.playout_once(s)[1][0]) for _ in range(60)}
-    assert "d4xe5" in firsts           # without ipp the greedy choice is not forced
+    assert firsts == {"d6xe7"}           # without ipp the greedy choice is not forced
