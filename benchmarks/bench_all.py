@@ -16,7 +16,7 @@ from mcts_arena import bench, games
 RUNNER_CONFIG = """\
 name: bench_runner
 game: breakthrough
-budget: {sims: 300}
+budget: {time: 0.02}
 games: %d
 seed: 1
 openings: {random_plies: 2}
@@ -26,7 +26,10 @@ matches:
 
 
 def runner_throughput(games_n: int, jobs: int) -> dict:
-    """Wall time of a fixed short experiment with `jobs` workers."""
+    """Wall time of a fixed short experiment with `jobs` workers, and the scheduling overhead:
+    the worker time not spent inside games (process start-up included), per game."""
+    from mcts_arena.store import Store
+
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp, "bench.yaml")
         cfg.write_text(RUNNER_CONFIG % games_n)
@@ -35,8 +38,13 @@ def runner_throughput(games_n: int, jobs: int) -> dict:
                         "--out", str(Path(tmp, "out")), "--quiet"], check=True,
                        stdout=subprocess.DEVNULL)
         wall = time.perf_counter() - t0
+        with Store.open(Path(tmp, "out"), readonly=True) as store:
+            in_games = sum(g["duration"] for g in store.games())
     return {"games": games_n, "jobs": jobs, "wall_s": round(wall, 2),
-            "games_per_hour": round(games_n / wall * 3600, 1)}
+            "games_per_hour": round(games_n / wall * 3600, 1),
+            "seconds_in_games": round(in_games, 2),
+            "overhead_per_game_s": round((wall * jobs - in_games) / games_n, 4),
+            "overhead_fraction": round(1 - in_games / (wall * jobs), 4)}
 
 
 def main() -> None:
