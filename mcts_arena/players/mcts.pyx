@@ -107,7 +107,6 @@ cdef class MCTSSearch:
     cdef signed char played_by[MAX_PATH]
     cdef int n_played
     cdef int max_depth
-    cdef long sims_done
     cdef long playout_plies
     cdef bint full
     cdef bint tracing       # record playout moves (tests, `playout_once`)
@@ -332,10 +331,6 @@ cdef class MCTSSearch:
         return choice
 
     # ---- playout --------------------------------------------------------------------------
-    cdef inline double _from_view(self, double value, int view, int player) noexcept nogil:
-        """`value` seen by `view`, re-expressed for `player`."""
-        return value if view == player else -value
-
     cdef int _playout_move(self, GameState s, int* moves, int n) noexcept nogil:
         """ipp's forced moves first (a win, a stopped loss), then αβ playouts, ε-greedy, or
         the playout policy: the paper's bl = ipp,ege0.1,det0.5 is ε-greedy *on top of* ipp."""
@@ -455,11 +450,10 @@ cdef class MCTSSearch:
         return self._playout(s)
 
     cdef void _backprop(self, int depth, double r0) noexcept nogil:
-        cdef int i, k, node, p
+        cdef int i, k, node
         cdef Node* nd
         cdef Node* c
         cdef double best, q
-        cdef int tree_moves = depth
         if self.o.rave > 0:
             self._rave_mark_playout(depth)
         for i in range(depth, -1, -1):
