@@ -200,10 +200,17 @@ def test_fet_stops_after_x_moves():
     assert len(moves) == 7 and -1 < r0 < 1
 
 
-def test_det0_stops_at_once_and_det_is_checked_every_df_moves():
+def test_det0_stops_at_the_first_check_and_det_is_checked_every_df_moves():
     s = games.new_state("breakthrough")
-    r0, moves = MCTSSearch({"det": 0.0, "evalfn": 1}, 1).playout_once(s)
-    assert moves == [] and r0 == 1.0     # v0 = 0 >= 0: a win for the side to move (White)
+    for df in (1, 3, 5):
+        r0, moves = MCTSSearch({"det": 0.0, "df": df, "evalfn": 1}, 1).playout_once(s)
+        # |v0| >= 0 always holds: the playout stops at its first check, after df moves
+        assert len(moves) == df and r0 in (1.0, -1.0)
+        st = s.copy()
+        for m in moves:
+            st.play(m)
+        e = st.evaluation("efMS")
+        assert r0 == ((1.0 if e >= 0 else -1.0) * (1 if st.to_move() == 0 else -1))
     for df in (3, 5):
         for seed in range(10):
             r0, moves = MCTSSearch({"det": 0.3, "df": df, "evalfn": 1}, seed).playout_once(s)
@@ -211,7 +218,7 @@ def test_det0_stops_at_once_and_det_is_checked_every_df_moves():
             for m in moves:
                 st.play(m)
             if not st.is_terminal():
-                assert len(moves) % df == 0 and r0 in (1.0, -1.0)
+                assert len(moves) % df == 0 and len(moves) > 0 and r0 in (1.0, -1.0)
 
 
 def test_ege0_is_greedy():

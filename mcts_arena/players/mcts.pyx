@@ -23,8 +23,8 @@ losses are skipped while another move exists; ties are broken uniformly (reservo
 Playouts: uniform (the game's fast `random_playout` when nothing else is asked), `ipp`, `egeε`
 (random by the playout policy with probability ε, else the best successor by evaluation),
 `abpN` (each move by a depth-N αβ); with `ipp` the game's forced moves (win at once, stop a
-win in one) come before ε-greedy or αβ choices; `fetX` (stop after X moves and return v0), `detX` (every
-`dfN` moves, default 5, stop with ±1 when |v0| >= X). Rewards are in [-1, 1].
+win in one) come before ε-greedy or αβ choices; `fetX` (stop after X moves and return v0), `detX` (after every
+`dfN` playout moves, default 5, stop with ±1 when |v0| >= X). Rewards are in [-1, 1].
 Backpropagation: mean, or with `mbT` the max child value once a node has T visits; implicit
 minimax `v_s = max_a v_{s,a}` (sign by side to move); the solver's proofs.
 """
@@ -367,7 +367,10 @@ cdef class MCTSSearch:
                 e = s.evaluate(self.o.evalfn)
                 r0 = e if s.player == 0 else -e
                 break
-            if self.o.det >= 0 and depth % self.o.df == 0:
+            if self.o.det >= 0 and depth > 0 and depth % self.o.df == 0:
+                # every dfN playout moves, first after dfN moves: checking the new leaf itself
+                # (depth 0) measured far weaker (MCTS(bl) vs MCTS(ipp) at 5,000 sims: 35% with
+                # it, 82% without; the paper reports 68.8% at 1 s)
                 e = s.evaluate(self.o.evalfn)
                 if e >= self.o.det:
                     r0 = 1.0 if s.player == 0 else -1.0

@@ -65,7 +65,7 @@ MCTS_TOKENS: dict[str, _Tok] = {
     "ipp": _Tok("policy", "flag", 0, 0, "improved (game-specific) playout policy", "ipp"),
     "fet": _Tok("fet", "int", 0, 10**6, "fixed early termination: X playout moves, then v0(s)"),
     "det": _Tok("det", "float", 0, 1, "dynamic early termination: stop when |v0(s)| >= X"),
-    "df": _Tok("df", "int", 1, 10**6, "check the det condition every N playout moves (default 5)"),
+    "df": _Tok("df", "int", 1, 10**6, "check the det condition after every N playout moves (default 5)"),
     "ege": _Tok("ege", "float", 0, 1, "epsilon-greedy playouts: random with probability e, else best successor"),
     "np": _Tok("np", "int", 0, 10**6, "node priors with N virtual visits (bare np: 10 per second of budget)", 0),
     "mb": _Tok("mb", "int", 0, 10**9, "max backpropagation once a node has T visits"),
