@@ -11,21 +11,22 @@ The full reporter (mcts_arena.report) takes this over; this module stays small o
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 from mcts_arena.errors import UserError
+from mcts_arena.report.stats import wald_half_width
 from mcts_arena.store import Store
 
 Z95 = 1.96
 
 
 def wald_interval(score: float, n: int) -> tuple[float, float]:
-    """(p, half-width) of the 95% normal-approximation interval for a score out of n games."""
+    """(p, half-width) of the 95% normal-approximation interval for a score out of n games,
+    the paper's `p ± h` (report/stats.py holds the formula)."""
     if n <= 0:
         return float("nan"), float("nan")
     p = score / n
-    return p, Z95 * math.sqrt(max(p * (1 - p), 0.0) / n)
+    return p, wald_half_width(p, n, Z95)
 
 
 def _pct(score: float, n: int) -> str:

@@ -91,8 +91,17 @@ class GreedyPlayer(Player):
                       "time": _time.perf_counter() - t0, "value": best}
 
 
-def mcts_options(spec: PlayerSpec, time: float | None) -> tuple[dict, int]:
-    """The MCTSSearch option dict and node-prior visits for this spec and move budget."""
+def node_prior_visits(spec: PlayerSpec, time: float | None) -> int:
+    """Virtual visits of node priors for this move (-1: off). Bare `np` scales with the budget
+    as the paper did: 10 virtual visits per second (10 at 1 s, 50 at 5 s)."""
+    n = spec.get("np")
+    if n is None:
+        return -1
+    return int(n) if n else max(1, round(10 * (time if time else 1.0)))
+
+
+def mcts_options(spec: PlayerSpec) -> dict:
+    """The MCTSSearch option dict for this spec."""
     g = spec.game
     o = dict(spec.options)
     opts: dict = {"C": float(o.get("C", DEFAULT_C[g])), "evalfn": EVAL_IDS[spec.evalfn]}
@@ -110,11 +119,7 @@ def mcts_options(spec: PlayerSpec, time: float | None) -> tuple[dict, int]:
             opts["alpha"] = float(o[sel])
     if o.get("exp1"):
         opts["exp1"] = True
-    np_visits = -1
-    if "np" in o:
-        # bare `np` scales with the budget as the paper did: 10 virtual visits per second
-        np_visits = int(o["np"]) if o["np"] else max(1, round(10 * (time if time else 1.0)))
-    return opts, np_visits
+    return opts
 
 
 class MCTSPlayer(Player):
@@ -124,17 +129,16 @@ class MCTSPlayer(Player):
         super().__init__(spec, seed)
         from mcts_arena.players.mcts import MCTSSearch
 
-        opts, _ = mcts_options(spec, None)
+        opts = mcts_options(spec)
         if flat:
             opts["flat"] = True
         self.search = MCTSSearch(opts, self.seed)
 
     def _choose(self, state, time, sims):
-        _, np_visits = mcts_options(self.spec, time)
         if not time and not sims:
             raise ValueError(f"{self.name} needs a budget: time or sims")
         move, stats = self.search.search(state, seconds=time or 0.0, sims=sims or 0,
-                                         np_visits=np_visits)
+                                         np_visits=node_prior_visits(self.spec, time))
         return move, stats
 
 

@@ -85,6 +85,11 @@ def _check_sum(score_sum: float, n: float) -> None:
         raise ValueError(f"score_sum must lie in [0, n={n}], got {score_sum!r}")
 
 
+def wald_half_width(p: float, n: float, z: float = 1.96) -> float:
+    """``z*sqrt(p(1-p)/n)``: the paper's ± for a score fraction p over n games (n > 0)."""
+    return z * math.sqrt(max(p * (1.0 - p), 0.0) / n)
+
+
 def wald_interval(score_sum: float, n: float, z: float = 1.96) -> tuple[float, float]:
     """Normal-approximation (Wald) interval ``p ± z*sqrt(p(1-p)/n)`` as fractions in [0, 1].
 
@@ -96,7 +101,7 @@ def wald_interval(score_sum: float, n: float, z: float = 1.96) -> tuple[float, f
     if n == 0:
         return (0.0, 1.0)
     p = score_sum / n
-    half = z * math.sqrt(p * (1.0 - p) / n)
+    half = wald_half_width(p, n, z)
     return (max(0.0, p - half), min(1.0, p + half))
 
 
