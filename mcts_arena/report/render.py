@@ -8,12 +8,12 @@ pairing); `csv` is the same rows flattened to one line each.
 from __future__ import annotations
 
 import base64
-import csv
 import html
-import io
 import json
 import math
 from pathlib import Path
+
+import pandas as pd
 
 from mcts_arena.report.tables import ROW_FIELDS, Report
 
@@ -239,20 +239,23 @@ def flat_row(r: dict) -> dict:
             out[k] = "" if v is None else v
     if "paper" in r:
         first = r["paper"][0] if r["paper"] else None
-        for f in ("table", "win_pct", "games", "seconds", "verdict"):
-            out[f"paper_{f}"] = "" if first is None or first[f] is None else first[f]
+        for f in ("table", "win_pct", "games", "seconds", "verdict", "comparable", "note"):
+            out[f"paper_{f}"] = "" if first is None or first.get(f) is None else first[f]
     return out
 
 
+def flat_rows(report: Report) -> list[dict]:
+    """The report's rows flattened to one level (the CSV's columns), one per pairing."""
+    return [flat_row(r) for r in report.rows]
+
+
 def render_csv(report: Report) -> str:
-    rows = [flat_row(r) for r in report.rows]
-    buf = io.StringIO()
+    """The flat rows through pandas (`DataFrame.to_csv`): `results.report_frame` is the same
+    table as a DataFrame."""
+    rows = flat_rows(report)
     if not rows:
         return ""
-    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    return buf.getvalue()
+    return pd.DataFrame(rows).to_csv(index=False, lineterminator="\n")
 
 
 # ---- latex ---------------------------------------------------------------------------------
@@ -266,16 +269,17 @@ def tex(s: str) -> str:
 
 
 def _tex_table(head, rows, caption: str) -> list[str]:
-    cols = "l" + "r" * (len(head) - 1)
-    out = [r"\begin{table}[ht]", r"\centering", r"\small", f"\\begin{{tabular}}{{{cols}}}",
-           r"\hline", " & ".join(tex(h) for h in head) + r" \\", r"\hline"]
-    out += [" & ".join(tex(c) for c in r) + r" \\" for r in rows]
-    out += [r"\hline", r"\end{tabular}", f"\\caption{{{tex(caption)}}}", r"\end{table}", ""]
-    return out
+    """A table through pandas (`DataFrame.to_latex`, booktabs rules), cells escaped by `tex`."""
+    df = pd.DataFrame([[tex(c) for c in r] for r in rows], columns=[tex(h) for h in head])
+    text = df.to_latex(index=False, escape=False, column_format="l" + "r" * (len(head) - 1),
+                       caption=tex(caption), position="ht")
+    return text.replace("\\begin{tabular}", "\\small\n\\centering\n\\begin{tabular}",
+                        1).splitlines() + [""]
 
 
 def render_latex(report: Report) -> str:
-    out = [f"% arena report; {tex(_ci_note(report))}"]
+    out = [f"% arena report; {tex(_ci_note(report))}",
+           r"% tables need \usepackage{booktabs}; figures \usepackage{graphicx}"]
     head = ("pairing", "games", "W", "D", "L", "win % [95% CI]", "Elo", "LOS %")
     for e in report.experiments:
         rows = [main_cells(r)[:8] for r in e.rows]

@@ -45,6 +45,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
+from mcts_arena import results
 from mcts_arena.errors import UserError
 from mcts_arena.report import stats
 from mcts_arena.store import DB_NAME, Store
@@ -129,29 +132,24 @@ def check_results_dir(path: str | Path) -> Path:
     return d
 
 
-def _side_work(stats_list: list[dict], seat: int) -> tuple[float, float, int, int]:
-    """(sims, nodes, moves, moves with sims > 0) over the moves of `seat`."""
-    sims = nodes = 0.0
-    moves = with_sims = 0
-    for st in stats_list:
-        if st.get("seat") != seat:
-            continue
-        moves += 1
-        s = st.get("sims") or 0
-        sims += s
-        with_sims += s > 0
-        nodes += st.get("nodes") or 0
-    return sims, nodes, moves, with_sims
+#: The counts of a pairing with no stored game.
+_NO_GAMES = {k: 0 for k in ("games", "wins", "draws", "losses", "errors", "time_forfeits",
+                            "max_plies", "wins_first", "games_first", "wins_second",
+                            "games_second")} | {"avg_plies": None, "player_work": None,
+                                                "player_work_unit": None, "opponent_work": None,
+                                                "opponent_work_unit": None}
 
 
-def _work(total_sims, total_nodes, moves, with_sims) -> tuple[float | None, str | None]:
-    """Mean simulations per move over all the side's moves; nodes for a side that never
-    reports simulations (αβ)."""
-    if not moves:
-        return None, None
-    if with_sims:
-        return total_sims / moves, "sims"
-    return total_nodes / moves, "nodes"
+def _plain(d: dict) -> dict:
+    """numpy scalars and NaN of a DataFrame row as Python ints, floats and None."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, (np.integer,)):
+            v = int(v)
+        elif isinstance(v, (float, np.floating)):
+            v = None if not math.isfinite(v) else float(v)
+        out[k] = v
+    return out
 
 
 def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
@@ -166,6 +164,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     default_budget = cfg.get("budget")
     recorded = {p.get("id"): p for p in cfg.get("pairings", [])}
     sprt = sprt_status(store)
+    counts = results.pairing_counts(results.frame(store))
     rows = []
     for p in store.pairings():
         pid = p["pairing_id"]
@@ -173,49 +172,20 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
                            else default_budget)
         ob = _clean_budget(json.loads(p["opponent_budget"]) if p["opponent_budget"]
                            else default_budget)
-        games = store.games(pid)
-        w = d = lo = err = tf = mp = 0
-        wf = gf = ws = gs = 0
-        plies = 0
-        work = [0.0, 0.0, 0, 0], [0.0, 0.0, 0, 0]
-        for g in games:
-            if g["reason"] == "error":
-                err += 1
-                continue
-            sc = g["score"]
-            w += sc == 1.0
-            d += sc == 0.5
-            lo += sc == 0.0
-            tf += g["reason"] == "time_forfeit"
-            mp += g["reason"] == "max_plies"
-            plies += g["plies"]
-            if g["swap"] == 0:
-                gf += 1
-                wf += sc == 1.0
-            else:
-                gs += 1
-                ws += sc == 1.0
-            for side, seat in ((0, g["swap"]), (1, 1 - g["swap"])):
-                a = _side_work(g["stats"], seat)
-                for i in range(4):
-                    work[side][i] += a[i]
-        n = w + d + lo
+        c = _plain(counts.loc[pid].to_dict()) if pid in counts.index else _NO_GAMES
+        w, d, lo, n = c["wins"], c["draws"], c["losses"], c["games"]
         ci_low, ci_high, used = _ci(w, d, lo, ci) if n else (None, None, None)
         e, ee = stats.elo(w, d, lo)
-        pw, pu = _work(*work[0])
-        ow, ou = _work(*work[1])
         row = {
             "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
             "game": game, "pairing_id": pid, "player": p["player"], "opponent": p["opponent"],
             "budget": budget_text(pb) if pb == ob else f"{budget_text(pb)} / {budget_text(ob)}",
             "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
-            "wins": w, "draws": d, "losses": lo, "errors": err, "time_forfeits": tf,
-            "max_plies": mp, "score": stats.score(w, d, lo) if n else None, "ci_low": ci_low,
+            **{k: c[k] for k in results.COUNT_COLUMNS},
+            "score": stats.score(w, d, lo) if n else None, "ci_low": ci_low,
             "ci_high": ci_high, "ci_method": used, "elo": _finite(e) if n else None,
-            "elo_error": _finite(ee) if n else None, "los": stats.los(w, lo) if n else None, "wins_first": wf, "games_first": gf, "wins_second": ws,
-            "games_second": gs, "avg_plies": plies / n if n else None,
-            "player_work": pw, "player_work_unit": pu, "opponent_work": ow,
-            "opponent_work_unit": ou, "pairs": None, "sprt": None, "sweep": None,
+            "elo_error": _finite(ee) if n else None, "los": stats.los(w, lo) if n else None,
+            "pairs": None, "sprt": None, "sweep": None,
         }
         if game == "kalah":
             po = store.pair_outcomes(pid)
