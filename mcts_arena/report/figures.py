@@ -201,6 +201,9 @@ def sweep_plot(sweep, path: str | Path, title: str | None = None,
                     label="paper (tables, " + ", ".join(
                         sorted({f"{q.table} {q.seconds:g} s" if q.seconds else q.table
                                 for _, _, q in pp})) + ")" if first else None)
+            if r.seconds:
+                ax.annotate(f"{r.seconds:g} s", (x, pct), textcoords="offset points",
+                            xytext=(6, -3), fontsize=7, color=PAPER)
             first = False
             xs_all.append(x)
     ax.axhline(50.0, color="grey", linestyle="--", linewidth=1)
