@@ -16,10 +16,15 @@ def _fail(message: str) -> None:
     raise UserError(message)
 
 
-def _check_scale_options(games: int | None, time_s: float | None, sims: int | None) -> None:
-    """The --games/--time/--sims overrides shared by `run` and `tournament`."""
+def _check_scale_options(games: int | None, time_s: float | None, sims: int | None,
+                         effort: float | None = None) -> None:
+    """The --games/--time/--sims/--effort overrides shared by `run` and `tournament`."""
     if time_s is not None and sims is not None:
         _fail("--time and --sims exclude each other; give one budget")
+    if effort is not None and (time_s is not None or sims is not None):
+        _fail("--effort excludes --time and --sims; give one budget")
+    if effort is not None and not 0 < effort < 1e5:
+        _fail(f"--effort must be a positive number of paper-seconds, got {effort}")
     if games is not None and games <= 0:
         _fail(f"--games must be a positive integer, got {games}")
     if time_s is not None and not time_s > 0:
@@ -245,6 +250,9 @@ def main() -> None:
               help="Seconds per move (overrides the config's budget).")
 @click.option("--sims", type=int, default=None,
               help="Simulations per move (overrides the config's budget).")
+@click.option("--effort", type=float, default=None, metavar="S",
+              help="Matched effort: each player gets the simulations/nodes the paper's engine "
+                   "searched in S seconds (overrides the config's budget).")
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory of this experiment [default: results/<name>].")
 @click.option("--dry-run", is_flag=True, help="Print the plan and the estimated CPU time; play nothing.")
@@ -257,7 +265,7 @@ def main() -> None:
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="With --backend ray: the cluster to join (default: start Ray locally).")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
-            sims: int | None, out: str | None, dry_run: bool, new: bool, quiet: bool,
+            sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool, quiet: bool,
             backend: str, ray_address: str | None) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
@@ -273,9 +281,10 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     from mcts_arena.arena.summary import summary_table
     from mcts_arena.store import Store
 
-    _check_scale_options(games, time_s, sims)
+    _check_scale_options(games, time_s, sims, effort)
     workers = scheduler.worker_count(jobs)
-    exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims))
+    exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims,
+                                                            effort=effort))
     the_plan = plan_mod.make_plan(exp)
     directory = scheduler.results_dir(exp, out)
 
