@@ -39,7 +39,8 @@ def rates(tmp_path, monkeypatch):
 ])
 def test_most_specific_rate(rates, player, entry, sims):
     b = effort.resolve(parse(player, "breakthrough"), 0.5, parse)
-    assert b == {"sims": sims, "effort": 0.5, "rate_of": entry}
+    unit = "nodes" if player.startswith("αβ") else "sims"
+    assert b == {"sims": sims, "effort": 0.5, "rate_of": entry, "unit": unit}
 
 
 def test_no_rate_is_a_user_error(rates):
@@ -74,8 +75,10 @@ def test_config_resolves_effort_per_player(rates):
     exp = config.loads(CFG)
     assert exp.budget == config.Budget(effort=0.2)
     p0, p1 = exp.pairings
-    assert p0.player_budget.as_dict() == {"sims": 500, "effort": 0.2, "rate_of": "MCTS(bl,im0.4)"}
-    assert p0.opponent_budget.as_dict() == {"sims": 160000, "effort": 0.2, "rate_of": "αβ(efMS)"}
+    assert p0.player_budget.as_dict() == {"sims": 500, "effort": 0.2, "rate_of": "MCTS(bl,im0.4)",
+                                           "unit": "sims"}
+    assert p0.opponent_budget.as_dict() == {"sims": 160000, "effort": 0.2, "rate_of": "αβ(efMS)",
+                                             "unit": "nodes"}
     assert p1.opponent_budget.as_dict() == {"sims": 77}     # a spec's own budget wins
     g = plan.pair_games(exp, p0, 0)
     assert g[1].budgets == (p0.opponent_budget.as_dict(), p0.player_budget.as_dict())

@@ -82,6 +82,7 @@ class Budget:
     sims: int | None = None
     effort: float | None = None
     rate_of: str | None = None
+    unit: str | None = None         # what `sims` counts for a resolved effort: sims or nodes
 
     def as_dict(self) -> dict:
         if self.time is not None:
@@ -93,6 +94,8 @@ class Budget:
             d["effort"] = self.effort
         if self.rate_of is not None:
             d["rate_of"] = self.rate_of
+        if self.unit is not None:
+            d["unit"] = self.unit
         return d
 
     @classmethod
@@ -100,7 +103,7 @@ class Budget:
         if not d:
             return None
         return cls(time=d.get("time"), sims=d.get("sims"), effort=d.get("effort"),
-                   rate_of=d.get("rate_of"))
+                   rate_of=d.get("rate_of"), unit=d.get("unit"))
 
     def __str__(self) -> str:
         if self.time is not None:

@@ -122,7 +122,7 @@ def rate_for(spec: Any, parse, rates: tuple[Rate, ...] | None = None) -> Rate:
 
 def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = None) -> dict:
     """The budget dict of `spec` at `effort` paper-seconds: {"sims": N, "effort": S,
-    "rate_of": entry}. Players without a search (Random, Greedy) get {"sims": 1, "effort": S}."""
+    "rate_of": entry, "unit": "sims" | "nodes"}. Players without a search (Random, Greedy) get {"sims": 1, "effort": S}."""
     unit = UNITS.get(spec.kind)
     if unit is None:
         return {"sims": 1, "effort": effort}
@@ -130,4 +130,5 @@ def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = No
     if r.unit != unit:
         raise EffortError(f"engine rate {r.player} ({r.game}) counts {r.unit}, but "
                           f"{spec.canonical} searches in {unit}")
-    return {"sims": max(1, round(effort * r.per_second)), "effort": effort, "rate_of": r.player}
+    return {"sims": max(1, round(effort * r.per_second)), "effort": effort, "rate_of": r.player,
+            "unit": unit}
