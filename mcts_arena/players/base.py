@@ -155,7 +155,8 @@ class AlphaBetaPlayer(Player):
         from mcts_arena.players.alphabeta import AlphaBeta
 
         self.depth = int(spec.get("depth", 0) or 0)
-        self.search = AlphaBeta(EVAL_IDS[spec.evalfn], self.seed)
+        self.search = AlphaBeta(EVAL_IDS[spec.evalfn], self.seed,
+                                use_tt=bool(spec.get("tt", 1)), use_history=bool(spec.get("hh", 1)))
 
     def _choose(self, state, time, sims):
         if self.depth:
