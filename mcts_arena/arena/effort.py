@@ -33,7 +33,7 @@ from mcts_arena.errors import UserError
 RATES_FILE = Path(__file__).with_name("data") / "engine_rates.yaml"
 RATES_ENV = "MCTS_ARENA_RATES"     # another rates file (tests, or a user's own measurements)
 #: Options that change the player's strength but not the cost of a simulation.
-_COST_FREE = {"C", "seed", "np", "sims", "time", "depth"}
+_COST_FREE = {"C", "seed", "np", "sims", "time", "depth", "tt", "hh"}
 #: Options under which a player evaluates positions (so its evaluation function's cost counts).
 _EVALUATING = {"fet", "det", "ege", "im", "cb", "pbim", "abp", "mb"}
 #: Kinds that search with a budget, and the unit their rate counts.
@@ -99,6 +99,16 @@ def _load_rates(path: str) -> tuple[Rate, ...]:
     except (OSError, yaml.YAMLError) as e:
         raise EffortError(f"{path}: cannot read the engine rates: {' '.join(str(e).split())}") from None
     return tuple(parse_rates(data, path))
+
+
+def rates_digest(rates: tuple[Rate, ...] | None = None) -> str:
+    """A short digest of the rates in force: part of an effort experiment's identity, so games
+    played under other rates are never mixed with new ones."""
+    import hashlib
+
+    rates = load_rates() if rates is None else rates
+    text = "\n".join(f"{r.game}|{r.player}|{r.unit}|{r.per_second!r}" for r in rates)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def rate_for(spec: Any, parse, rates: tuple[Rate, ...] | None = None) -> Rate:
