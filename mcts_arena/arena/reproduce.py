@@ -63,7 +63,7 @@ class Manifest:
     def select(self, only: list[str] | None) -> list[Page]:
         if not only:
             return list(self.pages)
-        known = {p.id for p in self.pages}
+        known = [p.id for p in self.pages]
         bad = [o for o in only if o not in known]
         if bad:
             raise UserError(f"--only {bad[0]!r}: no such page; valid: {', '.join(known)}")
