@@ -175,3 +175,13 @@ def test_report_writes_and_embeds_every_picture(tmp_path, monkeypatch):
     assert "elimination bracket" in page and "Elo ladder" in page
     text = CliRunner().invoke(cli, ["report", *dirs, "--out", str(out)]).output
     assert text.count("\nfigure ") == 4
+
+
+def test_empty_inputs_still_draw(tmp_path):
+    assert _png_size(figures.forest_plot([], tmp_path / "f.png"))[0] > 0
+    assert _png_size(figures.elo_ladder([], tmp_path / "e.png"))[0] > 0
+    for entrants in (["a"], ["a", "b"]):          # finished at once / nothing played yet
+        b = Bracket(entrants)
+        nodes = figures.bracket_tree(b)
+        assert [n["name"] for n in nodes] == entrants
+        assert _png_size(figures.bracket_plot(b, tmp_path / f"b{len(entrants)}.png"))[0] > 0

@@ -82,7 +82,7 @@ def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = N
     n = max(len(rows), 1)
     fig = _figure(9.0, min(1.2 + 0.32 * n, 60.0))
     ax = fig.add_subplot(1, 1, 1)
-    ys = np.arange(n)[::-1]
+    ys = np.arange(len(rows))[::-1]
     labels = []
     drawn = {"ours": False, "paper": False, "far": False}
     for y, r in zip(ys, rows):
