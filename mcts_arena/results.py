@@ -3,7 +3,8 @@
     import mcts_arena.results as results
     games = results.load("results/quickstart")          # one row per game
     games.groupby("pairing")["result"].value_counts()
-    rows = results.report_frame(["results/quickstart"])  # the report's rows (its CSV)
+    from mcts_arena.report.render import report_frame
+    rows = report_frame(["results/quickstart"])          # the report's rows (its CSV)
 
 `load(DIR)` reads a results directory (read-only) into a DataFrame with one row per stored game
 (error games included; their `result` is "error"). Columns (`GAME_COLUMNS`):
@@ -14,7 +15,8 @@
     player, opponent        canonical specs of the pairing's player and opponent
     seat0, seat1            specs in seat 0 (moves first) and seat 1
     player_seat             0 or 1, the seat of the pairing's player (= swap)
-    player_budget, opponent_budget   the budget text of each side ("1 s", "30 sims", "effort 1 s")
+    player_budget, opponent_budget   each side's budget in this game as stored, JSON text
+                            ('{"sims": 40}', '{"time": 1.0}', '{"effort": 1, "sims": 5000, ...}')
     opening                 the opening (moves or position) the game started from
     winner                  winning seat (<NA>: draw or error)
     result                  for the pairing's player: "win", "draw", "loss" or "error"
@@ -31,7 +33,8 @@
 
 `pairing_counts(games)` aggregates it per pairing (W/D/L, errors, per-seat wins, mean plies,
 work per move) exactly as `arena report` counts; `report.tables.pairing_rows` is built on it,
-so a notebook gets the report's numbers.
+so a notebook gets the report's numbers. This module sits below the report: it imports the
+store only.
 """
 from __future__ import annotations
 
@@ -40,6 +43,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from mcts_arena.errors import UserError
+from mcts_arena.store import DB_NAME, Store
 
 GAME_COLUMNS = ("experiment", "game", "game_id", "pairing", "pair_index", "swap", "player",
                 "opponent", "seat0", "seat1", "player_seat", "player_budget", "opponent_budget",
@@ -66,21 +72,21 @@ def _side(stats: list[dict], seat: int) -> dict:
             "time": mean("time"), "wall": mean("wall")}
 
 
-def frame(store) -> pd.DataFrame:
-    """The games of an open `store.Store` as a DataFrame (see the module docstring)."""
-    from mcts_arena.report.tables import _clean_budget, budget_text
+def _budget(b) -> str | None:
+    return None if b is None else json.dumps(
+        {k: v for k, v in b.items() if v is not None}, sort_keys=True, ensure_ascii=False)
 
+
+def frame(store: Store) -> pd.DataFrame:
+    """The games of an open `store.Store` as a DataFrame (see the module docstring)."""
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
-    default = cfg.get("budget")
-    pairings = {}
-    for p in store.pairings():
-        pb = _clean_budget(json.loads(p["player_budget"]) if p["player_budget"] else default)
-        ob = _clean_budget(json.loads(p["opponent_budget"]) if p["opponent_budget"] else default)
-        pairings[p["pairing_id"]] = (p["player"], p["opponent"], budget_text(pb), budget_text(ob))
+    pairings = {p["pairing_id"]: (p["player"], p["opponent"]) for p in store.pairings()}
     recs = []
     for g in store.games():
-        player, opponent, pbt, obt = pairings.get(g["pairing_id"], (None, None, None, None))
+        player, opponent = pairings.get(g["pairing_id"], (None, None))
+        seats = list(g["budgets"]) + [None, None]
+        pbt, obt = _budget(seats[g["swap"]]), _budget(seats[1 - g["swap"]])
         err = g["reason"] == "error"
         mine, theirs = _side(g["stats"], g["swap"]), _side(g["stats"], 1 - g["swap"])
         recs.append({
@@ -101,11 +107,19 @@ def frame(store) -> pd.DataFrame:
     return df
 
 
+def check_results_dir(path: str | Path) -> Path:
+    """`path` as a Path if it is a results directory (holds arena.sqlite), else a UserError."""
+    d = Path(path)
+    if not d.is_dir() or not (d / DB_NAME).exists():
+        what = "no such directory" if not d.exists() else (
+            "not a directory" if not d.is_dir() else f"no {DB_NAME} in it")
+        raise UserError(f"{path}: not a results directory ({what}); give a folder that "
+                        f"'arena run' or 'arena tournament' wrote, e.g. results/<name>")
+    return d
+
+
 def load(directory: str | Path) -> pd.DataFrame:
     """The stored games of the results directory `directory` (read-only), one row per game."""
-    from mcts_arena.report.tables import check_results_dir
-    from mcts_arena.store import Store
-
     with Store.open(check_results_dir(directory), readonly=True) as store:
         return frame(store)
 
@@ -148,13 +162,3 @@ def pairing_counts(games: pd.DataFrame) -> pd.DataFrame:
             row[f"{side}_work"], row[f"{side}_work_unit"] = w, u
         out[pid] = row
     return pd.DataFrame.from_dict(out, orient="index", columns=list(COUNT_COLUMNS))
-
-
-def report_frame(paths: list[str | Path], ci: str = "auto",
-                 compare: str | None = None) -> pd.DataFrame:
-    """The rows of `arena report PATH...` (one per pairing, the columns of its CSV)."""
-    from mcts_arena.report.render import flat_rows
-    from mcts_arena.report.tables import build_report
-
-    return pd.DataFrame(flat_rows(build_report([str(p) for p in paths], ci=ci,
-                                               compare=compare)))

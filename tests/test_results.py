@@ -15,6 +15,7 @@ from mcts_arena.arena import plan as plan_mod
 from mcts_arena.arena.scheduler import run_experiment
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
+from mcts_arena.report.render import report_frame
 
 TTT = ("name: ttt\ngame: tictactoe\nbudget: {sims: 20}\ngames: 8\nseed: 11\n"
        "matches:\n  - {player: 'MCTS(im0.4)', opponent: MCTS}\n"
@@ -62,10 +63,10 @@ def test_one_row_per_stored_game_with_the_documented_columns(stores):
         assert g.player_sims == pytest.approx(sum(st["sims"] for st in mine) / len(mine))
         assert g.player_wall == pytest.approx(sum(st["wall"] for st in mine) / len(mine))
     budgets = df.groupby("player")["player_budget"].unique()
-    assert list(budgets["MCTS(im0.4)"]) == ["20 sims"]
-    assert list(budgets["MCTS(sims=40)"]) == ["40 sims"]
+    assert list(budgets["MCTS(im0.4)"]) == ['{"sims": 20}']
+    assert list(budgets["MCTS(sims=40)"]) == ['{"sims": 40}']
     rnd = df[df["opponent"] == "Random"]
-    assert set(rnd["opponent_budget"]) == {"20 sims"}
+    assert set(rnd["opponent_budget"]) == {'{"sims": 20}'}
     assert (rnd["opponent_sims"] == 0).all() and (rnd["player_sims"] > 0).all()
 
 
@@ -96,7 +97,7 @@ def test_load_equals_the_reports_counts(stores):
         counts = results.pairing_counts(games)
         csv = pd.read_csv(io.StringIO(CliRunner().invoke(
             cli, ["report", str(d), "--format", "csv", "--out", str(d / "r")]).output))
-        frame = results.report_frame([d])
+        frame = report_frame([d])
         for col in ("wins", "draws", "losses", "errors", "games"):
             assert list(csv[col]) == list(frame[col]) == \
                 [counts.loc[p, col] for p in frame["pairing_id"]]

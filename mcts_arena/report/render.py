@@ -249,8 +249,18 @@ def flat_rows(report: Report) -> list[dict]:
     return [flat_row(r) for r in report.rows]
 
 
+def report_frame(paths: list, ci: str = "auto",
+                 compare: str | None = None) -> pd.DataFrame:
+    """The rows of `arena report PATH...` as a DataFrame (one per pairing, the CSV's columns):
+    what a notebook gets instead of the command's output."""
+    from mcts_arena.report.tables import build_report
+
+    return pd.DataFrame(flat_rows(build_report([str(p) for p in paths], ci=ci,
+                                               compare=compare)))
+
+
 def render_csv(report: Report) -> str:
-    """The flat rows through pandas (`DataFrame.to_csv`): `results.report_frame` is the same
+    """The flat rows through pandas (`DataFrame.to_csv`): `report_frame` is the same
     table as a DataFrame."""
     rows = flat_rows(report)
     if not rows:

@@ -48,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from mcts_arena import results
+from mcts_arena.results import check_results_dir  # noqa: F401  (the report's entry check)
 from mcts_arena.errors import UserError
 from mcts_arena.report import stats
 from mcts_arena.store import DB_NAME, Store
@@ -131,16 +132,6 @@ def _ci(wins: float, draws: float, losses: float, method: str) -> tuple[float, f
     used = method if method != "auto" else ("wilson" if n < stats.SMALL_SAMPLE else "wald")
     lo, hi = stats.interval(wins, draws, losses, used)
     return max(0.0, lo), min(1.0, hi), used
-
-
-def check_results_dir(path: str | Path) -> Path:
-    d = Path(path)
-    if not d.is_dir() or not (d / DB_NAME).exists():
-        what = "no such directory" if not d.exists() else (
-            "not a directory" if not d.is_dir() else f"no {DB_NAME} in it")
-        raise UserError(f"{path}: not a results directory ({what}); give a folder that "
-                        f"'arena run' or 'arena tournament' wrote, e.g. results/<name>")
-    return d
 
 
 #: The counts of a pairing with no stored game.
