@@ -80,7 +80,8 @@ def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = N
     """
     rows = list(rows)
     n = max(len(rows), 1)
-    fig = _figure(9.0, min(1.2 + 0.32 * n, 60.0))
+    longest = max((len(forest_label(r)) for r in rows), default=20)
+    fig = _figure(min(max(9.0, 6.5 + 0.065 * longest), 20.0), min(1.2 + 0.32 * n, 60.0))
     ax = fig.add_subplot(1, 1, 1)
     ys = np.arange(len(rows))[::-1]
     labels = []
