@@ -67,14 +67,16 @@ def cli() -> None:
 
 @cli.command("games")
 def games_cmd() -> None:
-    """List the games and their evaluation functions."""
+    """List the games, their parameters and their evaluation functions."""
     for name in games.names():
         try:
-            cls = games.game_class(name)
-            evals = ", ".join(cls.eval_functions) or "-"
+            info = games.info_of(name)
         except ImportError:
-            evals = "(not built)"
-        click.echo(f"{name:13s} {games.describe(name)}  [evaluations: {evals}]")
+            click.echo(f"{name:13s} (not built)")
+            continue
+        params = ", ".join(f"{k}={p.default} ({p.low}-{p.high})" for k, p in info.params.items())
+        extra = f"  [parameters: {params}]" if params else ""
+        click.echo(f"{name:13s} {info.description}  [evaluations: {', '.join(info.evals)}]{extra}")
 
 
 @cli.command("perft", context_settings={"ignore_unknown_options": True})
@@ -100,7 +102,7 @@ def perft_cmd(game: str, depth: int, position: str | None) -> None:
 def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
     """Print a position of GAME (board, side to move, legal moves), or replay a recorded game.
 
-    `arena show breakthrough` shows the start; `arena show results/quickstart --game ID` replays
+    `arena show GAME` shows the start; `arena show results/quickstart --game ID` replays
     a game of an experiment (without --game it lists the stored game ids).
     """
     from pathlib import Path
@@ -121,7 +123,7 @@ def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
         return
     if game_id is not None:
         _fail(f"--game needs a results directory holding arena.sqlite, not {target!r}")
-    if target not in games.names() and Path(target).exists():
+    if games.split(target)[0] not in games.names() and Path(target).exists():
         _fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
     state = _load_state(target, position)
     click.echo(str(state))
@@ -171,10 +173,10 @@ def players_cmd(game: str | None) -> None:
     for tok, meaning in players.describe_tokens(game):
         click.echo(f"  {tok:12s} {meaning}")
     for g in [game] if game else games.names():
-        cls = games.game_class(g)
-        click.echo(f"{g}: evaluations {', '.join(cls.eval_functions)} (default "
-                   f"{players.spec.DEFAULT_EVAL[g]}), C={players.DEFAULT_C[g]}")
-        for name, body in players.MACROS.get(g, {}).items():
+        info = games.info_of(g)
+        click.echo(f"{g}: evaluations {', '.join(info.evals)} (default "
+                   f"{info.default_eval}), C={info.default_c}")
+        for name, body in info.macros.items():
             click.echo(f"  macro {name:4s} = {body}")
 
 
@@ -359,7 +361,7 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
 
 @cli.command("tournament")
 @click.argument("name")
-@click.option("--game", default=None, help="Game of a built-in tournament [default: breakthrough].")
+@click.option("--game", default=None, help="Game of a built-in tournament [default: the first registered game].")
 @click.option("--eval", "evalfn", default=None, type=click.Choice(["efMS", "efLH"]),
               help="Breakthrough evaluation of the built-in tournaments [default: efMS].")
 @click.option("--games", type=int, default=None,

@@ -7,7 +7,7 @@ import pytest
 from mcts_arena.games.kalah import START_TEXT, Kalah
 
 from mcts_arena import games
-from mcts_arena.games.openings import kalah_random_board, kalah_random_text
+from mcts_arena.games.kalah import kalah_random_board, kalah_random_text
 
 
 def test_perft_from_start():

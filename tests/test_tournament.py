@@ -53,7 +53,8 @@ def test_builtin_specs_per_game():
 
 
 @pytest.mark.parametrize("args,message", [
-    (["fet", "--game", "kalah", "--eval", "efLH"], "--eval efLH is for breakthrough"),
+    (["fet", "--game", "kalah", "--eval", "efLH"],
+     "--eval efLH: the tournaments of kalah use its one evaluation efRS"),
     (["nosuch"], "unknown tournament 'nosuch'; valid: fet, det, ege, im or a YAML file"),
     (["fet", "--game", "chess"], "unknown game 'chess'"),
     (["fet", "--games", "3", "--sims", "5"], "--games must be even for an elimination"),

@@ -153,14 +153,16 @@ def pair_outcome(first: float | None, second: float | None) -> str:
 
 
 # ---- dry run ---------------------------------------------------------------------------------
-# Typical game lengths in plies, for the CPU-time estimate of `arena run --dry-run`.
-TYPICAL_PLIES = {"breakthrough": 60, "kalah": 40, "loa": 60, "tictactoe": 9}
+def typical_plies(game: str) -> int:
+    """The game's typical length in plies (its own estimate), for `arena run --dry-run`."""
+    from mcts_arena import games
+    return games.info_of(game).typical_plies
 
 
 def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec]) -> float | None:
     """CPU seconds the games need at their time budgets and typical lengths (None when some
     budget counts simulations: their speed is not known before playing)."""
-    plies = TYPICAL_PLIES.get(exp.game, 60)
+    plies = typical_plies(exp.game)
     total = 0.0
     for g in games:
         times = [b.get("time") for b in g.budgets]
@@ -202,6 +204,6 @@ def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers:
     else:
         total += (f"; estimated {_hms(est)} CPU, about {_hms(est / max(1, workers))} on "
                   f"{workers} worker{'s' if workers != 1 else ''} "
-                  f"(at {TYPICAL_PLIES.get(exp.game, 60)} plies per game)")
+                  f"(at {typical_plies(exp.game)} plies per game)")
     lines.append(total)
     return "\n".join(lines)

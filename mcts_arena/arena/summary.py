@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mcts_arena import games
 from mcts_arena.errors import UserError
 from mcts_arena.report.stats import wald_half_width
 from mcts_arena.store import Store
@@ -98,18 +99,18 @@ def summary_table(store: Store) -> str:
     rows = pairing_counts(store)
     if not rows:
         return "no pairings stored"
-    kalah = cfg.get("game") == "kalah"
+    pair_rule = games.pair_rule(cfg.get("game"))
     width = max(12, max(len(r["label"]) for r in rows))
     head = (f"{'pairing':<{width}}  {'games':>5}  {'W':>5}  {'D':>5}  {'L':>5}  {'err':>4}  "
             f"{'win % (95% CI)':>15}")
-    if kalah:
+    if pair_rule:
         head += f"   {'pairs W-D-L':>12}  {'disc':>4}  {'pair win %':>15}"
     lines = [head, "-" * len(head)]
     for r in rows:
         n = r["games"]
         line = (f"{r['label']:<{width}}  {n:>5}  {r['wins']:>5}  {r['draws']:>5}  "
                 f"{r['losses']:>5}  {r['errors']:>4}  {_pct(r['wins'] + 0.5 * r['draws'], n):>15}")
-        if kalah:
+        if pair_rule:
             pw, pd, pl = (r["pairs"].get(k, 0) for k in ("player", "draw", "opponent"))
             line += (f"   {f'{pw}-{pd}-{pl}':>12}  {r['pairs'].get('discarded', 0):>4}  "
                      f"{_pct(pw, pw + pl):>15}")
@@ -136,7 +137,6 @@ def summary_table(store: Store) -> str:
 def replay_game(results_dir: str | Path, game_id: str) -> str:
     """The recorded game `game_id` move by move: the opening board, then each move with its
     search statistics and the board after it, then the result."""
-    from mcts_arena import games
 
     with Store.open(results_dir, readonly=True) as store:
         g = store.game(game_id)

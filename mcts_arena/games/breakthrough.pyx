@@ -27,8 +27,12 @@ from libc.math cimport tanh
 from mcts_arena.bits cimport popcount, lsb, msb, nth_bit
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.rng cimport Rng, rng_below, rng_uniform, splitmix64
-from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_MS,
-                                     EF_LH, PP_IPP)
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+
+# Evaluation functions (ids local to this game; 0, the default, is efMS).
+cdef enum:
+    EF_MS = 1      # Schadd's simple evaluation
+    EF_LH = 2      # Lorentz & Horey piece-square values
 
 cdef uint64_t FILE_A = 0x0101010101010101ULL
 cdef uint64_t FILE_H = 0x8080808080808080ULL
@@ -584,3 +588,24 @@ def _sqindex(str name):
     if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
         raise ValueError(f"bad square {name!r}")
     return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from mcts_arena.games.info import GameInfo
+
+GAME = GameInfo(
+    name="breakthrough",
+    description="Breakthrough 8x8: race a piece to the far rank",
+    cls=Breakthrough,
+    evals=Breakthrough.eval_functions,
+    default_eval="efMS",
+    default_c=0.8,
+    # the paper's MCTS(bl) and MCTS(bl') (docs/paper.md)
+    macros={"bl": "efMS,ipp,ege0.1,det0.5", "bl'": "efLH,ipp,fet20,np"},
+    options=frozenset({"policy", "np", "abp"}),
+    typical_plies=60,
+    tuning={"im_base": {"efMS": "bl", "efLH": "bl'"}, "ipp_for": ("fet", "det"), "games": 200,
+            "evals": ("efMS", "efLH")},
+    bench_players=("MCTS", "MCTS(ipp)", "MCTS(bl)", "MCTS(bl,im0.4)", "MCTS(bl',im0.6)",
+                   "αβ(efMS)"),
+)

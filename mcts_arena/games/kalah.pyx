@@ -29,7 +29,11 @@ from libc.string cimport memcpy
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_RS
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+
+# Evaluation functions (ids local to this game; 0, the default, is efRS).
+cdef enum:
+    EF_RS = 1      # store difference
 
 cdef enum:
     NPITS = 14
@@ -346,3 +350,67 @@ cdef class Kalah(GameState):
 
     def py_move_bias(self, str move):
         return self.move_bias(self.parse_move(move))
+
+
+# ---- random start boards (the paper's Kalah experiments start from them) --------------------
+# 48 stones spread over the 12 houses at random (each stone dropped into a uniformly chosen
+# house), both stores empty, player 0 to move. The same seed always gives the same board
+# (Python's `random.Random(seed).randrange` is stable across platforms and versions).
+import random
+
+KALAH_STONES = 48
+KALAH_HOUSES = 12
+
+
+def kalah_random_houses(seed):
+    """The 12 house counts (player 0's houses 1-6, then player 1's houses 1-6) for `seed`.
+
+    A board where one side's houses are all empty would be over before it starts; such a draw
+    (probability about 2**-47) is skipped by drawing again from the same generator.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"bad Kalah board seed {seed!r}: must be an integer")
+    rng = random.Random(seed)
+    while True:
+        houses = [0] * KALAH_HOUSES
+        for _ in range(KALAH_STONES):
+            houses[rng.randrange(KALAH_HOUSES)] += 1
+        if sum(houses[:6]) and sum(houses[6:]):
+            return houses
+
+
+def kalah_random_text(seed):
+    """The text form of the random Kalah board for `seed` (player 0 to move)."""
+    h = kalah_random_houses(seed)
+    p0 = ",".join(map(str, h[:6])) + ",0"
+    p1 = ",".join(map(str, h[6:])) + ",0"
+    return f"{p0}/{p1} 0"
+
+
+def kalah_random_board(seed):
+    """A `Kalah` position: 48 stones spread at random over the 12 houses, stores empty."""
+    return Kalah.from_text(kalah_random_text(seed))
+
+
+def _random_board(params, seed, pair_index):
+    return kalah_random_text(seed)
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from mcts_arena.games.info import GameInfo
+
+GAME = GameInfo(
+    name="kalah",
+    description="Kalah(6,4): sowing game, most stones wins",
+    cls=Kalah,
+    evals=Kalah.eval_functions,
+    default_eval="efRS",
+    default_c=1.0,
+    openings={"random_boards": _random_board},
+    default_opening="random_boards",
+    scoring="pairs",
+    options=frozenset({"abp"}),
+    typical_plies=40,
+    tuning={"im_base": {"": "fet4"}, "games": 1000},
+    bench_players=("MCTS(fet4)", "MCTS(fet4,im0.4)", "αβ(efRS)"),
+)

@@ -79,8 +79,12 @@ from libc.math cimport tanh
 from mcts_arena.bits cimport popcount, lsb, msb
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
-from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_WB,
-                                     EF_LOA0, PP_IPP)
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+
+# Evaluation functions (ids local to this game; 0, the default, is efWB).
+cdef enum:
+    EF_WB = 1      # MIA-style
+    EF_LOA0 = 2    # cheap (concentration)
 
 cdef uint64_t FILE_A = 0x0101010101010101ULL
 cdef uint64_t FILE_H = 0x8080808080808080ULL
@@ -804,3 +808,38 @@ def _sqindex(str name):
     if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
         raise ValueError(f"bad square {name!r}: expected a file a-h and a rank 1-8, like 'b1'")
     return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from importlib import resources
+
+from mcts_arena.games.info import GameInfo
+
+
+def loa_openings():
+    """The shipped opening set (100 positions made by `data/make_loa_openings.py`, seeded and
+    reproducible) as text positions, one per seat-swapped pair."""
+    text = resources.files("mcts_arena.games").joinpath("data/loa_openings.txt").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _opening_set(params, seed, pair_index):
+    positions = loa_openings()
+    return positions[pair_index % len(positions)]
+
+
+GAME = GameInfo(
+    name="loa",
+    description="Lines of Action 8x8: connect all your pieces",
+    cls=LinesOfAction,
+    evals=LinesOfAction.eval_functions,
+    default_eval="efWB",
+    default_c=0.6,
+    openings={"opening_set": _opening_set},
+    default_opening="opening_set",
+    options=frozenset({"policy", "abp"}),
+    typical_plies=60,
+    tuning={"im_base": {"": "abp2"}, "games": 200},
+    bench_players=("MCTS(ipp,det0.5)", "MCTS(ipp,abp2,det0.5)", "αβ(efWB)"),
+    bench_playouts=500,
+)

@@ -21,15 +21,9 @@ cdef enum:
     ONGOING = -1
     DRAW = 2
 
-# Evaluation function ids (one numbering for all games; each game accepts its own).
+# Evaluation function ids are local to each game (its `GAME.evals`); 0 is always its default.
 cdef enum:
     EF_DEFAULT = 0
-    EF_MS = 1      # Breakthrough, Schadd's simple evaluation
-    EF_LH = 2      # Breakthrough, Lorentz & Horey piece-square values
-    EF_RS = 3      # Kalah, store difference
-    EF_WB = 4      # LOA, MIA-style
-    EF_LOA0 = 5    # LOA, cheap (concentration)
-    EF_TTT = 6     # tic-tac-toe, open lines
 
 # Playout policy ids understood by `playout_move`.
 cdef enum:

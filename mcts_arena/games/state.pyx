@@ -6,8 +6,6 @@ written once here on top of the C-level methods and a few per-game hooks.
 """
 from mcts_arena.rng cimport Rng, rng_below, rng_seed
 
-EVAL_IDS = {"default": EF_DEFAULT, "efMS": EF_MS, "efLH": EF_LH, "efRS": EF_RS,
-            "efWB": EF_WB, "efLOA0": EF_LOA0, "efTTT": EF_TTT}
 POLICY_IDS = {"random": PP_RANDOM, "ipp": PP_IPP}
 MAX_LEGAL_MOVES = MAX_MOVES
 RESULT_ONGOING = ONGOING
@@ -193,7 +191,7 @@ cdef class GameState:
             if evalfn != "default" and evalfn not in self.eval_functions:
                 raise ValueError(f"unknown evaluation {evalfn!r} for {self.name}; "
                                  f"valid: {', '.join(self.eval_functions)}")
-            evalfn = EVAL_IDS[evalfn]
+            evalfn = EF_DEFAULT if evalfn == "default" else self.eval_functions[evalfn]
         return self.evaluate(evalfn)
 
     def perft(self, int depth):

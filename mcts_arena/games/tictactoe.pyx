@@ -18,7 +18,11 @@ from libc.math cimport tanh
 
 from mcts_arena.bits cimport lsb
 from mcts_arena.rng cimport splitmix64
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_TTT
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+
+# Evaluation functions (ids local to this game; 0, the default, is efTTT).
+cdef enum:
+    EF_TTT = 1     # open lines
 
 cdef enum:
     FULL = 0x1FF
@@ -263,3 +267,20 @@ cdef long long _count_games(GameState s) noexcept nogil:
         total += _count_games(s)
         s.undo_move()
     return total
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from mcts_arena.games.info import GameInfo
+
+GAME = GameInfo(
+    name="tictactoe",
+    description="tic-tac-toe 3x3, for search tests",
+    cls=TicTacToe,
+    evals=TicTacToe.eval_functions,
+    default_eval="efTTT",
+    default_c=1.0,
+    options=frozenset({"abp"}),
+    typical_plies=9,
+    tuning={"games": 200},
+    bench_players=("MCTS", "αβ(efTTT)"),
+)

@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcts_arena import games as _games
 from mcts_arena.errors import UserError
 from mcts_arena.report import stats
 from mcts_arena.store import DB_NAME, Store
@@ -174,7 +175,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             "player_work": pw, "player_work_unit": pu, "opponent_work": ow,
             "opponent_work_unit": ou, "pairs": None, "sprt": None, "sweep": None,
         }
-        if game == "kalah":
+        if _games.pair_rule(game):
             po = store.pair_outcomes(pid)
             pw_, pd_, pl_ = (po.get(k, 0) for k in ("player", "draw", "opponent"))
             lo_, hi_, _ = _ci(pw_, 0, pl_, ci)
