@@ -27,7 +27,7 @@ from libc.math cimport tanh
 from mcts_arena.bits cimport popcount, lsb, msb, nth_bit
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.rng cimport Rng, rng_below, rng_uniform, splitmix64
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.state cimport grow_history, GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
 
 # Evaluation functions (ids local to this game; 0, the default, is efMS).
 cdef enum:
@@ -167,8 +167,7 @@ cdef class Breakthrough(GameState):
         cdef uint64_t tob = (<uint64_t>1) << to
         cdef Undo* u
         if self.ply >= self.cap:
-            self.cap *= 2
-            self.hist = <Undo*>realloc(self.hist, self.cap * sizeof(Undo))
+            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
         u = &self.hist[self.ply]
         u.move = move
         u.hash = self.hash
@@ -306,9 +305,6 @@ cdef class Breakthrough(GameState):
                 tied[nbest] = m
                 nbest += 1
         return tied[rng_below(rng, nbest)] if nbest > 1 else tied[0]
-
-    def py_eval_after(self, str move, str evalfn="efMS"):
-        return self.eval_after(self.parse_move(move), EF_LH if evalfn == "efLH" else EF_MS)
 
     cdef int lh_sum(self, int p) noexcept nogil:
         return self.lh[p]
@@ -501,9 +497,8 @@ cdef class Breakthrough(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.cap:
-            c.cap = self.cap
-            c.hist = <Undo*>realloc(c.hist, c.cap * sizeof(Undo))
+        if c.cap < self.ply:
+            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
         memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
         return c
 
@@ -566,15 +561,6 @@ cdef class Breakthrough(GameState):
             if (self.bb[1] >> sq) & 1:
                 h ^= ZOB[1][sq]
         return h
-
-    def py_move_order(self, str move):
-        return self.move_order(self.parse_move(move))
-
-    def py_move_prior(self, str move):
-        return self.move_prior(self.parse_move(move))
-
-    def py_is_decisive(self, str move):
-        return bool(self.is_decisive(self.parse_move(move)))
 
     def py_defended(self, str square):
         return bool(self.defended(_sqindex(square)))

@@ -79,7 +79,7 @@ from libc.math cimport tanh
 from mcts_arena.bits cimport popcount, lsb, msb
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.state cimport grow_history, GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
 
 # Evaluation functions (ids local to this game; 0, the default, is efWB).
 cdef enum:
@@ -360,8 +360,7 @@ cdef class LinesOfAction(GameState):
         cdef uint64_t tob = (<uint64_t>1) << to
         cdef Undo* u
         if self.ply >= self.cap:
-            self.cap *= 2
-            self.hist = <Undo*>realloc(self.hist, self.cap * sizeof(Undo))
+            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
         u = &self.hist[self.ply]
         u.move = move
         u.hash = self.hash
@@ -646,9 +645,8 @@ cdef class LinesOfAction(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.cap:
-            c.cap = self.cap
-            c.hist = <Undo*>realloc(c.hist, c.cap * sizeof(Undo))
+        if c.cap < self.ply:
+            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
         memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
         return c
 
@@ -760,26 +758,6 @@ cdef class LinesOfAction(GameState):
         c = self._category(m)
         return c, CAT_W[c]
 
-    def py_move_order(self, move):
-        m = self.parse_move(move) if isinstance(move, str) else move
-        return self.move_order(m)
-
-    def py_move_bias(self, move):
-        m = self.parse_move(move) if isinstance(move, str) else move
-        return self.move_bias(m)
-
-    def py_is_decisive(self, move):
-        m = self.parse_move(move) if isinstance(move, str) else move
-        return bool(self.is_decisive(m))
-
-    def py_playout_move(self, int policy, list moves, unsigned long long seed):
-        """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
-        cdef int buf[MAX_MOVES]
-        cdef Rng r
-        for i, m in enumerate(moves):
-            buf[i] = m
-        rng_seed(&r, seed)
-        return self.playout_move(policy, buf, len(moves), &r)
 
 
 def wb_weights():

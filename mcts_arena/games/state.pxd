@@ -14,6 +14,8 @@ Conventions:
 - `do_move` pushes an undo record, `undo_move` pops it; both keep `hash` (64-bit Zobrist) exact.
 """
 from libc.stdint cimport uint64_t
+from libc.stdio cimport fprintf, stderr
+from libc.stdlib cimport abort, realloc
 from mcts_arena.rng cimport Rng
 
 cdef enum:
@@ -29,6 +31,24 @@ cdef enum:
 cdef enum:
     PP_RANDOM = 0
     PP_IPP = 1     # the game's improved playout policy (`ipp` in the paper)
+
+
+cdef inline void* grow_history(void* p, int* cap, int need, size_t elem) noexcept nogil:
+    """The undo history `p` (cap[0] records of `elem` bytes) grown to hold at least `need`
+    records, doubling; cap[0] is updated. Every game's do_move and clone grow their history
+    with this. Out of memory inside a search cannot raise (nogil, noexcept): it stops the
+    process with a message instead of writing through a NULL pointer."""
+    cdef int newcap = cap[0] if cap[0] > 0 else 1
+    cdef void* q
+    while newcap < need:
+        newcap *= 2
+    q = realloc(p, <size_t>newcap * elem)
+    if q == NULL:
+        fprintf(stderr, b"mcts_arena: out of memory growing an undo history to %d records\n",
+                newcap)
+        abort()
+    cap[0] = newcap
+    return q
 
 
 cdef class GameState:

@@ -187,12 +187,7 @@ cdef class GameState:
 
     def evaluation(self, evalfn="default"):
         """Heuristic value in [-1, 1] from the side to move, by evaluation name or id."""
-        if isinstance(evalfn, str):
-            if evalfn != "default" and evalfn not in self.eval_functions:
-                raise ValueError(f"unknown evaluation {evalfn!r} for {self.name}; "
-                                 f"valid: {', '.join(self.eval_functions)}")
-            evalfn = EF_DEFAULT if evalfn == "default" else self.eval_functions[evalfn]
-        return self.evaluate(evalfn)
+        return self.evaluate(self._eval_id(evalfn))
 
     def perft(self, int depth):
         """Leaf count of the move tree `depth` plies deep (a finished game has no moves)."""
@@ -215,6 +210,48 @@ cdef class GameState:
         cdef Rng r
         rng_seed(&r, seed)
         return self.random_playout(&r, max_plies)
+
+    # ---- test shims: the C-level knowledge hooks, by notation or move id ---------------------
+    def _move_id(self, move):
+        return self.parse_move(move) if isinstance(move, str) else int(move)
+
+    def _eval_id(self, evalfn):
+        if isinstance(evalfn, str):
+            if evalfn == "default":
+                return EF_DEFAULT
+            if evalfn not in self.eval_functions:
+                raise ValueError(f"unknown evaluation {evalfn!r} for {self.name}; "
+                                 f"valid: {', '.join(self.eval_functions)}")
+            return self.eval_functions[evalfn]
+        return int(evalfn)
+
+    def py_eval_after(self, move, evalfn="default"):
+        """eval_after: the evaluation after `move` from the view of the side making it."""
+        return self.eval_after(self._move_id(move), self._eval_id(evalfn))
+
+    def py_move_order(self, move):
+        return self.move_order(self._move_id(move))
+
+    def py_move_prior(self, move):
+        return self.move_prior(self._move_id(move))
+
+    def py_move_bias(self, move):
+        return self.move_bias(self._move_id(move))
+
+    def py_is_decisive(self, move):
+        return bool(self.is_decisive(self._move_id(move)))
+
+    def py_playout_move(self, int policy, list moves, unsigned long long seed):
+        """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
+        cdef int buf[MAX_MOVES]
+        cdef Rng r
+        cdef int i
+        if not 0 < len(moves) <= MAX_MOVES:
+            raise ValueError(f"expected 1 to {MAX_MOVES} moves, got {len(moves)}")
+        for i, m in enumerate(moves):
+            buf[i] = m
+        rng_seed(&r, seed)
+        return self.playout_move(policy, buf, len(moves), &r)
 
     def __str__(self):
         return self.board_str()

@@ -244,12 +244,6 @@ cdef class TicTacToe(GameState):
     def hash_from_scratch(self):
         return self._full_hash()
 
-    def py_move_order(self, str move):
-        return self.move_order(self.parse_move(move))
-
-    def py_is_decisive(self, str move):
-        return bool(self.is_decisive(self.parse_move(move)))
-
     def count_games(self):
         """Number of finished games reachable from here (leaves of the full game tree)."""
         return _count_games(self)
