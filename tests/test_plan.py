@@ -9,7 +9,8 @@ from mcts_arena.arena import config
 from mcts_arena.arena import plan as plan_mod
 from mcts_arena.arena.config import Openings
 from mcts_arena.arena.openings import opening_text
-from mcts_arena.arena.plan import derive_seed, make_plan, pair_outcome
+from mcts_arena.arena.plan import derive_seed, make_plan
+from mcts_arena.stats import pair_outcome
 
 
 def exp(matches, games_=4, seed=7, extra=""):

@@ -18,7 +18,7 @@ games open, and the matches to play. Example::
       - gauntlet: {player: "MCTS(bl,im0.4)", opponents: ["MCTS(bl)", "MCTS(ipp)"]}
         games: 100                # per-entry override of `games`
 
-`sprt` (optional) runs a GSPRT on every pairing (mcts_arena.report.stats; pentanomial on the
+`sprt` (optional) runs a GSPRT on every pairing (mcts_arena.stats; pentanomial on the
 seat-swapped pairs): once it accepts H0 (the player is at most `elo0` Elo stronger) or H1 (at
 least `elo1`), the runner schedules no more games of that pairing. `alpha`, `beta` default to
 0.05; `model` is `logistic` (default) or `normalized`. It does not change what a game is, so it

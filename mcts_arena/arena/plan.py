@@ -124,34 +124,6 @@ def make_plan(exp: Experiment) -> Plan:
     return Plan(exp, tuple(jobs))
 
 
-# ---- pair scoring (PAPER.md section 3, Kalah) -----------------------------------------------
-PAIR_OUTCOMES = ("player", "opponent", "draw", "discarded", "error")
-
-
-def pair_outcome(first: float | None, second: float | None) -> str:
-    """Score one seat-swapped pair by the paper's Kalah rule.
-
-    `first`, `second`: the pairing player's score (1 win, 0.5 draw, 0 loss; None for an error
-    game) in the game where it moved first and the game where it moved second. A player wins the
-    pair if it won one game and at least drew the other; if the same *side* (seat) won both games
-    the pair is discarded (in a seat-swapped pair that is a win and a loss for each player); two
-    draws are a drawn pair.
-    """
-    if first is None or second is None:
-        return "error"
-    for s in (first, second):
-        if s not in (0, 0.5, 1):
-            raise ValueError(f"a game score must be 0, 0.5 or 1, got {s!r}")
-    total = first + second
-    if {first, second} == {0, 1}:
-        return "discarded"
-    if total > 1:
-        return "player"
-    if total < 1:
-        return "opponent"
-    return "draw"
-
-
 # ---- dry run ---------------------------------------------------------------------------------
 def typical_plies(game: str) -> int:
     """The game's typical length in plies (its own estimate), for `arena run --dry-run`."""

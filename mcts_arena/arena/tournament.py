@@ -8,13 +8,13 @@ resumes where it stopped. The tournament's settings are kept in the store's meta
 (`render_stored`, used by `arena report`).
 
 Kinds:
-- `elimination`: the bracket rule of PAPER.md section 5 (`report.bracket.Bracket`): the i-th
+- `elimination`: the bracket rule of PAPER.md section 5 (`arena.bracket.Bracket`): the i-th
   entrant plays the (n-1-i)-th, a middle bye goes to the end of the next round's list. A match is
   `games` games (seat-swapped pairs); the count that decides it is wins (a game scored by pairs:
   pairs won by the pair rule, as the paper's Kalah brackets count). Ties: `first` (the paper's: the first of the pair
   advances) or `playoff` (one more seat-swapped pair at a time, at most `max_playoffs`).
 - `round_robin`: every entrant against every other; a cross-table and Bradley-Terry Elo ratings
-  fitted jointly (`report.stats.bradley_terry`).
+  fitted jointly (`stats.bradley_terry`).
 - `gauntlet`: one `player` against each of the entrants.
 
 Built-in names (Table 6's parameter sets; where the paper printed a bracket its entrant list and
@@ -102,7 +102,7 @@ def _canon(parse, text: str, game: str, macros: dict | None, where: str) -> tupl
 
 def builtin(name: str, game: str, evalfn: str | None, players=None) -> TournamentSpec:
     """The paper's tuning tournament `name` for `game` (budget and games filled by the caller)."""
-    from mcts_arena.report.paper import load_paper_results
+    from mcts_arena.paper import load_paper_results
 
     if name not in BUILTINS:
         raise UserError(f"unknown tournament {name!r}; valid: {', '.join(BUILTINS)} or a YAML "
@@ -278,10 +278,12 @@ def _range_games(games: int, step: int) -> range:
 def _wins(res: Results, pid: str, pairs: range, games: int, pair_rule: bool, step: int
           ) -> tuple[int, int, int, int] | None:
     """(wins a, wins b, draws, errors) over the pair indices, or None if a game is missing."""
-    from mcts_arena.arena.plan import pair_outcome
+    from mcts_arena import stats
+    from mcts_arena.stats import pair_outcome
 
     got = res.get(pid, {})
     wa = wb = dr = err = 0
+    singles = []
     for k in pairs:
         want = 2 if step or 2 * k + 1 < games else 1
         g = got.get(k, {})
@@ -294,14 +296,9 @@ def _wins(res: Results, pid: str, pairs: range, games: int, pair_rule: bool, ste
             dr += o == "draw"
             err += o == "error"
             continue
-        for s in g.values():
-            if s is None:
-                err += 1
-            else:
-                wa += s == 1.0
-                wb += s == 0.0
-                dr += s == 0.5
-    return wa, wb, dr, err
+        singles.extend(g.values())
+    t = stats.tally(singles)
+    return wa + t.wins, wb + t.losses, dr + t.draws, err + t.errors
 
 
 @dataclass
@@ -309,7 +306,7 @@ class State:
     """A tournament rebuilt from stored games: what is decided and what still must be played."""
 
     spec: TournamentSpec
-    bracket: object | None = None                   # elimination: report.bracket.Bracket
+    bracket: object | None = None                   # elimination: arena.bracket.Bracket
     pairings: dict[str, Pairing] = field(default_factory=dict)      # every match so far
     needed: list[str] = field(default_factory=list)  # pairing ids with games to play
     results: dict[tuple[str, str], tuple[int, int, int, int]] = field(default_factory=dict)
@@ -327,7 +324,7 @@ def _pairing(spec: TournamentSpec, a: str, b: str, games: int) -> Pairing:
 
 def state(spec: TournamentSpec, res: Results) -> State:
     """Replay the tournament over the stored results `res`."""
-    from mcts_arena.report.bracket import Bracket
+    from mcts_arena.arena.bracket import Bracket
 
     st = State(spec)
     pair_rule = _games.pair_rule(spec.game)
@@ -396,7 +393,7 @@ def header(spec: TournamentSpec) -> str:
 def paper_line(spec: TournamentSpec) -> str | None:
     if not spec.paper:
         return None
-    from mcts_arena.report.paper import load_paper_results
+    from mcts_arena.paper import load_paper_results
 
     t = load_paper_results().tournament(spec.paper)
     return (f"Paper ({t.section}, {t.games_per_match} games per match at 1 s/move): "
@@ -424,7 +421,7 @@ def render(st: State, with_header: bool = True) -> str:
 
 
 def cross_table(st: State) -> list[str]:
-    from mcts_arena.report import stats
+    from mcts_arena import stats
 
     labels = [e[0] for e in st.spec.entrants]
     score: dict[tuple[str, str], tuple[float, int]] = {}
@@ -463,7 +460,7 @@ def cross_table(st: State) -> list[str]:
 
 
 def gauntlet_table(st: State) -> list[str]:
-    from mcts_arena.report import stats
+    from mcts_arena import stats
 
     p = st.spec.player[0]
     lines = [f"{p} against each entrant:"]

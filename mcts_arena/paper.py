@@ -211,7 +211,7 @@ def parse_paper_results(text: str) -> PaperResults:
 def load_paper_results() -> PaperResults:
     """The shipped paper results (read once)."""
     text = (
-        resources.files("mcts_arena.report")
+        resources.files("mcts_arena")
         .joinpath("data/paper_results.yaml")
         .read_text(encoding="utf-8")
     )
