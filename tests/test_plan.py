@@ -111,7 +111,7 @@ def test_jobs_and_plans_pickle():
     assert pickle.loads(pickle.dumps(p.jobs)) == p.jobs
 
 
-# ---- Kalah pair scoring (PAPER.md section 3) -------------------------------------------------
+# ---- Kalah pair scoring (docs/paper.md section 3) -------------------------------------------------
 @pytest.mark.parametrize("first,second,outcome", [
     (1, 0, "discarded"),        # player won as first mover, lost as second: side 0 won twice
     (0, 1, "discarded"),        # side 1 won twice

@@ -8,7 +8,7 @@ resumes where it stopped. The tournament's settings are kept in the store's meta
 (`render_stored`, used by `arena report`).
 
 Kinds:
-- `elimination`: the bracket rule of PAPER.md section 5 (`arena.bracket.Bracket`): the i-th
+- `elimination`: the bracket rule of docs/paper.md section 5 (`arena.bracket.Bracket`): the i-th
   entrant plays the (n-1-i)-th, a middle bye goes to the end of the next round's list. A match is
   `games` games (seat-swapped pairs); the count that decides it is wins (a game scored by pairs:
   pairs won by the pair rule, as the paper's Kalah brackets count). Ties: `first` (the paper's: the first of the pair

@@ -11,7 +11,7 @@ Squares are `row * 8 + col`, row 0 = rank 1, col 0 = file a. A move is `from | t
 Notation: `a2-a3`, captures `b4xc5`. Text form (FEN-like): the ranks from 8 down to 1 with
 `w`, `b`, `.`, separated by `/`, then ` w` or ` b` for the side to move.
 
-Evaluations (PAPER.md section 6), side to move's view, ±1 for a decided game:
+Evaluations (docs/paper.md section 6), side to move's view, ±1 for a decided game:
 - efMS: d = (10*pieces + 2.5*adv)_W - (...)_B, clamped to [-100, 100], tanh(d / 60);
   adv = rows from a side's home row to its most advanced piece (O(1) from the bitboard);
 - efLH: tanh((PV_W - PV_B) / 100) with Lorentz & Horey's per-square piece values, kept
@@ -41,7 +41,7 @@ cdef uint64_t RANK_8 = 0xFF00000000000000ULL
 cdef uint64_t WHITE_HALF = 0x00000000FFFFFFFFULL   # rows 0-3
 cdef uint64_t BLACK_HALF = 0xFFFFFFFF00000000ULL   # rows 4-7
 
-# Lorentz & Horey piece values by row counted from the side's own home row (PAPER.md section 6).
+# Lorentz & Horey piece values by row counted from the side's own home row (docs/paper.md section 6).
 cdef int LH_ROWS[8][8]
 LH_ROWS[0][:] = [5, 15, 15, 5, 5, 15, 15, 5]
 LH_ROWS[1][:] = [2, 3, 3, 3, 3, 3, 3, 2]

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""MCTS with every enhancement of the paper, MCTS-Solver always on (PAPER.md sections 1, 2, 6).
+"""MCTS with every enhancement of the paper, MCTS-Solver always on (docs/paper.md sections 1, 2, 6).
 
 Tree: a flat pool of C `Node` structs grown geometrically; the children of a node occupy one
 contiguous block (expanded all at once, Algorithm 1's default; with `exp1` the block is reserved
@@ -13,7 +13,7 @@ to move at a node is stored too, because in Kalah the same side may move again.
 
 Selection value of child c at a node (c.mover is the side to move there):
     Q = c.wins / c.visits                            (plain UCT)
-    Q = (1-β) Q + β AMAF                             (raveK, β = max(0, (K - n_s) / K), the schedule of 002_…)
+    Q = (1-β) Q + β AMAF                             (raveK, β = max(0, (K - n_s) / K), the usual RAVE schedule)
     Q = (1-α) Q + α c.v                              (imα; cbα with v = v0(child), never backed up)
     Q = (1-α) Q + α c.v / (c.visits + 1)            (pbimα)
     value = Q + C sqrt(ln n_s / c.visits) + W H(s,a) / (c.visits + 1)   (PB / pbW)
@@ -92,6 +92,11 @@ cdef struct Opts:
 NODE_BYTES = sizeof(Node)
 
 
+#: The option keys MCTSSearch understands; any other key is a mistake and an error.
+OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "mb", "pb", "sel",
+               "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "max_nodes")
+
+
 cdef class MCTSSearch:
     """One MCTS engine: options, PRNG and a node pool reused from move to move."""
 
@@ -126,6 +131,10 @@ cdef class MCTSSearch:
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, mb, pb, sel ('im', 'cb',
         'pbim' or ''), alpha, rave, pu, exp1, abp, flat, max_nodes. Absent = off."""
         o = options
+        unknown = sorted(set(o) - set(OPTION_KEYS))
+        if unknown:
+            raise ValueError(f"unknown MCTS option(s) {', '.join(map(repr, unknown))}; valid: "
+                             f"{', '.join(OPTION_KEYS)}")
         self.o.C = o.get("C", 1.0)
         self.o.evalfn = o.get("evalfn", 0)
         self.o.policy = o.get("policy", PP_RANDOM)
@@ -549,7 +558,7 @@ cdef class MCTSSearch:
                 if self.nodes[0].proven != 0 or self.nodes[0].first < 0:
                     break
                 if self.nodes[0].nchild == 1:
-                    break        # forced-move shortcut (002_…): one legal move, play it now
+                    break        # forced-move shortcut: one legal move, play it now
                 self._simulate(s, np_visits)
                 done += 1
         elapsed = now() - t0
