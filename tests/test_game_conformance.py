@@ -141,6 +141,7 @@ def test_random_plies_round_trips(game):
         while not s.is_terminal() and s.ply < 300:
             moves = s.move_ids()
             assert moves and s.perft(1) == len(moves)
+            assert len(moves) <= s.max_moves, "the searches size their buffers by max_moves"
             for m in moves[:6]:          # every move taken back restores text and hash
                 s.play(m)
                 s.undo()

@@ -100,6 +100,7 @@ cdef class Breakthrough(GameState):
     cdef int cap
 
     def __cinit__(self):
+        self.max_moves = 48          # 16 pieces x 3 directions
         self.cap = 256
         self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
         if self.hist == NULL:

@@ -138,6 +138,7 @@ cdef class Kalah(GameState):
     cdef int cap
 
     def __cinit__(self):
+        self.max_moves = 6           # one per house
         self.cap = 256
         self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
         if self.hist == NULL:

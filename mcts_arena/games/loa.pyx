@@ -288,6 +288,7 @@ cdef class LinesOfAction(GameState):
     cdef int cap
 
     def __cinit__(self):
+        self.max_moves = 96          # 12 pieces x 8 directions
         self.cap = 256
         self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
         if self.hist == NULL:

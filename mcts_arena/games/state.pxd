@@ -18,8 +18,11 @@ from libc.stdio cimport fprintf, stderr
 from libc.stdlib cimport abort, realloc
 from mcts_arena.rng cimport Rng
 
+cdef extern from "alloca.h":
+    void* alloca(size_t size) nogil    # move buffers sized by the game, on the C stack
+
 cdef enum:
-    MAX_MOVES = 256     # upper bound on legal moves in any position of any game here
+    MAX_MOVES = 256     # the default of GameState.max_moves, for a game that declares none
     ONGOING = -1
     DRAW = 2
 
@@ -55,6 +58,10 @@ cdef class GameState:
     cdef public int player          # side to move: 0 or 1
     cdef public int ply             # moves played since the position was set up
     cdef uint64_t hash              # Zobrist hash of the position and side to move
+    # The most legal moves a position of this game (with its parameters) can have: every search
+    # sizes its move buffers from it (361 for a 19x19 board). Set in __cinit__/__init__ (and
+    # copied by clone when it depends on a parameter); MAX_MOVES when a game sets nothing.
+    cdef public int max_moves
 
     cdef int gen_moves(self, int* out) noexcept nogil
     cdef void do_move(self, int move) noexcept nogil

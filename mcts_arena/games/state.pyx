@@ -19,6 +19,9 @@ cdef class GameState:
     name = "abstract"
     eval_functions = {}
 
+    def __cinit__(self, *args, **kwargs):
+        self.max_moves = MAX_MOVES
+
     # ---- C level: every game overrides these -------------------------------------------------
     cdef int gen_moves(self, int* out) noexcept nogil:
         return 0
@@ -77,7 +80,7 @@ cdef class GameState:
 
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Play uniformly random moves to the end (or max_plies), restore, return the result."""
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = <int*>alloca(self.max_moves * sizeof(int))
         cdef int n, depth = 0, res
         res = self.result()
         while res == ONGOING and depth < max_plies:
@@ -133,7 +136,7 @@ cdef class GameState:
     # ---- Python face ---------------------------------------------------------------------
     def move_ids(self):
         """Legal moves as internal ids, in generation order."""
-        cdef int buf[MAX_MOVES]
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
         cdef int n = 0
         if self.result() == ONGOING:
             n = self.gen_moves(buf)
@@ -243,11 +246,11 @@ cdef class GameState:
 
     def py_playout_move(self, int policy, list moves, unsigned long long seed):
         """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
-        cdef int buf[MAX_MOVES]
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
         cdef Rng r
         cdef int i
-        if not 0 < len(moves) <= MAX_MOVES:
-            raise ValueError(f"expected 1 to {MAX_MOVES} moves, got {len(moves)}")
+        if not 0 < len(moves) <= self.max_moves:
+            raise ValueError(f"expected 1 to {self.max_moves} moves, got {len(moves)}")
         for i, m in enumerate(moves):
             buf[i] = m
         rng_seed(&r, seed)
@@ -261,7 +264,7 @@ cdef class GameState:
 
 
 cdef unsigned long long _perft(GameState s, int depth) noexcept nogil:
-    cdef int moves[MAX_MOVES]
+    cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
     cdef int n, i
     cdef unsigned long long total = 0
     if depth == 0:

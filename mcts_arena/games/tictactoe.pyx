@@ -69,6 +69,9 @@ cdef class TicTacToe(GameState):
     cdef int hist_move[16]
     cdef int hist_res[16]
 
+    def __cinit__(self):
+        self.max_moves = 9
+
     def __init__(self):
         self._set(0, 0, 0)
 

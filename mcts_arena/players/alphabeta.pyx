@@ -21,7 +21,7 @@ from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
 
 cdef double WIN_SCORE = 1000.0
 cdef double INF = 1e9
@@ -38,7 +38,7 @@ cdef double now() noexcept nogil:
 cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
                      int* killers, int* history) noexcept nogil:
     """Sort moves in place, best first: TT move, game category, killers, history. Returns n."""
-    cdef long keys[MAX_MOVES]
+    cdef long* keys = <long*>alloca(n * sizeof(long))
     cdef int i, j, m
     cdef long k
     for i in range(n):
@@ -77,7 +77,7 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
                    int ply, int width) noexcept nogil:
     """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
     `width` best moves by the game's static ordering are searched at each node."""
-    cdef int moves[MAX_MOVES]
+    cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
     cdef int n, i, me
     cdef double v, best
     cdef int res = s.result()
@@ -172,7 +172,7 @@ cdef class AlphaBeta:
 
     cdef double _search(self, GameState s, int depth, double alpha, double beta,
                         int ply) noexcept nogil:
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
         cdef int n, i, m, me, best_move = -1, tt_move = -1
         cdef double v, best, alpha0 = alpha
         cdef int res = s.result()
@@ -245,7 +245,7 @@ cdef class AlphaBeta:
         cdef GameState s = state.clone()
         cdef double t0 = now(), value = 0.0, v
         cdef int d, best = -1, done_depth = 0, limit
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
         cdef int n = s.gen_moves(moves) if s.result() == ONGOING else 0
         if n == 0:
             raise ValueError("no legal move: the game is over")

@@ -34,7 +34,7 @@ from libc.string cimport memset
 from libc.math cimport log, sqrt
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, PP_RANDOM, PP_IPP
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP
 from mcts_arena.players.alphabeta cimport now, ab_playout_move
 
 DEF MAX_PATH = 4096
@@ -208,7 +208,7 @@ cdef class MCTSSearch:
     # ---- expansion ------------------------------------------------------------------------
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil:
         """Create the children of `node` (state s is at node). False if the pool is full."""
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
         cdef int n = s.gen_moves(moves)
         cdef int i, j, first, me = s.player, res
         cdef Node* c
@@ -357,7 +357,7 @@ cdef class MCTSSearch:
 
     cdef double _playout(self, GameState s) noexcept nogil:
         """Play out from s (restored afterwards); the reward for player 0 in [-1, 1]."""
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
         cdef int n, m, depth = 0, res
         cdef double e, r0 = 0.0
         if self.o.fast_random and not self.tracing:
