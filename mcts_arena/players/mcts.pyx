@@ -34,7 +34,7 @@ from libc.string cimport memset
 from libc.math cimport log, sqrt
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
-from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP
 from mcts_arena.players.alphabeta cimport now, ab_playout_move
 
 DEF MAX_PATH = 4096
@@ -115,8 +115,13 @@ cdef class MCTSSearch:
     cdef long playout_plies
     cdef bint full
     cdef bint tracing       # record playout moves (tests, `playout_once`)
+    cdef int* mv_expand     # move buffers of _expand and _playout, sized by the game's max_moves
+    cdef int* mv_playout
+    cdef int mv_cap
 
     def __cinit__(self):
+        self.mv_expand = self.mv_playout = NULL
+        self.mv_cap = 0
         self.cap = 1 << 16
         self.nodes = <Node*>malloc(self.cap * sizeof(Node))
         if self.nodes == NULL:
@@ -124,6 +129,8 @@ cdef class MCTSSearch:
         self.marks = NULL
 
     def __dealloc__(self):
+        free(self.mv_expand)
+        free(self.mv_playout)
         free(self.nodes)
         free(self.marks)
 
@@ -208,7 +215,7 @@ cdef class MCTSSearch:
     # ---- expansion ------------------------------------------------------------------------
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil:
         """Create the children of `node` (state s is at node). False if the pool is full."""
-        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
+        cdef int* moves = self.mv_expand
         cdef int n = s.gen_moves(moves)
         cdef int i, j, first, me = s.player, res
         cdef Node* c
@@ -357,7 +364,7 @@ cdef class MCTSSearch:
 
     cdef double _playout(self, GameState s) noexcept nogil:
         """Play out from s (restored afterwards); the reward for player 0 in [-1, 1]."""
-        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
+        cdef int* moves = self.mv_playout
         cdef int n, m, depth = 0, res
         cdef double e, r0 = 0.0
         if self.o.fast_random and not self.tracing:
@@ -520,6 +527,19 @@ cdef class MCTSSearch:
                 c.amaf_w += <float>(r0 if p == 0 else -r0)
 
     # ---- search ---------------------------------------------------------------------------
+    cdef void _size_buffers(self, GameState s) except *:
+        """Move buffers for a game whose positions have up to s.max_moves legal moves."""
+        if s.max_moves <= self.mv_cap:
+            return
+        free(self.mv_expand)
+        free(self.mv_playout)
+        self.mv_expand = <int*>malloc(s.max_moves * sizeof(int))
+        self.mv_playout = <int*>malloc(s.max_moves * sizeof(int))
+        if self.mv_expand == NULL or self.mv_playout == NULL:
+            self.mv_cap = 0
+            raise MemoryError()
+        self.mv_cap = s.max_moves
+
     def search(self, GameState state, double seconds=0.0, long sims=0, int np_visits=-1):
         """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims.
 
@@ -537,6 +557,7 @@ cdef class MCTSSearch:
             raise ValueError("MCTS needs a budget: seconds > 0 or sims > 0")
         if s.result() != ONGOING:
             raise ValueError("no legal move: the game is over")
+        self._size_buffers(s)
         self.n_nodes = 0
         self.full = False
         self.max_depth = 0
@@ -605,6 +626,7 @@ cdef class MCTSSearch:
         (reward for player 0, the moves played). For tests and for looking at policies."""
         cdef GameState s = state.clone()
         cdef double r0
+        self._size_buffers(s)
         self.tracing = True
         self.n_played = 0
         r0 = self._playout(s)
