@@ -23,6 +23,13 @@ MALFORMED = [
      "matches: missing required field"),
     ("unknown game", "game: chess\nbudget: {sims: 10}\n" + M,
      "game: unknown game 'chess'; valid games: breakthrough, kalah, loa, tictactoe"),
+    ("game parameter out of range", "game: kalah(stones=11)\nbudget: {sims: 10}\n" + M,
+     "game: kalah parameter stones=11 out of range: expected 1 to 10"),
+    ("unknown game parameter", "game: kalah(houses=7)\nbudget: {sims: 10}\n" + M,
+     "game: unknown parameter 'houses' of kalah; valid: stones"),
+    ("game not a string", "game: {kalah: 3}\nbudget: {sims: 10}\n" + M,
+     "game: expected a game name such as 'breakthrough' or NAME(key=value,...), got dict "
+     '{"kalah": 3}'),
     ("games wrong type", HEAD.replace("games: 2", "games: ten") + M,
      "games: expected a positive integer (games per pairing), got 'ten'"),
     ("games zero", HEAD.replace("games: 2", "games: 0") + M,
