@@ -34,7 +34,7 @@
 `pairing_counts(games)` aggregates it per pairing (W/D/L, errors, per-seat wins, mean plies,
 work per move) exactly as `arena report` counts; `report.tables.pairing_rows` is built on it,
 so a notebook gets the report's numbers. This module sits below the report: it imports the
-store only.
+store and the statistics leaf only.
 """
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mcts_arena import stats
 from mcts_arena.errors import UserError
 from mcts_arena.store import DB_NAME, Store
 
@@ -136,22 +137,21 @@ def _work(sims_total: float, nodes_total: float, moves: int) -> tuple[float | No
 
 def pairing_counts(games: pd.DataFrame) -> pd.DataFrame:
     """Per pairing (index: pairing id), the counts `arena report` shows (`COUNT_COLUMNS`):
-    W/D/L of the player over the counted games (error games are never counted, `errors`
+    W/D/L of the player (counted by `stats.tally`, as the run summary and tournaments count) over the counted games (error games are never counted, `errors`
     says how many), time forfeits and ply-limit draws, wins and games per seat, mean plies,
     and each side's mean simulations per move (`*_work`; nodes where a side reports no
     simulations, `*_work_unit` says which; pooled over all moves of the counted games)."""
     out = {}
     for pid, g in games.groupby("pairing", sort=False):
+        t = stats.tally({"score": None if r.result == "error" else r.score, "reason": r.reason}
+                        for r in g.itertuples())
         ok = g[g["result"] != "error"]
         n = len(ok)
+        assert n == t.games
         first = ok[ok["swap"] == 0]
         second = ok[ok["swap"] == 1]
-        row = {"games": n, "wins": int((ok["result"] == "win").sum()),
-               "draws": int((ok["result"] == "draw").sum()),
-               "losses": int((ok["result"] == "loss").sum()),
-               "errors": int((g["result"] == "error").sum()),
-               "time_forfeits": int((ok["reason"] == "time_forfeit").sum()),
-               "max_plies": int((ok["reason"] == "max_plies").sum()),
+        row = {"games": t.games, "wins": t.wins, "draws": t.draws, "losses": t.losses,
+               "errors": t.errors, "time_forfeits": t.time_forfeits, "max_plies": t.max_plies,
                "wins_first": int((first["result"] == "win").sum()), "games_first": len(first),
                "wins_second": int((second["result"] == "win").sum()), "games_second": len(second),
                "avg_plies": float(ok["plies"].mean()) if n else None}

@@ -11,7 +11,7 @@ can use any of them on its own, e.g. `arena reproduce` writing into docs/reprodu
 the PNGs as base64 data URIs (one self-contained file), markdown and LaTeX link the files.
 
 Inputs are plain dicts (the report's rows, `tables.py`) or the report's objects (`Sweep`,
-`report.bracket.Bracket`); each function's docstring lists the keys it reads.
+`arena.bracket.Bracket`); each function's docstring lists the keys it reads.
 """
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = N
 def paper_figures(game: str, player_template: str, opponent: str) -> list:
     """The paper's figures (`PaperFigure`) whose curve is `player_template` (with '{}' where
     the swept value goes) against `opponent` in `game`."""
-    from mcts_arena.report.paper import load_paper_results, normalize_spec
+    from mcts_arena.paper import load_paper_results, normalize_spec
 
     out = []
     for f in load_paper_results().figures:
@@ -144,7 +144,7 @@ def paper_points(game: str, player_template: str, opponent: str,
                  values: Sequence[float] = ()) -> list[tuple[float, float, object]]:
     """Published single points on a sweep's curve: (x, win %, PaperRow) for every value among
     `values` and the paper's `im` parameter set that has a row in the paper's tables."""
-    from mcts_arena.report.paper import load_paper_results, match_paper
+    from mcts_arena.paper import load_paper_results, match_paper
 
     xs = {float(v) for v in values}
     xs |= {float(v) for v in load_paper_results().parameter_sets.get("im", ())}
@@ -233,7 +233,7 @@ def bradley_terry_ladder(results: Mapping[tuple[str, str], tuple[float, float, f
     the observed Fisher information at the fitted ratings (its pseudo-inverse, which is the
     covariance under the mean-zero constraint); None when it is not finite.
     """
-    from mcts_arena.report import stats
+    from mcts_arena import stats
 
     ratings = stats.bradley_terry(results)
     names = list(ratings)
@@ -349,7 +349,7 @@ def bracket_tree(bracket) -> list[dict]:
 
 def bracket_plot(bracket, path: str | Path, title: str | None = None,
                  labels: Mapping[str, str] | None = None) -> Path:
-    """Draw an elimination bracket (`report.bracket.Bracket`, finished or running) as a tree:
+    """Draw an elimination bracket (`arena.bracket.Bracket`, finished or running) as a tree:
     rounds left to right, the two entrants of each match joined to the one who advances, the
     entrant's wins in that match written on its edge (a bye marked "bye"), losers grey, the
     champion in the last column. A running bracket ends with the round being played (its

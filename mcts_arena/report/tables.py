@@ -47,11 +47,12 @@ from pathlib import Path
 
 import numpy as np
 
+from mcts_arena import games as _games
 from mcts_arena import results
 from mcts_arena.results import check_results_dir  # noqa: F401  (the report's entry check)
 from mcts_arena.errors import UserError
-from mcts_arena.report import stats
-from mcts_arena.store import DB_NAME, Store
+from mcts_arena import stats
+from mcts_arena.store import Store
 
 ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent", "budget",
               "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
@@ -127,11 +128,7 @@ def _finite(x: float) -> float | None:
     return None if x is None or not math.isfinite(x) else float(x)
 
 
-def _ci(wins: float, draws: float, losses: float, method: str) -> tuple[float, float, str]:
-    n = wins + draws + losses
-    used = method if method != "auto" else ("wilson" if n < stats.SMALL_SAMPLE else "wald")
-    lo, hi = stats.interval(wins, draws, losses, used)
-    return max(0.0, lo), min(1.0, hi), used
+_ci = stats.score_interval
 
 
 #: The counts of a pairing with no stored game.
@@ -189,7 +186,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             "elo_error": _finite(ee) if n else None, "los": stats.los(w, lo) if n else None,
             "pairs": None, "sprt": None, "sweep": None,
         }
-        if game == "kalah":
+        if _games.pair_rule(game):
             po = store.pair_outcomes(pid)
             pw_, pd_, pl_ = (po.get(k, 0) for k in ("player", "draw", "opponent"))
             lo_, hi_, _ = _ci(pw_, 0, pl_, ci)
@@ -372,7 +369,7 @@ def compare_paper(rows: list[dict]) -> list[dict]:
     No verdict (None) where it would mislead: our pairing has no counted games (`ours_pct` is
     None too, shown as "—"), or its budget is far from the paper's (`budget_comparable`); `note`
     says which."""
-    from mcts_arena.report.paper import match_paper, verdict
+    from mcts_arena.paper import match_paper, verdict
 
     out = []
     for row in rows:
