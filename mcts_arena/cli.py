@@ -222,6 +222,35 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
                f"({'first' if w == 0 else 'second'} player)")
 
 
+@cli.command("gtp")
+@click.argument("spec")
+@click.option("--game", required=True, help="The game to serve.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="The player's seed (the runner fills it from the game's seed: {seed}).")
+@click.option("--time", "seconds", type=float, default=None,
+              help="Seconds per move [default: the engine's time_settings, else 1].")
+@click.option("--sims", type=int, default=None, help="Simulations (αβ: nodes) per move.")
+def gtp_cmd(spec: str, game: str, seed: int, seconds: float | None, sims: int | None) -> None:
+    """Serve the player SPEC over GTP on stdin/stdout, for GUIs and tournament managers.
+
+    Moves are in the game's notation (the one `arena show` prints); extensions set_position
+    (the game's text form) and set_random_seed. Example:
+    arena gtp "MCTS(bl,im0.4)" --game breakthrough --sims 2000
+    """
+    from mcts_arena import players
+    from mcts_arena.players.gtp_server import GTPServer
+
+    _load_state(game, None)
+    _check_scale_options(None, seconds, sims)
+    if seed < 0:
+        _fail(f"--seed must be a non-negative integer, got {seed}")
+    try:
+        server = GTPServer(spec, game, seed=seed, time=seconds, sims=sims)
+    except players.SpecError as e:
+        _fail(str(e))
+    server.serve()
+
+
 def _built(name: str) -> bool:
     try:
         games.game_class(name)
@@ -289,6 +318,7 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         click.echo(f"results: {directory} (dry run: nothing played)")
         return
 
+    scheduler.preflight(exp)            # external engines answer, before anything on disk
     if new and directory.exists():
         moved = scheduler.move_aside(directory)
         click.echo(f"moved the old results to {moved}", err=True)
@@ -307,7 +337,8 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     elif ray_address is not None:
         _fail("--ray-address needs --backend ray")
     result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
-                                      backend=engine, progress=not quiet, announce=announce)
+                                      backend=engine, progress=not quiet, announce=announce,
+                                      check_players=False)
     with Store.open(directory, readonly=True) as store:
         click.echo(summary_table(store))
     if result.interrupted:

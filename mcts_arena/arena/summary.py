@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 from mcts_arena.errors import UserError
+from mcts_arena.players.external import display_name
 from mcts_arena.report.stats import wald_half_width
 from mcts_arena.store import Store
 
@@ -47,8 +48,9 @@ def pairing_counts(store: Store) -> list[dict]:
         d = sum(1 for r in rows if r["score"] == 0.5)
         lo = sum(1 for r in rows if r["score"] == 0.0)
         err = sum(1 for r in rows if r["reason"] == "error")
-        forfeits = sum(1 for r in rows if r["reason"] == "time_forfeit")
-        out.append({"pairing_id": p["pairing_id"], "label": f"{p['player']} vs {p['opponent']}",
+        forfeits = sum(1 for r in rows if r["reason"] in ("time_forfeit", "illegal_move"))
+        out.append({"pairing_id": p["pairing_id"],
+                    "label": f"{display_name(p['player'])} vs {display_name(p['opponent'])}",
                     "planned": p["games"], "games": w + d + lo, "wins": w, "draws": d,
                     "losses": lo, "errors": err, "forfeits": forfeits,
                     "pairs": store.pair_outcomes(p["pairing_id"])})
@@ -168,5 +170,9 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
         result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
         if g["reason"] == "time_forfeit":
             result += f" on time: {g['error']}"
+        elif g["reason"] == "illegal_move":
+            result += f" by forfeit: {g['error']}"
+        elif g["reason"] == "resign":
+            result += f" by resignation: {g['error']}"
     out.append(f"result: {result} after {g['plies']} plies")
     return "\n".join(out)

@@ -89,6 +89,8 @@ cdef class Breakthrough(GameState):
 
     name = "breakthrough"
     eval_functions = {"efMS": EF_MS, "efLH": EF_LH}
+    gtp_colors = ("w", "b")         # GTP colour of seat 0 (White moves first) and seat 1
+    gtp_boardsize = 8
 
     cdef uint64_t bb[2]
     cdef int lh[2]

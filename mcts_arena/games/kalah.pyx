@@ -127,6 +127,7 @@ cdef class Kalah(GameState):
 
     name = "kalah"
     eval_functions = {"efRS": EF_RS}
+    gtp_colors = ("b", "w")         # GTP colour of player 0 and player 1; no board size
 
     cdef int b[NPITS]
     cdef int res

@@ -271,6 +271,8 @@ cdef class LinesOfAction(GameState):
 
     name = "loa"
     eval_functions = {"efWB": EF_WB, "efLOA0": EF_LOA0}
+    gtp_colors = ("b", "w")         # GTP colour of seat 0 (Black moves first) and seat 1
+    gtp_boardsize = 8
 
     cdef uint64_t bb[2]
     cdef unsigned char cnt[NLINES]

@@ -59,6 +59,8 @@ cdef class TicTacToe(GameState):
 
     name = "tictactoe"
     eval_functions = {"efTTT": EF_TTT}
+    gtp_colors = ("b", "w")         # GTP colour of seat 0 (X) and seat 1 (O)
+    gtp_boardsize = 3
 
     cdef int m[2]          # 9-bit masks of X's and O's marks
     cdef int res

@@ -7,12 +7,15 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
 
     experiment      experiment name                     directory   results directory
     game            game name                           pairing_id  the runner's pairing id
-    player          canonical spec of the player        opponent    canonical spec of the opponent
+    player          the player as reports name it       opponent    the opponent, likewise
+                    (the canonical spec; an external GTP/py player's `name`, else its command)
+    player_spec, opponent_spec   canonical specs of both
     budget          budget both sides played with ("1 s", "30 sims"; "P / O" when they differ)
     player_budget, opponent_budget    {"time": s} or {"sims": n} of each side
     planned         games the config asks for           games       games counted (no error games)
     wins, draws, losses   of the player                 errors      error games (never counted)
     time_forfeits   games ended by a time forfeit (counted as losses/wins)
+    illegal_moves   games forfeited by an illegal move (external engines; counted likewise)
     max_plies       games drawn at the ply limit
     score           (wins + draws/2) / games            ci_low, ci_high   95% interval of score
     ci_method       "wald" or "wilson"
@@ -22,8 +25,11 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
     wins_first, games_first     player's wins / counted games when it moved first
     wins_second, games_second   the same when it moved second
     avg_plies       mean game length in plies (counted games)
+    player_time, opponent_time  mean wall seconds per move of each side, measured by the game
+                    loop for every player alike (null with no moves)
     player_work, opponent_work  mean simulations per move of each side (nodes for a side that
-                    reports no simulations, e.g. αβ); player_work_unit, opponent_work_unit say which
+                    reports no simulations, e.g. αβ; null for a side that reports neither, e.g.
+                    a GTP engine); player_work_unit, opponent_work_unit say which
     pairs           Kalah only (else null): {"won", "drawn", "lost", "discarded", "errors",
                     "score", "ci_low", "ci_high"}: the paper's pair rule over decisive pairs
     sprt            null, or {"decision": "H0"|"H1"|null, "games", "llr", "lower", "upper",
@@ -41,14 +47,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcts_arena.errors import UserError
+from mcts_arena.players.external import display_name
 from mcts_arena.report import stats
 from mcts_arena.store import DB_NAME, Store
 
-ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent", "budget",
+ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent",
+              "player_spec", "opponent_spec", "budget",
               "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
-              "errors", "time_forfeits", "max_plies", "score", "ci_low", "ci_high", "ci_method",
+              "errors", "time_forfeits", "illegal_moves", "max_plies", "score", "ci_low", "ci_high", "ci_method",
               "elo", "elo_error", "los", "wins_first", "games_first", "wins_second",
-              "games_second", "avg_plies", "player_work", "player_work_unit", "opponent_work",
+              "games_second", "avg_plies", "player_time", "opponent_time", "player_work", "player_work_unit", "opponent_work",
               "opponent_work_unit", "pairs", "sprt", "sweep")
 CI_CHOICES = ("auto", "wald", "wilson")
 
@@ -86,19 +94,24 @@ def check_results_dir(path: str | Path) -> Path:
     return d
 
 
-def _side_work(stats_list: list[dict], seat: int) -> tuple[float, float, int, int]:
-    """(sims, nodes, moves, moves with sims > 0) over the moves of `seat`."""
-    sims = nodes = 0.0
-    moves = with_sims = 0
+def _side_work(stats_list: list[dict], seat: int) -> tuple[float, float, int, int, float, int]:
+    """(sims, nodes, moves reporting work, moves with sims > 0, wall seconds, moves) over the
+    moves of `seat`."""
+    sims = nodes = wall = 0.0
+    moves = with_sims = all_moves = 0
     for st in stats_list:
         if st.get("seat") != seat:
+            continue
+        all_moves += 1
+        wall += st.get("wall") or 0.0
+        if "sims" not in st and "nodes" not in st:
             continue
         moves += 1
         s = st.get("sims") or 0
         sims += s
         with_sims += s > 0
         nodes += st.get("nodes") or 0
-    return sims, nodes, moves, with_sims
+    return sims, nodes, moves, with_sims, wall, all_moves
 
 
 def _work(total_sims, total_nodes, moves, with_sims) -> tuple[float | None, str | None]:
@@ -131,10 +144,10 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
         ob = _clean_budget(json.loads(p["opponent_budget"]) if p["opponent_budget"]
                            else default_budget)
         games = store.games(pid)
-        w = d = lo = err = tf = mp = 0
+        w = d = lo = err = tf = im = mp = 0
         wf = gf = ws = gs = 0
         plies = 0
-        work = [0.0, 0.0, 0, 0], [0.0, 0.0, 0, 0]
+        work = [0.0, 0.0, 0, 0, 0.0, 0], [0.0, 0.0, 0, 0, 0.0, 0]
         for g in games:
             if g["reason"] == "error":
                 err += 1
@@ -144,6 +157,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             d += sc == 0.5
             lo += sc == 0.0
             tf += g["reason"] == "time_forfeit"
+            im += g["reason"] == "illegal_move"
             mp += g["reason"] == "max_plies"
             plies += g["plies"]
             if g["swap"] == 0:
@@ -154,23 +168,28 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
                 ws += sc == 1.0
             for side, seat in ((0, g["swap"]), (1, 1 - g["swap"])):
                 a = _side_work(g["stats"], seat)
-                for i in range(4):
+                for i in range(6):
                     work[side][i] += a[i]
         n = w + d + lo
         ci_low, ci_high, used = _ci(w, d, lo, ci)
         e, ee = stats.elo(w, d, lo)
-        pw, pu = _work(*work[0])
-        ow, ou = _work(*work[1])
+        pw, pu = _work(*work[0][:4])
+        ow, ou = _work(*work[1][:4])
+        pt = work[0][4] / work[0][5] if work[0][5] else None
+        ot = work[1][4] / work[1][5] if work[1][5] else None
         row = {
             "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
-            "game": game, "pairing_id": pid, "player": p["player"], "opponent": p["opponent"],
+            "game": game, "pairing_id": pid, "player": display_name(p["player"]),
+            "opponent": display_name(p["opponent"]), "player_spec": p["player"],
+            "opponent_spec": p["opponent"],
             "budget": budget_text(pb) if pb == ob else f"{budget_text(pb)} / {budget_text(ob)}",
             "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
             "wins": w, "draws": d, "losses": lo, "errors": err, "time_forfeits": tf,
-            "max_plies": mp, "score": stats.score(w, d, lo), "ci_low": ci_low, "ci_high": ci_high,
+            "illegal_moves": im,            "max_plies": mp, "score": stats.score(w, d, lo), "ci_low": ci_low, "ci_high": ci_high,
             "ci_method": used, "elo": _finite(e) if n else None, "elo_error": _finite(ee),
             "los": stats.los(w, lo), "wins_first": wf, "games_first": gf, "wins_second": ws,
             "games_second": gs, "avg_plies": plies / n if n else None,
+            "player_time": pt, "opponent_time": ot,
             "player_work": pw, "player_work_unit": pu, "opponent_work": ow,
             "opponent_work_unit": ou, "pairs": None, "sprt": None, "sweep": None,
         }
