@@ -167,6 +167,8 @@ def players_cmd(game: str | None) -> None:
     if game is not None:
         _load_state(game, None)
     click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC")
+    click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
+               "(see README)")
     click.echo("tokens:")
     for tok, meaning in players.describe_tokens(game):
         click.echo(f"  {tok:12s} {meaning}")

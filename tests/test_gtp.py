@@ -302,6 +302,15 @@ def test_example_player_from_the_readme_plays_and_wins_when_it_can():
     assert s.format_move(move) == "b3" and stats["nodes"] == 5
 
 
+def test_readme_example_player_is_the_shipped_one():
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "class WinFirst" in block and len(block.strip().splitlines()) <= 12
+    shipped = [ln for ln in EXAMPLE.read_text().splitlines() if ln.strip()]
+    assert [ln for ln in block.splitlines() if ln.strip()] == shipped[-len(block.strip()
+                                                                             .splitlines()):]
+
+
 def test_py_player_options_seed_and_game_reach_the_constructor():
     spec = canon(f"py({DATA / 'py_players.py'}:FirstMove, skip=1)", "tictactoe")
     p = players.make(spec, "tictactoe", seed=77)
@@ -388,3 +397,38 @@ def test_run_with_a_served_engine_then_report_names_it_and_shows_time_per_move(t
     assert "s/move P / O" in head
     line = next(line for line in text.splitlines() if line.startswith("ours vs Random"))
     assert "  - / 1n " in line
+
+
+WORKER = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_gtp import one_game, fake
+one_game(fake("hang", tag={tag!r}, extra=", timeout=3600"))
+"""
+
+
+def test_a_terminated_worker_takes_its_engine_along():
+    """The pool terminates busy workers on Ctrl-C (SIGTERM): their engines die with them."""
+    import signal
+    import subprocess
+    import time
+    tag = uuid.uuid4().hex
+    script = WORKER.format(tests=str(Path(__file__).parent), tag=tag)
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        for _ in range(600):                    # until the engine hangs in genmove
+            if any("fake_gtp.py" in p for p in procs_with(tag)):
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the engine never started")
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == -signal.SIGTERM
+    finally:
+        proc.kill()
+    for _ in range(100):
+        if not procs_with(tag):
+            break
+        time.sleep(0.05)
+    assert not procs_with(tag)
