@@ -54,9 +54,11 @@ from mcts_arena.store import DB_NAME, Store
 ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent",
               "player_spec", "opponent_spec", "budget",
               "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
-              "errors", "time_forfeits", "illegal_moves", "max_plies", "score", "ci_low", "ci_high", "ci_method",
+              "errors", "time_forfeits", "illegal_moves", "max_plies", "score", "ci_low",
+              "ci_high", "ci_method",
               "elo", "elo_error", "los", "wins_first", "games_first", "wins_second",
-              "games_second", "avg_plies", "player_time", "opponent_time", "player_work", "player_work_unit", "opponent_work",
+              "games_second", "avg_plies", "player_time", "opponent_time", "player_work",
+              "player_work_unit", "opponent_work",
               "opponent_work_unit", "pairs", "sprt", "sweep")
 CI_CHOICES = ("auto", "wald", "wilson")
 
@@ -185,7 +187,8 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             "budget": budget_text(pb) if pb == ob else f"{budget_text(pb)} / {budget_text(ob)}",
             "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
             "wins": w, "draws": d, "losses": lo, "errors": err, "time_forfeits": tf,
-            "illegal_moves": im,            "max_plies": mp, "score": stats.score(w, d, lo), "ci_low": ci_low, "ci_high": ci_high,
+            "illegal_moves": im, "max_plies": mp, "score": stats.score(w, d, lo),
+            "ci_low": ci_low, "ci_high": ci_high,
             "ci_method": used, "elo": _finite(e) if n else None, "elo_error": _finite(ee),
             "los": stats.los(w, lo), "wins_first": wf, "games_first": gf, "wins_second": ws,
             "games_second": gs, "avg_plies": plies / n if n else None,
