@@ -66,7 +66,7 @@ class Manifest:
         known = {p.id for p in self.pages}
         bad = [o for o in only if o not in known]
         if bad:
-            raise UserError(f"--only {bad[0]!r}: no such page; valid: {', '.join(known)}")
+            raise UserError(f"--only {bad[0]!r}: no such page; valid: {', '.join(sorted(known))}")
         return [p for p in self.pages if p.id in only]
 
 
