@@ -212,16 +212,41 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     except players.SpecError as e:
         _fail(str(e))
     click.echo(f"{seats[0].name} (first) vs {seats[1].name} (second)")
+    try:
+        _play_one(state, seats, seconds, sims, show)
+    finally:
+        for p in seats:
+            p.close()
+
+
+def _play_one(state, seats, seconds, sims, show) -> None:
+    budget = {"time": seconds} if seconds is not None else {"sims": sims}
+    for p in seats:
+        p.new_game(state.copy(), [] if state.to_text() == type(state)().to_text() else None,
+                   dict(budget))
     ply = 0
     while not state.is_terminal():
         side = state.to_move()
-        move, stats = seats[side].choose(state, time=seconds, sims=sims)
+        try:
+            move, stats = seats[side].choose(state, time=seconds, sims=sims)
+        except Exception as e:  # noqa: BLE001 - an external player's fault, told in one line
+            if getattr(e, "forfeit", None):
+                click.echo(f"result: {seats[1 - side].name} wins: {seats[side].name} "
+                           f"forfeits ({e.forfeit}): {' '.join(str(e).split())}")
+                return
+            if type(e).__module__.startswith("mcts_arena.players.external"):
+                _fail(f"player {seats[side].name}: {' '.join(str(e).split())}")
+            raise
         text = state.format_move(move)
         state.play(move)
+        for p in seats:
+            p.observe(side, text)
         ply += 1
-        work = f"{stats['sims']} sims" if stats.get("sims") else f"{stats['nodes']} nodes"
-        click.echo(f"{ply:3d}. {seats[side].name}: {text}  ({work}, depth {stats['depth']}, "
-                   f"{stats['time']:.3f} s)")
+        work = f"{stats['sims']} sims" if stats.get("sims") else \
+            f"{stats['nodes']} nodes" if "nodes" in stats else ""
+        depth = f"depth {stats['depth']}" if "depth" in stats else ""
+        info = ", ".join(x for x in (work, depth, f"{stats.get('time', 0.0):.3f} s") if x)
+        click.echo(f"{ply:3d}. {seats[side].name}: {text}  ({info})")
         if show:
             click.echo(str(state))
     w = state.winner()

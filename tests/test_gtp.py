@@ -432,3 +432,41 @@ def test_a_terminated_worker_takes_its_engine_along():
             break
         time.sleep(0.05)
     assert not procs_with(tag)
+
+
+def test_an_effort_budget_needs_an_external_players_own_budget(tmp_path):
+    from mcts_arena.arena import config
+    text = ("game: breakthrough\nbudget: {effort: 1}\nmatches:\n"
+            "  - {player: 'GTP(cmd=./eng, name=e)', opponent: Random}\n")
+    with pytest.raises(config.ConfigError, match=r"matches\[0\].player: .*an external player "
+                                                 r"\(GTP\(cmd=./eng,name=e\)\) has no engine "
+                                                 "rate .*give it a time= or sims= budget"):
+        config.loads(text)
+    exp = config.loads(text.replace("name=e", "name=e, sims=7"))
+    assert exp.pairings[0].player_budget.sims == 7
+
+
+def test_arena_play_with_a_served_engine_plays_the_internal_players_game():
+    def moves(args):
+        res = CliRunner().invoke(cli, ["play", "breakthrough", *args, "--sims", "30",
+                                       "--seed", "5"])
+        assert res.exit_code == 0, res.output
+        lines = res.output.splitlines()
+        return [ln.split(":")[1].split()[0] for ln in lines[1:-1]], lines[-1]
+    ext, ext_result = moves([served(), "MCTS(ege0.1)"])
+    ref, ref_result = moves(["MCTS(ipp)", "MCTS(ege0.1)"])
+    assert ext == ref and len(ext) > 10
+    assert ext_result.replace("served", "MCTS(ipp)") == ref_result
+
+
+def test_arena_play_reports_a_forfeit_and_a_crash_in_one_line():
+    res = CliRunner().invoke(cli, ["play", "breakthrough", fake("illegal", after=1), "Random",
+                                   "--sims", "5"])
+    assert res.exit_code == 0
+    assert res.output.splitlines()[-1].startswith(
+        "result: Random wins: fake_illegal forfeits (illegal_move): illegal move 'z9-z9'")
+    res = CliRunner().invoke(cli, ["play", "breakthrough", fake("crash"), "Random"])
+    assert res.exit_code == 2
+    assert res.output.splitlines()[-1].startswith(
+        "arena: error: player fake_crash: engine exited (exit status 11) while answering "
+        "'genmove w'; engine stderr: ")
