@@ -280,7 +280,10 @@ def gtp_cmd(spec: str, game: str, seed: int, seconds: float | None, sims: int | 
         server = GTPServer(spec, game, seed=seed, time=seconds, sims=sims)
     except players.SpecError as e:
         _fail(str(e))
-    server.serve()
+    try:
+        server.serve()
+    except (KeyboardInterrupt, BrokenPipeError):     # the controller went away: just stop
+        pass
 
 
 def _built(name: str) -> bool:

@@ -180,7 +180,7 @@ class ExternalSpec:
     @property
     def canonical(self) -> str:
         if self.kind == "GTP":
-            parts = [f"cmd={quote(self.target) if self.target else chr(34) * 2}"]
+            parts = [f"cmd={quote(self.target)}"]
             if self.name:
                 parts.append(f"name={quote(self.name)}")
             if "timeout" in dict(self.options):
@@ -241,8 +241,8 @@ def parse(kind_text: str, args: str | None, text: str, game: str) -> ExternalSpe
             if field not in PLACEHOLDERS:
                 raise SpecError(f"GTP player {text!r}: unknown placeholder {{{field}}} in cmd; "
                                 f"valid: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
-        return ExternalSpec("GTP", game, " ".join(cmd.split()) if "\n" in cmd else cmd.strip(),
-                            name, tuple(sorted(opts.items())), tuple(budget.items()), label)
+        return ExternalSpec("GTP", game, cmd.strip(), name, tuple(sorted(opts.items())),
+                            tuple(budget.items()), label)
 
     # py(module:Class, ...)
     if not items or items[0][0] is not None:
