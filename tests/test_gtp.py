@@ -407,11 +407,14 @@ one_game(fake("hang", tag={tag!r}, extra=", timeout=3600"))
 """
 
 
-def test_a_terminated_worker_takes_its_engine_along():
-    """The pool terminates busy workers on Ctrl-C (SIGTERM): their engines die with them."""
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+def test_a_terminated_worker_takes_its_engine_along(sig):
+    """The pool terminates busy workers on Ctrl-C (SIGTERM), a watchdog may kill one outright
+    (SIGKILL): their engines die with them."""
     import signal
     import subprocess
     import time
+    sig = getattr(signal, sig)
     tag = uuid.uuid4().hex
     script = WORKER.format(tests=str(Path(__file__).parent), tag=tag)
     proc = subprocess.Popen([sys.executable, "-c", script])
@@ -423,8 +426,8 @@ def test_a_terminated_worker_takes_its_engine_along():
         else:
             pytest.fail("the engine never started")
         time.sleep(0.3)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(30) == -signal.SIGTERM
+        proc.send_signal(sig)
+        assert proc.wait(30) == -sig
     finally:
         proc.kill()
     for _ in range(100):

@@ -416,6 +416,28 @@ def _guard_sigterm() -> None:
         signal.signal(signal.SIGTERM, _on_sigterm)
 
 
+def _death_signal():
+    """A preexec_fn that makes the engine die with the process that started it (Linux
+    PR_SET_PDEATHSIG), so even a worker killed outright (SIGKILL) leaves no engine behind."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+
+    def child() -> None:                # runs in the child between fork and exec
+        prctl(1, signal.SIGKILL)        # PR_SET_PDEATHSIG = 1
+
+    return child
+
+
+_PREEXEC = _death_signal()
+
+
 class GTPEngine:
     """One engine process and the GTP conversation with it (stdin/stdout pipes, stderr kept)."""
 
@@ -429,7 +451,7 @@ class GTPEngine:
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, start_new_session=True,
-                                         close_fds=True)
+                                         close_fds=True, preexec_fn=_PREEXEC)
         except FileNotFoundError:
             raise EngineError(f"cannot start {argv[0]!r}: no such command") from None
         except PermissionError:
