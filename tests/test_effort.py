@@ -116,3 +116,28 @@ def test_run_plays_resolved_budgets_and_scales_np(rates, tmp_path):
 def test_cli_effort_excludes_time(tmp_path):
     r = CliRunner().invoke(cli, ["run", "configs/quickstart.yaml", "--effort", "1", "--time", "1"])
     assert r.exit_code == 2 and "--effort excludes --time and --sims" in r.output
+
+
+def test_changed_rates_refuse_to_mix_games(rates, tmp_path, monkeypatch):
+    cfg = tmp_path / "eff.yaml"
+    cfg.write_text("name: eff\ngame: breakthrough\nbudget: {effort: 0.05}\ngames: 2\nmatches:\n"
+                   "  - {player: 'MCTS(ipp)', opponent: 'MCTS'}\n")
+    args = ["run", str(cfg), "--out", str(tmp_path / "res"), "--jobs", "1", "--quiet"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    other = tmp_path / "rates2.yaml"
+    other.write_text(RATES.replace("per_second: 4000", "per_second: 4100"))
+    monkeypatch.setenv(effort.RATES_ENV, str(other))
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2 and "holds games of a different config: rates was" in r.output
+
+
+def test_equal_features_prefer_equal_values(tmp_path):
+    rates = effort.parse_rates({"rates": [
+        {"game": "breakthrough", "player": "MCTS(efLH,ipp,fet20,np)", "unit": "sims",
+         "per_second": 50000, "source": "t"},
+        {"game": "breakthrough", "player": "MCTS(efLH,ipp,fet8)", "unit": "sims",
+         "per_second": 100000, "source": "t"}]}, "t")
+    pick = lambda p: effort.rate_for(parse(p, "breakthrough"), parse, rates).per_second
+    assert pick("MCTS(efLH,ipp,fet8)") == 100000
+    assert pick("MCTS(bl')") == 50000          # efLH,ipp,fet20,np: fet20 and np match
+    assert pick("MCTS(efLH,ipp,fet30)") == 50000   # a tie on values: the first listed

@@ -183,9 +183,12 @@ class Experiment:
 
     def identity(self) -> dict:
         """The settings that decide what every game is: changing any of them changes games."""
-        return {"name": self.name, "game": self.game, "budget": self.budget.as_dict(), "seed": self.seed,
-                "openings": self.openings.as_dict(), "max_plies": self.max_plies,
-                "macros": dict(self.macros)}
+        ident = {"name": self.name, "game": self.game, "budget": self.budget.as_dict(),
+                 "seed": self.seed, "openings": self.openings.as_dict(),
+                 "max_plies": self.max_plies, "macros": dict(self.macros)}
+        if self.budget.effort is not None:     # the rates decide every player's budget
+            ident["rates"] = effort.rates_digest()
+        return ident
 
     def to_json(self) -> str:
         """The resolved config (what the store keeps)."""

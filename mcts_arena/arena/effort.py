@@ -11,7 +11,8 @@ player of P's kind, read from `data/engine_rates.yaml` (each rate carries its so
 A rate entry is a player spec (`MCTS(bl,im0.4)`, `αβ(efMS)`). A player uses the most specific
 entry of its game and kind whose *features* are all among its own: the features of a spec are
 its option names (values ignored: im0.4 and im0.6 cost the same) and, where the player
-evaluates positions at all, its evaluation function. So `MCTS(bl,im0.6,np)` takes the rate of
+evaluates positions at all, its evaluation function; among entries with as many features, the
+one sharing more option values wins (fet8 is cheaper than fet20). So `MCTS(bl,im0.6,np)` takes the rate of
 `MCTS(bl,im0.4)` when no entry is closer, and the resolved budget names the entry it used
 (`rate_of`), so a report can show the basis of every budget.
 
@@ -33,7 +34,7 @@ from mcts_arena.errors import UserError
 RATES_FILE = Path(__file__).with_name("data") / "engine_rates.yaml"
 RATES_ENV = "MCTS_ARENA_RATES"     # another rates file (tests, or a user's own measurements)
 #: Options that change the player's strength but not the cost of a simulation.
-_COST_FREE = {"C", "seed", "np", "sims", "time", "depth"}
+_COST_FREE = {"C", "seed", "np", "sims", "time", "depth", "tt", "hh"}
 #: Options under which a player evaluates positions (so its evaluation function's cost counts).
 _EVALUATING = {"fet", "det", "ege", "im", "cb", "pbim", "abp", "mb"}
 #: Kinds that search with a budget, and the unit their rate counts.
@@ -101,18 +102,35 @@ def _load_rates(path: str) -> tuple[Rate, ...]:
     return tuple(parse_rates(data, path))
 
 
+def rates_digest(rates: tuple[Rate, ...] | None = None) -> str:
+    """A short digest of the rates in force: part of an effort experiment's identity, so games
+    played under other rates are never mixed with new ones."""
+    import hashlib
+
+    rates = load_rates() if rates is None else rates
+    text = "\n".join(f"{r.game}|{r.player}|{r.unit}|{r.per_second!r}" for r in rates)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
 def rate_for(spec: Any, parse, rates: tuple[Rate, ...] | None = None) -> Rate:
     """The most specific rate whose features are all among `spec`'s (EffortError if none).
     `parse(text, game=)` parses the rate entries' specs (the players provider's parse)."""
     rates = load_rates() if rates is None else rates
     mine = features(spec)
-    best: tuple[int, Rate] | None = None
+    my_opts = set(getattr(spec, "options", ()) or ())
+    best: tuple[tuple[int, int], Rate] | None = None
     for r in rates:
         if r.game != spec.game:
             continue
-        theirs = features(parse(r.player, game=r.game))
-        if theirs <= mine and (best is None or len(theirs) > best[0]):
-            best = (len(theirs), r)
+        entry = parse(r.player, game=r.game)
+        theirs = features(entry)
+        if not theirs <= mine:
+            continue
+        # most features first; among equals, the entry with most option values equal to the
+        # player's (fet8 costs other than fet20 does, though both are "fet")
+        key = (len(theirs), len(my_opts & set(entry.options)))
+        if best is None or key > best[0]:
+            best = (key, r)
     if best is None:
         listed = sorted({r.player for r in rates if r.game == spec.game})
         raise EffortError(f"no engine rate for {spec.canonical} in {spec.game} (rates known: "
