@@ -473,3 +473,14 @@ def test_arena_play_reports_a_forfeit_and_a_crash_in_one_line():
     assert res.output.splitlines()[-1].startswith(
         "arena: error: player fake_crash: engine exited (exit status 11) while answering "
         "'genmove w'; engine stderr: ")
+
+
+def test_tournament_entrants_are_named_by_their_name(tmp_path):
+    from mcts_arena.arena import tournament
+    path = tmp_path / "t.yaml"
+    path.write_text("name: t\nkind: round_robin\ngame: tictactoe\nbudget: {sims: 5}\ngames: 2\n"
+                    f"entrants: ['MCTS', {json.dumps(served('MCTS', 'tictactoe'))}, "
+                    f"'py({EXAMPLE}:WinFirst)']\n")
+    spec = tournament.resolve(str(path), None, None)
+    assert [label for label, _ in spec.entrants] == ["MCTS", "served", str(EXAMPLE) + ":WinFirst"]
+    assert spec.entrants[1][1].startswith("GTP(cmd=")
