@@ -162,12 +162,13 @@ def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: 
         rec.moves.append(notation)
         rec.stats.append(entry)
         rec.plies += 1
-        for obs in observers:
+        for other, obs in enumerate(observers):
             if obs is not None:
                 try:
                     obs(seat, notation)
                 except Exception as e:  # noqa: BLE001
-                    return _finish(rec, t_start, "error", None, _error_text(who, e))
+                    return _finish(rec, t_start, "error", None,
+                                   _error_text(f"seat {other} {g.seats[other]}", e))
     return _finish(rec, t_start, "normal", state.winner(), None)
 
 

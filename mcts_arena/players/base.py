@@ -69,7 +69,7 @@ class Player:
 
 class PlayerForfeit(Exception):
     """Raised by `choose` when the player loses the game by its own fault rather than by a bug:
-    `reason` is the game's end reason (`illegal_move`, `time_forfeit`, `resign`)."""
+    `forfeit` is the game's end reason (`illegal_move`, `time_forfeit`, `resign`)."""
 
     def __init__(self, reason: str, message: str):
         super().__init__(message)
@@ -195,7 +195,7 @@ _KINDS = {"MCTS": MCTSPlayer, "alphabeta": AlphaBetaPlayer, "Random": RandomPlay
 def make(spec: PlayerSpec | str, game: str | None = None, seed: int = 1,
          macros: dict[str, str] | None = None) -> Player:
     """Build a player from a spec (or its text, parsed for `game`); GTP(...) and py(...)
-    players come from players/external.py."""
+    players come from players/external_players.py."""
     if isinstance(spec, str):
         if game is None:
             raise SpecError("a player given as text needs its game")
