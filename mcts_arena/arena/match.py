@@ -90,10 +90,11 @@ _STAT_KEYS = ("sims", "nodes", "depth", "time")
 
 
 def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
-              history: list[str] | None = None) -> GameRecord:
+              history: list[str] | None = None, on_move: Callable | None = None) -> GameRecord:
     """Play one game of `job` from the position `opening` (reached from the start position by
     the moves `history`, or None when no move sequence does); never raises for a player's
-    fault."""
+    fault. `on_move(record, state)`, if given, is called after every move (`arena play`
+    prints)."""
     macros = dict(job.macros) or None
     rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
                      swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
@@ -112,7 +113,7 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
             except Exception as e:  # noqa: BLE001 - a player's fault becomes an error game
                 return _finish(rec, t_start, "error", None,
                                _error_text(f"seat {seat} {g.seats[seat]}", e))
-        return _play(job, g, rec, state, agents, t_start)
+        return _play(job, g, rec, state, agents, t_start, on_move)
     finally:
         for a in agents:
             close = getattr(a, "close", None)
@@ -123,8 +124,8 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
                     pass
 
 
-def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: float
-          ) -> GameRecord:
+def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: float,
+          on_move: Callable | None = None) -> GameRecord:
     observers = [getattr(a, "observe", None) for a in agents]
     while not state.is_terminal():
         if rec.plies >= job.max_plies:
@@ -169,6 +170,8 @@ def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: 
                 except Exception as e:  # noqa: BLE001
                     return _finish(rec, t_start, "error", None,
                                    _error_text(f"seat {other} {g.seats[other]}", e))
+        if on_move is not None:
+            on_move(rec, state)
     return _finish(rec, t_start, "normal", state.winner(), None)
 
 

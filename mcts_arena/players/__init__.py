@@ -1,7 +1,7 @@
 """Players: parse a specification, build a player, ask it for moves.
 
     from mcts_arena import players
-    p = players.make("MCTS(bl,im0.4)", game="breakthrough", seed=1)
+    p = players.make("MCTS(ipp,im0.4)", game=GAME, seed=1)
     move, stats = p.choose(state, time=0.1)      # or sims=2000
 
 `choose` never changes the state it is given; `move` is the game's internal move id
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from mcts_arena.players.base import Player, make
 from mcts_arena.players.external import display_name
-from mcts_arena.players.spec import DEFAULT_C, MACROS, PlayerSpec, SpecError, describe_tokens, parse
+from mcts_arena.players.spec import (PlayerSpec, SpecError, default_c, default_eval,
+                                     describe_tokens, macros_of, parse)
 
-__all__ = ["DEFAULT_C", "MACROS", "Player", "PlayerSpec", "SpecError", "describe_tokens",
-           "display_name", "make", "parse", "preflight"]
+__all__ = ["Player", "PlayerSpec", "SpecError", "default_c", "default_eval", "describe_tokens",
+           "display_name", "macros_of", "make", "parse", "preflight"]
 
 
 def preflight(text: str, game: str, budget: dict, openings_kind: str = "start",
@@ -31,3 +32,4 @@ def preflight(text: str, game: str, budget: dict, openings_kind: str = "start",
             external.preflight(spec, budget, openings_kind)
         except external.ExternalError as e:
             raise SpecError(str(e)) from None
+

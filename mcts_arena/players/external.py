@@ -576,14 +576,17 @@ class GTPEngine:
 
 
 def gtp_facts(game: str) -> dict:
-    """How a game is spoken over GTP: colours of seat 0 and 1, board size (or None), and the
-    move spelling (to_gtp/from_gtp, identity by default) — declared by the game class."""
+    """How a game is spoken over GTP, as the game declares it (GameInfo.gtp_*): colours of
+    seat 0 and 1, the board size (or None), and the move spelling (to_gtp/from_gtp, None: the
+    game's own notation)."""
     from mcts_arena import games
 
-    cls = games.game_class(game)
-    colors = tuple(getattr(cls, "gtp_colors", ("b", "w")))
-    return {"colors": colors, "boardsize": getattr(cls, "gtp_boardsize", None),
-            "to_gtp": getattr(cls, "gtp_move", None), "from_gtp": getattr(cls, "gtp_parse", None)}
+    info = games.info_of(game)
+    size = info.gtp_boardsize
+    if isinstance(size, str):                   # the name of a parameter, e.g. hex's "size"
+        size = games.parse(game)[1][size]
+    return {"colors": tuple(info.gtp_colors), "boardsize": size, "to_gtp": info.gtp_move,
+            "from_gtp": info.gtp_parse}
 
 
 COLOR_WORDS = {"b": "black", "w": "white"}
@@ -671,6 +674,6 @@ def preflight(spec: ExternalSpec, budget: dict, openings_kind: str = "start") ->
     fault): run before the store is opened, so a broken engine writes nothing."""
     if spec.kind != "GTP":
         return
-    eng, _ = start_engine(spec, 1, budget, need_position=openings_kind in ("random_boards",
-                                                                         "opening_set"))
+    eng, _ = start_engine(spec, 1, budget,
+                          need_position=openings_kind not in ("start", "random_plies"))
     eng.close()

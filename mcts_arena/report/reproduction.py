@@ -88,7 +88,7 @@ def _ours(row: dict) -> tuple[float | None, float | None, float | None, str]:
 
 
 def _paper_for(row: dict, seconds: float | None):
-    from mcts_arena.report.paper import match_paper
+    from mcts_arena.paper import match_paper
 
     try:
         found = match_paper(row["game"], _strip_budget(row["player"]),
@@ -108,7 +108,7 @@ def _paper_cell(pr) -> str:
 
 def _figure_claims(game: str, sweeps) -> list[dict]:
     """For each sweep, the paper figure that reads it (best α range), if any."""
-    from mcts_arena.report.paper import load_paper_results, normalize_spec
+    from mcts_arena.paper import load_paper_results, normalize_spec
 
     out = []
     figs = load_paper_results().figures
