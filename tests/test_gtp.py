@@ -466,13 +466,15 @@ def test_arena_play_reports_a_forfeit_and_a_crash_in_one_line():
     res = CliRunner().invoke(cli, ["play", "breakthrough", fake("illegal", after=1), "Random",
                                    "--sims", "5"])
     assert res.exit_code == 0
-    assert res.output.splitlines()[-1].startswith(
-        "result: Random wins: fake_illegal forfeits (illegal_move): illegal move 'z9-z9'")
+    last = res.output.splitlines()[-1]
+    assert last.startswith("result: Random wins (second player) by an illegal move (seat 0 GTP(")
+    assert "name=fake_illegal): illegal move 'z9-z9' answered to genmove w (legal: " in last
     res = CliRunner().invoke(cli, ["play", "breakthrough", fake("crash"), "Random"])
-    assert res.exit_code == 2
-    assert res.output.splitlines()[-1].startswith(
-        "arena: error: player fake_crash: engine exited (exit status 11) while answering "
-        "'genmove w'; engine stderr: ")
+    assert res.exit_code == 0
+    last = res.output.splitlines()[-1]
+    assert last.startswith("result: error game (seat 0 GTP(")
+    assert ("EngineError: engine exited (exit status 11) while answering 'genmove w'; engine "
+            "stderr: ") in last and "fake: Segmentation fault (simulated)" in last
 
 
 def test_tournament_entrants_are_named_by_their_name(tmp_path):
@@ -484,3 +486,18 @@ def test_tournament_entrants_are_named_by_their_name(tmp_path):
     spec = tournament.resolve(str(path), None, None)
     assert [label for label, _ in spec.entrants] == ["MCTS", "served", str(EXAMPLE) + ":WinFirst"]
     assert spec.entrants[1][1].startswith("GTP(cmd=")
+
+
+def test_gtp_facts_come_from_the_game(monkeypatch):
+    import dataclasses
+
+    from mcts_arena import games
+    from mcts_arena.players.external import gtp_facts
+    assert gtp_facts("breakthrough")["colors"] == ("w", "b")
+    assert gtp_facts("breakthrough")["boardsize"] == 8 and gtp_facts("kalah")["boardsize"] is None
+    real = games.info_of
+    kalah = dataclasses.replace(real("kalah"), gtp_boardsize="stones",
+                                gtp_move=lambda m: "h" + m, gtp_parse=lambda t: t[1:])
+    monkeypatch.setattr(games, "info_of", lambda g: kalah if g.startswith("kalah") else real(g))
+    f = gtp_facts("kalah(stones=3)")
+    assert f["boardsize"] == 3 and f["to_gtp"]("4") == "h4" and f["from_gtp"]("h4") == "4"

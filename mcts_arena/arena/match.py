@@ -109,7 +109,8 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
                                            macros=macros))
                 hook = getattr(agents[seat], "new_game", None)
                 if hook is not None:
-                    hook(state.copy(), history, dict(g.budgets[seat]))
+                    hook(state.copy(), history, dict(g.budgets[seat]),
+                         forfeit_limit(g.budgets[seat]))
             except Exception as e:  # noqa: BLE001 - a player's fault becomes an error game
                 return _finish(rec, t_start, "error", None,
                                _error_text(f"seat {seat} {g.seats[seat]}", e))

@@ -53,10 +53,12 @@ class Player:
 
     # Hooks the game loop (arena/match.py) calls; players that keep their own board (GTP
     # engines) use them, the others need nothing.
-    def new_game(self, state, history: list[str] | None, budget: dict) -> None:
+    def new_game(self, state, history: list[str] | None, budget: dict,
+                 move_limit: float | None = None) -> None:
         """A game starts from `state` (a copy); `history`: the moves (notation) that lead to it
         from the game's start position, or None when no move sequence does; `budget`: this
-        seat's budget per move ({"time": s} or {"sims": n})."""
+        seat's budget per move ({"time": s} or {"sims": n}); `move_limit`: seconds after which
+        one move forfeits the game (None: the loop sets none, as for simulation budgets)."""
 
     def observe(self, seat: int, notation: str) -> None:
         """`seat` has just played `notation` (every move of the game, this player's too)."""

@@ -38,15 +38,17 @@ class GTPPlayer(Player):
         self._opening = None            # (state, history) from new_game
         self._pending: list[tuple[int, str]] = []
         self._own: tuple[int, str] | None = None
+        self._move_limit: float | None = None   # the game loop's forfeit limit for one move
 
     @property
     def name(self) -> str:
         return self.spec.display_name
 
     # -- hooks of the game loop --
-    def new_game(self, state, history, budget):
+    def new_game(self, state, history, budget, move_limit=None):
         """Start the engine and set up the opening, before the game's clock starts."""
         self.close()
+        self._move_limit = move_limit
         self._opening = (state.copy(), None if history is None else list(history))
         self._pending, self._own = [], None
         own = self.spec.budget_dict
@@ -117,15 +119,12 @@ class GTPPlayer(Player):
             seat = state.to_move()
             color = self._color(seat)
             if time is not None:
-                from mcts_arena.arena.match import forfeit_limit
-
-                limit = forfeit_limit(budget)
                 try:
                     self._send(f"time_left {color} {time:g} 1")
                 except GTPRefused:
                     pass
-            else:
-                limit = float(self.spec.get("timeout", DEFAULT_TIMEOUT_S))
+            limit = self._move_limit if self._move_limit is not None else \
+                float(self.spec.get("timeout", DEFAULT_TIMEOUT_S))
             t0 = _time.perf_counter()
             try:
                 answer = self._send(f"genmove {color}", limit)
