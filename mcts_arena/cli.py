@@ -16,16 +16,26 @@ def _fail(message: str) -> None:
     raise UserError(message)
 
 
-def _check_scale_options(games: int | None, time_s: float | None, sims: int | None) -> None:
-    """The --games/--time/--sims overrides shared by `run` and `tournament`."""
+def _check_budget_options(time_s: float | None, sims: int | None) -> None:
+    """--time/--sims of `run`, `tournament` and `play`: one of them, inside mcts_arena.budgets'
+    ranges (finite)."""
+    from mcts_arena import budgets
+
     if time_s is not None and sims is not None:
         _fail("--time and --sims exclude each other; give one budget")
-    if games is not None and games <= 0:
-        _fail(f"--games must be a positive integer, got {games}")
-    if time_s is not None and not time_s > 0:
-        _fail(f"--time must be a positive number of seconds, got {time_s}")
-    if sims is not None and sims <= 0:
-        _fail(f"--sims must be a positive integer, got {sims}")
+    if time_s is not None and not budgets.time_ok(time_s):
+        _fail(f"--time must be {budgets.TIME_TEXT}, got {time_s}")
+    if sims is not None and not budgets.sims_ok(sims):
+        _fail(f"--sims must be {budgets.SIMS_TEXT}, got {sims}")
+
+
+def _check_scale_options(games: int | None, time_s: float | None, sims: int | None) -> None:
+    """The --games/--time/--sims overrides shared by `run` and `tournament`."""
+    from mcts_arena import budgets
+
+    _check_budget_options(time_s, sims)
+    if games is not None and not budgets.games_ok(games):
+        _fail(f"--games must be {budgets.GAMES_TEXT}, got {games}")
 
 
 def _load_state(game: str, position: str | None):
@@ -145,8 +155,10 @@ def bench_cmd(game_names: tuple[str, ...], seconds: float, search: bool, as_json
     """
     from mcts_arena import bench
 
-    if seconds <= 0:
-        _fail(f"--seconds must be positive, got {seconds}")
+    from mcts_arena import budgets
+
+    if not budgets.time_ok(seconds):
+        _fail(f"--seconds must be {budgets.TIME_TEXT}, got {seconds}")
     names = list(game_names) or [g for g in games.names() if _built(g)]
     for name in names:
         _load_state(name, None)
@@ -192,13 +204,10 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     from mcts_arena import players
     from mcts_arena.players.base import derive_seed
 
+    _check_budget_options(seconds, sims)
     state = _load_state(game, position)
     if seconds is None and sims is None:
         seconds = 0.1
-    if seconds is not None and seconds <= 0:
-        _fail(f"--time must be positive, got {seconds}")
-    if sims is not None and sims <= 0:
-        _fail(f"--sims must be positive, got {sims}")
     try:
         seats = [players.make(spec, game, seed=derive_seed(seed, i))
                  for i, spec in enumerate((spec_a, spec_b))]

@@ -182,7 +182,7 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
     if game not in cfg.GAMES:
         v.fail("game", f"unknown game {cfg._show(game)}; valid games: {', '.join(cfg.GAMES)}")
     budget = v.budget(d["budget"], "budget") if "budget" in d else Budget(time=1.0)
-    games = v.positive_int(d.get("games", 100), "games", "games per match")
+    games = v.games(d.get("games", 100), "games", "games per match")
     seed = d.get("seed", 1)
     if not cfg._is_int(seed) or seed < 0:
         v.fail("seed", f"expected a non-negative integer, got {cfg._show(seed)}")
