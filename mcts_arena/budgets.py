@@ -4,7 +4,7 @@ the player specs and (for the per-move budgets) by the searches themselves.
 - `time`: seconds per move, from TIME_MIN (0.0001) to TIME_MAX (3600); NaN and infinities are
   refused like any value outside the range.
 - `sims`: simulations per move (αβ: nodes), an integer from 1 to SIMS_MAX (100,000,000).
-- games per pairing: from 1 to GAMES_MAX (100,000); one plan holds at most PLAN_MAX (1,000,000)
+- games per pairing: from 1 to GAMES_MAX (100,000); one plan holds at most PLAN_MAX (200,000)
   games (a plan lists every game, so a larger one would not fit in memory).
 
 The searches (mcts.pyx, alphabeta.pyx) refuse a budget outside these ranges with a ValueError
@@ -19,7 +19,7 @@ TIME_MIN = 1e-4
 TIME_MAX = 3600.0
 SIMS_MAX = 100_000_000
 GAMES_MAX = 100_000
-PLAN_MAX = 1_000_000
+PLAN_MAX = 200_000
 
 TIME_TEXT = f"a number of seconds from {TIME_MIN:g} to {TIME_MAX:g}"
 SIMS_TEXT = f"an integer from 1 to {SIMS_MAX}"

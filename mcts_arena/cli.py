@@ -9,7 +9,7 @@ import json
 import click
 
 from mcts_arena import __version__, games
-from mcts_arena.errors import UserError
+from mcts_arena.errors import EXIT_ALL_ERRORS, EXIT_INTERRUPTED, AllErrorGames, UserError
 
 
 def _fail(message: str) -> None:
@@ -60,13 +60,25 @@ class ArenaGroup(click.Group):
     """Turns the UserError (and ValueError from parsers) a command raises into a CliError."""
 
     def invoke(self, ctx: click.Context):
+        import sqlite3
+        import sys
+
         try:
             return super().invoke(ctx)
         except UserError as e:
             raise CliError(str(e)) from None
         except click.UsageError as e:
-            where = f"arena {e.ctx.info_name}" if e.ctx is not None else "arena"
+            sub = e.ctx is not None and e.ctx.parent is not None
+            where = f"arena {e.ctx.info_name}" if sub else "arena"
             raise CliError(f"{e.format_message()} (see '{where} --help')") from None
+        except sqlite3.DatabaseError as e:     # a store damaged after it was opened
+            raise CliError(f"results store unreadable: {e}") from None
+        except AllErrorGames as e:
+            click.echo(f"arena: error: {e}", err=True)
+            sys.exit(EXIT_ALL_ERRORS)
+        except KeyboardInterrupt:               # Ctrl-C outside a run's own handling
+            click.echo("arena: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -240,8 +252,14 @@ def _built(name: str) -> bool:
 
 
 def main() -> None:
-    """Console entry point (`arena`)."""
-    cli(prog_name="arena")
+    """Console entry point (`arena`). Exit statuses: see mcts_arena.errors."""
+    import sys
+
+    try:
+        cli(prog_name="arena")
+    except KeyboardInterrupt:
+        click.echo("arena: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
 
 
 @cli.command("run")
@@ -273,6 +291,10 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     Run again to resume: only missing games are played. A config change that changes the games
     (players, budget, game, seed, openings) is refused unless --new; more games or more
     pairings extend the experiment. Ctrl-C stops cleanly, keeping finished games.
+
+    Exit status: 0 done; 2 a mistake in the command, the config or the results directory
+    (nothing changed); 3 some pairing's games are all error games (nothing measured; the next
+    run replays them); 130 interrupted.
     """
     import sys
 
@@ -280,13 +302,16 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     from mcts_arena.arena import plan as plan_mod
     from mcts_arena.arena import scheduler
     from mcts_arena.arena.summary import summary_table
-    from mcts_arena.store import Store
+    from mcts_arena.store import Store, preflight
 
     _check_scale_options(games, time_s, sims)
+    if ray_address is not None and backend != "ray":
+        _fail("--ray-address needs --backend ray")
     workers = scheduler.worker_count(jobs)
     exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims))
     the_plan = plan_mod.make_plan(exp)
     directory = scheduler.results_dir(exp, out)
+    preflight(directory, busy_ok=dry_run)       # every check before any change on disk
 
     if dry_run:
         done: set[str] = set()
@@ -298,6 +323,12 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         click.echo(f"results: {directory} (dry run: nothing played)")
         return
 
+    engine = None
+    if backend == "ray":
+        from mcts_arena.arena.ray_backend import RayBackend
+
+        engine = RayBackend(address=ray_address)
+        workers = engine.workers
     if new and directory.exists():
         moved = scheduler.move_aside(directory)
         click.echo(f"moved the old results to {moved}", err=True)
@@ -307,14 +338,6 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
                    f"({stored} stored, {to_play} to play), {workers} worker(s), results in "
                    f"{directory}", err=True)
 
-    engine = None
-    if backend == "ray":
-        from mcts_arena.arena.ray_backend import RayBackend
-
-        engine = RayBackend(address=ray_address)
-        workers = engine.workers
-    elif ray_address is not None:
-        _fail("--ray-address needs --backend ray")
     result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
                                       backend=engine, progress=not quiet, announce=announce)
     with Store.open(directory, readonly=True) as store:
@@ -327,9 +350,20 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "
                    f"arena {again}", err=True)
-        sys.exit(130)
-    click.echo(f"{result.played} games played in {result.seconds:.1f} s; "
-               f"{result.stored_before + result.played}/{result.planned} stored in {directory}")
+        sys.exit(EXIT_INTERRUPTED)
+    line = (f"{result.played} games played in {result.seconds:.1f} s; "
+            f"{result.stored_planned}/{result.planned} stored in {directory}")
+    if result.errors:
+        line += f", {result.errors} of them error games (the next run replays them)"
+    if result.skipped:
+        line += f"; {result.skipped} not played (the SPRT decided their pairing)"
+    extra = result.stored_total - result.stored_planned
+    if extra > 0:
+        line += (f"; the store holds {result.stored_total} games in all, {extra} beyond this "
+                 f"plan (counted in the table above and by 'arena report')")
+    click.echo(line)
+    if result.all_error:
+        raise AllErrorGames(scheduler.all_error_message(result.all_error))
 
 
 @cli.command("report")
@@ -352,15 +386,21 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
 
     from mcts_arena.report import plots, render, tables
 
-    report = tables.build_report(list(paths), ci=ci, compare=compare)
     folder = Path(out) if out else Path(paths[0]) / "report"
-    if report.sweeps:
-        plots.write_plots(report.sweeps, folder)
-    text = render.render(report, fmt)
+    if folder.exists() and not folder.is_dir():
+        _fail(f"--out {folder}: is a file, expected a folder for the report")
+    report = tables.build_report(list(paths), ci=ci, compare=compare)
+    try:
+        if report.sweeps:
+            plots.write_plots(report.sweeps, folder)
+        text = render.render(report, fmt)
+        if fmt == "html":
+            folder.mkdir(parents=True, exist_ok=True)
+            page = folder / "report.html"
+            page.write_text(text, encoding="utf-8")
+    except OSError as e:
+        _fail(f"cannot write the report in {folder}: {e.strerror or e}")
     if fmt == "html":
-        folder.mkdir(parents=True, exist_ok=True)
-        page = folder / "report.html"
-        page.write_text(text, encoding="utf-8")
         click.echo(f"wrote {page}")
     else:
         click.echo(text, nl=False)
@@ -393,6 +433,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
 
     from mcts_arena.arena import scheduler, tournament
     from mcts_arena.arena.config import Budget
+    from mcts_arena.store import preflight
 
     _check_scale_options(games, time_s, sims)
     workers = scheduler.worker_count(jobs)
@@ -408,6 +449,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
     if spec.kind == "elimination" and spec.games % 2:
         _fail(f"--games must be even for an elimination (seat-swapped pairs), got {spec.games}")
     directory = Path(out) if out else Path("results") / spec.name
+    preflight(directory)        # a busy or foreign directory is refused before any output
     click.echo(f"tournament {spec.title}: {workers} worker(s), results in {directory}", err=True)
     click.echo(tournament.header(spec) + "\n")
     result = tournament.run_tournament(spec, directory, workers=workers, progress=not quiet,
@@ -416,4 +458,4 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
         click.echo(tournament.render(result.state, with_header=False).rstrip())
         click.echo(f"arena: interrupted; resume with the same command (results in {directory})",
                    err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)

@@ -565,6 +565,10 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
             res = stored_results(store)
         if r.interrupted:
             return TournamentResult(state(spec, res), True, played, directory)
+        if r.all_error:     # replaying them would loop for ever
+            from mcts_arena.errors import AllErrorGames
+
+            raise AllErrorGames(scheduler.all_error_message(r.all_error))
         if r.played == 0 and state(spec, res).needed == st.needed:
             raise UserError(f"tournament {spec.title}: games of "
                             f"{', '.join(st.pairings[p].label for p in st.needed)} could not be "
