@@ -126,15 +126,17 @@ class Store:
                 raise UserError(f"{d}: no results here (no {DB_NAME})")
             if check_ours(db) == "empty":
                 raise UserError(f"{db}: empty file, no results stored")
+            check_intact(db)
             try:
                 conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
                 conn.row_factory = sqlite3.Row
-                _check_intact(conn, db)
             except sqlite3.Error as e:
                 raise UserError(f"{db}: cannot read the store: {e}") from None
             return cls(d, conn, None)
         check_results_dir(d)
         kind = check_ours(db) if db.exists() else "empty"
+        if kind != "empty":
+            check_intact(db)
         try:
             d.mkdir(parents=True, exist_ok=True)
             fd = acquire_lock(d)
@@ -145,8 +147,6 @@ class Store:
             conn.row_factory = sqlite3.Row
             if kind == "empty":         # the id goes into the main file before WAL
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            else:
-                _check_intact(conn, db)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA busy_timeout=10000")
@@ -382,32 +382,38 @@ def check_ours(db: Path) -> str:
 
 
 def _legacy_store(db: Path) -> bool:
-    """True if `db` (application id 0) has our tables and schema_version row. Read with
-    `immutable=1` (no lock, no journal files made); when a -wal file is beside it (a WAL store
-    never checkpointed), read through it too."""
-    uris = [f"file:{db}?mode=ro&immutable=1"]
-    if Path(f"{db}-wal").exists():
-        uris.append(f"file:{db}?mode=ro")
-    for uri in uris:
-        try:
-            conn = sqlite3.connect(uri, uri=True)
-            try:
-                tables = {r[0] for r in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
-                if _OUR_TABLES <= tables and conn.execute(
-                        "SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone():
-                    return True
-            finally:
-                conn.close()
-        except sqlite3.Error:
-            continue
-    return False
-
-
-def _check_intact(conn: sqlite3.Connection, db: Path) -> None:
-    """UserError unless PRAGMA quick_check finds the database intact (truncated, damaged)."""
+    """True if `db` (application id 0) has our tables and schema_version row (read only)."""
     try:
-        row = conn.execute("PRAGMA quick_check(1)").fetchone()
+        conn = sqlite3.connect(_read_uri(db), uri=True)
+        try:
+            tables = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            return _OUR_TABLES <= tables and conn.execute(
+                "SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone() is not None
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+
+
+def _read_uri(db: Path) -> str:
+    """A read-only URI that creates no file beside `db`: `immutable=1` while no -wal file is
+    there (no writer has it open in WAL mode), plain read-only otherwise (a running writer's
+    WAL is read through; its -wal and -shm exist already)."""
+    if Path(f"{db}-wal").exists():
+        return f"file:{db}?mode=ro"
+    return f"file:{db}?mode=ro&immutable=1"
+
+
+def check_intact(db: Path) -> None:
+    """UserError unless PRAGMA quick_check finds the database intact (truncated, damaged);
+    reads only, creates nothing."""
+    try:
+        conn = sqlite3.connect(_read_uri(db), uri=True)
+        try:
+            row = conn.execute("PRAGMA quick_check(1)").fetchone()
+        finally:
+            conn.close()
     except sqlite3.DatabaseError as e:
         raise UserError(f"{db}: damaged store ({e}); nothing was changed") from None
     if row is None or row[0] != "ok":
