@@ -128,10 +128,10 @@ def test_stopped_worker_is_killed_and_its_game_is_an_error_game(tmp_path, monkey
     frozen = by["Freeze"]
     assert [g["reason"] for g in frozen] == ["error", "error"]
     # Freeze sits in seat 0 in game 0 and in seat 1 in game 1, and stops at its first move
-    assert frozen[0]["error"] == ("watchdog: no progress within 0.7 s (waiting for a move from "
+    assert frozen[0]["error"] == ("watchdog: no progress within 0.5 s (waiting for a move from "
                                   "seat 0 Freeze at ply 1, budget 10 sims/move); its worker "
                                   "was killed")
-    assert frozen[1]["error"].startswith("watchdog: no progress within 0.7 s (waiting for a "
+    assert frozen[1]["error"].startswith("watchdog: no progress within 0.5 s (waiting for a "
                                          "move from seat 1 Freeze at ply 2, budget 10 sims/move)")
     assert frozen[1]["plies"] == 1
     assert [g["reason"] for g in by["Random"]] == ["normal", "normal"]

@@ -53,7 +53,7 @@ from mcts_arena.budgets import TIME_MAX
 MARGIN = 2.0
 GRACE_S = 10.0          # added to every bound: start-up of a search, a busy machine
 SETUP_S = 60.0          # before a game's first move: players made, opening set up
-SIM_SECONDS = 0.01      # slowest simulation (or αβ node) the bound allows for
+SIM_SECONDS = 1e-4      # a simulation (or αβ node) this slow still fits the first bound
 PAUSE_S = 5.0           # a driver loop gap longer than this is the driver's own pause
 
 
