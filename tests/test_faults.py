@@ -156,8 +156,8 @@ def test_stopped_worker_under_a_time_budget(tmp_path, monkeypatch):
 
 def test_slow_but_working_search_is_not_killed(tmp_path):
     """A simulation budget's bound is a guess at speed: a worker still using CPU gets more."""
-    exp = experiment("  - {player: 'Spin(d1.5)', opponent: Random}\n", games=1)
-    backend = LocalPoolBackend(1, players=PROVIDER, watchdog=Watchdog(grace_s=0.2, setup_s=20))
+    exp = experiment("  - {player: 'Spin(d2)', opponent: Random}\n", games=1)
+    backend = LocalPoolBackend(1, players=PROVIDER, watchdog=Watchdog(grace_s=0.5, setup_s=20))
     _p, res = run_bounded(exp, tmp_path / "r", backend)
     with Store.open(tmp_path / "r", readonly=True) as s:
         (g,) = s.games()
