@@ -90,10 +90,12 @@ _STAT_KEYS = ("sims", "nodes", "depth", "time")
 
 
 def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
-              on_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
+              on_move: Callable | None = None,
+              before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
     """Play one game of `job` from the position `opening`; never raises for a player's fault.
-    `on_move(game_id, ply, seat)` is called before each move is asked for (the worker tells
-    the driver's watchdog)."""
+    `on_move(record, state)`, if given, is called after every move (`arena play` prints);
+    `before_move(game_id, ply, seat)` before each move is asked for (a worker tells the
+    driver's watchdog)."""
     macros = dict(job.macros) or None
     rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
                      swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
@@ -113,8 +115,8 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
         seat = state.to_move()
         budget = g.budgets[seat]
         before = state.zobrist()
-        if on_move is not None:
-            on_move(g.game_id, rec.plies, seat)
+        if before_move is not None:
+            before_move(g.game_id, rec.plies, seat)
         t0 = time.perf_counter()
         try:
             move, stats = agents[seat].choose(state, **_budget_kwargs(budget))
@@ -141,6 +143,8 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
         rec.moves.append(notation)
         rec.stats.append(entry)
         rec.plies += 1
+        if on_move is not None:
+            on_move(rec, state)
     return _finish(rec, t_start, "normal", state.winner(), None)
 
 
@@ -155,9 +159,10 @@ def _finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
 
 
 def play_job(job: Job, players: ModuleType,
-             on_move: Callable[[str, int, int], None] | None = None) -> Iterator[GameRecord]:
+             before_move: Callable[[str, int, int], None] | None = None
+             ) -> Iterator[GameRecord]:
     """Play the games of `job` one after another, yielding each record when it is finished
-    (`on_move`: see play_game)."""
+    (`before_move`: see play_game)."""
     try:
         opening = opening_text(job.game, job.openings, job.opening_seed, job.pair_index)
     except Exception as e:  # noqa: BLE001 - e.g. an opening set that is not built
@@ -168,7 +173,7 @@ def play_job(job: Job, players: ModuleType,
             yield _finish(rec, time.perf_counter(), "error", None, _error_text("opening", e))
         return
     for g in job.games:
-        yield play_game(job, g, opening, players, on_move)
+        yield play_game(job, g, opening, players, before_move=before_move)
 
 
 def play_job_list(job: Job, players: ModuleType,
