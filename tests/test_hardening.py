@@ -69,7 +69,8 @@ def bad(path, text):
 
 
 FS = "left untouched"
-FOREIGN = f"foreign/arena.sqlite: an SQLite database that is not an arena results store (no arena tables); {FS}"
+FOREIGN = (f"foreign/arena.sqlite: an SQLite database that is not an arena results store (no "
+           f"arena tables); {FS}")
 APPDB = (f"appdb/arena.sqlite: an SQLite database of another program (application id 0x1234), "
          f"not an arena results store; {FS}")
 GARBAGE = f"garbage/arena.sqlite: not an arena results store (not an SQLite database); {FS}"

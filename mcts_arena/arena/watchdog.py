@@ -106,7 +106,8 @@ class Watchdog:
         self.setup_s = setup_s
         self.pause_s = pause_s
         self.clock = clock
-        self._due: dict[Hashable, list] = {}  # key: [deadline, bound, what, hard, progress, seen, armed]
+        # key: [deadline, bound, what, hard deadline, progress, progress seen, armed at]
+        self._due: dict[Hashable, list] = {}
         self._last = clock()
 
     def move_bound(self, budget: dict) -> float:
