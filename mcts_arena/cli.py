@@ -9,28 +9,39 @@ import json
 import click
 
 from mcts_arena import __version__, games
-from mcts_arena.errors import UserError
+from mcts_arena.errors import EXIT_ALL_ERRORS, EXIT_INTERRUPTED, AllErrorGames, UserError
 
 
 def _fail(message: str) -> None:
     raise UserError(message)
 
 
-def _check_scale_options(games: int | None, time_s: float | None, sims: int | None,
-                         effort: float | None = None) -> None:
-    """The --games/--time/--sims/--effort overrides shared by `run` and `tournament`."""
+def _check_budget_options(time_s: float | None, sims: int | None,
+                          effort: float | None = None) -> None:
+    """--time/--sims/--effort of `run`, `tournament` and `play`: one of them, inside
+    mcts_arena.budgets' ranges (finite; an effort is paper-seconds, in the range of --time)."""
+    from mcts_arena import budgets
+
     if time_s is not None and sims is not None:
         _fail("--time and --sims exclude each other; give one budget")
     if effort is not None and (time_s is not None or sims is not None):
         _fail("--effort excludes --time and --sims; give one budget")
-    if effort is not None and not 0 < effort < 1e5:
-        _fail(f"--effort must be a positive number of paper-seconds, got {effort}")
-    if games is not None and games <= 0:
-        _fail(f"--games must be a positive integer, got {games}")
-    if time_s is not None and not time_s > 0:
-        _fail(f"--time must be a positive number of seconds, got {time_s}")
-    if sims is not None and sims <= 0:
-        _fail(f"--sims must be a positive integer, got {sims}")
+    if effort is not None and not budgets.time_ok(effort):
+        _fail(f"--effort must be {budgets.TIME_TEXT} (paper-seconds), got {effort}")
+    if time_s is not None and not budgets.time_ok(time_s):
+        _fail(f"--time must be {budgets.TIME_TEXT}, got {time_s}")
+    if sims is not None and not budgets.sims_ok(sims):
+        _fail(f"--sims must be {budgets.SIMS_TEXT}, got {sims}")
+
+
+def _check_scale_options(games: int | None, time_s: float | None, sims: int | None,
+                         effort: float | None = None) -> None:
+    """The --games/--time/--sims/--effort overrides shared by `run` and `tournament`."""
+    from mcts_arena import budgets
+
+    _check_budget_options(time_s, sims, effort)
+    if games is not None and not budgets.games_ok(games):
+        _fail(f"--games must be {budgets.GAMES_TEXT}, got {games}")
 
 
 def _load_state(game: str, position: str | None):
@@ -55,13 +66,25 @@ class ArenaGroup(click.Group):
     """Turns the UserError (and ValueError from parsers) a command raises into a CliError."""
 
     def invoke(self, ctx: click.Context):
+        import sqlite3
+        import sys
+
         try:
             return super().invoke(ctx)
         except UserError as e:
             raise CliError(str(e)) from None
         except click.UsageError as e:
-            where = f"arena {e.ctx.info_name}" if e.ctx is not None else "arena"
+            sub = e.ctx is not None and e.ctx.parent is not None
+            where = f"arena {e.ctx.info_name}" if sub else "arena"
             raise CliError(f"{e.format_message()} (see '{where} --help')") from None
+        except sqlite3.DatabaseError as e:     # a store damaged after it was opened
+            raise CliError(f"results store unreadable: {e}") from None
+        except AllErrorGames as e:
+            click.echo(f"arena: error: {e}", err=True)
+            sys.exit(EXIT_ALL_ERRORS)
+        except KeyboardInterrupt:               # Ctrl-C outside a run's own handling
+            click.echo("arena: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -152,8 +175,10 @@ def bench_cmd(game_names: tuple[str, ...], seconds: float, search: bool, as_json
     """
     from mcts_arena import bench
 
-    if seconds <= 0:
-        _fail(f"--seconds must be positive, got {seconds}")
+    from mcts_arena import budgets
+
+    if not budgets.time_ok(seconds):
+        _fail(f"--seconds must be {budgets.TIME_TEXT}, got {seconds}")
     names = list(game_names) or [g for g in games.names() if _built(g)]
     for name in names:
         _load_state(name, None)
@@ -204,14 +229,11 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     from mcts_arena.arena.plan import GameSpec, Job
     from mcts_arena.players.base import derive_seed
 
+    _check_budget_options(seconds, sims)
     state = _load_state(game, position)
     game = games.canonical(game)
     if seconds is None and sims is None:
         seconds = 0.1
-    if seconds is not None and seconds <= 0:
-        _fail(f"--time must be positive, got {seconds}")
-    if sims is not None and sims <= 0:
-        _fail(f"--sims must be positive, got {sims}")
     try:
         specs = [players.parse(spec, game) for spec in (spec_a, spec_b)]
     except players.SpecError as e:
@@ -294,8 +316,14 @@ def _built(name: str) -> bool:
 
 
 def main() -> None:
-    """Console entry point (`arena`)."""
-    cli(prog_name="arena")
+    """Console entry point (`arena`). Exit statuses: see mcts_arena.errors."""
+    import sys
+
+    try:
+        cli(prog_name="arena")
+    except KeyboardInterrupt:
+        click.echo("arena: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
 
 
 @cli.command("run")
@@ -330,6 +358,10 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     Run again to resume: only missing games are played. A config change that changes the games
     (players, budget, game, seed, openings) is refused unless --new; more games or more
     pairings extend the experiment. Ctrl-C stops cleanly, keeping finished games.
+
+    Exit status: 0 done; 2 a mistake in the command, the config or the results directory
+    (nothing changed); 3 some pairing's games are all error games (nothing measured; the next
+    run replays them); 130 interrupted.
     """
     import sys
 
@@ -337,14 +369,17 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     from mcts_arena.arena import plan as plan_mod
     from mcts_arena.arena import scheduler
     from mcts_arena.arena.summary import summary_table
-    from mcts_arena.store import Store
+    from mcts_arena.store import Store, preflight
 
     _check_scale_options(games, time_s, sims, effort)
+    if ray_address is not None and backend != "ray":
+        _fail("--ray-address needs --backend ray")
     workers = scheduler.worker_count(jobs)
     exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims,
                                                             effort=effort))
     the_plan = plan_mod.make_plan(exp)
     directory = scheduler.results_dir(exp, out)
+    preflight(directory, busy_ok=dry_run)       # every check before any change on disk
 
     if dry_run:
         done: set[str] = set()
@@ -357,6 +392,12 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         return
 
     scheduler.preflight(exp)            # external engines answer, before anything on disk
+    engine = None
+    if backend == "ray":
+        from mcts_arena.arena.ray_backend import RayBackend
+
+        engine = RayBackend(address=ray_address)
+        workers = engine.workers
     if new and directory.exists():
         moved = scheduler.move_aside(directory)
         click.echo(f"moved the old results to {moved}", err=True)
@@ -366,14 +407,6 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
                    f"({stored} stored, {to_play} to play), {workers} worker(s), results in "
                    f"{directory}", err=True)
 
-    engine = None
-    if backend == "ray":
-        from mcts_arena.arena.ray_backend import RayBackend
-
-        engine = RayBackend(address=ray_address)
-        workers = engine.workers
-    elif ray_address is not None:
-        _fail("--ray-address needs --backend ray")
     result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
                                       backend=engine, progress=not quiet, announce=announce,
                                       check_players=False)
@@ -383,13 +416,24 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         again = f"run {config_path}" + "".join(
             f" {flag} {value}" for flag, value in (("--jobs", jobs), ("--games", games),
                                                   ("--time", time_s), ("--sims", sims),
-                                                  ("--out", out)) if value)
+                                                  ("--effort", effort), ("--out", out)) if value)
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "
                    f"arena {again}", err=True)
-        sys.exit(130)
-    click.echo(f"{result.played} games played in {result.seconds:.1f} s; "
-               f"{result.stored_before + result.played}/{result.planned} stored in {directory}")
+        sys.exit(EXIT_INTERRUPTED)
+    line = (f"{result.played} games played in {result.seconds:.1f} s; "
+            f"{result.stored_planned}/{result.planned} stored in {directory}")
+    if result.errors:
+        line += f", {result.errors} of them error games (the next run replays them)"
+    if result.skipped:
+        line += f"; {result.skipped} not played (the SPRT decided their pairing)"
+    extra = result.stored_total - result.stored_planned
+    if extra > 0:
+        line += (f"; the store holds {result.stored_total} games in all, {extra} beyond this "
+                 f"plan (counted in the table above and by 'arena report')")
+    click.echo(line)
+    if result.all_error:
+        raise AllErrorGames(scheduler.all_error_message(result.all_error))
 
 
 @cli.command("reproduce")
@@ -498,14 +542,20 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
 
     from mcts_arena.report import plots, render, tables
 
-    report = tables.build_report(list(paths), ci=ci, compare=compare)
     folder = Path(out) if out else Path(paths[0]) / "report"
-    plots.write_figures(report, folder)
-    text = render.render(report, fmt)
+    if folder.exists() and not folder.is_dir():
+        _fail(f"--out {folder}: is a file, expected a folder for the report")
+    report = tables.build_report(list(paths), ci=ci, compare=compare)
+    try:
+        plots.write_figures(report, folder)
+        text = render.render(report, fmt)
+        if fmt == "html":
+            folder.mkdir(parents=True, exist_ok=True)
+            page = folder / "report.html"
+            page.write_text(text, encoding="utf-8")
+    except OSError as e:
+        _fail(f"cannot write the report in {folder}: {e.strerror or e}")
     if fmt == "html":
-        folder.mkdir(parents=True, exist_ok=True)
-        page = folder / "report.html"
-        page.write_text(text, encoding="utf-8")
         click.echo(f"wrote {page}")
     else:
         click.echo(text, nl=False)
@@ -538,6 +588,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
 
     from mcts_arena.arena import scheduler, tournament
     from mcts_arena.arena.config import Budget
+    from mcts_arena.store import preflight
 
     _check_scale_options(games, time_s, sims)
     workers = scheduler.worker_count(jobs)
@@ -553,6 +604,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
     if spec.kind == "elimination" and spec.games % 2:
         _fail(f"--games must be even for an elimination (seat-swapped pairs), got {spec.games}")
     directory = Path(out) if out else Path("results") / spec.name
+    preflight(directory)        # a busy or foreign directory is refused before any output
     click.echo(f"tournament {spec.title}: {workers} worker(s), results in {directory}", err=True)
     click.echo(tournament.header(spec) + "\n")
     result = tournament.run_tournament(spec, directory, workers=workers, progress=not quiet,
@@ -561,4 +613,4 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
         click.echo(tournament.render(result.state, with_header=False).rstrip())
         click.echo(f"arena: interrupted; resume with the same command (results in {directory})",
                    err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)

@@ -16,6 +16,13 @@ Schema (version 1):
     meta(key PK, value)            -- schema version; `sprt/<pairing id>` (the runner's SPRT
                                    -- decision, JSON); `tournament` (a tournament's settings, JSON)
 
+A store is recognised before anything is written to it: its SQLite header carries
+`PRAGMA application_id = APPLICATION_ID` (set before the switch to WAL, so it is in the main
+file); a store made before the id existed is recognised by its `meta.schema_version` row and
+tables, read without writing (`immutable=1`). Any other file named arena.sqlite (not SQLite, an
+other program's database) is refused with one line and left as it is; a damaged or truncated
+store (`PRAGMA quick_check` fails) is refused the same way.
+
 `game.winner` is the winning seat (NULL: draw or error), `game.score` the pairing player's score
 (1, 0.5, 0; NULL for an error game), `game.swap` 0 when the pairing's player sat in seat 0.
 `moves_json` is the list of moves in notation, `stats_json` one object per move
@@ -38,6 +45,9 @@ from mcts_arena.errors import UserError
 SCHEMA_VERSION = 1
 DB_NAME = "arena.sqlite"
 LOCK_NAME = ".lock"
+APPLICATION_ID = 0x41524E41         # "ARNA" in the SQLite header (offset 68)
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_OUR_TABLES = {"meta", "experiment", "pairing", "game", "pair"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -105,25 +115,49 @@ class Store:
     # ---- opening / closing --------------------------------------------------------------
     @classmethod
     def open(cls, directory: str | os.PathLike, readonly: bool = False) -> Store:
+        """Open the store in `directory`. UserError (one line, nothing written) when the
+        directory cannot hold a store or its arena.sqlite is not ours or is damaged."""
         d = Path(directory)
         db = d / DB_NAME
         if readonly:
+            if d.exists() and not d.is_dir():
+                raise UserError(f"{d}: is a file, not a results directory")
             if not db.exists():
                 raise UserError(f"{d}: no results here (no {DB_NAME})")
-            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-            conn.row_factory = sqlite3.Row
+            if check_ours(db) == "empty":
+                raise UserError(f"{db}: empty file, no results stored")
+            check_intact(db)
+            try:
+                conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+                conn.row_factory = sqlite3.Row
+            except sqlite3.Error as e:
+                raise UserError(f"{db}: cannot read the store: {e}") from None
             return cls(d, conn, None)
-        d.mkdir(parents=True, exist_ok=True)
-        fd = acquire_lock(d)
+        check_results_dir(d)
+        kind = check_ours(db) if db.exists() else "empty"
+        if kind != "empty":
+            check_intact(db)
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            fd = acquire_lock(d)
+        except OSError as e:
+            raise UserError(f"{d}: cannot write results here: {e.strerror or e}") from None
         try:
             conn = sqlite3.connect(db, isolation_level=None)
             conn.row_factory = sqlite3.Row
+            if kind == "empty":         # the id goes into the main file before WAL
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA busy_timeout=10000")
+            if kind == "legacy":
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.executescript(_SCHEMA)
             conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
                          (str(SCHEMA_VERSION),))
+        except sqlite3.Error as e:
+            os.close(fd)
+            raise UserError(f"{db}: cannot open the store: {e}") from None
         except BaseException:
             os.close(fd)
             raise
@@ -276,6 +310,115 @@ class _Transaction:
 
     def __exit__(self, exc_type, exc, tb):
         self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+def check_results_dir(d: Path) -> None:
+    """Refuse (UserError, one line) a results directory that is a file or cannot be made;
+    writes nothing."""
+    if d.exists():
+        if not d.is_dir():
+            raise UserError(f"{d}: is a file, not a results directory")
+        if not os.access(d, os.W_OK | os.X_OK):
+            raise UserError(f"{d}: cannot write results here: permission denied")
+        return
+    parent = d.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UserError(f"{d}: cannot make a results directory under {parent}, which is a file")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UserError(f"{d}: cannot make a results directory here: permission denied")
+
+
+def preflight(d: Path, busy_ok: bool = False) -> None:
+    """Every check `Store.open(d)` makes before writing, without writing anything: a usable
+    directory, an arena.sqlite that is ours (if any), and (unless busy_ok) no other run
+    holding the lock. UserError (one line) otherwise."""
+    d = Path(d)
+    check_results_dir(d)
+    db = d / DB_NAME
+    if db.exists():
+        check_ours(db)
+    if not busy_ok and (d / LOCK_NAME).is_file():
+        try:
+            fd = os.open(d / LOCK_NAME, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreLockedError(f"{d} is in use by another 'arena run' (lock {d / LOCK_NAME} "
+                                   f"is held); wait for it to finish") from None
+        finally:
+            os.close(fd)
+
+
+def check_ours(db: Path) -> str:
+    """What the file `db` is, read without writing a byte: "empty" (a zero-length file),
+    "ours" (our application id), "legacy" (a store made before the id: our tables and
+    schema_version, id 0). Anything else raises UserError (one line)."""
+    if not db.is_file():
+        raise UserError(f"{db}: not a regular file; refusing to use it as a results store")
+    try:
+        with open(db, "rb") as f:
+            head = f.read(100)
+    except OSError as e:
+        raise UserError(f"{db}: cannot read: {e.strerror or e}") from None
+    if not head:
+        return "empty"
+    if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
+        raise UserError(f"{db}: not an arena results store (not an SQLite database); "
+                        f"left untouched")
+    app_id = int.from_bytes(head[68:72], "big")
+    if app_id == APPLICATION_ID:
+        return "ours"
+    if app_id != 0:
+        raise UserError(f"{db}: an SQLite database of another program (application id "
+                        f"{app_id:#x}), not an arena results store; left untouched")
+    if _legacy_store(db):
+        return "legacy"
+    raise UserError(f"{db}: an SQLite database that is not an arena results store (no arena "
+                    f"tables); left untouched")
+
+
+def _legacy_store(db: Path) -> bool:
+    """True if `db` (application id 0) has our tables and schema_version row (read only)."""
+    try:
+        conn = sqlite3.connect(_read_uri(db), uri=True)
+        try:
+            tables = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            return _OUR_TABLES <= tables and conn.execute(
+                "SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone() is not None
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+
+
+def _read_uri(db: Path) -> str:
+    """A read-only URI that creates no file beside `db`: `immutable=1` while no -wal file is
+    there (no writer has it open in WAL mode), plain read-only otherwise (a running writer's
+    WAL is read through; its -wal and -shm exist already)."""
+    if Path(f"{db}-wal").exists():
+        return f"file:{db}?mode=ro"
+    return f"file:{db}?mode=ro&immutable=1"
+
+
+def check_intact(db: Path) -> None:
+    """UserError unless PRAGMA quick_check finds the database intact (truncated, damaged);
+    reads only, creates nothing."""
+    try:
+        conn = sqlite3.connect(_read_uri(db), uri=True)
+        try:
+            row = conn.execute("PRAGMA quick_check(1)").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"{db}: damaged store ({e}); nothing was changed") from None
+    if row is None or row[0] != "ok":
+        raise UserError(f"{db}: damaged store ({' '.join(str(row and row[0]).split())}); "
+                        f"nothing was changed")
 
 
 def acquire_lock(directory: Path) -> int:

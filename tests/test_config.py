@@ -31,18 +31,18 @@ MALFORMED = [
      "game: expected a game name such as 'breakthrough' or NAME(key=value,...), got dict "
      '{"kalah": 3}'),
     ("games wrong type", HEAD.replace("games: 2", "games: ten") + M,
-     "games: expected a positive integer (games per pairing), got 'ten'"),
+     "games: expected an integer from 1 to 100000 (games per pairing), got 'ten'"),
     ("games zero", HEAD.replace("games: 2", "games: 0") + M,
-     "games: expected a positive integer (games per pairing), got 0"),
+     "games: expected an integer from 1 to 100000 (games per pairing), got 0"),
     ("games bool", HEAD.replace("games: 2", "games: true") + M,
-     "games: expected a positive integer (games per pairing), got True"),
+     "games: expected an integer from 1 to 100000 (games per pairing), got True"),
     ("negative budget", "game: breakthrough\nbudget: {time: -1}\n" + M,
-     "budget.time: expected a positive number of seconds, got -1"),
+     "budget.time: expected a number of seconds from 0.0001 to 3600, got -1"),
     ("two budgets", "game: breakthrough\nbudget: {time: 1, sims: 5}\n" + M,
      "budget: expected exactly one of 'time' (seconds per move), 'sims' (simulations per move) "
      "or 'effort' (paper-seconds per move)"),
     ("fractional sims", "game: breakthrough\nbudget: {sims: 1.5}\n" + M,
-     "budget.sims: expected a positive integer, got 1.5"),
+     "budget.sims: expected an integer from 1 to 100000000, got 1.5"),
     ("budget not a mapping", "game: breakthrough\nbudget: 1\n" + M,
      ("budget: expected a mapping with 'time' (seconds per move), 'sims' (simulations per "
      "move) or 'effort' (paper-seconds per move), got 1")),
@@ -116,7 +116,7 @@ MALFORMED = [
     ("empty file", "",
      "empty config; expected a mapping with at least 'game', 'budget' and 'matches'"),
     ("negative games in an entry", HEAD + "matches:\n  - {player: Random, opponent: Boom, "
-     "games: -4}\n", "matches[0].games: expected a positive integer (games per pairing), got -4"),
+     "games: -4}\n", "matches[0].games: expected an integer from 1 to 100000 (games per pairing), got -4"),
     ("macro not a string", HEAD + "macros: {bl: 3}\n" + M,
      "macros.bl: expected an option list such as 'ege0.1,det0.5', got 3"),
 ]

@@ -50,7 +50,7 @@ def test_dry_run_prints_the_plan_and_plays_nothing(cwd):
 
 def test_run_prints_the_summary_with_errors_reported(cwd):
     res = run("c.yaml", "--quiet", "--jobs", "2")
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 3, res.output       # Boom vs Random: every game an error game
     lines = res.output.splitlines()
     head = lines.index(next(line for line in lines if line.startswith("pairing")))
     assert lines[head].split() == ["pairing", "games", "W", "D", "L", "err", "win", "%", "[95%",
@@ -64,15 +64,20 @@ def test_run_prints_the_summary_with_errors_reported(cwd):
     assert lines[head + 3].split() == ["Boom", "vs", "Random", "0", "0", "0", "0", "6", "-"]
     assert "error games (not counted):" in lines
     assert sum("RuntimeError: boom on move 3" in line for line in lines) == 6
-    assert lines[-1].startswith("12 games played in ") and "12/12 stored in results/c" in lines[-1]
+    assert lines[-2].startswith("12 games played in ")
+    assert lines[-2].endswith("12/12 stored in results/c, 6 of them error games (the next run "
+                              "replays them)")
+    assert lines[-1] == ("arena: error: every game of 1 pairing(s) is an error game, nothing was "
+                         "measured: Boom vs Random (6 of 6); see the errors above, fix the cause "
+                         "and run again (error games are replayed)")
 
 
 @pytest.mark.parametrize("args,message", [
     (["--time", "1", "--sims", "5"], "--time and --sims exclude each other; give one budget"),
     (["--jobs", "-1"], "--jobs must be 0 (all CPUs) or a positive number, got -1"),
-    (["--games", "0"], "--games must be a positive integer, got 0"),
-    (["--time", "-2"], "--time must be a positive number of seconds, got -2.0"),
-    (["--sims", "0"], "--sims must be a positive integer, got 0"),
+    (["--games", "0"], "--games must be an integer from 1 to 100000, got 0"),
+    (["--time", "-2"], "--time must be a number of seconds from 0.0001 to 3600, got -2.0"),
+    (["--sims", "0"], "--sims must be an integer from 1 to 100000000, got 0"),
     (["--jobs", "two"], ("Invalid value for '--jobs': 'two' is not a valid integer. "
                         "(see 'arena run --help')")),
 ])
@@ -115,7 +120,7 @@ def test_sigint_keeps_finished_games_and_says_how_to_resume(tmp_path):
 
 
 def test_replay_game(cwd):
-    assert run("c.yaml", "--quiet", "--games", "2").exit_code == 0
+    assert run("c.yaml", "--quiet", "--games", "2").exit_code == 3    # Boom: all error games
     exp = config.load("c.yaml", players=importlib.import_module("test_scheduler"))
     gid = plan_mod.make_plan(exp).game_ids()[1]               # Random moves first here
     with Store.open("results/c", readonly=True) as s:

@@ -83,7 +83,7 @@ def test_lopsided_pairing_stops_early_and_says_so(tmp_path, monkeypatch):
     assert n - rec["games"] <= 4                        # at most the pairs already in play
     line = f"MCTS(ipp) vs Random: SPRT: H1 accepted after {rec['games']} games"
     assert line in res.stdout
-    assert "/200 stored" in res.stdout
+    assert "/200 stored" in res.stdout and "not played (the SPRT decided their pairing)" in res.stdout
     (row,) = build_report([str(d)]).rows
     assert row["sprt"]["decision"] == "H1" and row["sprt"]["games"] == rec["games"]
     rep = CliRunner().invoke(cli, ["report", str(d)])

@@ -48,6 +48,7 @@ from typing import Any
 
 import yaml
 
+from mcts_arena import budgets
 from mcts_arena import games as _games
 from mcts_arena.arena import effort
 from mcts_arena.errors import UserError
@@ -328,6 +329,11 @@ class _Validator:
             self.fail(path, f"expected a positive integer ({what}), got {_show(v)}")
         return v
 
+    def games(self, v: Any, path: str, what: str = "games per pairing") -> int:
+        if not budgets.games_ok(v):
+            self.fail(path, f"expected {budgets.GAMES_TEXT} ({what}), got {_show(v)}")
+        return v
+
     def player(self, text: Any, path: str, game: str, macros: dict | None):
         if not isinstance(text, str) or not text.strip():
             self.fail(path, f"expected a player spec string such as 'MCTS(ipp)', got {_show(text)}")
@@ -364,7 +370,7 @@ class _Validator:
         budget = self.budget(d["budget"], "budget")
         if ov.time is not None or ov.sims is not None or ov.effort is not None:
             budget = Budget(time=ov.time, sims=ov.sims, effort=ov.effort)
-        games = self.positive_int(d.get("games", 100), "games", "games per pairing")
+        games = self.games(d.get("games", 100), "games")
         if ov.games is not None:
             games = ov.games
         seed = d.get("seed", 1)
@@ -380,6 +386,11 @@ class _Validator:
         sprt = self.sprt(d["sprt"], "sprt") if d.get("sprt") is not None else None
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
                                 games, ov.games, budget)
+        total = sum(p.games for p in pairings)
+        if total > budgets.PLAN_MAX:
+            self.fail("matches", f"{len(pairings)} pairings of {total} games in all; one "
+                                 f"experiment holds at most {budgets.PLAN_MAX} games (split it, "
+                                 f"or lower games)")
         return Experiment(name=name, game=game, budget=budget, games=games, seed=seed,
                           openings=openings, max_plies=max_plies, macros=macros,
                           pairings=tuple(pairings), source=self.source, description=description,
@@ -420,12 +431,12 @@ class _Validator:
         if "time" in d or "effort" in d:
             key = "time" if "time" in d else "effort"
             t = d[key]
-            if not _is_number(t) or t <= 0:
-                self.fail(f"{path}.{key}", f"expected a positive number of seconds, got {_show(t)}")
+            if not budgets.time_ok(t):
+                self.fail(f"{path}.{key}", f"expected {budgets.TIME_TEXT}, got {_show(t)}")
             return Budget(time=float(t)) if key == "time" else Budget(effort=float(t))
         s = d["sims"]
-        if not _is_int(s) or s <= 0:
-            self.fail(f"{path}.sims", f"expected a positive integer, got {_show(s)}")
+        if not budgets.sims_ok(s):
+            self.fail(f"{path}.sims", f"expected {budgets.SIMS_TEXT}, got {_show(s)}")
         return Budget(sims=s)
 
     def game(self, v: Any, path: str) -> str:
@@ -490,7 +501,7 @@ class _Validator:
             self.known_keys(e, ep, allowed)
             games = e.get("games")
             if games is not None:
-                games = self.positive_int(games, f"{ep}.games", "games per pairing")
+                games = self.games(games, f"{ep}.games")
             games = forced_games or games or default_games
             self._sweep_values: tuple[tuple[str, str], ...] = ()
             for a, b, wa, wb in getattr(self, "_" + kind)(e, ep):
@@ -555,6 +566,11 @@ class _Validator:
         variables = {k: val for k, val in s.items() if k not in ("player", "opponent")}
         if not variables:
             self.fail(sp, "expected at least one variable list such as alpha: [0.1, 0.2]")
+        for role in ("player", "opponent"):
+            for n in templates[role][1]:
+                if n not in variables:
+                    self.fail(f"{sp}.{role}", f"template uses {{{n}}} but the sweep defines only "
+                                              f"{', '.join(map(str, variables))}")
         used = set(templates["player"][1]) | set(templates["opponent"][1])
         for k, vals in variables.items():
             if not isinstance(k, str) or not k.isidentifier():
@@ -567,11 +583,6 @@ class _Validator:
             for j, val in enumerate(vals):
                 if not (_is_number(val) or isinstance(val, str)):
                     self.fail(f"{sp}.{k}[{j}]", f"expected a number or a string, got {_show(val)}")
-        for role in ("player", "opponent"):
-            for n in templates[role][1]:
-                if n not in variables:
-                    self.fail(f"{sp}.{role}", f"template uses {{{n}}} but the sweep defines only "
-                                              f"{', '.join(variables)}")
         keys = list(variables)
         for combo in itertools.product(*(range(len(variables[k])) for k in keys)):
             values = {k: format_value(variables[k][j]) for k, j in zip(keys, combo)}

@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from mcts_arena.budgets import SIMS_MAX
 from mcts_arena.errors import UserError
 
 RATES_FILE = Path(__file__).with_name("data") / "engine_rates.yaml"
@@ -151,5 +152,8 @@ def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = No
     if r.unit != unit:
         raise EffortError(f"engine rate {r.player} ({r.game}) counts {r.unit}, but "
                           f"{spec.canonical} searches in {unit}")
-    return {"sims": max(1, round(effort * r.per_second)), "effort": effort, "rate_of": r.player,
-            "unit": unit}
+    n = max(1, round(effort * r.per_second))
+    if n > SIMS_MAX:
+        raise EffortError(f"{effort:g} paper-seconds give {spec.canonical} {n} {unit} per move, "
+                          f"above the most a move may have ({SIMS_MAX}); lower the effort")
+    return {"sims": n, "effort": effort, "rate_of": r.player, "unit": unit}

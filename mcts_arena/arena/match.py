@@ -90,11 +90,13 @@ _STAT_KEYS = ("sims", "nodes", "depth", "time")
 
 
 def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
-              history: list[str] | None = None, on_move: Callable | None = None) -> GameRecord:
+              history: list[str] | None = None, on_move: Callable | None = None,
+              before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
     """Play one game of `job` from the position `opening` (reached from the start position by
     the moves `history`, or None when no move sequence does); never raises for a player's
     fault. `on_move(record, state)`, if given, is called after every move (`arena play`
-    prints)."""
+    prints); `before_move(game_id, ply, seat)` before each move is asked for (a worker tells
+    the driver's watchdog)."""
     macros = dict(job.macros) or None
     rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
                      swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
@@ -114,7 +116,7 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
             except Exception as e:  # noqa: BLE001 - a player's fault becomes an error game
                 return _finish(rec, t_start, "error", None,
                                _error_text(f"seat {seat} {g.seats[seat]}", e))
-        return _play(job, g, rec, state, agents, t_start, on_move)
+        return _play(job, g, rec, state, agents, t_start, on_move, before_move)
     finally:
         for a in agents:
             close = getattr(a, "close", None)
@@ -126,7 +128,8 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
 
 
 def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: float,
-          on_move: Callable | None = None) -> GameRecord:
+          on_move: Callable | None = None,
+          before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
     observers = [getattr(a, "observe", None) for a in agents]
     while not state.is_terminal():
         if rec.plies >= job.max_plies:
@@ -135,6 +138,8 @@ def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: 
         budget = g.budgets[seat]
         before = state.zobrist()
         who = f"seat {seat} {g.seats[seat]}"
+        if before_move is not None:
+            before_move(g.game_id, rec.plies, seat)
         t0 = time.perf_counter()
         try:
             move, stats = agents[seat].choose(state, **_budget_kwargs(budget))
@@ -186,8 +191,11 @@ def _finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
     return rec
 
 
-def play_job(job: Job, players: ModuleType) -> Iterator[GameRecord]:
-    """Play the games of `job` one after another, yielding each record when it is finished."""
+def play_job(job: Job, players: ModuleType,
+             before_move: Callable[[str, int, int], None] | None = None
+             ) -> Iterator[GameRecord]:
+    """Play the games of `job` one after another, yielding each record when it is finished
+    (`before_move`: see play_game)."""
     try:
         opening = opening_text(job.game, job.openings, job.opening_seed, job.pair_index)
         history = opening_history(job.game, job.openings, job.opening_seed, job.pair_index)
@@ -199,7 +207,7 @@ def play_job(job: Job, players: ModuleType) -> Iterator[GameRecord]:
             yield _finish(rec, time.perf_counter(), "error", None, _error_text("opening", e))
         return
     for g in job.games:
-        yield play_game(job, g, opening, players, history)
+        yield play_game(job, g, opening, players, history, before_move=before_move)
 
 
 def play_job_list(job: Job, players: ModuleType,

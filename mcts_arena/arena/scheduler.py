@@ -11,7 +11,14 @@ A backend takes jobs and calls `on_record(record)` in the parent for every finis
   did not come back are queued again, first in line (game ids make a replay count once);
   a job that kills its worker `max_deaths` times becomes `error` games instead;
 - the parent waits on pipes and process sentinels together, and stops dispatching when
-  `should_stop()` turns true (Ctrl-C): workers are terminated, finished games are already stored.
+  `should_stop()` turns true (Ctrl-C): workers are terminated, finished games are already stored;
+- a watchdog (mcts_arena.arena.watchdog) bounds every move: workers send a `move` message
+  before each move, and a worker that shows no progress within the bound of its budget (a
+  stopped or hung process) is killed, the game it was playing becomes an `error` game naming
+  the reason, and the rest of its job is queued again;
+- workers die with the driver: a parent-death signal (Linux prctl PR_SET_PDEATHSIG), a thread
+  that watches the parent pid (elsewhere, and for the moment before prctl), and a broken pipe
+  ends a worker quietly, with no traceback.
 
 `run_experiment` wires plan, store, backend, progress bar and Ctrl-C handling together. With an
 `sprt` in the experiment it also runs a GSPRT per pairing (`SprtTracker`): once the test
@@ -37,6 +44,7 @@ from typing import Protocol
 from mcts_arena.arena.config import Experiment, Sprt, players_provider
 from mcts_arena.arena.match import GameRecord, _finish, play_job
 from mcts_arena.arena.plan import Job, Plan
+from mcts_arena.arena.watchdog import Watchdog, budget_text, cpu_seconds, hard_bound
 from mcts_arena.errors import UserError
 from mcts_arena.store import DB_NAME, Store, acquire_lock
 
@@ -70,8 +78,47 @@ class Backend(Protocol):
 
 
 # ---- worker side ---------------------------------------------------------------------------
-def _worker_main(cpu: int | None, conn, players_name: str | None) -> None:
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent_pid: int, poll_s: float = 0.5) -> None:
+    """Make this process end (quietly) when the process `parent_pid` is gone: Linux's
+    parent-death signal (SIGKILL), and a daemon thread that checks the parent pid every
+    `poll_s` seconds (other systems, and a parent that died before prctl took effect)."""
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent_pid:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _worker_main(cpu: int | None, conn, players_name: str | None,
+                 parent_pid: int | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent decides when to stop
+    if parent_pid is not None:
+        die_with_parent(parent_pid)
+    try:
+        _worker_loop(cpu, conn, players_name)
+    except (BrokenPipeError, ConnectionError, EOFError, OSError):
+        os._exit(0)         # the driver is gone: end quietly, no traceback on its terminal
+
+
+def _worker_loop(cpu: int | None, conn, players_name: str | None) -> None:
     if cpu is not None and hasattr(os, "sched_setaffinity"):
         try:
             os.sched_setaffinity(0, {cpu})
@@ -89,9 +136,15 @@ def _worker_main(cpu: int | None, conn, players_name: str | None) -> None:
             return
         if job is None:
             return
+
+        def before_move(game_id: str, ply: int, seat: int, _job_id=job.job_id) -> None:
+            conn.send(("move", _job_id, (game_id, ply, seat)))
+
         try:
-            for rec in play_job(job, players):
+            for rec in play_job(job, players, before_move):
                 conn.send(("game", job.job_id, rec))
+        except (BrokenPipeError, ConnectionError):
+            raise
         except Exception as e:  # noqa: BLE001 - not a player's fault: the run must stop
             text = "".join(traceback.format_exception_only(type(e), e)).strip()
             conn.send(("fail", job.job_id, f"job {job.job_id}: {text}"))
@@ -100,31 +153,35 @@ def _worker_main(cpu: int | None, conn, players_name: str | None) -> None:
 
 
 # ---- parent side ---------------------------------------------------------------------------
-@dataclass
+@dataclass(eq=False)
 class _Worker:
     cpu: int | None
     process: mp.process.BaseProcess
     conn: object
     job: Job | None = None
     received: set = field(default_factory=set)
+    current: tuple | None = None    # (game_id, ply, seat) of the move it is thinking about
 
 
 class LocalPoolBackend:
     """Worker processes on this machine, one per CPU (see the module docstring)."""
 
     def __init__(self, workers: int, players: str | None = None, context: str = "spawn",
-                 max_deaths: int = 3, poll_s: float = 0.2):
+                 max_deaths: int = 3, poll_s: float = 0.2, watchdog: Watchdog | None = None):
         self.workers = max(1, workers)
         self.players = players
         self.ctx = mp.get_context(context)
         self.max_deaths = max_deaths
         self.poll_s = poll_s
+        self.watchdog = watchdog or Watchdog()
         self.deaths: collections.Counter = collections.Counter()
         self.replayed_games = 0
+        self.hung_games = 0
 
     def _start(self, cpu: int | None) -> _Worker:
         parent, child = self.ctx.Pipe(duplex=True)
-        p = self.ctx.Process(target=_worker_main, args=(cpu, child, self.players), daemon=True)
+        p = self.ctx.Process(target=_worker_main, args=(cpu, child, self.players, os.getpid()),
+                             daemon=True)
         p.start()
         child.close()
         return _Worker(cpu, p, parent)
@@ -138,6 +195,7 @@ class LocalPoolBackend:
         cpus = usable_cpus()[: self.workers]
         n = min(self.workers, len(queue))
         pool = [self._start(cpus[i] if i < len(cpus) else None) for i in range(n)]
+        wd = self.watchdog
         try:
             while True:
                 if should_stop():
@@ -148,8 +206,9 @@ class LocalPoolBackend:
                     while skip is not None and queue and skip(queue[0]):
                         queue.popleft()
                     if w.job is None and queue:
-                        w.job, w.received = queue.popleft(), set()
+                        w.job, w.received, w.current = queue.popleft(), set(), None
                         w.conn.send(w.job)
+                        wd.arm(w, wd.setup_s, "the worker to start the game")
                 busy = [w for w in pool if w.job is not None]
                 if not busy and not queue:
                     return True
@@ -157,7 +216,8 @@ class LocalPoolBackend:
                 for w in pool:
                     waitables[w.conn] = w
                     waitables[w.process.sentinel] = w
-                ready = mp_wait(list(waitables), timeout=self.poll_s)
+                ready = mp_wait(list(waitables), timeout=wd.timeout(self.poll_s))
+                wd.tick()
                 dead = []
                 for r in ready:
                     w = waitables[r]
@@ -168,6 +228,7 @@ class LocalPoolBackend:
                         dead.append(w)
                 for w in dead:
                     self._drain(w, on_record)
+                    wd.disarm(w)
                     if w.process.is_alive():      # pipe broke but process lingers
                         w.process.kill()
                     w.process.join(5)
@@ -175,19 +236,72 @@ class LocalPoolBackend:
                     if w.job is not None:
                         self._requeue(w, queue, on_record)
                     pool[idx] = self._start(w.cpu)
+                for w, reason in wd.expired():
+                    if w not in pool:
+                        continue
+                    self._drain(w, on_record)
+                    w.process.kill()            # SIGKILL also ends a stopped process
+                    w.process.join(5)
+                    if w.job is not None:
+                        self._hung(w, reason, queue, on_record)
+                    pool[pool.index(w)] = self._start(w.cpu)
         finally:
+            for w in pool:
+                wd.disarm(w)
             self._shutdown(pool)
+
+    def _hung(self, w: _Worker, reason: str, queue: collections.deque, on_record) -> None:
+        """Worker w was killed by the watchdog: its current game becomes an error game with the
+        reason, the job's games not yet played are queued again (first in line)."""
+        job = w.job
+        w.job = None
+        left = [g for g in job.games if g.game_id not in w.received]
+        if not left:
+            return
+        cur = w.current if w.current and w.current[0] in {g.game_id for g in left} else None
+        g = next(x for x in left if x.game_id == cur[0]) if cur else left[0]
+        what = f"watchdog: {reason}; its worker was killed"
+        rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
+                         swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
+                         opening="", winner=None, reason="error",
+                         plies=cur[1] if cur else 0)
+        self.hung_games += 1
+        on_record(_finish(rec, time.perf_counter(), "error", None, what))
+        rest = tuple(x for x in left if x.game_id != g.game_id)
+        if rest:
+            self.replayed_games += len(rest)
+            queue.appendleft(Job(job.job_id, job.game, job.openings, job.opening_seed,
+                                 job.pair_index, job.max_plies, job.macros, rest))
 
     def _drain(self, w: _Worker, on_record) -> bool:
         """Read every message waiting from worker w; False if its pipe is broken."""
         try:
             while w.conn.poll():
                 kind, _job_id, payload = w.conn.recv()
-                if kind == "game":
+                wd = self.watchdog
+                if kind == "move":
+                    w.current = payload
+                    g = next((x for x in w.job.games if x.game_id == payload[0]), None) \
+                        if w.job is not None else None
+                    budget = g.budgets[payload[2]] if g is not None else {}
+                    who = f"seat {payload[2]} {g.seats[payload[2]]}" if g else "a player"
+                    progress = None
+                    if budget.get("time") is None:     # simulation speed varies: watch CPU
+                        pid = w.process.pid
+                        progress = lambda pid=pid: cpu_seconds(pid)  # noqa: E731
+                    wd.arm(w, wd.move_bound(budget),
+                           f"a move from {who} at ply {payload[1] + 1}, budget "
+                           f"{budget_text(budget) if budget else '?'}",
+                           progress=progress, hard_s=hard_bound(wd.grace_s))
+                elif kind == "game":
                     w.received.add(payload.game_id)
+                    w.current = None
+                    wd.arm(w, wd.setup_s, "the worker to start the next game")
                     on_record(payload)
                 elif kind == "done":
                     w.job = None
+                    w.current = None
+                    wd.disarm(w)
                 elif kind == "fail":
                     raise RunnerError(payload)
         except (EOFError, OSError, ConnectionError):
@@ -247,10 +361,47 @@ class RunResult:
     interrupted: bool
     seconds: float
     skipped: int = 0        # games never played because an SPRT decided their pairing
+    stored_planned: int = 0     # planned games in the store at the end (error games included)
+    errors: int = 0             # of those, error games (a later run replays them)
+    stored_total: int = 0       # every game in the store, planned or not (a lowered --games)
+    all_error: tuple[tuple[str, int], ...] = ()     # (pairing label, games): only error games
 
     @property
     def missing(self) -> int:
         return self.planned - self.stored_before - self.played - self.skipped
+
+
+@dataclass(frozen=True)
+class StoreCounts:
+    stored_planned: int
+    errors: int
+    stored_total: int
+    all_error: tuple[tuple[str, int], ...]
+
+
+def store_counts(store: Store, exp: Experiment, planned_ids: set[str]) -> StoreCounts:
+    """What the store holds for this plan, and the all-error rule: a pairing whose stored games
+    of the plan are all `error` games has measured nothing, and the run must say so and end
+    with EXIT_ALL_ERRORS (mcts_arena.errors). Every backend's run ends through this."""
+    per: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    total = 0
+    for r in store.conn.execute("SELECT game_id, pairing_id, reason FROM game"):
+        total += 1
+        if r["game_id"] in planned_ids:
+            per[r["pairing_id"]][0] += 1
+            per[r["pairing_id"]][1] += r["reason"] == "error"
+    all_error = tuple((p.label, per[p.id][0]) for p in exp.pairings
+                      if per[p.id][0] and per[p.id][0] == per[p.id][1])
+    return StoreCounts(sum(n for n, _ in per.values()), sum(e for _, e in per.values()), total,
+                       all_error)
+
+
+def all_error_message(all_error) -> str:
+    """One line for the pairings whose games all failed."""
+    parts = [f"{label} ({n} of {n})" for label, n in all_error]
+    return (f"every game of {len(parts)} pairing(s) is an error game, nothing was measured: "
+            f"{'; '.join(parts)}; see the errors above, fix the cause and run again (error "
+            f"games are replayed)")
 
 
 def move_aside(directory: Path) -> Path:
@@ -463,8 +614,10 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
         finally:
             if bar is not None:
                 bar.close()
+        counts = store_counts(store, exp, planned_ids)
     return RunResult(plan.total_games, stored_before, played, not complete,
-                     time.monotonic() - t0, skipped)
+                     time.monotonic() - t0, skipped, counts.stored_planned, counts.errors,
+                     counts.stored_total, counts.all_error)
 
 
 def preflight(exp: Experiment, players: str | None = None) -> None:

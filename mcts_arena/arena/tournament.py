@@ -188,7 +188,7 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
         v.fail("game", "missing required field (or give --game)")
     game = v.game(game, "game")
     budget = v.budget(d["budget"], "budget") if "budget" in d else Budget(time=1.0)
-    games = v.positive_int(d.get("games", 100), "games", "games per match")
+    games = v.games(d.get("games", 100), "games", "games per match")
     seed = d.get("seed", 1)
     if not cfg._is_int(seed) or seed < 0:
         v.fail("seed", f"expected a non-negative integer, got {cfg._show(seed)}")
@@ -572,6 +572,10 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
             res = stored_results(store)
         if r.interrupted:
             return TournamentResult(state(spec, res), True, played, directory)
+        if r.all_error:     # replaying them would loop for ever
+            from mcts_arena.errors import AllErrorGames
+
+            raise AllErrorGames(scheduler.all_error_message(r.all_error))
         if r.played == 0 and state(spec, res).needed == st.needed:
             raise UserError(f"tournament {spec.title}: games of "
                             f"{', '.join(st.pairings[p].label for p in st.needed)} could not be "

@@ -25,6 +25,11 @@ from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
 
 cdef double WIN_SCORE = 1000.0
 cdef double INF = 1e9
+from mcts_arena import budgets as _budgets
+
+cdef double TIME_CAP = _budgets.TIME_MAX        # no search runs longer, whatever its budget
+cdef long NODES_CAP = _budgets.SIMS_MAX
+
 DEF MAX_PLY = 128
 DEF HISTORY_SIZE = 65536
 
@@ -252,8 +257,18 @@ cdef class AlphaBeta:
         e.flag = 3 if best <= alpha0 else (2 if best >= beta else 1)
         return best
 
-    def search(self, GameState state, double seconds=0.0, int depth=0, long nodes=0):
-        """Choose a move for `state` (not modified). Returns (move, stats dict)."""
+    def search(self, GameState state, double seconds=0.0, int depth=0, nodes=0):
+        """Choose a move for `state` (not modified). Returns (move, stats dict).
+
+        A depth, a node count and seconds may be given together: the search stops at the first
+        reached. Budgets outside mcts_arena.budgets' ranges raise a ValueError; the search never
+        runs longer than budgets.TIME_MAX seconds (a fixed depth included).
+        """
+        if not (0.0 <= seconds <= TIME_CAP):
+            raise ValueError(f"αβ time budget must be 0 to {TIME_CAP:g} seconds, got {seconds}")
+        if not (0 <= nodes <= NODES_CAP) or nodes != int(nodes):
+            raise ValueError(f"αβ node budget must be 0 to {NODES_CAP}, got {nodes}")
+        cdef long nnodes = int(nodes)
         cdef GameState s = state.clone()
         cdef double t0 = now(), value = 0.0, v
         cdef int d, best = -1, done_depth = 0, limit
@@ -270,12 +285,12 @@ cdef class AlphaBeta:
             self.mv_stride = s.max_moves
         self.c.nodes = 0
         self.c.aborted = False
-        self.c.node_limit = nodes
-        self.c.deadline = t0 + seconds if seconds > 0 else 0.0
+        self.c.node_limit = nnodes
+        self.c.deadline = t0 + (seconds if seconds > 0 else TIME_CAP)
         self.max_depth_reached = 0
         memset(self.killers, 0xFF, sizeof(self.killers))
         limit = depth if depth > 0 else MAX_PLY - 2
-        if seconds <= 0 and nodes <= 0 and depth <= 0:
+        if seconds <= 0 and nnodes <= 0 and depth <= 0:
             raise ValueError("αβ needs a budget: seconds, depth or nodes")
         best = moves[rng_below(&self.rng, n)]
         with nogil:

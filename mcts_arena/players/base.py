@@ -1,7 +1,10 @@
 """Player objects around the Cython searches, and the factory `make`.
 
 Budgets: a call gives `time` (seconds per move) or `sims` (simulations for MCTS and FlatMC,
-nodes for αβ); a budget written in the spec (`time=`, `sims=`, `d4`/`depth=`) overrides it.
+nodes for αβ); a budget written in the spec (`time=`, `sims=`) overrides it. An αβ depth
+(`d4`/`depth=`) replaces a node budget but never a time budget: the search stops at the depth or
+when the time is up, whichever comes first. Budgets outside mcts_arena.budgets' ranges (NaN,
+infinite, too large) are refused with a ValueError before any search starts.
 """
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import hashlib
 import random
 import time as _time
 
-from mcts_arena import games
+from mcts_arena import budgets, games
 from mcts_arena.games.state import POLICY_IDS
 from mcts_arena.players.spec import PlayerSpec, SpecError, parse
 
@@ -41,10 +44,10 @@ class Player:
         budget = self.spec.budget_dict
         if budget:
             time, sims = budget.get("time"), budget.get("sims")
-        if time is not None and time <= 0:
-            raise ValueError(f"time budget must be positive, got {time}")
-        if sims is not None and sims <= 0:
-            raise ValueError(f"simulation budget must be positive, got {sims}")
+        if time is not None and not budgets.time_ok(time):
+            raise ValueError(f"time budget must be {budgets.TIME_TEXT}, got {time}")
+        if sims is not None and not budgets.sims_ok(sims):
+            raise ValueError(f"simulation budget must be {budgets.SIMS_TEXT}, got {sims}")
         self.effort = effort if not budget else None
         return self._choose(state, time, sims)
 
@@ -189,8 +192,8 @@ class AlphaBetaPlayer(Player):
                                 use_tt=bool(spec.get("tt", 1)), use_history=bool(spec.get("hh", 1)))
 
     def _choose(self, state, time, sims):
-        if self.depth:
-            return self.search.search(state, depth=self.depth)
+        if self.depth:      # a depth replaces a node budget, never a time budget
+            return self.search.search(state, seconds=time or 0.0, depth=self.depth)
         if not time and not sims:
             raise ValueError(f"{self.name} needs a budget: time, sims (nodes) or depth")
         return self.search.search(state, seconds=time or 0.0, nodes=sims or 0)

@@ -37,6 +37,11 @@ from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP
 from mcts_arena.players.alphabeta cimport now, ab_playout_move
 
+from mcts_arena import budgets as _budgets
+
+cdef double TIME_CAP = _budgets.TIME_MAX        # no search runs longer, whatever its budget
+cdef long SIMS_CAP = _budgets.SIMS_MAX
+
 DEF MAX_PATH = 4096
 DEF MARK_SIZE = 65536
 
@@ -540,8 +545,11 @@ cdef class MCTSSearch:
             raise MemoryError()
         self.mv_cap = s.max_moves
 
-    def search(self, GameState state, double seconds=0.0, long sims=0, int np_visits=-1):
+    def search(self, GameState state, double seconds=0.0, sims=0, int np_visits=-1):
         """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims.
+
+        Budgets outside mcts_arena.budgets' ranges (NaN, inf, more than SIMS_MAX) raise a
+        ValueError; the search never runs longer than budgets.TIME_MAX seconds.
 
         stats: sims, nodes, depth (deepest tree ply), time, playout_plies, proven (+1 the side
         to move has a proven win, -1 a proven loss, 0 unknown), pool_full, and children: one
@@ -550,10 +558,16 @@ cdef class MCTSSearch:
         cdef GameState s = state.clone()
         cdef double t0, deadline, elapsed
         cdef long done = 0
+        cdef long nsims
         cdef int i, best, root_first
         cdef Node* root
         cdef Node* c
-        if seconds <= 0 and sims <= 0:
+        if not (0.0 <= seconds <= TIME_CAP):
+            raise ValueError(f"MCTS time budget must be 0 to {TIME_CAP:g} seconds, got {seconds}")
+        if not (0 <= sims <= SIMS_CAP) or sims != int(sims):
+            raise ValueError(f"MCTS simulation budget must be 0 to {SIMS_CAP}, got {sims}")
+        nsims = int(sims)
+        if seconds <= 0 and nsims <= 0:
             raise ValueError("MCTS needs a budget: seconds > 0 or sims > 0")
         if s.result() != ONGOING:
             raise ValueError("no legal move: the game is over")
@@ -567,14 +581,14 @@ cdef class MCTSSearch:
         if np_visits < 0:
             np_visits = self.o.np
         t0 = now()
-        deadline = t0 + seconds if seconds > 0 else 1e300
+        deadline = t0 + (seconds if seconds > 0 else TIME_CAP)
         with nogil:
             if not self._expand(s, 0, np_visits):
                 pass
             while True:
-                if sims > 0 and done >= sims:
+                if nsims > 0 and done >= nsims:
                     break
-                if seconds > 0 and now() >= deadline:
+                if now() >= deadline:
                     break
                 if self.nodes[0].proven != 0 or self.nodes[0].first < 0:
                     break

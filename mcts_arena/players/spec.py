@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mcts_arena import games
+from mcts_arena import budgets, games
 from mcts_arena.games.info import KNOWLEDGE_OPTIONS
 
 
@@ -76,7 +76,7 @@ MCTS_TOKENS: dict[str, _Tok] = {
     "pu": _Tok("pu", "int", 1, 10**4, "progressive unpruning: start with K children by heuristic"),
     "exp": _Tok("exp1", "int", 1, 1, "exp1: expand one child per simulation (memory-saving)"),
     "abp": _Tok("abp", "int", 1, 8, "alpha-beta playouts: each playout move by a depth-N search", 2),
-    "sl": _Tok("sims", "int", 1, 10**9, "fixed simulation budget per move (the paper's _sl)"),
+    "sl": _Tok("sims", "int", 1, budgets.SIMS_MAX, "fixed simulation budget per move (the paper's _sl)"),
 }
 AB_TOKENS: dict[str, _Tok] = {
     "d": _Tok("depth", "int", 1, 64, "fixed search depth"),
@@ -84,8 +84,8 @@ AB_TOKENS: dict[str, _Tok] = {
 #: key=value options: name -> (field, type, low, high, meaning), for the kinds that take them.
 KEY_OPTIONS: dict[str, tuple[str, str, float, float, str]] = {
     "C": ("C", "float", 0, 100, "UCT exploration constant"),
-    "time": ("time", "float", 1e-4, 1e5, "seconds per move (overrides the experiment budget)"),
-    "sims": ("sims", "int", 1, 10**9, "simulations per move (MCTS, FlatMC) or nodes (αβ)"),
+    "time": ("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "seconds per move (overrides the experiment budget)"),
+    "sims": ("sims", "int", 1, budgets.SIMS_MAX, "simulations per move (MCTS, FlatMC) or nodes (αβ)"),
     "depth": ("depth", "int", 1, 64, "αβ: fixed depth"),
     "np": ("np", "int", 0, 10**6, "node-prior virtual visits"),
     "seed": ("seed", "int", 0, 2**63, "extra seed salt for this player"),
