@@ -10,10 +10,10 @@ Budgets are simulation counts, so every test runs in seconds.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
-import re
 import textwrap
 import threading
 import time
