@@ -255,10 +255,12 @@ def main() -> None:
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
               show_default=True, help="Where games run: local worker processes, or a Ray cluster.")
 @click.option("--ray-address", default=None, metavar="ADDR",
-              help="With --backend ray: the cluster to join (default: start Ray locally).")
+              help="With --backend ray: the cluster to join, HOST:PORT of its head or 'auto' "
+                   "(default: start Ray locally).")
+@click.option("--verbose", is_flag=True, help="Let Ray's own log lines through (--backend ray).")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
             sims: int | None, out: str | None, dry_run: bool, new: bool, quiet: bool,
-            backend: str, ray_address: str | None) -> None:
+            backend: str, ray_address: str | None, verbose: bool) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
@@ -289,32 +291,41 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         click.echo(f"results: {directory} (dry run: nothing played)")
         return
 
-    if new and directory.exists():
-        moved = scheduler.move_aside(directory)
-        click.echo(f"moved the old results to {moved}", err=True)
-
-    def announce(stored: int, to_play: int) -> None:
-        click.echo(f"{exp.name}: {len(exp.pairings)} pairing(s), {the_plan.total_games} games "
-                   f"({stored} stored, {to_play} to play), {workers} worker(s), results in "
-                   f"{directory}", err=True)
-
+    if ray_address is not None and backend != "ray":
+        _fail("--ray-address needs --backend ray")
     engine = None
-    if backend == "ray":
+    if backend == "ray":        # reach the cluster (and check its nodes) before any change on disk
         from mcts_arena.arena.ray_backend import RayBackend
 
-        engine = RayBackend(address=ray_address)
+        engine = RayBackend(address=ray_address, verbose=verbose)
         workers = engine.workers
-    elif ray_address is not None:
-        _fail("--ray-address needs --backend ray")
-    result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
-                                      backend=engine, progress=not quiet, announce=announce)
+    try:
+        if new and directory.exists():
+            moved = scheduler.move_aside(directory)
+            click.echo(f"moved the old results to {moved}", err=True)
+
+        def announce(stored: int, to_play: int) -> None:
+            where = f"{workers} worker(s)" if engine is None else \
+                f"Ray cluster with {workers} CPU(s)"
+            click.echo(f"{exp.name}: {len(exp.pairings)} pairing(s), {the_plan.total_games} "
+                       f"games ({stored} stored, {to_play} to play), {where}, results in "
+                       f"{directory}", err=True)
+
+        result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
+                                          backend=engine, progress=not quiet,
+                                          announce=announce)
+    finally:
+        if engine is not None:
+            engine.close()
     with Store.open(directory, readonly=True) as store:
         click.echo(summary_table(store))
     if result.interrupted:
         again = f"run {config_path}" + "".join(
             f" {flag} {value}" for flag, value in (("--jobs", jobs), ("--games", games),
                                                   ("--time", time_s), ("--sims", sims),
-                                                  ("--out", out)) if value)
+                                                  ("--out", out), ("--backend", backend),
+                                                  ("--ray-address", ray_address))
+            if value and value != "local")
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "
                    f"arena {again}", err=True)
