@@ -186,10 +186,14 @@ def test_ctrl_c_cancels_tasks_and_keeps_finished_games(tmp_path, ray_cluster, fa
         res = run_experiment(exp, p, tmp_path / "r", workers=2, backend=backend, progress=False)
         assert res.interrupted and backend.cancelled >= 1
         # the cancelled tasks (games of 3 s per move) give their CPUs back at once
+
+        def idle() -> bool:
+            return ray.available_resources().get("CPU", 0) == ray.cluster_resources()["CPU"]
+
         deadline = time.monotonic() + 20
-        while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert ray.available_resources().get("CPU", 0) == 2
+        while not idle() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert idle()
     finally:
         backend.close()
     with Store.open(tmp_path / "r", readonly=True) as s:
