@@ -16,10 +16,15 @@ def _fail(message: str) -> None:
     raise UserError(message)
 
 
-def _check_scale_options(games: int | None, time_s: float | None, sims: int | None) -> None:
-    """The --games/--time/--sims overrides shared by `run` and `tournament`."""
+def _check_scale_options(games: int | None, time_s: float | None, sims: int | None,
+                         effort: float | None = None) -> None:
+    """The --games/--time/--sims/--effort overrides shared by `run` and `tournament`."""
     if time_s is not None and sims is not None:
         _fail("--time and --sims exclude each other; give one budget")
+    if effort is not None and (time_s is not None or sims is not None):
+        _fail("--effort excludes --time and --sims; give one budget")
+    if effort is not None and not 0 < effort < 1e5:
+        _fail(f"--effort must be a positive number of paper-seconds, got {effort}")
     if games is not None and games <= 0:
         _fail(f"--games must be a positive integer, got {games}")
     if time_s is not None and not time_s > 0:
@@ -245,6 +250,9 @@ def main() -> None:
               help="Seconds per move (overrides the config's budget).")
 @click.option("--sims", type=int, default=None,
               help="Simulations per move (overrides the config's budget).")
+@click.option("--effort", type=float, default=None, metavar="S",
+              help="Matched effort: each player gets the simulations/nodes the paper's engine "
+                   "searched in S seconds (overrides the config's budget).")
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory of this experiment [default: results/<name>].")
 @click.option("--dry-run", is_flag=True, help="Print the plan and the estimated CPU time; play nothing.")
@@ -259,8 +267,8 @@ def main() -> None:
                    "(default: start Ray locally).")
 @click.option("--verbose", is_flag=True, help="Let Ray's own log lines through (--backend ray).")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
-            sims: int | None, out: str | None, dry_run: bool, new: bool, quiet: bool,
-            backend: str, ray_address: str | None, verbose: bool) -> None:
+            sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool,
+            quiet: bool, backend: str, ray_address: str | None, verbose: bool) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
@@ -275,9 +283,10 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     from mcts_arena.arena.summary import summary_table
     from mcts_arena.store import Store
 
-    _check_scale_options(games, time_s, sims)
+    _check_scale_options(games, time_s, sims, effort)
     workers = scheduler.worker_count(jobs)
-    exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims))
+    exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims,
+                                                            effort=effort))
     the_plan = plan_mod.make_plan(exp)
     directory = scheduler.results_dir(exp, out)
 
@@ -323,7 +332,8 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         again = f"run {config_path}" + "".join(
             f" {flag} {value}" for flag, value in (("--jobs", jobs), ("--games", games),
                                                   ("--time", time_s), ("--sims", sims),
-                                                  ("--out", out), ("--backend", backend),
+                                                  ("--effort", effort), ("--out", out),
+                                                  ("--backend", backend),
                                                   ("--ray-address", ray_address))
             if value and value != "local")
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
@@ -332,6 +342,79 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         sys.exit(130)
     click.echo(f"{result.played} games played in {result.seconds:.1f} s; "
                f"{result.stored_before + result.played}/{result.planned} stored in {directory}")
+
+
+@cli.command("reproduce")
+@click.option("--scale", "scale", type=float, default=0.1, show_default=True,
+              help="Fraction of the paper's search effort (matched effort: each player gets the "
+                   "paper engine's simulations/nodes for scale x the paper's seconds).")
+@click.option("--games", type=int, default=40, show_default=True,
+              help="At most this many games per pairing.")
+@click.option("--sweep-games", type=int, default=None,
+              help="At most this many games per point of an α sweep [default: --games].")
+@click.option("--tournament-games", type=int, default=20, show_default=True,
+              help="Games per match of the Appendix B tournaments (even).")
+@click.option("--only", default=None, metavar="IDS",
+              help="Comma-separated page ids (table2, fig1, ...; see configs/reproduction.yaml).")
+@click.option("--jobs", "jobs", default=0, show_default=True, type=int,
+              help="Games played at once; 0 = every CPU this process may use.")
+@click.option("--out", "out", default="results/reproduction", show_default=True, metavar="DIR",
+              help="Where the experiments' results directories go.")
+@click.option("--docs", "docs", default="docs/reproduction", show_default=True, metavar="DIR",
+              help="Where the pages go (index.md, one page per table or figure, PNGs).")
+@click.option("--manifest", default="configs/reproduction.yaml", show_default=True,
+              help="The list of pages and their experiments.")
+@click.option("--pages-only", is_flag=True, help="Write the pages from what is stored; play nothing.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_games: int,
+                  only: str | None, jobs: int, out: str, docs: str, manifest: str,
+                  pages_only: bool, quiet: bool) -> None:
+    """Play the paper's tables and figures at a fraction of its budget and write the record:
+    docs/reproduction/index.md and a page per table or figure, ours beside the paper's with a
+    verdict per row. Resumable: run it again to continue; finished experiments are not replayed."""
+    import sys
+    from pathlib import Path
+
+    from mcts_arena.arena import reproduce, scheduler
+    from mcts_arena.report import reproduction
+
+    if not 0 < scale <= 100:
+        _fail(f"--scale must be in (0, 100], got {scale}")
+    for flag, v in (("--games", games), ("--sweep-games", sweep_games),
+                    ("--tournament-games", tournament_games)):
+        if v is not None and v <= 0:
+            _fail(f"{flag} must be a positive integer, got {v}")
+    sc = reproduce.Scale(effort=scale, games=games, sweep_games=sweep_games,
+                         tournament_games=tournament_games)
+    man = reproduce.load_manifest(manifest)
+    pages = man.select([x.strip() for x in only.split(",") if x.strip()] if only else None)
+    out_dir, docs_dir = Path(out), Path(docs)
+    workers = scheduler.worker_count(jobs)
+    # every config and rate is checked before anything is played or written
+    plan = [(p, reproduce.page_dirs(p, sc, out_dir)) for p in pages]
+    command = "arena reproduce " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else \
+        "arena reproduce"
+    if not pages_only:
+        for page, _dirs in plan:
+            if not reproduce.run_page(page, sc, out_dir, workers=workers, progress=not quiet,
+                                      echo=lambda m: click.echo(m, err=True)):
+                click.echo(f"arena: interrupted; resume with: {command}", err=True)
+                sys.exit(130)
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    results = []
+    for page, dirs in plan:
+        secs = {}
+        for path in page.experiments:
+            base = reproduce.scaled_experiment(path, sc)
+            secs[base.name] = reproduce.paper_seconds(base) / sc.effort
+        for t in page.tournaments:
+            secs[reproduce.scaled_tournament(t, sc).name] = 1.0
+        results.append(reproduction.write_page(page, dirs, secs, docs_dir, command))
+    notes = docs_dir / "notes.md"
+    idx = reproduction.write_index(results, docs_dir, command, sc.describe(),
+                                   "See [notes.md](notes.md) for what departs from the paper "
+                                   "and why." if notes.exists() else "")
+    click.echo(f"wrote {idx} and {len(results)} page(s)")
 
 
 @cli.command("report")

@@ -32,14 +32,15 @@ MALFORMED = [
     ("negative budget", "game: breakthrough\nbudget: {time: -1}\n" + M,
      "budget.time: expected a positive number of seconds, got -1"),
     ("two budgets", "game: breakthrough\nbudget: {time: 1, sims: 5}\n" + M,
-     "budget: expected exactly one of 'time' (seconds per move) or 'sims' (simulations per move)"),
+     "budget: expected exactly one of 'time' (seconds per move), 'sims' (simulations per move) "
+     "or 'effort' (paper-seconds per move)"),
     ("fractional sims", "game: breakthrough\nbudget: {sims: 1.5}\n" + M,
      "budget.sims: expected a positive integer, got 1.5"),
     ("budget not a mapping", "game: breakthrough\nbudget: 1\n" + M,
-     ("budget: expected a mapping with 'time' (seconds per move) or 'sims' (simulations per "
-     "move), got 1")),
+     ("budget: expected a mapping with 'time' (seconds per move), 'sims' (simulations per "
+     "move) or 'effort' (paper-seconds per move), got 1")),
     ("unknown budget field", "game: breakthrough\nbudget: {seconds: 1}\n" + M,
-     "budget.seconds: unknown field; valid fields: time, sims"),
+     "budget.seconds: unknown field; valid fields: time, sims, effort"),
     ("unknown top field", HEAD + "gmae: kalah\n" + M, f"gmae: unknown field; {V}"),
     ("unknown player token", HEAD + "matches:\n  - {player: Randm, opponent: Random}\n",
      ("matches[0].player: bad player 'Randm': unknown player 'Randm'; valid players: Random, "

@@ -48,6 +48,7 @@ from typing import Any
 
 import yaml
 
+from mcts_arena.arena import effort
 from mcts_arena.errors import UserError
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
@@ -72,22 +73,45 @@ class ConfigError(UserError):
 # ---- the validated experiment --------------------------------------------------------------
 @dataclass(frozen=True)
 class Budget:
-    """Per-move budget: wall-clock seconds (`time`) or simulations/nodes (`sims`)."""
+    """Per-move budget: wall-clock seconds (`time`), simulations/nodes (`sims`), or matched
+    effort (`effort`: the paper engine's search effort in that many seconds, see
+    arena/effort.py). A pairing's effort budget is resolved per player into `sims` with the
+    `effort` kept (node priors scale with it) and `rate_of` naming the rate entry used."""
 
     time: float | None = None
     sims: int | None = None
+    effort: float | None = None
+    rate_of: str | None = None
+    unit: str | None = None         # what `sims` counts for a resolved effort: sims or nodes
 
     def as_dict(self) -> dict:
-        return {"time": self.time} if self.time is not None else {"sims": self.sims}
+        if self.time is not None:
+            return {"time": self.time}
+        d: dict = {}
+        if self.sims is not None:
+            d["sims"] = self.sims
+        if self.effort is not None:
+            d["effort"] = self.effort
+        if self.rate_of is not None:
+            d["rate_of"] = self.rate_of
+        if self.unit is not None:
+            d["unit"] = self.unit
+        return d
 
     @classmethod
     def from_dict(cls, d: dict | None) -> Budget | None:
         if not d:
             return None
-        return cls(time=d.get("time"), sims=d.get("sims"))
+        return cls(time=d.get("time"), sims=d.get("sims"), effort=d.get("effort"),
+                   rate_of=d.get("rate_of"), unit=d.get("unit"))
 
     def __str__(self) -> str:
-        return f"{self.time:g} s/move" if self.time is not None else f"{self.sims} sims/move"
+        if self.time is not None:
+            return f"{self.time:g} s/move"
+        if self.effort is not None:
+            return f"matched effort of {self.effort:g} paper-s/move" + (
+                f" ({self.sims} sims)" if self.sims is not None else "")
+        return f"{self.sims} sims/move"
 
 
 @dataclass(frozen=True)
@@ -159,9 +183,12 @@ class Experiment:
 
     def identity(self) -> dict:
         """The settings that decide what every game is: changing any of them changes games."""
-        return {"name": self.name, "game": self.game, "budget": self.budget.as_dict(), "seed": self.seed,
-                "openings": self.openings.as_dict(), "max_plies": self.max_plies,
-                "macros": dict(self.macros)}
+        ident = {"name": self.name, "game": self.game, "budget": self.budget.as_dict(),
+                 "seed": self.seed, "openings": self.openings.as_dict(),
+                 "max_plies": self.max_plies, "macros": dict(self.macros)}
+        if self.budget.effort is not None:     # the rates decide every player's budget
+            ident["rates"] = effort.rates_digest()
+        return ident
 
     def to_json(self) -> str:
         """The resolved config (what the store keeps)."""
@@ -176,6 +203,7 @@ class Overrides:
     games: int | None = None
     time: float | None = None
     sims: int | None = None
+    effort: float | None = None
 
 
 # ---- players provider ----------------------------------------------------------------------
@@ -274,6 +302,7 @@ class _Validator:
     source: str
     players: ModuleType | None = None
     _parse: Any = field(default=None, init=False)
+    _budget: Budget | None = field(default=None, init=False)   # an effort budget is resolved per player
 
     # -- helpers --
     def fail(self, path: str, what: str):
@@ -305,7 +334,13 @@ class _Validator:
             spec = self._parse(text.strip(), game=game, macros=macros)
         except ValueError as e:
             self.fail(path, f"bad player {text.strip()!r}: {e}")
-        return spec.canonical, Budget.from_dict(spec_budget(spec))
+        own = Budget.from_dict(spec_budget(spec))
+        if own is None and self._budget is not None and self._budget.effort is not None:
+            try:
+                own = Budget.from_dict(effort.resolve(spec, self._budget.effort, self._parse))
+            except effort.EffortError as e:
+                self.fail(path, str(e))
+        return spec.canonical, own
 
     # -- sections --
     def experiment(self, data: Any, default_name: str, ov: Overrides) -> Experiment:
@@ -326,8 +361,8 @@ class _Validator:
         if game not in GAMES:
             self.fail("game", f"unknown game {_show(game)}; valid games: {', '.join(GAMES)}")
         budget = self.budget(d["budget"], "budget")
-        if ov.time is not None or ov.sims is not None:
-            budget = Budget(time=ov.time, sims=ov.sims)
+        if ov.time is not None or ov.sims is not None or ov.effort is not None:
+            budget = Budget(time=ov.time, sims=ov.sims, effort=ov.effort)
         games = self.positive_int(d.get("games", 100), "games", "games per pairing")
         if ov.games is not None:
             games = ov.games
@@ -344,7 +379,7 @@ class _Validator:
             self.fail("description", f"expected a string, got {_show(description)}")
         sprt = self.sprt(d["sprt"], "sprt") if d.get("sprt") is not None else None
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
-                                games, ov.games)
+                                games, ov.games, budget)
         return Experiment(name=name, game=game, budget=budget, games=games, seed=seed,
                           openings=openings, max_plies=max_plies, macros=macros,
                           pairings=tuple(pairings), source=self.source, description=description,
@@ -376,17 +411,18 @@ class _Validator:
         return Sprt(float(d["elo0"]), float(d["elo1"]), alpha, beta, model)
 
     def budget(self, v: Any, path: str) -> Budget:
-        d = self.mapping(v, path, "a mapping with 'time' (seconds per move) or 'sims' "
-                                  "(simulations per move)")
-        self.known_keys(d, path, ("time", "sims"))
+        d = self.mapping(v, path, "a mapping with 'time' (seconds per move), 'sims' "
+                                  "(simulations per move) or 'effort' (paper-seconds per move)")
+        self.known_keys(d, path, ("time", "sims", "effort"))
         if len(d) != 1:
-            self.fail(path, "expected exactly one of 'time' (seconds per move) or 'sims' "
-                            "(simulations per move)")
-        if "time" in d:
-            t = d["time"]
+            self.fail(path, "expected exactly one of 'time' (seconds per move), 'sims' "
+                            "(simulations per move) or 'effort' (paper-seconds per move)")
+        if "time" in d or "effort" in d:
+            key = "time" if "time" in d else "effort"
+            t = d[key]
             if not _is_number(t) or t <= 0:
-                self.fail(f"{path}.time", f"expected a positive number of seconds, got {_show(t)}")
-            return Budget(time=float(t))
+                self.fail(f"{path}.{key}", f"expected a positive number of seconds, got {_show(t)}")
+            return Budget(time=float(t)) if key == "time" else Budget(effort=float(t))
         s = d["sims"]
         if not _is_int(s) or s <= 0:
             self.fail(f"{path}.sims", f"expected a positive integer, got {_show(s)}")
@@ -426,7 +462,9 @@ class _Validator:
         return tuple(sorted(out))
 
     def matches(self, v: Any, path: str, game: str, macros: dict | None,
-                default_games: int, forced_games: int | None) -> list[Pairing]:
+                default_games: int, forced_games: int | None,
+                budget: Budget | None = None) -> list[Pairing]:
+        self._budget = budget
         if not isinstance(v, list) or not v:
             self.fail(path, f"expected a non-empty list of matches, got {_show(v)}")
         pairings: list[Pairing] = []

@@ -69,7 +69,14 @@ def forfeit_limit(budget: dict) -> float | None:
 
 
 def _budget_kwargs(budget: dict) -> dict:
-    return {"time": budget["time"]} if budget.get("time") is not None else {"sims": budget["sims"]}
+    """choose()'s keyword arguments: time or sims, and `effort` (the paper-seconds a matched
+    effort budget stands for) only where the budget has one."""
+    if budget.get("time") is not None:
+        return {"time": budget["time"]}
+    kw = {"sims": budget["sims"]}
+    if budget.get("effort") is not None:
+        kw["effort"] = budget["effort"]
+    return kw
 
 
 def _error_text(who: str, e: BaseException) -> str:

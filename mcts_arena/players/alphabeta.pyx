@@ -150,14 +150,20 @@ cdef class AlphaBeta:
     cdef SearchCounters c
     cdef int root_best
     cdef int max_depth_reached
+    cdef bint use_tt, use_history
 
-    def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20):
+    def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20,
+                  bint use_tt=True, bint use_history=True):
+        """`use_tt=False, use_history=False` is the paper's αβ (iterative deepening, static
+        ordering and killer moves only), for comparisons at the paper's node counts."""
         self.tt = <TTEntry*>calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
         self.history = <int*>calloc(HISTORY_SIZE, sizeof(int))
         if self.tt == NULL or self.history == NULL:
             raise MemoryError()
         self.tt_mask = ((<uint64_t>1) << tt_bits) - 1
         self.evalfn = evalfn
+        self.use_tt = use_tt
+        self.use_history = use_history
         rng_seed(&self.rng, seed)
 
     def __dealloc__(self):
@@ -185,7 +191,7 @@ cdef class AlphaBeta:
         if depth <= 0 or ply >= MAX_PLY - 1:
             return s.evaluate(self.evalfn)
         e = &self.tt[s.hash & self.tt_mask]
-        if e.flag != 0 and e.key == s.hash:
+        if self.use_tt and e.flag != 0 and e.key == s.hash:
             tt_move = e.move
             if e.depth >= depth and ply > 0:
                 if e.flag == 1:
@@ -198,7 +204,7 @@ cdef class AlphaBeta:
         if n == 0:
             return s.evaluate(self.evalfn)
         order_moves(s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
-                    self.killers[ply], self.history)
+                    self.killers[ply], self.history if self.use_history else NULL)
         best = -INF
         me = s.player
         for i in range(n):
@@ -220,10 +226,13 @@ cdef class AlphaBeta:
                         if s.move_order(m) == 0 and m != self.killers[ply][0]:
                             self.killers[ply][1] = self.killers[ply][0]
                             self.killers[ply][0] = m
-                        self.history[m & (HISTORY_SIZE - 1)] += depth * depth
+                        if self.use_history:
+                            self.history[m & (HISTORY_SIZE - 1)] += depth * depth
                         break
         if ply == 0:
             self.root_best = best_move
+        if not self.use_tt:
+            return best
         e.key = s.hash
         e.value = best
         e.move = best_move

@@ -24,14 +24,17 @@ class Player:
 
     def __init__(self, spec: PlayerSpec, seed: int):
         self.spec = spec
+        self.effort: float | None = None   # paper-seconds of the current move's effort budget
         self.seed = derive_seed(seed, spec.seed_salt) if spec.seed_salt else seed
 
     @property
     def name(self) -> str:
         return self.spec.canonical
 
-    def choose(self, state, time: float | None = None, sims: int | None = None):
-        """(move id, stats dict) for `state`, which is left unchanged."""
+    def choose(self, state, time: float | None = None, sims: int | None = None,
+               effort: float | None = None):
+        """(move id, stats dict) for `state`, which is left unchanged. `effort` (matched-effort
+        budgets: the paper-seconds that `sims` stands for) scales bare node priors."""
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")
         budget = self.spec.budget_dict
@@ -41,6 +44,7 @@ class Player:
             raise ValueError(f"time budget must be positive, got {time}")
         if sims is not None and sims <= 0:
             raise ValueError(f"simulation budget must be positive, got {sims}")
+        self.effort = effort if not budget else None
         return self._choose(state, time, sims)
 
     def _choose(self, state, time, sims):
@@ -137,8 +141,9 @@ class MCTSPlayer(Player):
     def _choose(self, state, time, sims):
         if not time and not sims:
             raise ValueError(f"{self.name} needs a budget: time or sims")
-        move, stats = self.search.search(state, seconds=time or 0.0, sims=sims or 0,
-                                         np_visits=node_prior_visits(self.spec, time))
+        move, stats = self.search.search(
+            state, seconds=time or 0.0, sims=sims or 0,
+            np_visits=node_prior_visits(self.spec, time if time else self.effort))
         return move, stats
 
 
@@ -150,7 +155,8 @@ class AlphaBetaPlayer(Player):
         from mcts_arena.players.alphabeta import AlphaBeta
 
         self.depth = int(spec.get("depth", 0) or 0)
-        self.search = AlphaBeta(EVAL_IDS[spec.evalfn], self.seed)
+        self.search = AlphaBeta(EVAL_IDS[spec.evalfn], self.seed,
+                                use_tt=bool(spec.get("tt", 1)), use_history=bool(spec.get("hh", 1)))
 
     def _choose(self, state, time, sims):
         if self.depth:

@@ -91,9 +91,11 @@ KEY_OPTIONS: dict[str, tuple[str, str, float, float, str]] = {
     "np": ("np", "int", 0, 10**6, "node-prior virtual visits"),
     "seed": ("seed", "int", 0, 2**63, "extra seed salt for this player"),
     "abw": ("abw", "int", 0, 256, "αβ playouts: moves searched per node (default 8, 0 = all)"),
+    "tt": ("tt", "int", 0, 1, "αβ: transposition table (1, default) or none (0, as the paper's αβ)"),
+    "hh": ("hh", "int", 0, 1, "αβ: history heuristic (1, default) or none (0, as the paper's αβ)"),
 }
 KIND_KEYS = {"MCTS": {"C", "time", "sims", "np", "seed", "abw"} | set(MCTS_TOKENS),
-             "alphabeta": {"time", "sims", "depth", "seed"},
+             "alphabeta": {"time", "sims", "depth", "seed", "tt", "hh"},
              "FlatMC": {"C", "time", "sims", "seed"}, "Greedy": {"seed"}, "Random": {"seed"}}
 
 # Canonical order of MCTS options.
@@ -171,7 +173,7 @@ def _format_option(name: str, value) -> str:
         return str(value)
     if name == "exp1":
         return "exp1"
-    if name in ("C", "abw"):
+    if name in ("C", "abw", "tt", "hh"):
         return f"{name}={_num(value)}"
     if name == "np" and value == 0:
         return "np"
@@ -252,6 +254,9 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerS
         evalfn = ""
     if kind == "MCTS" and "C" in opts and opts["C"] == DEFAULT_C.get(game):
         del opts["C"]
+    for on_by_default in ("tt", "hh"):
+        if opts.get(on_by_default) == 1:
+            del opts[on_by_default]
     for exclusive in (("im", "cb", "pbim"),):
         present = [k for k in exclusive if k in opts]
         if len(present) > 1:

@@ -74,6 +74,10 @@ def normalize_spec(spec: str) -> tuple[str, frozenset[str]]:
     for macro, ev in MACRO_EVAL.items():
         if macro in opts:
             opts.discard(ev)
+    if name == "ab":
+        # the paper's αβ had no transposition table and no history heuristic: written
+        # αβ(...,tt=0,hh=0) here, it is the player of the paper's αβ rows
+        opts -= {"tt=0", "hh=0"}
     return name, frozenset(opts)
 
 

@@ -58,7 +58,20 @@ def budget_text(b: dict | None) -> str:
         return "?"
     if b.get("time") is not None:
         return f"{b['time']:g} s"
+    if b.get("effort") is not None:
+        return f"effort {b['effort']:g} s" + (f" = {b['sims']} {b.get('unit', 'sims')}"
+                                              if b.get("rate_of") else "")
     return f"{b['sims']} sims"
+
+
+def pairing_budget_text(pb: dict | None, ob: dict | None) -> str:
+    """The budget both sides played with; one matched effort reads as one budget (the sides'
+    simulations/nodes differ by design: see arena/effort.py)."""
+    if pb == ob:
+        return budget_text(pb)
+    if pb and ob and pb.get("effort") is not None and pb.get("effort") == ob.get("effort"):
+        return f"effort {pb['effort']:g} s"
+    return f"{budget_text(pb)} / {budget_text(ob)}"
 
 
 def _clean_budget(b: dict | None) -> dict | None:
@@ -164,7 +177,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
         row = {
             "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
             "game": game, "pairing_id": pid, "player": p["player"], "opponent": p["opponent"],
-            "budget": budget_text(pb) if pb == ob else f"{budget_text(pb)} / {budget_text(ob)}",
+            "budget": pairing_budget_text(pb, ob),
             "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
             "wins": w, "draws": d, "losses": lo, "errors": err, "time_forfeits": tf,
             "max_plies": mp, "score": stats.score(w, d, lo), "ci_low": ci_low, "ci_high": ci_high,
@@ -206,7 +219,8 @@ def experiment_info(store: Store) -> dict:
             "seed": cfg.get("seed"), "openings": openings, "created": exp.get("created"),
             "updated": exp.get("updated"), "version": exp.get("version"),
             "machine": f"{m.get('cpu', '?')}, {m.get('usable_cores', '?')} cores",
-            "sprt": cfg.get("sprt"), "games_stored": store.game_count()}
+            "sprt": cfg.get("sprt"), "games_stored": store.game_count(),
+            "description": cfg.get("description", "")}
 
 
 # ---- sweeps --------------------------------------------------------------------------------
