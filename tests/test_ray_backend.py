@@ -114,54 +114,15 @@ def test_ray_backend_matches_local_pool_quietly(tmp_path, ray_cluster, capfd):
     r1 = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "local"), "--quiet",
                                   "--jobs", "1"])
     assert r1.exit_code == 0, r1.output
-    r2 = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "ray"), "--quiet",
+    r2 = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "ray"),
                                   "--backend", "ray", "--ray-address", ray_cluster.address])
     assert r2.exit_code == 0, r2.output
     assert _games(tmp_path / "local") == _games(tmp_path / "ray")
     assert len(_games(tmp_path / "ray")) == 4
     assert "Ray cluster with 2 CPU(s)" in r2.output
+    # the progress bar's last state: the cluster's CPUs, games per hour, the pairing's score
+    assert re.search(r"4/4 .*2 CPUs [\d,]+ games/h \| MCTS vs Random \+\d", r2.output), r2.output
     _no_ray_lines(capfd.readouterr().err)
-
-
-def test_worker_node_killed_mid_run(tmp_path, ray_cluster, fake_players):
-    """A node dies while it plays a job (its raylet is killed by the game); a fresh node joins;
-    every planned game is stored once."""
-    from ray._private import ray_constants
-
-    order = tmp_path / "kill-raylet"
-    doomed = _add_node(ray_cluster, FAKE_NODE_KILL=str(order))   # only its processes see it
-    raylet = doomed.all_processes[ray_constants.PROCESS_TYPE_RAYLET][0].process
-    order.write_text(str(raylet.pid))
-    exp = config.loads(fake_config('  - {player: NodeKill, opponent: Random}\n', 12),
-                       source="t.yaml", players=fake_players)
-    p = plan_mod.make_plan(exp)
-    backend = _backend(ray_cluster)
-    assert backend.workers == 3
-    fresh = []
-    run = backend.run
-
-    def run_and_add_node(jobs, on_record, should_stop, skip=None):
-        def record(rec):
-            on_record(rec)
-            if backend.replayed_games and not fresh:
-                fresh.append(_add_node(ray_cluster))
-        return run(jobs, record, should_stop, skip)
-
-    backend.run = run_and_add_node
-    try:
-        res = run_experiment(exp, p, tmp_path / "r", workers=2, backend=backend, progress=False)
-    finally:
-        backend.close()
-        for node in [doomed] + fresh:
-            ray_cluster.remove_node(node, allow_graceful=False)
-    assert Path(f"{order}.done").exists(), "no job ran on the doomed node"
-    assert raylet.poll() is not None
-    assert backend.replayed_games >= 2 and fresh
-    assert not res.interrupted and res.played == 12
-    with Store.open(tmp_path / "r", readonly=True) as s:
-        games = s.games()
-    assert sorted(g["game_id"] for g in games) == sorted(p.game_ids())
-    assert all(g["reason"] == "normal" for g in games), [g["error"] for g in games]
 
 
 def test_ctrl_c_cancels_tasks_and_keeps_finished_games(tmp_path, ray_cluster, fake_players):
@@ -290,6 +251,48 @@ def test_node_with_another_build_stops_the_run(tmp_path, ray_cluster, fake_playe
             backend.close()
     finally:
         ray_cluster.remove_node(odd)
+
+
+def test_worker_node_killed_mid_run(tmp_path, ray_cluster, fake_players):
+    """A node dies while it plays a job (its raylet is killed by the game); a fresh node joins;
+    every planned game is stored once. (Last of the cluster's tests: Ray takes a while to count
+    the dead node out of the cluster's resources.)"""
+    from ray._private import ray_constants
+
+    order = tmp_path / "kill-raylet"
+    doomed = _add_node(ray_cluster, FAKE_NODE_KILL=str(order))   # only its processes see it
+    raylet = doomed.all_processes[ray_constants.PROCESS_TYPE_RAYLET][0].process
+    order.write_text(str(raylet.pid))
+    exp = config.loads(fake_config('  - {player: NodeKill, opponent: Random}\n', 12),
+                       source="t.yaml", players=fake_players)
+    p = plan_mod.make_plan(exp)
+    backend = _backend(ray_cluster)
+    assert backend.workers == 3
+    fresh = []
+    run = backend.run
+
+    def run_and_add_node(jobs, on_record, should_stop, skip=None):
+        def record(rec):
+            on_record(rec)
+            if backend.replayed_games and not fresh:
+                fresh.append(_add_node(ray_cluster))
+        return run(jobs, record, should_stop, skip)
+
+    backend.run = run_and_add_node
+    try:
+        res = run_experiment(exp, p, tmp_path / "r", workers=2, backend=backend, progress=False)
+    finally:
+        backend.close()
+        for node in [doomed] + fresh:
+            ray_cluster.remove_node(node, allow_graceful=False)
+    assert Path(f"{order}.done").exists(), "no job ran on the doomed node"
+    assert raylet.poll() is not None
+    assert backend.replayed_games >= 2 and fresh
+    assert not res.interrupted and res.played == 12
+    with Store.open(tmp_path / "r", readonly=True) as s:
+        games = s.games()
+    assert sorted(g["game_id"] for g in games) == sorted(p.game_ids())
+    assert all(g["reason"] == "normal" for g in games), [g["error"] for g in games]
 
 
 # ---- bad input: one line, exit status 2, nothing on disk -----------------------------------
