@@ -366,9 +366,13 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
               help="The list of pages and their experiments.")
 @click.option("--pages-only", is_flag=True, help="Write the pages from what is stored; play nothing.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="Where games run: local worker processes, or a Ray cluster.")
+@click.option("--ray-address", default=None, metavar="ADDR",
+              help="With --backend ray: the cluster to join (default: start Ray locally).")
 def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_games: int,
                   only: str | None, jobs: int, out: str, docs: str, manifest: str,
-                  pages_only: bool, quiet: bool) -> None:
+                  pages_only: bool, quiet: bool, backend: str, ray_address: str | None) -> None:
     """Play the paper's tables and figures at a fraction of its budget and write the record:
     docs/reproduction/index.md and a page per table or figure, ours beside the paper's with a
     verdict per row. Resumable: run it again to continue; finished experiments are not replayed."""
@@ -389,15 +393,23 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
     man = reproduce.load_manifest(manifest)
     pages = man.select([x.strip() for x in only.split(",") if x.strip()] if only else None)
     out_dir, docs_dir = Path(out), Path(docs)
+    if ray_address is not None and backend != "ray":
+        _fail("--ray-address needs --backend ray")
     workers = scheduler.worker_count(jobs)
     # every config and rate is checked before anything is played or written
     plan = [(p, reproduce.page_dirs(p, sc, out_dir)) for p in pages]
     command = "arena reproduce " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else \
         "arena reproduce"
     if not pages_only:
+        engine = None
+        if backend == "ray":
+            from mcts_arena.arena.ray_backend import RayBackend
+
+            engine = RayBackend(address=ray_address)
+            workers = engine.workers
         for page, _dirs in plan:
-            if not reproduce.run_page(page, sc, out_dir, workers=workers, progress=not quiet,
-                                      echo=lambda m: click.echo(m, err=True)):
+            if not reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
+                                      progress=not quiet, echo=lambda m: click.echo(m, err=True)):
                 click.echo(f"arena: interrupted; resume with: {command}", err=True)
                 sys.exit(130)
     docs_dir.mkdir(parents=True, exist_ok=True)

@@ -129,3 +129,15 @@ def test_changed_rates_refuse_to_mix_games(rates, tmp_path, monkeypatch):
     monkeypatch.setenv(effort.RATES_ENV, str(other))
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 2 and "holds games of a different config: rates was" in r.output
+
+
+def test_equal_features_prefer_equal_values(tmp_path):
+    rates = effort.parse_rates({"rates": [
+        {"game": "breakthrough", "player": "MCTS(efLH,ipp,fet20,np)", "unit": "sims",
+         "per_second": 50000, "source": "t"},
+        {"game": "breakthrough", "player": "MCTS(efLH,ipp,fet8)", "unit": "sims",
+         "per_second": 100000, "source": "t"}]}, "t")
+    pick = lambda p: effort.rate_for(parse(p, "breakthrough"), parse, rates).per_second
+    assert pick("MCTS(efLH,ipp,fet8)") == 100000
+    assert pick("MCTS(bl')") == 50000          # efLH,ipp,fet20,np: fet20 and np match
+    assert pick("MCTS(efLH,ipp,fet30)") == 50000   # a tie on values: the first listed

@@ -47,7 +47,7 @@ def test_builtin_specs_per_game():
     assert dict(tournament.builtin("im", "breakthrough", "efLH", REAL).entrants)[
         "mcts_h_efv1_im0.6"] == "MCTS(bl',im0.6)"
     assert dict(tournament.builtin("ege", "breakthrough", "efLH", REAL).entrants)[
-        "mcts_h_efv1_ege0.3"] == "MCTS(efLH,ege0.3)"
+        "mcts_h_efv1_ege0.3"] == "MCTS(efLH,ipp,ege0.3)"   # the authors: mcts_s_h_efv1_ege (h = ipp)
     t = tournament.builtin("det", "breakthrough", None, REAL)
     assert t.name == "tournament-det-breakthrough" and t.paper == "breakthrough-efms-det"
 

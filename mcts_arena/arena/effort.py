@@ -11,7 +11,8 @@ player of P's kind, read from `data/engine_rates.yaml` (each rate carries its so
 A rate entry is a player spec (`MCTS(bl,im0.4)`, `αβ(efMS)`). A player uses the most specific
 entry of its game and kind whose *features* are all among its own: the features of a spec are
 its option names (values ignored: im0.4 and im0.6 cost the same) and, where the player
-evaluates positions at all, its evaluation function. So `MCTS(bl,im0.6,np)` takes the rate of
+evaluates positions at all, its evaluation function; among entries with as many features, the
+one sharing more option values wins (fet8 is cheaper than fet20). So `MCTS(bl,im0.6,np)` takes the rate of
 `MCTS(bl,im0.4)` when no entry is closer, and the resolved budget names the entry it used
 (`rate_of`), so a report can show the basis of every budget.
 
@@ -116,13 +117,20 @@ def rate_for(spec: Any, parse, rates: tuple[Rate, ...] | None = None) -> Rate:
     `parse(text, game=)` parses the rate entries' specs (the players provider's parse)."""
     rates = load_rates() if rates is None else rates
     mine = features(spec)
-    best: tuple[int, Rate] | None = None
+    my_opts = set(getattr(spec, "options", ()) or ())
+    best: tuple[tuple[int, int], Rate] | None = None
     for r in rates:
         if r.game != spec.game:
             continue
-        theirs = features(parse(r.player, game=r.game))
-        if theirs <= mine and (best is None or len(theirs) > best[0]):
-            best = (len(theirs), r)
+        entry = parse(r.player, game=r.game)
+        theirs = features(entry)
+        if not theirs <= mine:
+            continue
+        # most features first; among equals, the entry with most option values equal to the
+        # player's (fet8 costs other than fet20 does, though both are "fet")
+        key = (len(theirs), len(my_opts & set(entry.options)))
+        if best is None or key > best[0]:
+            best = (key, r)
     if best is None:
         listed = sorted({r.player for r in rates if r.game == spec.game})
         raise EffortError(f"no engine rate for {spec.canonical} in {spec.game} (rates known: "

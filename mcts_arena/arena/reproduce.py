@@ -63,7 +63,7 @@ class Manifest:
     def select(self, only: list[str] | None) -> list[Page]:
         if not only:
             return list(self.pages)
-        known = {p.id for p in self.pages}
+        known = [p.id for p in self.pages]
         bad = [o for o in only if o not in known]
         if bad:
             raise UserError(f"--only {bad[0]!r}: no such page; valid: {', '.join(known)}")
@@ -160,7 +160,8 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
         echo(f"{page.id}: tournament {spec.title} ({entry.game}, {spec.games} games per match, "
              f"{spec.budget}) -> {directory}")
         res = tournament.run_tournament(spec, directory, workers=workers, progress=progress,
-                                        echo=lambda *_a, **_k: None)
+                                        echo=lambda *_a, **_k: None,
+                                        backend_factory=(lambda: backend) if backend else None)
         if res.interrupted:
             return False
     return True
