@@ -407,11 +407,16 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
 
             engine = RayBackend(address=ray_address)
             workers = engine.workers
-        for page, _dirs in plan:
-            if not reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
-                                      progress=not quiet, echo=lambda m: click.echo(m, err=True)):
-                click.echo(f"arena: interrupted; resume with: {command}", err=True)
-                sys.exit(130)
+        try:
+            for page, _dirs in plan:
+                if not reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
+                                          progress=not quiet,
+                                          echo=lambda m: click.echo(m, err=True)):
+                    click.echo(f"arena: interrupted; resume with: {command}", err=True)
+                    sys.exit(130)
+        finally:
+            if engine is not None:
+                engine.close()
     docs_dir.mkdir(parents=True, exist_ok=True)
     results = []
     for page, dirs in plan:
