@@ -324,7 +324,7 @@ def test_ray_address_needs_ray_backend(tmp_path):
         "arena: error: --ray-address needs --backend ray"
 
 
-def test_unreachable_ray_address(tmp_path):
+def test_unreachable_ray_address(tmp_path, monkeypatch):
     pytest.importorskip("ray")
     with __import__("socket").socket() as s:     # a port nobody listens on
         s.bind(("127.0.0.1", 0))
@@ -332,6 +332,10 @@ def test_unreachable_ray_address(tmp_path):
     line = _bad(tmp_path, "--backend", "ray", "--ray-address", f"127.0.0.1:{port}", new=True)
     assert line == f"arena: error: cannot reach the Ray cluster at 127.0.0.1:{port}: " \
                    "Connection refused"
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")     # what 'auto' stands for
+    assert re.fullmatch(rf"arena: error: cannot reach the Ray cluster at auto \([\d.]+:{port}\): "
+                        "Connection refused",
+                        _bad(tmp_path / "z", "--backend", "ray", "--ray-address", "auto"))
     assert _bad(tmp_path / "y", "--backend", "ray", "--ray-address", "nowhere") == \
         "arena: error: --ray-address must be 'auto' or HOST:PORT (or ray://HOST:PORT), " \
         "got 'nowhere'"

@@ -120,7 +120,7 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _check_reachable(address: str) -> None:
+def _check_reachable(address: str, shown: str | None = None) -> None:
     """A host:port (or ray://host:port) that does not answer fails in seconds, not after Ray's
     own minutes of retries."""
     target = address.split("://", 1)[-1]
@@ -131,14 +131,28 @@ def _check_reachable(address: str) -> None:
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT_S).close()
     except OSError as e:
-        raise UserError(f"cannot reach the Ray cluster at {address}: "
+        where = address if shown in (None, address) else f"{shown} ({address})"
+        raise UserError(f"cannot reach the Ray cluster at {where}: "
                         f"{_one_line(e.strerror or e)}") from None
 
 
+def _resolve_auto(address: str) -> str | None:
+    """The HOST:PORT that 'auto' stands for ($RAY_ADDRESS, or the cluster last started on this
+    machine), so that a stale one is checked like any other; None where Ray cannot say."""
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+    except ImportError:         # a Ray without it: ray.init finds the address itself
+        return None
+    try:
+        return canonicalize_bootstrap_address(address)
+    except ConnectionError as e:
+        raise UserError(f"cannot reach the Ray cluster at {address}: {_one_line(e)}") from None
+
+
 def _quiet_environment() -> None:
-    """Ray reads these when it starts its core worker in this process."""
+    """Ray reads this when it starts its core worker in this process: no note about the
+    cancelled tasks' results that were never fetched."""
     os.environ.setdefault("RAY_IGNORE_UNHANDLED_ERRORS", "1")
-    os.environ.setdefault("RAY_DEDUP_LOGS", "0")
 
 
 class RayBackend:
@@ -164,8 +178,9 @@ class RayBackend:
         self.identity = build_identity()
         self._owns_ray = False
         if not ray.is_initialized():
-            if address not in (None, "auto", "local"):
-                _check_reachable(address)
+            target = _resolve_auto(address) if address == "auto" else address
+            if target not in (None, "local"):
+                _check_reachable(target, shown=address)
             if not verbose:
                 _quiet_environment()
             try:
