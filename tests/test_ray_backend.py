@@ -256,7 +256,7 @@ def test_node_with_another_build_stops_the_run(tmp_path, ray_cluster, fake_playe
         ray_cluster.remove_node(odd)
 
 
-def test_worker_node_killed_mid_run(tmp_path, ray_cluster, fake_players):
+def test_worker_node_killed_mid_run(tmp_path, ray_cluster, fake_players, capfd):
     """A node dies while it plays a job (its raylet is killed by the game); a fresh node joins;
     every planned game is stored once. (Last of the cluster's tests: Ray takes a while to count
     the dead node out of the cluster's resources.)"""
@@ -296,6 +296,8 @@ def test_worker_node_killed_mid_run(tmp_path, ray_cluster, fake_players):
         games = s.games()
     assert sorted(g["game_id"] for g in games) == sorted(p.game_ids())
     assert all(g["reason"] == "normal" for g in games), [g["error"] for g in games]
+    out, err = capfd.readouterr()          # Ray's "node marked dead" notes are not shown
+    _no_ray_lines(out + err)
 
 
 # ---- bad input: one line, exit status 2, nothing on disk -----------------------------------

@@ -16,8 +16,9 @@ local pool, with jobs spread over a Ray cluster (or a local Ray instance).
   them too (nodes that join later); a node that differs from the driver stops the run with one
   line naming the node and both builds. Nodes must have mcts_arena installed and built
   (README: "Running on a Ray cluster").
-- Quiet: Ray's log lines (workers' output, raylet and core-worker warnings, "unhandled error"
-  notes for cancelled tasks) stay out of the terminal unless `verbose`.
+- Quiet: Ray's log lines (workers' output, the cluster's error feed: "node marked dead",
+  "worker killed", and "unhandled error" notes for cancelled tasks) stay out of the terminal
+  unless `verbose`.
 - Ray is optional: `pip install 'mcts_arena[ray]'`. Without it, choosing this backend is a
   one-line user error, as are an address that cannot be reached and a cluster with no CPUs.
 """
@@ -155,6 +156,31 @@ def _quiet_environment() -> None:
     os.environ.setdefault("RAY_IGNORE_UNHANDLED_ERRORS", "1")
 
 
+class _ErrorFeed:
+    """Ray's driver prints every error the cluster publishes (a node marked dead, a worker
+    killed) on stdout, whatever `log_to_driver` says; quiet runs leave them out (the run deals
+    with the failures itself). Undone by `restore`."""
+
+    def __init__(self):
+        self.module = self.original = None
+        try:
+            from ray._private import worker as module
+        except ImportError:
+            return
+        if hasattr(module, "print_to_stdstream"):
+            self.module, self.original = module, module.print_to_stdstream
+            module.print_to_stdstream = self._drop
+
+    @staticmethod
+    def _drop(data, ignore_prefix=False):
+        logging.getLogger(__name__).debug("ray: %s", data.get("lines"))
+
+    def restore(self) -> None:
+        if self.module is not None:
+            self.module.print_to_stdstream = self.original
+            self.module = None
+
+
 class RayBackend:
     """Jobs as Ray tasks; see the module docstring."""
 
@@ -177,6 +203,7 @@ class RayBackend:
         self.cancelled = 0
         self.identity = build_identity()
         self._owns_ray = False
+        self._feed = None
         if not ray.is_initialized():
             target = _resolve_auto(address) if address == "auto" else address
             if target not in (None, "local"):
@@ -191,6 +218,8 @@ class RayBackend:
                 raise UserError(f"cannot reach the Ray cluster at {address}: "
                                 f"{_one_line(e)}") from None
             self._owns_ray = True
+        if not verbose:
+            self._feed = _ErrorFeed()
         try:
             self.task = ray.remote(num_cpus=1, max_retries=0)(_play_job)
             self.workers = self._cpus()
@@ -211,6 +240,9 @@ class RayBackend:
         if self._owns_ray and self.ray.is_initialized():
             self.ray.shutdown()
         self._owns_ray = False
+        if self._feed is not None:
+            self._feed.restore()
+            self._feed = None
 
     # ---- the same build everywhere -------------------------------------------------------
     def _mismatch(self, node: str, identity: tuple[str, str]) -> UserError:
