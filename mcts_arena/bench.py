@@ -6,14 +6,8 @@ from __future__ import annotations
 
 from mcts_arena import games
 
-#: the search benchmark's players per game (issue 4: the paper's configurations)
-SEARCH_SPECS = {
-    "breakthrough": ["MCTS", "MCTS(ipp)", "MCTS(bl)", "MCTS(bl,im0.4)", "MCTS(bl',im0.6)",
-                     "αβ(efMS)"],
-    "kalah": ["MCTS(fet4)", "MCTS(fet4,im0.4)", "αβ(efRS)"],
-    "loa": ["MCTS(ipp,det0.5)", "MCTS(ipp,abp2,det0.5)", "αβ(efWB)"],
-    "tictactoe": ["MCTS", "αβ(efTTT)"],
-}
+# Each game names its search-benchmark players (`GameInfo.bench_players`, the paper's
+# configurations) and how many playouts estimate its average length (`bench_playouts`).
 
 
 def playout_speed(names: list[str], seconds: float) -> dict:
@@ -22,7 +16,7 @@ def playout_speed(names: list[str], seconds: float) -> dict:
     out = {}
     for name in names:
         state = games.new_state(name)
-        plies = average_plies(state, 500 if name == "loa" else 2000, max_plies=2000)
+        plies = average_plies(state, games.info_of(name).bench_playouts, max_plies=2000)
         count, elapsed = playout_rate(state, seconds)
         rate = count / elapsed
         out[name] = {"playouts_per_s": round(rate, 1), "avg_plies": round(plies, 2),
@@ -39,7 +33,7 @@ def search_speed(names: list[str], seconds: float) -> dict:
     for name in names:
         state = games.new_state(name)
         rows = {}
-        for spec in SEARCH_SPECS.get(name, ["MCTS"]):
+        for spec in games.info_of(name).bench_players:
             p = players.make(spec, name, seed=1)
             _, st = p.choose(state, time=seconds)
             if p.spec.kind == "alphabeta":

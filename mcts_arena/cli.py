@@ -72,14 +72,16 @@ def cli() -> None:
 
 @cli.command("games")
 def games_cmd() -> None:
-    """List the games and their evaluation functions."""
+    """List the games, their parameters and their evaluation functions."""
     for name in games.names():
         try:
-            cls = games.game_class(name)
-            evals = ", ".join(cls.eval_functions) or "-"
+            info = games.info_of(name)
         except ImportError:
-            evals = "(not built)"
-        click.echo(f"{name:13s} {games.describe(name)}  [evaluations: {evals}]")
+            click.echo(f"{name:13s} (not built)")
+            continue
+        params = ", ".join(f"{k}={p.default} ({p.low}-{p.high})" for k, p in info.params.items())
+        extra = f"  [parameters: {params}]" if params else ""
+        click.echo(f"{name:13s} {info.description}  [evaluations: {', '.join(info.evals)}]{extra}")
 
 
 @cli.command("perft", context_settings={"ignore_unknown_options": True})
@@ -105,7 +107,7 @@ def perft_cmd(game: str, depth: int, position: str | None) -> None:
 def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
     """Print a position of GAME (board, side to move, legal moves), or replay a recorded game.
 
-    `arena show breakthrough` shows the start; `arena show results/quickstart --game ID` replays
+    `arena show GAME` shows the start; `arena show results/quickstart --game ID` replays
     a game of an experiment (without --game it lists the stored game ids).
     """
     from pathlib import Path
@@ -126,7 +128,7 @@ def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
         return
     if game_id is not None:
         _fail(f"--game needs a results directory holding arena.sqlite, not {target!r}")
-    if target not in games.names() and Path(target).exists():
+    if games.split(target)[0] not in games.names() and Path(target).exists():
         _fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
     state = _load_state(target, position)
     click.echo(str(state))
@@ -176,10 +178,10 @@ def players_cmd(game: str | None) -> None:
     for tok, meaning in players.describe_tokens(game):
         click.echo(f"  {tok:12s} {meaning}")
     for g in [game] if game else games.names():
-        cls = games.game_class(g)
-        click.echo(f"{g}: evaluations {', '.join(cls.eval_functions)} (default "
-                   f"{players.spec.DEFAULT_EVAL[g]}), C={players.DEFAULT_C[g]}")
-        for name, body in players.MACROS.get(g, {}).items():
+        info = games.info_of(g)
+        click.echo(f"{g}: evaluations {', '.join(info.evals)} (default "
+                   f"{info.default_eval}), C={info.default_c}")
+        for name, body in info.macros.items():
             click.echo(f"  macro {name:4s} = {body}")
 
 
@@ -195,9 +197,13 @@ def players_cmd(game: str | None) -> None:
 def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     """Play one game: SPEC_A moves first, SPEC_B second; print the moves and the result."""
     from mcts_arena import players
+    from mcts_arena.arena.config import Openings, spec_budget
+    from mcts_arena.arena.match import play_game
+    from mcts_arena.arena.plan import GameSpec, Job
     from mcts_arena.players.base import derive_seed
 
     state = _load_state(game, position)
+    game = games.canonical(game)
     if seconds is None and sims is None:
         seconds = 0.1
     if seconds is not None and seconds <= 0:
@@ -205,26 +211,37 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     if sims is not None and sims <= 0:
         _fail(f"--sims must be positive, got {sims}")
     try:
-        seats = [players.make(spec, game, seed=derive_seed(seed, i))
-                 for i, spec in enumerate((spec_a, spec_b))]
+        specs = [players.parse(spec, game) for spec in (spec_a, spec_b)]
     except players.SpecError as e:
         _fail(str(e))
-    click.echo(f"{seats[0].name} (first) vs {seats[1].name} (second)")
-    ply = 0
-    while not state.is_terminal():
-        side = state.to_move()
-        move, stats = seats[side].choose(state, time=seconds, sims=sims)
-        text = state.format_move(move)
-        state.play(move)
-        ply += 1
-        work = f"{stats['sims']} sims" if stats.get("sims") else f"{stats['nodes']} nodes"
-        click.echo(f"{ply:3d}. {seats[side].name}: {text}  ({work}, depth {stats['depth']}, "
-                   f"{stats['time']:.3f} s)")
+    names = [s.canonical for s in specs]
+    budget = {"time": seconds} if seconds is not None else {"sims": sims}
+    budgets = tuple(spec_budget(s) or budget for s in specs)
+    # the one game loop (arena.match): illegal moves, time forfeits and player errors are
+    # judged as in an experiment
+    g = GameSpec(game_id="play", pairing_id="play", pair_index=0, swap=0, seats=tuple(names),
+                 budgets=budgets, seeds=tuple(derive_seed(seed, i) for i in range(2)))
+    job = Job(job_id="play", game=game, openings=Openings(), opening_seed=seed, pair_index=0,
+              max_plies=100000, macros=(), games=(g,))
+    click.echo(f"{names[0]} (first) vs {names[1]} (second)")
+
+    def shown(rec, st) -> None:
+        s = rec.stats[-1]
+        work = f"{s['sims']} sims" if s.get("sims") else f"{s.get('nodes', 0)} nodes"
+        click.echo(f"{rec.plies:3d}. {names[s['seat']]}: {rec.moves[-1]}  ({work}, depth "
+                   f"{s.get('depth', 0)}, {s.get('time', s['wall']):.3f} s)")
         if show:
-            click.echo(str(state))
-    w = state.winner()
-    click.echo("result: draw" if w is None else f"result: {seats[w].name} wins "
-               f"({'first' if w == 0 else 'second'} player)")
+            click.echo(str(st))
+
+    rec = play_game(job, g, state.to_text(), players, on_move=shown)
+    if rec.reason == "error":
+        click.echo(f"result: error game ({rec.error})")
+    elif rec.winner is None:
+        click.echo("result: draw" + (" (ply limit)" if rec.reason == "max_plies" else ""))
+    else:
+        how = f" by time forfeit ({rec.error})" if rec.reason == "time_forfeit" else ""
+        click.echo(f"result: {names[rec.winner]} wins "
+                   f"({'first' if rec.winner == 0 else 'second'} player){how}")
 
 
 def _built(name: str) -> bool:
@@ -470,7 +487,7 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
 
 @cli.command("tournament")
 @click.argument("name")
-@click.option("--game", default=None, help="Game of a built-in tournament [default: breakthrough].")
+@click.option("--game", default=None, help="Game of a built-in tournament [default: the first registered game].")
 @click.option("--eval", "evalfn", default=None, type=click.Choice(["efMS", "efLH"]),
               help="Breakthrough evaluation of the built-in tournaments [default: efMS].")
 @click.option("--games", type=int, default=None,

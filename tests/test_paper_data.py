@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from mcts_arena.report.paper import (
+from mcts_arena.paper import (
     PaperResults,
     load_paper_results,
     match_paper,

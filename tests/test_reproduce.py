@@ -44,6 +44,7 @@ def setup(tmp_path, monkeypatch):
     (None, None, None, 80, "no games"),
     (55, 45, 65, None, "no paper row"),
     (45, 40, 52, 60, "opposite"),
+    (50, 30, 70, 94.3, "level"),
 ])
 def test_classify(ours, lo, hi, paper, verdict):
     assert classify(ours, lo, hi, paper) == verdict

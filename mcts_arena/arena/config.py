@@ -4,11 +4,11 @@ A config names one game, one budget per move, the number of games per pairing, a
 games open, and the matches to play. Example::
 
     name: quickstart
-    game: breakthrough
+    game: GAME                    # a registered game (`arena games`), e.g. NAME(key=value)
     budget: {time: 0.05}          # or {sims: 2000}; a player spec may carry its own time=/sims=
     games: 40                     # per pairing, played as seat-swapped pairs
     seed: 1
-    openings: start               # or {random_plies: 4}; kalah: random_boards; loa: opening_set
+    openings: start               # or {random_plies: 4}, or a kind the game declares
     macros: {mybl: "ege0.1,det0.5"}
     sprt: {elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05}   # optional: stop a pairing early
     matches:
@@ -18,7 +18,7 @@ games open, and the matches to play. Example::
       - gauntlet: {player: "MCTS(bl,im0.4)", opponents: ["MCTS(bl)", "MCTS(ipp)"]}
         games: 100                # per-entry override of `games`
 
-`sprt` (optional) runs a GSPRT on every pairing (mcts_arena.report.stats; pentanomial on the
+`sprt` (optional) runs a GSPRT on every pairing (mcts_arena.stats; pentanomial on the
 seat-swapped pairs): once it accepts H0 (the player is at most `elo0` Elo stronger) or H1 (at
 least `elo1`), the runner schedules no more games of that pairing. `alpha`, `beta` default to
 0.05; `model` is `logistic` (default) or `normalized`. It does not change what a game is, so it
@@ -48,22 +48,25 @@ from typing import Any
 
 import yaml
 
+from mcts_arena import games as _games
 from mcts_arena.arena import effort
 from mcts_arena.errors import UserError
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
 DEFAULT_PLAYERS = "mcts_arena.players"
 
-GAMES = ("breakthrough", "kalah", "loa", "tictactoe")
-# Opening kinds and the games each one suits (None: any game).
-OPENING_KINDS = {"start": None, "random_plies": None, "random_boards": ("kalah",),
-                 "opening_set": ("loa",)}
-DEFAULT_OPENINGS = {"kalah": "random_boards", "loa": "opening_set"}
+# Opening kinds every game has; a game may declare more (GameInfo.openings).
+OPENING_KINDS = ("start", "random_plies")
 TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies", "macros",
               "matches", "description", "sprt")
 SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
 MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def default_openings(game: str) -> str:
+    """The opening kind a game's experiments use unless the config says otherwise."""
+    return _games.info_of(game).default_opening
 
 
 class ConfigError(UserError):
@@ -116,8 +119,8 @@ class Budget:
 
 @dataclass(frozen=True)
 class Openings:
-    """How games start: `start`, `random_plies` (N uniformly random plies), `random_boards`
-    (Kalah, the paper's random boards), `opening_set` (LOA, the shipped positions)."""
+    """How games start: `start`, `random_plies` (N uniformly random plies), or a kind the
+    game declares (e.g. a set of shipped positions, random boards)."""
 
     kind: str = "start"
     plies: int = 0
@@ -357,9 +360,7 @@ class _Validator:
         if not isinstance(name, str) or not NAME_RE.match(name):
             self.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
                               f"results directory), got {_show(name)}")
-        game = d["game"]
-        if game not in GAMES:
-            self.fail("game", f"unknown game {_show(game)}; valid games: {', '.join(GAMES)}")
+        game = self.game(d["game"], "game")
         budget = self.budget(d["budget"], "budget")
         if ov.time is not None or ov.sims is not None or ov.effort is not None:
             budget = Budget(time=ov.time, sims=ov.sims, effort=ov.effort)
@@ -369,8 +370,7 @@ class _Validator:
         seed = d.get("seed", 1)
         if not _is_int(seed) or seed < 0:
             self.fail("seed", f"expected a non-negative integer, got {_show(seed)}")
-        openings = self.openings(d.get("openings", DEFAULT_OPENINGS.get(game, "start")),
-                                 "openings", game)
+        openings = self.openings(d.get("openings", default_openings(game)), "openings", game)
         max_plies = self.positive_int(d.get("max_plies", 1000), "max_plies",
                                       "plies before a game is drawn")
         macros = self.macros(d.get("macros", {}), "macros")
@@ -428,8 +428,19 @@ class _Validator:
             self.fail(f"{path}.sims", f"expected a positive integer, got {_show(s)}")
         return Budget(sims=s)
 
+    def game(self, v: Any, path: str) -> str:
+        """The canonical name of a game spec (`hex(size=5)`); one line naming the bad part."""
+        if not isinstance(v, str):
+            self.fail(path, f"expected a game name such as {_games.names()[0]!r} or "
+                            f"NAME(key=value,...), got {_show(v)}")
+        try:
+            return _games.canonical(v)
+        except ValueError as e:
+            self.fail(path, str(e))
+
     def openings(self, v: Any, path: str, game: str) -> Openings:
-        kinds = ", ".join(OPENING_KINDS)
+        valid = _games.info_of(game).opening_kinds()
+        kinds = ", ".join(valid)
         if isinstance(v, str):
             kind, plies = v, 0
             if kind == "random_plies":
@@ -442,11 +453,8 @@ class _Validator:
         else:
             self.fail(path, f"expected one of {kinds} (random_plies as {{random_plies: N}}), "
                             f"got {_show(v)}")
-        if kind not in OPENING_KINDS:
-            self.fail(path, f"unknown openings {kind!r}; valid: {kinds}")
-        suits = OPENING_KINDS[kind]
-        if suits is not None and game not in suits:
-            self.fail(path, f"openings {kind!r} are for {', '.join(suits)}, not {game}")
+        if kind not in valid:
+            self.fail(path, f"unknown openings {kind!r} for {game}; valid: {kinds}")
         return Openings(kind, plies)
 
     def macros(self, v: Any, path: str) -> tuple[tuple[str, str], ...]:

@@ -89,8 +89,10 @@ def _error_text(who: str, e: BaseException) -> str:
 _STAT_KEYS = ("sims", "nodes", "depth", "time")
 
 
-def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType) -> GameRecord:
-    """Play one game of `job` from the position `opening`; never raises for a player's fault."""
+def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
+              on_move: Callable | None = None) -> GameRecord:
+    """Play one game of `job` from the position `opening`; never raises for a player's fault.
+    `on_move(record, state)`, if given, is called after every move (`arena play` prints)."""
     macros = dict(job.macros) or None
     rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
                      swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
@@ -136,6 +138,8 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType) -> GameR
         rec.moves.append(notation)
         rec.stats.append(entry)
         rec.plies += 1
+        if on_move is not None:
+            on_move(rec, state)
     return _finish(rec, t_start, "normal", state.winner(), None)
 
 

@@ -2,7 +2,8 @@
 local pool, with jobs spread over a Ray cluster (or a local Ray instance).
 
 - Each job (one seat-swapped pair) is a Ray task that returns its finished GameRecords; the
-  driver commits them to the store as they arrive, so only the driver writes (DESIGN.md).
+  driver commits them to the store as they arrive, so only the driver writes
+  (docs/architecture.md).
 - Failures are handled here, not by Ray's own retries, so that they are counted:
   a task whose worker or node dies is queued again, first in line (the deterministic game ids
   make a replayed game count once); after `max_deaths` deaths its games become `error` games.

@@ -9,8 +9,9 @@ import hashlib
 import random
 import time as _time
 
-from mcts_arena.games.state import EVAL_IDS, POLICY_IDS
-from mcts_arena.players.spec import DEFAULT_C, PlayerSpec, SpecError, parse
+from mcts_arena import games
+from mcts_arena.games.state import POLICY_IDS
+from mcts_arena.players.spec import PlayerSpec, SpecError, parse
 
 
 def derive_seed(*parts) -> int:
@@ -73,7 +74,7 @@ class GreedyPlayer(Player):
     def __init__(self, spec, seed):
         super().__init__(spec, seed)
         self.rng = random.Random(self.seed)
-        self.evalfn = EVAL_IDS[spec.evalfn]
+        self.evalfn = eval_id(spec)
 
     def _choose(self, state, time, sims):
         t0 = _time.perf_counter()
@@ -95,6 +96,11 @@ class GreedyPlayer(Player):
                       "time": _time.perf_counter() - t0, "value": best}
 
 
+def eval_id(spec: PlayerSpec) -> int:
+    """The game-local id of the spec's evaluation function."""
+    return games.info_of(spec.game).eval_id(spec.evalfn)
+
+
 def node_prior_visits(spec: PlayerSpec, time: float | None) -> int:
     """Virtual visits of node priors for this move (-1: off). Bare `np` scales with the budget
     as the paper did: 10 virtual visits per second (10 at 1 s, 50 at 5 s)."""
@@ -106,9 +112,9 @@ def node_prior_visits(spec: PlayerSpec, time: float | None) -> int:
 
 def mcts_options(spec: PlayerSpec) -> dict:
     """The MCTSSearch option dict for this spec."""
-    g = spec.game
     o = dict(spec.options)
-    opts: dict = {"C": float(o.get("C", DEFAULT_C[g])), "evalfn": EVAL_IDS[spec.evalfn]}
+    opts: dict = {"C": float(o.get("C", games.info_of(spec.game).default_c)),
+                  "evalfn": eval_id(spec)}
     if "policy" in o:
         opts["policy"] = POLICY_IDS[o["policy"]]
     for key in ("fet", "df", "mb", "rave", "pu", "abp", "abw"):
@@ -155,7 +161,7 @@ class AlphaBetaPlayer(Player):
         from mcts_arena.players.alphabeta import AlphaBeta
 
         self.depth = int(spec.get("depth", 0) or 0)
-        self.search = AlphaBeta(EVAL_IDS[spec.evalfn], self.seed,
+        self.search = AlphaBeta(eval_id(spec), self.seed,
                                 use_tt=bool(spec.get("tt", 1)), use_history=bool(spec.get("hh", 1)))
 
     def _choose(self, state, time, sims):

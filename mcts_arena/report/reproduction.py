@@ -9,6 +9,7 @@ for — a scaled-down run of the 1 s table is compared with the paper's 1 s numb
     consistent       the paper's win rate lies inside our 95% interval
     same direction   outside it, but ours and the paper's are on the same side of 50%
     opposite         ours and the paper's are on opposite sides of 50%
+    level            outside it, and ours is exactly 50% (no side)
     no games         nothing counted yet: no percentage is shown
     no paper row     the paper publishes no number for this pairing at this budget
 
@@ -26,8 +27,8 @@ from pathlib import Path
 
 from mcts_arena.report.tables import _strip_budget, build_report
 
-VERDICTS = ("consistent", "same direction", "opposite", "no games", "no paper row")
-COUNTED = VERDICTS[:3]
+VERDICTS = ("consistent", "same direction", "opposite", "level", "no games", "no paper row")
+COUNTED = VERDICTS[:4]
 
 
 def classify(ours_pct: float | None, lo_pct: float | None, hi_pct: float | None,
@@ -39,9 +40,10 @@ def classify(ours_pct: float | None, lo_pct: float | None, hi_pct: float | None,
         return "no paper row"
     if lo_pct - 1e-9 <= paper_pct <= hi_pct + 1e-9:
         return "consistent"
-    if (ours_pct - 50.0) * (paper_pct - 50.0) > 0:
+    side = (ours_pct - 50.0) * (paper_pct - 50.0)
+    if side > 0:
         return "same direction"
-    return "opposite"
+    return "opposite" if side < 0 or paper_pct == 50.0 else "level"
 
 
 @dataclass
@@ -86,7 +88,7 @@ def _ours(row: dict) -> tuple[float | None, float | None, float | None, str]:
 
 
 def _paper_for(row: dict, seconds: float | None):
-    from mcts_arena.report.paper import match_paper
+    from mcts_arena.paper import match_paper
 
     try:
         found = match_paper(row["game"], _strip_budget(row["player"]),
@@ -106,7 +108,7 @@ def _paper_cell(pr) -> str:
 
 def _figure_claims(game: str, sweeps) -> list[dict]:
     """For each sweep, the paper figure that reads it (best α range), if any."""
-    from mcts_arena.report.paper import load_paper_results, normalize_spec
+    from mcts_arena.paper import load_paper_results, normalize_spec
 
     out = []
     figs = load_paper_results().figures
@@ -188,7 +190,7 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                     continue
                 o, lo, hi, what = _ours(row)
                 v = "no games" if o is None else ("same direction" if o > 50 else
-                                                  "opposite" if o < 50 else "consistent")
+                                                  "opposite" if o < 50 else "level")
                 counts[v] += 1
                 lines.append(f"- α = {x:g} ({label}): {_pct(o)}% [{_pct(lo)}, {_pct(hi)}], "
                              f"{what}: {v}")
@@ -221,14 +223,14 @@ def write_index(results: list[PageResult], docs: Path, command: str, scale_text:
              f"{platform.python_version()})",
              f"- games stored: {sum(r.games for r in results)}", "",
              "**Totals**: " + ", ".join(f"{total[v]} {v}" for v in VERDICTS), "",
-             "| page | consistent | same direction | opposite | no games | no paper row |",
-             "|---|---|---|---|---|---|"]
+             "| page | " + " | ".join(VERDICTS) + " |",
+             "|---|" + "---|" * len(VERDICTS)]
     for r in results:
         lines.append(f"| [{r.title}]({r.id}.md) | " +
                      " | ".join(str(r.counts.get(v, 0)) for v in VERDICTS) + " |")
     lines += ["", "Verdicts: *consistent* = the paper's win rate lies inside our 95% interval; "
               "*same direction* = outside it, but on the same side of 50%; *opposite* = on the "
-              "other side of 50%. Figure points count only inside the α range the paper names "
+              "other side of 50%; *level* = outside it at exactly 50%. Figure points count only inside the α range the paper names "
               "as best (its claim there: above 50%).", ""]
     if notes:
         lines += [notes.rstrip(), ""]
