@@ -455,7 +455,8 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("--format", "fmt", default="text", show_default=True,
               type=click.Choice(["text", "markdown", "csv", "latex", "html", "json"]),
-              help="Output format; html is one self-contained page written to the --out folder.")
+              help="Output format; html is one self-contained page (pictures embedded as "
+                   "base64 PNGs) written to the --out folder.")
 @click.option("--ci", default="auto", show_default=True,
               type=click.Choice(["auto", "wald", "wilson"]),
               help="95% interval: wald (the paper's), wilson, or auto (Wilson below 100 games).")
@@ -473,8 +474,7 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
 
     report = tables.build_report(list(paths), ci=ci, compare=compare)
     folder = Path(out) if out else Path(paths[0]) / "report"
-    if report.sweeps:
-        plots.write_plots(report.sweeps, folder)
+    plots.write_figures(report, folder)
     text = render.render(report, fmt)
     if fmt == "html":
         folder.mkdir(parents=True, exist_ok=True)

@@ -245,11 +245,18 @@ def test_node_with_another_build_stops_the_run(tmp_path, ray_cluster, fake_playe
                              "node")
         assert not out.exists()
         # a node that joins after the check is caught by its first result
+        import collections
+
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
         exp = config.loads(cfg.read_text(), source="t.yaml", players=fake_players)
+        job = plan_mod.make_plan(exp).jobs[0]
         backend = _backend(ray_cluster, check_builds=False)
         try:
+            on_odd = NodeAffinitySchedulingStrategy(odd.node_id, soft=False)
+            ref = backend.task.options(scheduling_strategy=on_odd).remote(job, PROVIDER)
             with pytest.raises(UserError, match="build 0ther0build0, this driver"):
-                backend.run(plan_mod.make_plan(exp).jobs, lambda rec: None)
+                backend._collect(ref, job, collections.deque())
         finally:
             backend.close()
     finally:

@@ -89,7 +89,10 @@ def test_every_format_parses_and_plots_are_written(stores, tmp_path):
         for k in ("experiment", "player", "opponent", "games", "wins", "draws", "losses",
                   "score", "ci_low", "ci_high", "elo", "elo_error", "los", "budget"):
             assert k in row
-        assert 0 <= row["ci_low"] <= row["ci_high"] <= 1
+        if row["games"]:
+            assert 0 <= row["ci_low"] <= row["ci_high"] <= 1
+        else:       # Boom: every game an error; no percentage at all
+            assert row["score"] is row["ci_low"] is row["ci_high"] is row["los"] is None
     pngs = list(out.glob("sweep-*.png"))
     assert len(pngs) == 1 and pngs[0].stat().st_size > 1000
     assert pngs[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

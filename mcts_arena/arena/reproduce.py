@@ -66,7 +66,8 @@ class Manifest:
         known = [p.id for p in self.pages]
         bad = [o for o in only if o not in known]
         if bad:
-            raise UserError(f"--only {bad[0]!r}: no such page; valid: {', '.join(known)}")
+            valid = ", ".join(p.id for p in self.pages)
+            raise UserError(f"--only {bad[0]!r}: no such page; valid: {valid}")
         return [p for p in self.pages if p.id in only]
 
 

@@ -488,13 +488,18 @@ def spec_from_settings(s: dict) -> TournamentSpec:
                           paper=s.get("paper"))
 
 
-def render_stored(store) -> str | None:
-    """The bracket / cross-table of the tournament in `store` (None if it holds none)."""
+def stored_state(store) -> State | None:
+    """The tournament in `store` rebuilt from its games (None if it holds none)."""
     raw = store.get_meta(META_KEY)
     if not raw:
         return None
-    spec = spec_from_settings(json.loads(raw))
-    return render(state(spec, stored_results(store)))
+    return state(spec_from_settings(json.loads(raw)), stored_results(store))
+
+
+def render_stored(store) -> str | None:
+    """The bracket / cross-table of the tournament in `store` (None if it holds none)."""
+    st = stored_state(store)
+    return None if st is None else render(st)
 
 
 # ---- running -------------------------------------------------------------------------------

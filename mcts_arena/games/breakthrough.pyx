@@ -38,8 +38,6 @@ cdef uint64_t FILE_A = 0x0101010101010101ULL
 cdef uint64_t FILE_H = 0x8080808080808080ULL
 cdef uint64_t RANK_1 = 0xFFULL
 cdef uint64_t RANK_8 = 0xFF00000000000000ULL
-cdef uint64_t WHITE_HALF = 0x00000000FFFFFFFFULL   # rows 0-3
-cdef uint64_t BLACK_HALF = 0xFFFFFFFF00000000ULL   # rows 4-7
 
 # Lorentz & Horey piece values by row counted from the side's own home row (docs/paper.md section 6).
 cdef int LH_ROWS[8][8]
@@ -311,8 +309,9 @@ cdef class Breakthrough(GameState):
         return self.lh[p]
 
     # ---- knowledge ------------------------------------------------------------------------
-    cdef inline uint64_t _guards(self, int p, int sq) noexcept nogil:
-        """Pieces of player p that could capture onto sq (they sit diagonally behind it)."""
+    cdef inline uint64_t _guard_squares(self, int p, int sq) noexcept nogil:
+        """The squares from which a piece of player p could capture onto sq (diagonally
+        behind it, from p's side)."""
         cdef int row = sq >> 3, col = sq & 7
         cdef uint64_t g = 0
         cdef int r2 = row - 1 if p == 0 else row + 1
@@ -322,7 +321,11 @@ cdef class Breakthrough(GameState):
             g |= (<uint64_t>1) << (r2 * 8 + col - 1)
         if col < 7:
             g |= (<uint64_t>1) << (r2 * 8 + col + 1)
-        return g & self.bb[p]
+        return g
+
+    cdef inline uint64_t _guards(self, int p, int sq) noexcept nogil:
+        """Pieces of player p that could capture onto sq (they sit diagonally behind it)."""
+        return self._guard_squares(p, sq) & self.bb[p]
 
     cdef bint defended(self, int sq) noexcept nogil:
         """Is the piece on sq protected by a piece of its own side (a recapture exists)?"""
@@ -401,8 +404,11 @@ cdef class Breakthrough(GameState):
         return -1
 
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
-        """The paper's `ipp` (section 6): the forced move if any (`forced_move`), else weighted
-        random: undefended capture 5, capture into own half 2, other capture 1, quiet 1.
+        """The paper's `ipp`, as the authors' engine plays it: the forced move if any
+        (`forced_move`), else weighted random: a capture whose landing square no piece at all
+        could be recaptured from (both squares diagonally ahead of it empty) 5, every other
+        capture 2, a quiet move 1. (The paper's text reads "other captures 1" outside one's own
+        half; the engine adds the extra weight to every capture.)
 
         Written for speed: the weight of move i is 1 + extra_i, where only captures have an
         extra; so a draw r < n picks moves[r] directly and only captures need looking at."""
@@ -411,7 +417,7 @@ cdef class Breakthrough(GameState):
         cdef int extras[MAX_MOVES]
         cdef int p = self.player, o = 1 - p
         cdef uint64_t opp = self.bb[o]
-        cdef uint64_t own_half = WHITE_HALF if p == 0 else BLACK_HALF
+        cdef uint64_t occupied = self.bb[0] | self.bb[1]
         if policy != PP_IPP:
             return moves[rng_below(rng, n)]
         m = self.forced_move(moves, n, rng)
@@ -422,12 +428,7 @@ cdef class Breakthrough(GameState):
             to = mv_to(m)
             if (opp >> to) & 1:
                 caps[ncap] = m
-                if not self._guards(o, to):
-                    extras[ncap] = 4
-                elif (own_half >> to) & 1:
-                    extras[ncap] = 1
-                else:
-                    extras[ncap] = 0
+                extras[ncap] = 1 if self._guard_squares(o, to) & occupied else 4
                 extra_total += extras[ncap]
                 ncap += 1
         r = rng_below(rng, n + extra_total)

@@ -1,52 +1,34 @@
-"""Sweep plots: win rate against the swept parameter, one curve per budget (PNG, matplotlib Agg).
+"""The pictures of one `arena report`, written as PNG files into a folder (matplotlib Agg).
 
-The form of the paper's Figures 1-4: x is the parameter (α for `im`), y the win rate of the
-swept player in percent with its 95% interval as error bars, and a dashed line at 50%.
-Figures are drawn on `matplotlib.figure.Figure` with the Agg canvas (no pyplot state, no
-display needed).
+`write_figures(report, folder)` draws, with the functions of `report.figures`:
+
+- `forest-<experiment>.png`: one line per pairing, our win % with its 95% CI, the paper's value
+  as a marker with `--compare paper`, a 50% line;
+- `sweep-<slug>.png`: each parameter sweep (the form of the paper's Figures 1-4): win % against
+  the parameter with our CI as a band, the paper's best-α range shaded and its published points;
+- `elo-<experiment>.png`: a round robin's Bradley–Terry Elo ladder with 95% error bars;
+- `bracket-<experiment>.png`: an elimination tournament's bracket as a tree.
+
+It sets `Sweep.plot` and appends (title, path) to `report.figures`; the HTML writer embeds
+every one of them as a base64 data URI (the page stays one self-contained file), markdown and
+LaTeX refer to the files.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from mcts_arena.report.tables import Sweep
+from mcts_arena.report import figures
+from mcts_arena.report.tables import Report, Sweep
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.]+", "_", text).strip("_")[:120] or "x"
 
 
 def plot_sweep(sweep: Sweep, path: str | Path) -> Path:
     """Draw `sweep` into the PNG file `path` (folders created); return the path."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig = Figure(figsize=(6.4, 4.2), dpi=100)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
-    xs_all = []
-    for label, pts in sorted(sweep.curves.items()):
-        xs = [x for x, _ in pts]
-        ys = [100 * r["score"] for _, r in pts]
-        lo = [100 * (r["score"] - r["ci_low"]) for _, r in pts]
-        hi = [100 * (r["ci_high"] - r["score"]) for _, r in pts]
-        n = sum(r["games"] for _, r in pts)
-        ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3,
-                    label=f"{label} ({n} games)")
-        xs_all += xs
-    ax.axhline(50.0, color="grey", linestyle="--", linewidth=1)
-    ax.set_xlabel(sweep.symbol if sweep.symbol == sweep.param or sweep.symbol != "α"
-                  else f"α ({sweep.param})")
-    ax.set_ylabel("win rate (%), 95% CI")
-    ax.set_ylim(0, 100)
-    if xs_all:
-        lo_x, hi_x = min(xs_all), max(xs_all)
-        pad = (hi_x - lo_x) * 0.05 or 0.05
-        ax.set_xlim(lo_x - pad, hi_x + pad)
-    ax.set_title(sweep.title, fontsize=9)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
-    fig.savefig(path, format="png")
-    return path
+    return figures.sweep_plot(sweep, path)
 
 
 def write_plots(sweeps: list[Sweep], out: str | Path) -> list[Path]:
@@ -56,4 +38,42 @@ def write_plots(sweeps: list[Sweep], out: str | Path) -> list[Path]:
         p = plot_sweep(sw, Path(out) / f"sweep-{sw.slug}.png")
         sw.plot = str(p)
         paths.append(p)
+    return paths
+
+
+def write_figures(report: Report, out: str | Path) -> list[Path]:
+    """Every picture of `report` into folder `out` (see the module docstring); returns the
+    paths, sets `Sweep.plot` and `report.figures`."""
+    out = Path(out)
+    paths: list[Path] = []
+    report.figures = []
+    for e in report.experiments:
+        name = e.info["experiment"]
+        if e.rows:
+            p = figures.forest_plot(e.rows, out / f"forest-{_slug(name)}.png",
+                                    title=f"{name}: win % per pairing (95% CI)"
+                                    + (", paper ◆" if report.comparisons is not None else ""))
+            report.figures.append((f"{name}: win % per pairing", str(p)))
+            paths.append(p)
+        st = e.tournament_state
+        if st is None:
+            continue
+        if st.bracket is not None:
+            labels = {label: f"{label} = {spec}" if label != spec else label
+                      for label, spec in st.spec.entrants}
+            p = figures.bracket_plot(st.bracket, out / f"bracket-{_slug(name)}.png",
+                                     title=f"{name}: elimination bracket", labels=labels)
+            report.figures.append((f"{name}: elimination bracket", str(p)))
+            paths.append(p)
+        elif st.spec.kind == "round_robin" and st.results:
+            try:
+                ladder = figures.bradley_terry_ladder(
+                    {k: (v[0], v[2], v[1]) for k, v in st.results.items()})
+            except ValueError:
+                continue
+            p = figures.elo_ladder(ladder, out / f"elo-{_slug(name)}.png",
+                                   title=f"{name}: Elo (Bradley–Terry)")
+            report.figures.append((f"{name}: Elo ladder", str(p)))
+            paths.append(p)
+    paths += write_plots(report.sweeps, out)
     return paths

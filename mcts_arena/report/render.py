@@ -8,12 +8,12 @@ pairing); `csv` is the same rows flattened to one line each.
 from __future__ import annotations
 
 import base64
-import csv
 import html
-import io
 import json
 import math
 from pathlib import Path
+
+import pandas as pd
 
 from mcts_arena.report.tables import ROW_FIELDS, Report
 
@@ -21,19 +21,22 @@ FORMATS = ("text", "markdown", "csv", "latex", "html", "json")
 
 
 # ---- cells ---------------------------------------------------------------------------------
+NONE = "—"      # a cell with no number: no games, so no percentage
+
+
 def _pct(x: float | None, digits: int = 2) -> str:
-    return "-" if x is None else f"{100 * x:.{digits}f}"
+    return NONE if x is None else f"{100 * x:.{digits}f}"
 
 
 def _score_cell(r: dict) -> str:
-    if not r["games"]:
-        return "-"
+    if not r["games"] or r["score"] is None:
+        return NONE
     return f"{_pct(r['score'])} [{_pct(r['ci_low'], 1)}, {_pct(r['ci_high'], 1)}]"
 
 
 def _elo_cell(r: dict) -> str:
     if not r["games"]:
-        return "-"
+        return NONE
     if r["elo"] is None:
         return "+inf" if r["score"] >= 1 else "-inf"
     err = "inf" if r["elo_error"] is None else f"{r['elo_error']:.1f}"
@@ -56,7 +59,7 @@ MAIN_HEAD = ("pairing", "games", "W", "D", "L", "score % [95% CI]", "Elo", "LOS 
 def main_cells(r: dict) -> list[str]:
     return [f"{r['player']} vs {r['opponent']}", str(r["games"]), str(r["wins"]),
             str(r["draws"]), str(r["losses"]), _score_cell(r), _elo_cell(r),
-            f"{100 * r['los']:.1f}", f"{r['wins_first']}/{r['games_first']}",
+            NONE if r["los"] is None else f"{100 * r['los']:.1f}", f"{r['wins_first']}/{r['games_first']}",
             f"{r['wins_second']}/{r['games_second']}",
             "-" if r["avg_plies"] is None else f"{r['avg_plies']:.1f}", _work_cell(r),
             str(r["errors"]), str(r["time_forfeits"])]
@@ -68,7 +71,7 @@ PAIR_HEAD = ("pairing", "pairs W-D-L", "discarded", "pair win % [95% CI]")
 def pair_cells(r: dict) -> list[str]:
     p = r["pairs"]
     n = p["won"] + p["lost"]
-    cell = "-" if not n else f"{_pct(p['score'])} [{_pct(p['ci_low'], 1)}, {_pct(p['ci_high'], 1)}]"
+    cell = NONE if not n else f"{_pct(p['score'])} [{_pct(p['ci_low'], 1)}, {_pct(p['ci_high'], 1)}]"
     return [f"{r['player']} vs {r['opponent']}", f"{p['won']}-{p['drawn']}-{p['lost']}",
             str(p["discarded"]), cell]
 
@@ -78,12 +81,13 @@ CMP_HEAD = ("pairing", "ours % [95% CI]", "our games", "our budget", "paper %", 
 
 
 def cmp_cells(c: dict) -> list[str]:
-    return [f"{c['player']} vs {c['opponent']}",
-            f"{c['ours_pct']:.2f} [{c['ci_low_pct']:.1f}, {c['ci_high_pct']:.1f}]",
+    ours = NONE if c["ours_pct"] is None else \
+        f"{c['ours_pct']:.2f} [{c['ci_low_pct']:.1f}, {c['ci_high_pct']:.1f}]"
+    return [f"{c['player']} vs {c['opponent']}", ours,
             str(c["games"]), c["budget"], f"{c['paper_win_pct']:.2f}",
             "?" if c["paper_games"] is None else str(c["paper_games"]),
             "?" if c["paper_seconds"] is None else f"{c['paper_seconds']:g}",
-            c["paper_table"], c["verdict"]]
+            c["paper_table"], c["verdict"] or c.get("note") or NONE]
 
 
 def _header_line(info: dict) -> str:
@@ -103,6 +107,15 @@ def _notes(rows: list[dict]) -> list[str]:
         if r["sprt"]:
             out.append(f"{r['player']} vs {r['opponent']}: {r['sprt']['text']}")
     return out
+
+
+_FAR = ("when our budget is more than a factor 2 from the paper's seconds per move, or in "
+        "simulations ('budget differs')")
+
+
+def _pictures(report: Report) -> list[tuple[str, str]]:
+    """(title, PNG path) of every picture written for the report: figures, then sweeps."""
+    return list(report.figures) + [(sw.title, sw.plot) for sw in report.sweeps if sw.plot]
 
 
 def _ci_note(report: Report) -> str:
@@ -140,10 +153,12 @@ def render_text(report: Report) -> str:
     for sw in report.sweeps:
         out.append(f"sweep {sw.title}: {', '.join(f'{k} ({len(v)} points)' for k, v in sw.curves.items())}"
                    + (f"; plot {sw.plot}" if sw.plot else ""))
+    for title, path in report.figures:
+        out.append(f"figure {title}: {path}")
     if report.comparisons is not None:
         out.append("")
         out.append("Compared with the paper (win % of the first player; verdict: does our CI "
-                   "contain the paper's value?):")
+                   f"contain the paper's value? none without games or {_FAR}):")
         if report.comparisons:
             out += _text_table(CMP_HEAD, [cmp_cells(c) for c in report.comparisons])
         else:
@@ -176,11 +191,10 @@ def render_markdown(report: Report) -> str:
         if e.tournament:
             out += ["", "```", e.tournament.rstrip(), "```"]
         out.append("")
-    for sw in report.sweeps:
-        if sw.plot:
-            out += [f"![{sw.title}]({sw.plot})", ""]
+    for title, path in _pictures(report):
+        out += [f"![{_md_escape(title)}]({path})", ""]
     if report.comparisons is not None:
-        out += ["## Compared with the paper", ""]
+        out += ["## Compared with the paper", "", f"No verdict without games or {_FAR}.", ""]
         out += _md_table(CMP_HEAD, [cmp_cells(c) for c in report.comparisons]) \
             if report.comparisons else ["No pairing matches a published result."]
         out.append("")
@@ -225,20 +239,33 @@ def flat_row(r: dict) -> dict:
             out[k] = "" if v is None else v
     if "paper" in r:
         first = r["paper"][0] if r["paper"] else None
-        for f in ("table", "win_pct", "games", "seconds", "verdict"):
-            out[f"paper_{f}"] = "" if first is None or first[f] is None else first[f]
+        for f in ("table", "win_pct", "games", "seconds", "verdict", "comparable", "note"):
+            out[f"paper_{f}"] = "" if first is None or first.get(f) is None else first[f]
     return out
 
 
+def flat_rows(report: Report) -> list[dict]:
+    """The report's rows flattened to one level (the CSV's columns), one per pairing."""
+    return [flat_row(r) for r in report.rows]
+
+
+def report_frame(paths: list, ci: str = "auto",
+                 compare: str | None = None) -> pd.DataFrame:
+    """The rows of `arena report PATH...` as a DataFrame (one per pairing, the CSV's columns):
+    what a notebook gets instead of the command's output."""
+    from mcts_arena.report.tables import build_report
+
+    return pd.DataFrame(flat_rows(build_report([str(p) for p in paths], ci=ci,
+                                               compare=compare)))
+
+
 def render_csv(report: Report) -> str:
-    rows = [flat_row(r) for r in report.rows]
-    buf = io.StringIO()
+    """The flat rows through pandas (`DataFrame.to_csv`): `report_frame` is the same
+    table as a DataFrame."""
+    rows = flat_rows(report)
     if not rows:
         return ""
-    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    return buf.getvalue()
+    return pd.DataFrame(rows).to_csv(index=False, lineterminator="\n")
 
 
 # ---- latex ---------------------------------------------------------------------------------
@@ -252,16 +279,17 @@ def tex(s: str) -> str:
 
 
 def _tex_table(head, rows, caption: str) -> list[str]:
-    cols = "l" + "r" * (len(head) - 1)
-    out = [r"\begin{table}[ht]", r"\centering", r"\small", f"\\begin{{tabular}}{{{cols}}}",
-           r"\hline", " & ".join(tex(h) for h in head) + r" \\", r"\hline"]
-    out += [" & ".join(tex(c) for c in r) + r" \\" for r in rows]
-    out += [r"\hline", r"\end{tabular}", f"\\caption{{{tex(caption)}}}", r"\end{table}", ""]
-    return out
+    """A table through pandas (`DataFrame.to_latex`, booktabs rules), cells escaped by `tex`."""
+    df = pd.DataFrame([[tex(c) for c in r] for r in rows], columns=[tex(h) for h in head])
+    text = df.to_latex(index=False, escape=False, column_format="l" + "r" * (len(head) - 1),
+                       caption=tex(caption), position="ht")
+    return text.replace("\\begin{tabular}", "\\small\n\\centering\n\\begin{tabular}",
+                        1).splitlines() + [""]
 
 
 def render_latex(report: Report) -> str:
-    out = [f"% arena report; {tex(_ci_note(report))}"]
+    out = [f"% arena report; {tex(_ci_note(report))}",
+           r"% tables need \usepackage{booktabs}; figures \usepackage{graphicx}"]
     head = ("pairing", "games", "W", "D", "L", "win % [95% CI]", "Elo", "LOS %")
     for e in report.experiments:
         rows = [main_cells(r)[:8] for r in e.rows]
@@ -272,11 +300,10 @@ def render_latex(report: Report) -> str:
                               f"{e.info['experiment']}: Kalah pair rule")
         if e.tournament:
             out += [r"\begin{verbatim}", e.tournament.rstrip(), r"\end{verbatim}", ""]
-    for sw in report.sweeps:
-        if sw.plot:
-            out += [r"\begin{figure}[ht]", r"\centering",
-                    f"\\includegraphics[width=0.7\\textwidth]{{{sw.plot}}}",
-                    f"\\caption{{{tex(sw.title)}}}", r"\end{figure}", ""]
+    for title, path in _pictures(report):
+        out += [r"\begin{figure}[ht]", r"\centering",
+                f"\\includegraphics[width=0.8\\textwidth]{{{path}}}",
+                f"\\caption{{{tex(title)}}}", r"\end{figure}", ""]
     if report.comparisons:
         out += _tex_table(CMP_HEAD, [cmp_cells(c) for c in report.comparisons],
                           "Compared with the paper")
@@ -315,13 +342,16 @@ def render_html(report: Report) -> str:
             parts.append(f"<p>{html.escape(n)}</p>")
         if e.tournament:
             parts.append(f"<pre>{html.escape(e.tournament.rstrip())}</pre>")
-    for sw in report.sweeps:
-        if sw.plot and Path(sw.plot).exists():
-            data = base64.b64encode(Path(sw.plot).read_bytes()).decode("ascii")
-            parts.append(f"<h3>{html.escape(sw.title)}</h3>")
-            parts.append(f'<img alt="{html.escape(sw.title)}" src="data:image/png;base64,{data}">')
+    pics = [(t, p) for t, p in _pictures(report) if Path(p).exists()]
+    if pics:
+        parts.append("<h2>Pictures</h2>")
+    for title, path in pics:
+        data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+        parts.append(f"<h3>{html.escape(title)}</h3>")
+        parts.append(f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">')
     if report.comparisons is not None:
         parts.append("<h2>Compared with the paper</h2>")
+        parts.append(f'<p class="note">No verdict without games or {html.escape(_FAR)}.</p>')
         parts.append(_html_table(CMP_HEAD, [cmp_cells(c) for c in report.comparisons])
                      if report.comparisons else "<p>No pairing matches a published result.</p>")
     parts.append(f'<p class="note">{html.escape(_ci_note(report))}</p></body></html>')

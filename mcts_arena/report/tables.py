@@ -16,6 +16,8 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
     max_plies       games drawn at the ply limit
     score           (wins + draws/2) / games            ci_low, ci_high   95% interval of score
     ci_method       "wald" or "wilson"
+                    (score, ci_low, ci_high, ci_method, los are null for a pairing without
+                    counted games: no percentage is shown for it)
     elo, elo_error  Elo difference of the player and the half-width of its 95% interval
                     (null when undefined: a score of 0 or 1, or no games)
     los             likelihood of superiority of the player (0.5 with no decisive games)
@@ -30,7 +32,10 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
                     "elo0", "elo1", "alpha", "beta", "model", "text"}
     sweep           null, or {"param": name, "value": number}: the sweep point this pairing is
     paper           only with --compare paper: a list of {"table", "id", "win_pct", "games",
-                    "seconds", "verdict"} (win_pct of the player, in percent)
+                    "seconds", "verdict", "comparable", "note", "reversed"} (win_pct of the
+                    player, in percent); verdict is null, and note says why, when our pairing
+                    has no games ("no games") or its budget is far from the paper's ("budget
+                    differs: ours 0.05 s, paper 1 s"; see budget_comparable)
 """
 from __future__ import annotations
 
@@ -40,10 +45,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from mcts_arena import games as _games
+from mcts_arena import results
+from mcts_arena.results import check_results_dir  # noqa: F401  (the report's entry check)
 from mcts_arena.errors import UserError
 from mcts_arena import stats
-from mcts_arena.store import DB_NAME, Store
+from mcts_arena.store import Store
 
 ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent", "budget",
               "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
@@ -63,6 +72,42 @@ def budget_text(b: dict | None) -> str:
         return f"effort {b['effort']:g} s" + (f" = {b['sims']} {b.get('unit', 'sims')}"
                                               if b.get("rate_of") else "")
     return f"{b['sims']} sims"
+
+
+#: A paper row is compared (given a verdict) only when each side's budget is within this
+#: factor of the paper's seconds per move: wall-clock seconds, or the paper engine's effort at
+#: S seconds ({"effort": S}); a budget in simulations is never compared with seconds.
+BUDGET_FACTOR = 2.0
+
+
+def _budget_of_text(text: str) -> dict | None:
+    m = re.fullmatch(r"\s*(effort\s+)?([\d.eE+-]+)\s*(s|sims)\s*", text or "")
+    if not m:
+        return None
+    if m.group(3) == "sims":
+        return {"sims": int(float(m.group(2)))}
+    return {"effort" if m.group(1) else "time": float(m.group(2))}
+
+
+def budget_comparable(row: dict, paper_seconds: float | None) -> tuple[bool, str | None]:
+    """(comparable, note): may our row be judged against a paper row at `paper_seconds`?
+
+    Each side's budget (`player_budget`/`opponent_budget`, else the `budget` text) must be
+    seconds or effort within a factor `BUDGET_FACTOR` of the paper's; otherwise the note says
+    "budget differs: ours X, paper Y s". A paper row without seconds is compared."""
+    if paper_seconds is None:
+        return True, None
+    sides = [row.get("player_budget"), row.get("opponent_budget")]
+    if not any(sides):
+        parts = [t.strip() for t in str(row.get("budget", "")).split("/")]
+        sides = [_budget_of_text(t) for t in parts]
+    for b in sides:
+        v = None if not b else (b.get("effort") if b.get("effort") is not None
+                                else b.get("time"))
+        if v is None or v <= 0 or max(v / paper_seconds, paper_seconds / v) > BUDGET_FACTOR:
+            return False, f"budget differs: ours {row.get('budget', '?')}, " \
+                          f"paper {paper_seconds:g} s"
+    return True, None
 
 
 def pairing_budget_text(pb: dict | None, ob: dict | None) -> str:
@@ -86,39 +131,24 @@ def _finite(x: float) -> float | None:
 _ci = stats.score_interval
 
 
-def check_results_dir(path: str | Path) -> Path:
-    d = Path(path)
-    if not d.is_dir() or not (d / DB_NAME).exists():
-        what = "no such directory" if not d.exists() else (
-            "not a directory" if not d.is_dir() else f"no {DB_NAME} in it")
-        raise UserError(f"{path}: not a results directory ({what}); give a folder that "
-                        f"'arena run' or 'arena tournament' wrote, e.g. results/<name>")
-    return d
+#: The counts of a pairing with no stored game.
+_NO_GAMES = {k: 0 for k in ("games", "wins", "draws", "losses", "errors", "time_forfeits",
+                            "max_plies", "wins_first", "games_first", "wins_second",
+                            "games_second")} | {"avg_plies": None, "player_work": None,
+                                                "player_work_unit": None, "opponent_work": None,
+                                                "opponent_work_unit": None}
 
 
-def _side_work(stats_list: list[dict], seat: int) -> tuple[float, float, int, int]:
-    """(sims, nodes, moves, moves with sims > 0) over the moves of `seat`."""
-    sims = nodes = 0.0
-    moves = with_sims = 0
-    for st in stats_list:
-        if st.get("seat") != seat:
-            continue
-        moves += 1
-        s = st.get("sims") or 0
-        sims += s
-        with_sims += s > 0
-        nodes += st.get("nodes") or 0
-    return sims, nodes, moves, with_sims
-
-
-def _work(total_sims, total_nodes, moves, with_sims) -> tuple[float | None, str | None]:
-    """Mean simulations per move over all the side's moves; nodes for a side that never
-    reports simulations (αβ)."""
-    if not moves:
-        return None, None
-    if with_sims:
-        return total_sims / moves, "sims"
-    return total_nodes / moves, "nodes"
+def _plain(d: dict) -> dict:
+    """numpy scalars and NaN of a DataFrame row as Python ints, floats and None."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, (np.integer,)):
+            v = int(v)
+        elif isinstance(v, (float, np.floating)):
+            v = None if not math.isfinite(v) else float(v)
+        out[k] = v
+    return out
 
 
 def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
@@ -133,6 +163,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     default_budget = cfg.get("budget")
     recorded = {p.get("id"): p for p in cfg.get("pairings", [])}
     sprt = sprt_status(store)
+    counts = results.pairing_counts(results.frame(store))
     rows = []
     for p in store.pairings():
         pid = p["pairing_id"]
@@ -140,44 +171,20 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
                            else default_budget)
         ob = _clean_budget(json.loads(p["opponent_budget"]) if p["opponent_budget"]
                            else default_budget)
-        games = store.games(pid)
-        t = stats.tally(games)
-        w, d, lo, err, tf, mp = t.wins, t.draws, t.losses, t.errors, t.time_forfeits, t.max_plies
-        wf = gf = ws = gs = 0
-        plies = 0
-        work = [0.0, 0.0, 0, 0], [0.0, 0.0, 0, 0]
-        for g in games:
-            if g["score"] is None or g["reason"] == "error":
-                continue
-            sc = g["score"]
-            plies += g["plies"]
-            if g["swap"] == 0:
-                gf += 1
-                wf += sc == 1.0
-            else:
-                gs += 1
-                ws += sc == 1.0
-            for side, seat in ((0, g["swap"]), (1, 1 - g["swap"])):
-                a = _side_work(g["stats"], seat)
-                for i in range(4):
-                    work[side][i] += a[i]
-        n = w + d + lo
-        ci_low, ci_high, used = _ci(w, d, lo, ci)
+        c = _plain(counts.loc[pid].to_dict()) if pid in counts.index else _NO_GAMES
+        w, d, lo, n = c["wins"], c["draws"], c["losses"], c["games"]
+        ci_low, ci_high, used = _ci(w, d, lo, ci) if n else (None, None, None)
         e, ee = stats.elo(w, d, lo)
-        pw, pu = _work(*work[0])
-        ow, ou = _work(*work[1])
         row = {
             "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
             "game": game, "pairing_id": pid, "player": p["player"], "opponent": p["opponent"],
             "budget": pairing_budget_text(pb, ob),
             "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
-            "wins": w, "draws": d, "losses": lo, "errors": err, "time_forfeits": tf,
-            "max_plies": mp, "score": stats.score(w, d, lo), "ci_low": ci_low, "ci_high": ci_high,
-            "ci_method": used, "elo": _finite(e) if n else None, "elo_error": _finite(ee),
-            "los": stats.los(w, lo), "wins_first": wf, "games_first": gf, "wins_second": ws,
-            "games_second": gs, "avg_plies": plies / n if n else None,
-            "player_work": pw, "player_work_unit": pu, "opponent_work": ow,
-            "opponent_work_unit": ou, "pairs": None, "sprt": None, "sweep": None,
+            **{k: c[k] for k in results.COUNT_COLUMNS},
+            "score": stats.score(w, d, lo) if n else None, "ci_low": ci_low,
+            "ci_high": ci_high, "ci_method": used, "elo": _finite(e) if n else None,
+            "elo_error": _finite(ee) if n else None, "los": stats.los(w, lo) if n else None,
+            "pairs": None, "sprt": None, "sweep": None,
         }
         if _games.pair_rule(game):
             po = store.pair_outcomes(pid)
@@ -357,7 +364,11 @@ def _budget_only(spec: str, value: str) -> bool:
 # ---- the paper beside ours -----------------------------------------------------------------
 def compare_paper(rows: list[dict]) -> list[dict]:
     """For every row with a published counterpart: ours, the paper's, budgets and the verdict.
-    Also sets each row's `paper` field (a list, possibly empty)."""
+    Also sets each row's `paper` field (a list, possibly empty).
+
+    No verdict (None) where it would mislead: our pairing has no counted games (`ours_pct` is
+    None too, shown as "—"), or its budget is far from the paper's (`budget_comparable`); `note`
+    says which."""
     from mcts_arena.paper import match_paper, verdict
 
     out = []
@@ -368,18 +379,26 @@ def compare_paper(rows: list[dict]) -> list[dict]:
                                 _strip_budget(row["opponent"]))
         except ValueError:
             found = []
+        has = bool(row["games"]) and row.get("score") is not None
         for pr in found:
-            v = verdict(pr.win_pct, row["ci_low"], row["ci_high"]) if row["games"] else "no games"
+            comparable, note = budget_comparable(row, pr.seconds)
+            if not has:
+                note = "no games"
+            v = verdict(pr.win_pct, row["ci_low"], row["ci_high"]) \
+                if has and comparable else None
             entry = {"table": pr.table, "id": pr.id, "win_pct": pr.win_pct, "games": pr.games,
-                     "seconds": pr.seconds, "verdict": v, "reversed": pr.reversed}
+                     "seconds": pr.seconds, "verdict": v, "comparable": comparable,
+                     "note": note, "reversed": pr.reversed}
             row["paper"].append(entry)
             out.append({"experiment": row["experiment"], "player": row["player"],
-                        "opponent": row["opponent"], "ours_pct": 100 * row["score"],
-                        "ci_low_pct": 100 * row["ci_low"], "ci_high_pct": 100 * row["ci_high"],
+                        "opponent": row["opponent"],
+                        "ours_pct": 100 * row["score"] if has else None,
+                        "ci_low_pct": 100 * row["ci_low"] if has else None,
+                        "ci_high_pct": 100 * row["ci_high"] if has else None,
                         "games": row["games"], "budget": row["budget"], **{
-                            f"paper_{k}": entry[k] for k in ("table", "win_pct", "games",
+                            f"paper_{k}": entry[k] for k in ("table", "id", "win_pct", "games",
                                                              "seconds")},
-                        "verdict": v})
+                        "verdict": v, "comparable": comparable, "note": note})
     return out
 
 
@@ -389,6 +408,7 @@ class ExperimentReport:
     info: dict
     rows: list[dict]
     tournament: str | None = None        # bracket / cross-table text of a tournament dir
+    tournament_state: object | None = None   # arena.tournament.State of a tournament dir
 
 
 @dataclass
@@ -397,6 +417,7 @@ class Report:
     sweeps: list[Sweep]
     comparisons: list[dict] | None = None    # with --compare paper
     ci: str = "auto"
+    figures: list[tuple[str, str]] = field(default_factory=list)  # (title, PNG path) written
 
     @property
     def rows(self) -> list[dict]:
@@ -414,7 +435,8 @@ def build_report(paths: list[str], ci: str = "auto", compare: str | None = None)
     for d in dirs:
         with Store.open(d, readonly=True) as store:
             exps.append(ExperimentReport(experiment_info(store), pairing_rows(store, ci),
-                                         tournament.render_stored(store)))
+                                         tournament.render_stored(store),
+                                         tournament.stored_state(store)))
     all_rows = [r for e in exps for r in e.rows]
     sweeps = find_sweeps(all_rows)
     comparisons = compare_paper(all_rows) if compare == "paper" else None

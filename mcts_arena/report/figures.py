@@ -1,0 +1,402 @@
+"""Pictures of results: forest plot, α-sweep curves, Elo ladder, elimination bracket (PNG).
+
+Every function here draws on a `matplotlib.figure.Figure` with the Agg canvas (no pyplot
+state, no display), writes one PNG file (folders created) and returns its path, so a caller
+can use any of them on its own, e.g. `arena reproduce` writing into docs/reproduction/::
+
+    from mcts_arena.report.figures import forest_plot, sweep_plot
+    forest_plot(rows, "docs/reproduction/table2.png", title="Table 2")
+
+`arena report` calls them through `plots.write_figures(report, folder)`; the HTML page embeds
+the PNGs as base64 data URIs (one self-contained file), markdown and LaTeX link the files.
+
+Inputs are plain dicts (the report's rows, `tables.py`) or the report's objects (`Sweep`,
+`arena.bracket.Bracket`); each function's docstring lists the keys it reads.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+#: Colours: ours, the paper's, the paper's best-α ranges.
+OURS = "#1f77b4"
+PAPER = "#d62728"
+RANGES = ("#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+_LN10_400 = math.log(10.0) / 400.0
+
+
+def _figure(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=100)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig, path: str | Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path
+
+
+def _pct(x) -> float | None:
+    return None if x is None else 100.0 * float(x)
+
+
+# ---- forest plot ---------------------------------------------------------------------------
+def paper_marker(row: Mapping) -> tuple[float | None, bool]:
+    """(paper win %, comparable) for a row: `paper_pct` if given, else the first entry of
+    `paper` (the report's `--compare paper` list), preferring one at a comparable budget."""
+    if row.get("paper_pct") is not None:
+        return float(row["paper_pct"]), bool(row.get("paper_comparable", True))
+    entries = row.get("paper") or []
+    for e in entries:
+        if e.get("comparable", True):
+            return float(e["win_pct"]), True
+    if entries:
+        return float(entries[0]["win_pct"]), False
+    return None, False
+
+
+def forest_label(row: Mapping) -> str:
+    """"A vs B (budget, n games)"."""
+    return f"{row['player']} vs {row['opponent']} ({row.get('budget', '?')}, {row['games']} games)"
+
+
+def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = None) -> Path:
+    """One line per pairing: our win % with its 95% CI as a horizontal bar, the paper's value as
+    a red diamond (hollow when the paper's budget is far from ours), a dashed line at 50%.
+
+    Row keys: `player`, `opponent`, `budget` (text), `games` (counted games), `score`,
+    `ci_low`, `ci_high` (fractions in [0, 1]; None or `games` 0: drawn as "no games", no bar).
+    Optional: `paper` (list of {"win_pct", "comparable"}, as `tables.compare_paper` sets it) or
+    `paper_pct` (a number, percent) with `paper_comparable` (bool, default True).
+    Rows are drawn top to bottom in the order given.
+    """
+    rows = list(rows)
+    n = max(len(rows), 1)
+    longest = max((len(forest_label(r)) for r in rows), default=20)
+    fig = _figure(min(max(9.0, 6.5 + 0.065 * longest), 20.0), min(1.2 + 0.32 * n, 60.0))
+    ax = fig.add_subplot(1, 1, 1)
+    ys = np.arange(len(rows))[::-1]
+    labels = []
+    drawn = {"ours": False, "paper": False, "far": False}
+    for y, r in zip(ys, rows):
+        labels.append(forest_label(r))
+        if r.get("games") and r.get("score") is not None:
+            s, lo, hi = _pct(r["score"]), _pct(r["ci_low"]), _pct(r["ci_high"])
+            ax.plot([lo, hi], [y, y], color=OURS, linewidth=2.5, solid_capstyle="butt",
+                    label=None if drawn["ours"] else "ours, 95% CI")
+            ax.plot([s], [y], "o", color=OURS, markersize=5)
+            drawn["ours"] = True
+        else:
+            ax.text(50.0, y, "no games", ha="center", va="center", fontsize=8, color="grey")
+        pct, comparable = paper_marker(r)
+        if pct is not None:
+            key = "paper" if comparable else "far"
+            ax.plot([pct], [y], "D", markersize=6, color=PAPER,
+                    markerfacecolor=PAPER if comparable else "none",
+                    label=None if drawn[key] else (
+                        "paper" if comparable else "paper (budget differs)"))
+            drawn[key] = True
+    ax.axvline(50.0, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("win % of the first player (draws half), 95% CI")
+    ax.grid(True, axis="x", alpha=0.3)
+    if title:
+        ax.set_title(title, fontsize=10)
+    if any(drawn.values()):
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+# ---- α sweeps ------------------------------------------------------------------------------
+def paper_figures(game: str, player_template: str, opponent: str) -> list:
+    """The paper's figures (`PaperFigure`) whose curve is `player_template` (with '{}' where
+    the swept value goes) against `opponent` in `game`."""
+    from mcts_arena.paper import load_paper_results, normalize_spec
+
+    out = []
+    for f in load_paper_results().figures:
+        if f.game.casefold() != game.casefold():
+            continue
+        try:
+            same = all(normalize_spec(f.player.format(alpha=v)) ==
+                       normalize_spec(player_template.format(v)) for v in (0.37, 0.0))
+            same = same and normalize_spec(f.opponent) == normalize_spec(opponent)
+        except (ValueError, IndexError, KeyError):
+            continue
+        if same:
+            out.append(f)
+    return out
+
+
+def paper_points(game: str, player_template: str, opponent: str,
+                 values: Sequence[float] = ()) -> list[tuple[float, float, object]]:
+    """Published single points on a sweep's curve: (x, win %, PaperRow) for every value among
+    `values` and the paper's `im` parameter set that has a row in the paper's tables."""
+    from mcts_arena.paper import load_paper_results, match_paper
+
+    xs = {float(v) for v in values}
+    xs |= {float(v) for v in load_paper_results().parameter_sets.get("im", ())}
+    out = []
+    for x in sorted(xs):
+        try:
+            found = match_paper(game, player_template.format(f"{x:g}"), opponent)
+        except ValueError:
+            continue
+        out += [(x, r.win_pct, r) for r in found]
+    return out
+
+
+def sweep_plot(sweep, path: str | Path, title: str | None = None,
+               paper: bool = True) -> Path:
+    """Win % against the swept parameter, one curve per budget: points joined by a line, our
+    95% CI as a shaded band, a dashed line at 50%; with `paper`, the paper's best-α range of each
+    matching figure shaded (data/paper_results.yaml `figures`) and the paper's published
+    points on the curve as red diamonds (rows of its tables, e.g. Table 2's α = 0.6).
+
+    `sweep`: a `tables.Sweep` or any object with `game`, `player` (template, '{}' where the
+    value goes), `opponent`, `title`, `symbol` and `curves` = {label: [(x, row), ...]}, where each
+    row has `score`, `ci_low`, `ci_high` (fractions; None for a point without games, skipped)
+    and `games`.
+    """
+    fig = _figure(7.0, 4.4)
+    ax = fig.add_subplot(1, 1, 1)
+    xs_all: list[float] = []
+    if paper:
+        for i, f in enumerate(paper_figures(sweep.game, sweep.player, sweep.opponent)):
+            lo, hi = f.best_alpha
+            secs = ", ".join(f"{s:g} s" for s in f.seconds)
+            ax.axvspan(lo, hi, color=RANGES[i % len(RANGES)], alpha=0.15,
+                       label=f"paper's best α {lo:g}–{hi:g} ({f.id.replace('fig', 'Fig. ')}, "
+                             f"{secs})")
+            xs_all += [lo, hi]
+    for label, pts in sorted(sweep.curves.items()):
+        pts = [(x, r) for x, r in pts if r.get("games") and r.get("score") is not None]
+        if not pts:
+            continue
+        xs = np.array([x for x, _ in pts], dtype=float)
+        ys = np.array([_pct(r["score"]) for _, r in pts])
+        lo = np.array([_pct(r["ci_low"]) for _, r in pts])
+        hi = np.array([_pct(r["ci_high"]) for _, r in pts])
+        n = sum(r["games"] for _, r in pts)
+        line, = ax.plot(xs, ys, marker="o", label=f"ours, {label} ({n} games)")
+        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+        xs_all += list(xs)
+    if paper:
+        xs_ours = sorted({x for pts in sweep.curves.values() for x, _ in pts})
+        pp = paper_points(sweep.game, sweep.player, sweep.opponent, xs_ours)
+        first = True
+        for x, pct, r in pp:
+            ax.plot([x], [pct], "D", color=PAPER, markersize=7,
+                    label="paper (tables, " + ", ".join(
+                        sorted({f"{q.table} {q.seconds:g} s" if q.seconds else q.table
+                                for _, _, q in pp})) + ")" if first else None)
+            if r.seconds:
+                ax.annotate(f"{r.seconds:g} s", (x, pct), textcoords="offset points",
+                            xytext=(6, -3), fontsize=7, color=PAPER)
+            first = False
+            xs_all.append(x)
+    ax.axhline(50.0, color="grey", linestyle="--", linewidth=1)
+    sym = getattr(sweep, "symbol", "x")
+    ax.set_xlabel(f"{sym} ({sweep.param})" if sym != getattr(sweep, "param", sym) else sym)
+    ax.set_ylabel("win % (draws half), 95% CI band")
+    ax.set_ylim(0, 100)
+    if xs_all:
+        lo_x, hi_x = min(xs_all), max(xs_all)
+        pad = (hi_x - lo_x) * 0.05 or 0.05
+        ax.set_xlim(lo_x - pad, hi_x + pad)
+    ax.set_title(title or sweep.title, fontsize=9)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+# ---- Elo ladder ----------------------------------------------------------------------------
+def bradley_terry_ladder(results: Mapping[tuple[str, str], tuple[float, float, float]],
+                         z: float = 1.96) -> list[dict]:
+    """Bradley–Terry Elo ratings (mean 0, `stats.bradley_terry`) with the half-width of their
+    95% interval, best first: [{"name", "elo", "error", "games"}, ...].
+
+    `results[(a, b)] = (wins_a, draws, wins_b)`. The error is z times the standard error from
+    the observed Fisher information at the fitted ratings (its pseudo-inverse, which is the
+    covariance under the mean-zero constraint); None when it is not finite.
+    """
+    from mcts_arena import stats
+
+    ratings = stats.bradley_terry(results)
+    names = list(ratings)
+    idx = {a: i for i, a in enumerate(names)}
+    n = len(names)
+    games = np.zeros((n, n))
+    for (a, b), (wa, d, wb) in results.items():
+        games[idx[a], idx[b]] += wa + d + wb
+        games[idx[b], idx[a]] += wa + d + wb
+    r = np.array([ratings[a] for a in names]) * _LN10_400
+    p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
+    w = games * p * (1.0 - p) * _LN10_400 ** 2
+    info = np.diag(w.sum(axis=1)) - w
+    cov = np.linalg.pinv(info) if n > 1 else np.zeros((1, 1))
+    out = []
+    for a in names:
+        var = cov[idx[a], idx[a]]
+        err = z * math.sqrt(var) if var > 0 and math.isfinite(var) else None
+        out.append({"name": a, "elo": ratings[a], "error": err,
+                    "games": int(games[idx[a]].sum())})
+    out.sort(key=lambda e: -e["elo"])
+    return out
+
+
+def elo_ladder(ladder: Sequence[Mapping], path: str | Path, title: str | None = None) -> Path:
+    """Ratings as a ladder: one line per player, best at the top, a point at its Elo with a
+    horizontal error bar (95%), a dashed line at 0 (the mean).
+
+    Entry keys: `name`, `elo`; optional `error` (95% half-width, None: no bar) and `games`.
+    `bradley_terry_ladder` makes such a list; it is drawn sorted by `elo`, highest first.
+    """
+    ladder = sorted(ladder, key=lambda e: -e["elo"])
+    n = max(len(ladder), 1)
+    fig = _figure(7.0, min(1.3 + 0.35 * n, 40.0))
+    ax = fig.add_subplot(1, 1, 1)
+    ys = np.arange(len(ladder))[::-1]
+    for y, e in zip(ys, ladder):
+        err = e.get("error")
+        ax.errorbar([e["elo"]], [y], xerr=None if err is None else [[err], [err]], fmt="o",
+                    color=OURS, capsize=3)
+        ax.text(e["elo"], y + 0.22, f"{e['elo']:+.0f}" + ("" if err is None else f" ± {err:.0f}"),
+                ha="center", fontsize=7)
+    ax.axvline(0.0, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([f"{i + 1}. {e['name']}" + (f" ({e['games']} games)" if e.get("games")
+                                                     else "") for i, e in enumerate(ladder)],
+                       fontsize=8)
+    ax.set_ylim(-0.7, n - 0.2)
+    ax.set_xlabel("Elo (Bradley–Terry, mean 0), 95% interval")
+    ax.grid(True, axis="x", alpha=0.3)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+# ---- elimination bracket -------------------------------------------------------------------
+def bracket_tree(bracket) -> list[dict]:
+    """The bracket as a tree laid out for drawing: a list of nodes
+    {"name", "col", "y", "parent" (index or None), "wins" (its wins in the match that decides
+    its edge to the parent, None for a bye or an undecided match), "bye", "won", "champion"}.
+
+    Column c holds the entrants of round c + 1 (0-based columns); a finished bracket has one
+    more column with the champion. A node in column c + 1 has as children the two entrants of
+    its round-(c + 1) match (or itself alone, with a bye), so leaves are round 1's entrants,
+    in order, and there are no crossing edges. A running bracket's roots are the entrants of
+    the round being played, in match order.
+    """
+    rounds = list(bracket.rounds)
+    if bracket.done:
+        roots = [(bracket.winner, len(rounds))]
+    else:
+        rd = bracket.current_round
+        roots = [(n, len(rounds)) for m in rd.matches for n in (m.a, m.b)]
+        if rd.bye is not None:
+            roots.append((rd.bye, len(rounds)))
+    nodes: list[dict] = []
+    leaf = [0]
+
+    def build(name: str, col: int, parent: int | None, info: dict) -> int:
+        idx = len(nodes)
+        nodes.append({"name": name, "col": col, "parent": parent, "y": 0.0, **info})
+        kids = []
+        if col > 0:
+            rd = rounds[col - 1]
+            for m in rd.matches:
+                if name in (m.a, m.b):
+                    for who, wins in ((m.a, m.wins_a), (m.b, m.wins_b)):
+                        kids.append(build(who, col - 1, idx, {
+                            "wins": wins, "bye": False, "won": who == m.winner}))
+                    break
+            else:
+                kids.append(build(name, col - 1, idx, {"wins": None, "bye": True, "won": True}))
+        if kids:
+            nodes[idx]["y"] = sum(nodes[k]["y"] for k in kids) / len(kids)
+        else:
+            nodes[idx]["y"] = float(leaf[0])
+            leaf[0] += 1
+        return idx
+
+    rd = bracket.current_round
+    for name, col in roots:
+        info = {"wins": None, "bye": False, "won": None, "champion": bracket.done}
+        if rd is not None:
+            for m in rd.matches:
+                if name in (m.a, m.b) and m.recorded:
+                    info["wins"] = m.wins_a if name == m.a else m.wins_b
+                    info["won"] = name == m.winner
+            info["bye"] = name == rd.bye
+        build(name, col, None, info)
+    return nodes
+
+
+def bracket_plot(bracket, path: str | Path, title: str | None = None,
+                 labels: Mapping[str, str] | None = None) -> Path:
+    """Draw an elimination bracket (`arena.bracket.Bracket`, finished or running) as a tree:
+    rounds left to right, the two entrants of each match joined to the one who advances, the
+    entrant's wins in that match written on its edge (a bye marked "bye"), losers grey, the
+    champion in the last column. A running bracket ends with the round being played (its
+    decided matches' wins in the boxes).
+
+    `bracket` needs `rounds` (each with `matches` of `a`, `b`, `wins_a`, `wins_b`, `winner`,
+    `recorded`, and a `bye`), `current_round`, `done` and `winner` (see `bracket_tree`).
+    `labels` maps an entrant's name to the text of its box (e.g. "fet4 = MCTS(fet4)").
+    """
+    nodes = bracket_tree(bracket)
+    labels = labels or {}
+    ncols = max(n["col"] for n in nodes) + 1
+    nleaves = sum(1 for n in nodes if n["col"] == 0) or 1
+    fig = _figure(max(4.5, 2.4 * ncols), min(1.3 + 0.38 * nleaves, 30.0))
+    ax = fig.add_subplot(1, 1, 1)
+    ax.set_axis_off()
+    top = nleaves - 1
+    for n in nodes:
+        x, y = n["col"], top - n["y"]
+        if n["parent"] is not None:
+            p = nodes[n["parent"]]
+            px, py = p["col"], top - p["y"]
+            mid = x + 0.55
+            ax.plot([x + 0.42, mid, mid, px - 0.3], [y, y, py, py],
+                    color="#333333" if n["won"] else "#bbbbbb", linewidth=1.2 if n["won"] else 1)
+            edge = "bye" if n["bye"] else ("" if n["wins"] is None else str(n["wins"]))
+            ax.text((x + 0.42 + mid) / 2, y + 0.08, edge, ha="center", va="bottom", fontsize=7,
+                    color="#333333" if n["won"] else "#999999")
+        text = labels.get(n["name"], n["name"])
+        if n.get("champion"):
+            text = "Winner: " + text
+        elif n["parent"] is None and n["wins"] is not None:
+            text += f" ({n['wins']})"
+        lost = n["won"] is False
+        ax.text(x, y, text, ha="center", va="center", fontsize=7,
+                fontweight="bold" if n.get("champion") or (n["won"] and not n["bye"]) else "normal",
+                color="#999999" if lost else "black",
+                bbox=dict(boxstyle="round,pad=0.25", linewidth=1,
+                          facecolor="#fff2b3" if n.get("champion") else "white",
+                          edgecolor="#bbbbbb" if lost else "black"))
+    nrounds = len(bracket.rounds) + (bracket.current_round is not None)
+    for c in range(ncols):
+        ax.text(c, top + 0.8, f"round {c + 1}" if c < nrounds else "winner", ha="center",
+                va="bottom", fontsize=8, color="#555555")
+    ax.set_xlim(-0.6, ncols - 0.4)
+    ax.set_ylim(-0.6, top + 1.4)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)

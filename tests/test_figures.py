@@ -1,0 +1,187 @@
+"""Pictures (report/figures.py, report/plots.py): the bracket tree is the paper's bracket, the
+Bradley–Terry errors match the closed form, the paper's figures and points are found for our
+sweeps, comparison rows without games or at a far budget get no verdict, and every picture of
+a report is written and embedded in the HTML page."""
+import math
+import re
+import struct
+
+import pytest
+from click.testing import CliRunner
+
+from mcts_arena.arena import config
+from mcts_arena.cli import cli
+from mcts_arena.report import figures
+from mcts_arena.arena.bracket import Bracket
+from mcts_arena.paper import load_paper_results
+from mcts_arena.report.tables import budget_comparable, compare_paper
+
+
+def _png_size(path):
+    data = open(path, "rb").read(24)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def _paper_bracket(tid):
+    t = load_paper_results().tournament(tid)
+    res = {(m[1], m[3]): (int(m[2]), int(m[4])) for m in re.finditer(
+        r"winner (\S+) \((\d+)\) vs\. loser (\S+) \((\d+)\)", t.bracket)}
+    b = Bracket(t.entrants)
+    b.run(lambda a, c: res[(a, c)] if (a, c) in res else res[(c, a)][::-1])
+    assert b.render().strip() == t.bracket.strip()
+    return t, b, res
+
+
+@pytest.mark.parametrize("tid", ["kalah-fet", "kalah-ege"])
+def test_bracket_tree_is_the_papers_bracket(tid, tmp_path):
+    t, b, res = _paper_bracket(tid)
+    nodes = figures.bracket_tree(b)
+    (root,) = [n for n in nodes if n["parent"] is None]
+    assert root["name"] == t.winner and root["champion"] and root["col"] == len(b.rounds)
+    assert sorted(n["name"] for n in nodes if n["col"] == 0) == sorted(t.entrants)
+    for i, n in enumerate(nodes):
+        kids = [k for k in nodes if k["parent"] == i]
+        if kids:      # a parent sits between its children, and is one of them (the advancer)
+            assert n["y"] == pytest.approx(sum(k["y"] for k in kids) / len(kids))
+            assert n["name"] in [k["name"] for k in kids]
+            assert all(k["col"] == n["col"] - 1 for k in kids)
+        if n["parent"] is not None and not n["bye"]:
+            p = nodes[n["parent"]]
+            other = next(k for k in nodes if k["parent"] == n["parent"] and k is not n)
+            assert (n["wins"], other["wins"]) == (
+                res[(n["name"], other["name"])] if (n["name"], other["name"]) in res
+                else res[(other["name"], n["name"])][::-1])
+            assert n["won"] == (n["name"] == p["name"])
+    # no crossing edges: in every column the order by y follows the parents' order
+    for col in range(root["col"]):
+        here = sorted((n for n in nodes if n["col"] == col), key=lambda n: n["y"])
+        parents = [nodes[n["parent"]]["y"] for n in here]
+        assert parents == sorted(parents)
+    w, h = _png_size(figures.bracket_plot(b, tmp_path / "b.png", title=t.id))
+    assert w > 600 and h > 400
+
+
+def test_running_bracket_ends_with_the_current_round(tmp_path):
+    b = Bracket(["a", "b", "c", "d", "e"])
+    b.record("a", "e", 3, 1)
+    b.record("b", "d", 0, 2)
+    b.advance()                       # round 2: a, d, c (bye c)
+    b.record("a", "c", 2, 2)          # tie: the first (a) advances, round not yet closed
+    nodes = figures.bracket_tree(b)
+    roots = [n for n in nodes if n["parent"] is None]
+    assert [r["name"] for r in roots] == ["a", "c", "d"]
+    assert [r["wins"] for r in roots] == [2, 2, None] and roots[2]["bye"]
+    assert not any(n.get("champion") for n in nodes)
+    figures.bracket_plot(b, tmp_path / "running.png")
+
+
+def test_bradley_terry_errors_match_the_two_player_closed_form(tmp_path):
+    # two players, 75 of 100: elo difference 400 log10(3); var of the difference is
+    # 1 / (n p (1-p) k^2), each rating (mean 0) is half the difference
+    (a, b) = figures.bradley_terry_ladder({("x", "y"): (75, 0, 25)})
+    k = math.log(10) / 400
+    half = 1.96 * math.sqrt(1 / (100 * 0.75 * 0.25 * k * k)) / 2
+    assert a["name"] == "x" and a["elo"] == pytest.approx(200 * math.log10(3), abs=1e-3)
+    assert a["error"] == pytest.approx(half, rel=1e-4) and b["error"] == pytest.approx(half)
+    assert a["games"] == b["games"] == 100
+    ladder = figures.bradley_terry_ladder({("x", "y"): (60, 0, 40), ("y", "z"): (55, 10, 35),
+                                           ("x", "z"): (70, 0, 30)})
+    assert [e["name"] for e in ladder] == ["x", "y", "z"]
+    assert sum(e["elo"] for e in ladder) == pytest.approx(0, abs=1e-6)
+    w, h = _png_size(figures.elo_ladder(ladder, tmp_path / "elo.png", title="t"))
+    assert h < _png_size(figures.elo_ladder(ladder * 3, tmp_path / "elo9.png"))[1]
+
+
+@pytest.mark.parametrize("game,player,opponent,fig,points", [
+    ("breakthrough", "MCTS(bl,im{})", "MCTS(bl)", ["fig2-top"], [(0.6, 63.3)]),
+    ("breakthrough", "MCTS(bl,np,im{})", "MCTS(bl,np)", ["fig2-bottom-1s", "fig2-bottom-5s"], []),
+    ("loa", "MCTS(abp2,PB,im{})", "MCTS(abp2,PB)", ["fig4-abp-pb"], [(0.2, 50.59), (0.2, 50.91)]),
+    ("kalah", "MCTS(fet4,im{})", "MCTS(fet4)", ["fig1"], []),
+    ("kalah", "MCTS(fet4,im{})", "MCTS", [], []),
+])
+def test_paper_figures_and_points_of_a_sweep(game, player, opponent, fig, points):
+    assert [f.id for f in figures.paper_figures(game, player, opponent)] == fig
+    got = [(x, p) for x, p, _ in figures.paper_points(game, player, opponent, [0.6])]
+    assert got == points
+
+
+def _row(score=0.6, games=100, budget="1 s", **kw):
+    r = {"experiment": "e", "game": "breakthrough", "player": "MCTS(ipp)", "opponent": "MCTS",
+         "budget": budget, "games": games, "score": score if games else None,
+         "ci_low": score - 0.05 if games else None, "ci_high": score + 0.05 if games else None}
+    r.update(kw)
+    return r
+
+
+@pytest.mark.parametrize("row,comparable,note", [
+    (_row(budget="1 s"), True, None),
+    (_row(budget="0.6 s"), True, None),
+    (_row(budget="0.05 s"), False, "budget differs: ours 0.05 s, paper 1 s"),
+    (_row(budget="30 sims"), False, "budget differs: ours 30 sims, paper 1 s"),
+    (_row(budget="1 s / 5 s"), False, "budget differs: ours 1 s / 5 s, paper 1 s"),
+    (_row(budget="effort 1 s", player_budget={"sims": 5000, "effort": 1},
+          opponent_budget={"sims": 5000, "effort": 1}), True, None),
+    (_row(budget="2000 sims", player_budget={"sims": 2000},
+          opponent_budget={"sims": 2000, "effort": 1}), False,
+     "budget differs: ours 2000 sims, paper 1 s"),
+])
+def test_budget_comparability(row, comparable, note):
+    assert budget_comparable(row, 1) == (comparable, note)
+    (c,) = compare_paper([row])
+    assert c["comparable"] is comparable and c["note"] == note
+    assert (c["verdict"] is None) is (not comparable)
+
+
+def test_a_pairing_without_games_has_no_percentage_and_no_verdict():
+    (c,) = compare_paper([_row(games=0)])
+    assert c["ours_pct"] is None and c["verdict"] is None and c["note"] == "no games"
+    from mcts_arena.report.render import cmp_cells
+    cells = cmp_cells(c)
+    assert cells[1] == "—" and cells[-1] == "no games"
+
+
+def test_forest_plot_rows_and_paper_markers(tmp_path):
+    rows = [_row(paper=[{"win_pct": 94.3, "comparable": False}]),
+            _row(games=0), _row(paper_pct=27.6)]
+    assert figures.paper_marker(rows[0]) == (94.3, False)
+    assert figures.paper_marker(rows[1]) == (None, False)
+    assert figures.paper_marker(rows[2]) == (27.6, True)
+    assert figures.forest_label(rows[1]) == "MCTS(ipp) vs MCTS (1 s, 0 games)"
+    _w, h3 = _png_size(figures.forest_plot(rows, tmp_path / "f.png", title="x"))
+    _w, h9 = _png_size(figures.forest_plot(rows * 3, tmp_path / "f9.png"))
+    assert h9 > h3
+
+
+def test_report_writes_and_embeds_every_picture(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    for name, body in (("rr", "kind: round_robin\nentrants: [Random, 'Random(im0.1)', "
+                              "'Random(im0.2)']\n"),
+                       ("el", "kind: elimination\nentrants: [Random, 'Random(im0.1)', "
+                              "'Random(im0.2)', 'Random(im0.3)', 'Random(im0.4)']\n")):
+        f = tmp_path / f"{name}.yaml"
+        f.write_text(f"name: {name}\ngame: tictactoe\nbudget: {{sims: 5}}\ngames: 4\n" + body)
+        res = CliRunner().invoke(cli, ["tournament", str(f), "--jobs", "1", "--quiet"])
+        assert res.exit_code == 0, res.output
+    dirs = [str(tmp_path / "results" / f"tournament-{n}-tictactoe") for n in ("rr", "el")]
+    out = tmp_path / "pics"
+    res = CliRunner().invoke(cli, ["report", *dirs, "--format", "html", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    names = sorted(p.name.split("-")[0] for p in out.glob("*.png"))
+    assert names == ["bracket", "elo", "forest", "forest"]
+    page = (out / "report.html").read_text()
+    assert page.count('<img alt="') == 4 == page.count('src="data:image/png;base64,')
+    assert "elimination bracket" in page and "Elo ladder" in page
+    text = CliRunner().invoke(cli, ["report", *dirs, "--out", str(out)]).output
+    assert text.count("\nfigure ") == 4
+
+
+def test_empty_inputs_still_draw(tmp_path):
+    assert _png_size(figures.forest_plot([], tmp_path / "f.png"))[0] > 0
+    assert _png_size(figures.elo_ladder([], tmp_path / "e.png"))[0] > 0
+    for entrants in (["a"], ["a", "b"]):          # finished at once / nothing played yet
+        b = Bracket(entrants)
+        nodes = figures.bracket_tree(b)
+        assert [n["name"] for n in nodes] == entrants
+        assert _png_size(figures.bracket_plot(b, tmp_path / f"b{len(entrants)}.png"))[0] > 0

@@ -1,0 +1,61 @@
+"""The HTML report in a real headless browser (tools/check_report_html.py): it renders and every
+picture loads; a page with a broken picture is caught. Skipped where no Chromium is installed
+(`apt-get install chromium`, or set CHROMIUM=/path/to/chrome)."""
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcts_arena.arena import config
+from mcts_arena.arena import plan as plan_mod
+from mcts_arena.arena.scheduler import run_experiment
+from mcts_arena.cli import cli
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "check_report_html.py"
+SWEEP = ("name: sw\ngame: tictactoe\nbudget: {sims: 10}\ngames: 4\nseed: 5\nmatches:\n"
+         "  - sweep: {player: 'MCTS(im{a})', opponent: 'MCTS', a: [0.0, 0.5, 1.0]}\n")
+
+
+def _browser():
+    spec = importlib.util.spec_from_file_location("check_report_html", TOOL)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.find_browser()
+
+
+pytestmark = pytest.mark.skipif(_browser() is None, reason="no Chromium installed "
+                                "(apt-get install chromium): the HTML report is not checked in a "
+                                "browser here")
+
+
+def _check(page, *args):
+    return subprocess.run([sys.executable, str(TOOL), str(page), *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_html_report_renders_and_every_image_loads(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    exp = config.loads(SWEEP, players=importlib.import_module("mcts_arena.players"))
+    run_experiment(exp, plan_mod.make_plan(exp), tmp_path / "sw", workers=1, progress=False)
+    out = tmp_path / "page"
+    res = CliRunner().invoke(cli, ["report", str(tmp_path / "sw"), "--format", "html",
+                                   "--compare", "paper", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    page = out / "report.html"
+    n = page.read_text().count("<img ")
+    assert n == 2                                     # forest plot and the sweep
+    r = _check(page, "--screenshot", str(tmp_path / "shot.png"), "--min-images", str(n))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith(f"ok: {n} images loaded, 1 tables")
+    assert (tmp_path / "shot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # the check can fail: one picture's data cut short, another's made garbage
+    text = page.read_text()
+    i = text.index("data:image/png;base64,") + len("data:image/png;base64,")
+    bad = tmp_path / "bad.html"
+    bad.write_text(text[:i] + "iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB" + text[i + 4000:])
+    r = _check(bad)
+    assert r.returncode == 1 and "1 of 2 images did not load" in r.stdout, r.stdout
