@@ -174,6 +174,8 @@ def players_cmd(game: str | None) -> None:
     if game is not None:
         _load_state(game, None)
     click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC")
+    click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
+               "(see README)")
     click.echo("tokens:")
     for tok, meaning in players.describe_tokens(game):
         click.echo(f"  {tok:12s} {meaning}")
@@ -214,12 +216,13 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
         specs = [players.parse(spec, game) for spec in (spec_a, spec_b)]
     except players.SpecError as e:
         _fail(str(e))
-    names = [s.canonical for s in specs]
+    names = [players.display_name(s.canonical) for s in specs]
     budget = {"time": seconds} if seconds is not None else {"sims": sims}
     budgets = tuple(spec_budget(s) or budget for s in specs)
     # the one game loop (arena.match): illegal moves, time forfeits and player errors are
     # judged as in an experiment
-    g = GameSpec(game_id="play", pairing_id="play", pair_index=0, swap=0, seats=tuple(names),
+    g = GameSpec(game_id="play", pairing_id="play", pair_index=0, swap=0,
+                 seats=tuple(s.canonical for s in specs),
                  budgets=budgets, seeds=tuple(derive_seed(seed, i) for i in range(2)))
     job = Job(job_id="play", game=game, openings=Openings(), opening_seed=seed, pair_index=0,
               max_plies=100000, macros=(), games=(g,))
@@ -227,21 +230,59 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
 
     def shown(rec, st) -> None:
         s = rec.stats[-1]
-        work = f"{s['sims']} sims" if s.get("sims") else f"{s.get('nodes', 0)} nodes"
-        click.echo(f"{rec.plies:3d}. {names[s['seat']]}: {rec.moves[-1]}  ({work}, depth "
-                   f"{s.get('depth', 0)}, {s.get('time', s['wall']):.3f} s)")
+        work = f"{s['sims']} sims, " if s.get("sims") else \
+            f"{s['nodes']} nodes, " if "nodes" in s else ""      # an external engine: neither
+        depth = f"depth {s['depth']}, " if "depth" in s else ""
+        click.echo(f"{rec.plies:3d}. {names[s['seat']]}: {rec.moves[-1]}  ({work}{depth}"
+                   f"{s.get('time', s['wall']):.3f} s)")
         if show:
             click.echo(str(st))
 
-    rec = play_game(job, g, state.to_text(), players, on_move=shown)
+    start = games.new_state(game).to_text()
+    rec = play_game(job, g, state.to_text(), players, [] if state.to_text() == start else None,
+                    on_move=shown)
     if rec.reason == "error":
         click.echo(f"result: error game ({rec.error})")
     elif rec.winner is None:
         click.echo("result: draw" + (" (ply limit)" if rec.reason == "max_plies" else ""))
     else:
-        how = f" by time forfeit ({rec.error})" if rec.reason == "time_forfeit" else ""
+        how = {"time_forfeit": " by time forfeit", "illegal_move": " by an illegal move",
+               "resign": " by resignation"}.get(rec.reason, "")
+        how += f" ({rec.error})" if how else ""
         click.echo(f"result: {names[rec.winner]} wins "
                    f"({'first' if rec.winner == 0 else 'second'} player){how}")
+
+
+@cli.command("gtp")
+@click.argument("spec")
+@click.option("--game", required=True, help="The game to serve.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="The player's seed (the runner fills it from the game's seed: {seed}).")
+@click.option("--time", "seconds", type=float, default=None,
+              help="Seconds per move [default: the engine's time_settings, else 1].")
+@click.option("--sims", type=int, default=None, help="Simulations (αβ: nodes) per move.")
+def gtp_cmd(spec: str, game: str, seed: int, seconds: float | None, sims: int | None) -> None:
+    """Serve the player SPEC over GTP on stdin/stdout, for GUIs and tournament managers.
+
+    Moves are in the game's notation (the one `arena show` prints); extensions set_position
+    (the game's text form) and set_random_seed. Example:
+    arena gtp "MCTS(bl,im0.4)" --game breakthrough --sims 2000
+    """
+    from mcts_arena import players
+    from mcts_arena.players.gtp_server import GTPServer
+
+    _load_state(game, None)
+    _check_scale_options(None, seconds, sims)
+    if seed < 0:
+        _fail(f"--seed must be a non-negative integer, got {seed}")
+    try:
+        server = GTPServer(spec, game, seed=seed, time=seconds, sims=sims)
+    except players.SpecError as e:
+        _fail(str(e))
+    try:
+        server.serve()
+    except (KeyboardInterrupt, BrokenPipeError):     # the controller went away: just stop
+        pass
 
 
 def _built(name: str) -> bool:
@@ -319,6 +360,7 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
 
     if ray_address is not None and backend != "ray":
         _fail("--ray-address needs --backend ray")
+    scheduler.preflight(exp)            # external engines answer, before anything on disk
     engine = None
     if backend == "ray":        # reach the cluster (and check its nodes) before any change on disk
         from mcts_arena.arena.ray_backend import RayBackend
@@ -339,7 +381,7 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
 
         result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
                                           backend=engine, progress=not quiet,
-                                          announce=announce)
+                                          announce=announce, check_players=False)
     finally:
         if engine is not None:
             engine.close()

@@ -55,9 +55,10 @@ GAME_COLUMNS = ("experiment", "game", "game_id", "pairing", "pair_index", "swap"
                 "opponent_nodes", "player_time", "opponent_time", "player_wall",
                 "opponent_wall", "duration")
 RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
-COUNT_COLUMNS = ("games", "wins", "draws", "losses", "errors", "time_forfeits", "max_plies",
-                 "wins_first", "games_first", "wins_second", "games_second", "avg_plies",
-                 "player_work", "player_work_unit", "opponent_work", "opponent_work_unit")
+COUNT_COLUMNS = ("games", "wins", "draws", "losses", "errors", "time_forfeits", "illegal_moves",
+                 "max_plies", "wins_first", "games_first", "wins_second", "games_second",
+                 "avg_plies", "player_time", "opponent_time", "player_work", "player_work_unit",
+                 "opponent_work", "opponent_work_unit")
 
 
 def _side(stats: list[dict], seat: int) -> dict:
@@ -128,7 +129,7 @@ def load(directory: str | Path) -> pd.DataFrame:
 def _work(sims_total: float, nodes_total: float, moves: int) -> tuple[float | None, str | None]:
     """Mean simulations per move over all the side's moves; nodes for a side that never
     reports simulations (αβ)."""
-    if not moves:
+    if not moves or (sims_total <= 0 and nodes_total <= 0):   # no search reported (GTP)
         return None, None
     if sims_total > 0:
         return sims_total / moves, "sims"
@@ -151,7 +152,8 @@ def pairing_counts(games: pd.DataFrame) -> pd.DataFrame:
         first = ok[ok["swap"] == 0]
         second = ok[ok["swap"] == 1]
         row = {"games": t.games, "wins": t.wins, "draws": t.draws, "losses": t.losses,
-               "errors": t.errors, "time_forfeits": t.time_forfeits, "max_plies": t.max_plies,
+               "errors": t.errors, "time_forfeits": t.time_forfeits,
+               "illegal_moves": t.illegal_moves, "max_plies": t.max_plies,
                "wins_first": int((first["result"] == "win").sum()), "games_first": len(first),
                "wins_second": int((second["result"] == "win").sum()), "games_second": len(second),
                "avg_plies": float(ok["plies"].mean()) if n else None}
@@ -160,5 +162,10 @@ def pairing_counts(games: pd.DataFrame) -> pd.DataFrame:
             w, u = _work(float((ok[f"{side}_sims"].fillna(0) * moves).sum()),
                          float((ok[f"{side}_nodes"].fillna(0) * moves).sum()), int(moves.sum()))
             row[f"{side}_work"], row[f"{side}_work_unit"] = w, u
+            # wall seconds per move, as the match loop measured it (external engines too)
+            walls = ok[f"{side}_wall"]
+            timed = int(moves[walls.notna()].sum())
+            row[f"{side}_time"] = (float((walls.fillna(0) * moves).sum()) / timed
+                                   if timed else None)
         out[pid] = row
     return pd.DataFrame.from_dict(out, orient="index", columns=list(COUNT_COLUMNS))

@@ -539,6 +539,7 @@ class Tally:
     errors: int = 0
     time_forfeits: int = 0
     max_plies: int = 0
+    illegal_moves: int = 0          # games forfeited by an illegal move (external engines)
 
     @property
     def games(self) -> int:
@@ -550,11 +551,12 @@ class Tally:
 
 
 def tally(games: Iterable) -> Tally:
-    """Count W/D/L/errors (and time forfeits, games drawn at the ply limit). Each item is a game
+    """Count W/D/L/errors (and time forfeits, games drawn at the ply limit, illegal-move
+    forfeits). Each item is a game
     as the store keeps it (a mapping with `score` and `reason`) or just its score: 1 win, 0.5
     draw, 0 loss, None an error game. The run summary, the report and tournaments all count
     with this."""
-    w = d = lo = err = tf = mp = 0
+    w = d = lo = err = tf = mp = im = 0
     for g in games:
         if isinstance(g, Mapping):
             sc, reason = g["score"], g.get("reason")
@@ -568,7 +570,8 @@ def tally(games: Iterable) -> Tally:
         lo += sc == 0.0
         tf += reason == "time_forfeit"
         mp += reason == "max_plies"
-    return Tally(w, d, lo, err, tf, mp)
+        im += reason == "illegal_move"
+    return Tally(w, d, lo, err, tf, mp, im)
 
 
 def score_interval(wins: float, draws: float, losses: float, method: str = "auto"

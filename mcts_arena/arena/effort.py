@@ -142,6 +142,9 @@ def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = No
     """The budget dict of `spec` at `effort` paper-seconds: {"sims": N, "effort": S,
     "rate_of": entry, "unit": "sims" | "nodes"}. Players without a search (Random, Greedy) get {"sims": 1, "effort": S}."""
     unit = UNITS.get(spec.kind)
+    if spec.kind in ("GTP", "py"):      # external players: no rate can be known for them
+        raise EffortError(f"an external player ({spec.canonical}) has no engine rate for a "
+                          "matched-effort budget; give it a time= or sims= budget")
     if unit is None:
         return {"sims": 1, "effort": effort}
     r = rate_for(spec, parse, rates)

@@ -16,12 +16,12 @@ from dataclasses import asdict, dataclass, field
 from types import ModuleType
 
 from mcts_arena import games
-from mcts_arena.arena.openings import opening_text
+from mcts_arena.arena.openings import opening_history, opening_text
 from mcts_arena.arena.plan import GameSpec, Job
 
 FORFEIT_FACTOR = 2.0
 FORFEIT_GRACE_S = 0.5
-REASONS = ("normal", "time_forfeit", "error", "max_plies")
+REASONS = ("normal", "time_forfeit", "error", "max_plies", "illegal_move", "resign")
 
 
 @dataclass
@@ -90,9 +90,11 @@ _STAT_KEYS = ("sims", "nodes", "depth", "time")
 
 
 def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
-              on_move: Callable | None = None) -> GameRecord:
-    """Play one game of `job` from the position `opening`; never raises for a player's fault.
-    `on_move(record, state)`, if given, is called after every move (`arena play` prints)."""
+              history: list[str] | None = None, on_move: Callable | None = None) -> GameRecord:
+    """Play one game of `job` from the position `opening` (reached from the start position by
+    the moves `history`, or None when no move sequence does); never raises for a player's
+    fault. `on_move(record, state)`, if given, is called after every move (`arena play`
+    prints)."""
     macros = dict(job.macros) or None
     rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
                      swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
@@ -100,25 +102,49 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
     t_start = time.perf_counter()
     state = games.new_state(job.game, opening)
     agents = []
-    for seat in (0, 1):
-        try:
-            agents.append(players.make(g.seats[seat], game=job.game, seed=g.seeds[seat],
-                                       macros=macros))
-        except Exception as e:  # noqa: BLE001 - a player's fault becomes an error game
-            return _finish(rec, t_start, "error", None, _error_text(f"seat {seat} {g.seats[seat]}", e))
+    try:
+        for seat in (0, 1):
+            try:
+                agents.append(players.make(g.seats[seat], game=job.game, seed=g.seeds[seat],
+                                           macros=macros))
+                hook = getattr(agents[seat], "new_game", None)
+                if hook is not None:
+                    hook(state.copy(), history, dict(g.budgets[seat]),
+                         forfeit_limit(g.budgets[seat]))
+            except Exception as e:  # noqa: BLE001 - a player's fault becomes an error game
+                return _finish(rec, t_start, "error", None,
+                               _error_text(f"seat {seat} {g.seats[seat]}", e))
+        return _play(job, g, rec, state, agents, t_start, on_move)
+    finally:
+        for a in agents:
+            close = getattr(a, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # noqa: BLE001 - the game is decided already
+                    pass
+
+
+def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: float,
+          on_move: Callable | None = None) -> GameRecord:
+    observers = [getattr(a, "observe", None) for a in agents]
     while not state.is_terminal():
         if rec.plies >= job.max_plies:
             return _finish(rec, t_start, "max_plies", None, None)
         seat = state.to_move()
         budget = g.budgets[seat]
         before = state.zobrist()
+        who = f"seat {seat} {g.seats[seat]}"
         t0 = time.perf_counter()
         try:
             move, stats = agents[seat].choose(state, **_budget_kwargs(budget))
         except Exception as e:  # noqa: BLE001
-            return _finish(rec, t_start, "error", None, _error_text(f"seat {seat} {g.seats[seat]}", e))
+            reason = getattr(e, "forfeit", None)
+            if reason in REASONS and reason not in ("normal", "error", "max_plies"):
+                return _finish(rec, t_start, reason, 1 - seat,
+                               f"{who}: {' '.join(str(e).split())}")
+            return _finish(rec, t_start, "error", None, _error_text(who, e))
         wall = time.perf_counter() - t0
-        who = f"seat {seat} {g.seats[seat]}"
         if state.zobrist() != before:
             return _finish(rec, t_start, "error", None, f"{who}: changed the game state it was given")
         limit = forfeit_limit(budget)
@@ -138,6 +164,13 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
         rec.moves.append(notation)
         rec.stats.append(entry)
         rec.plies += 1
+        for other, obs in enumerate(observers):
+            if obs is not None:
+                try:
+                    obs(seat, notation)
+                except Exception as e:  # noqa: BLE001
+                    return _finish(rec, t_start, "error", None,
+                                   _error_text(f"seat {other} {g.seats[other]}", e))
         if on_move is not None:
             on_move(rec, state)
     return _finish(rec, t_start, "normal", state.winner(), None)
@@ -157,6 +190,7 @@ def play_job(job: Job, players: ModuleType) -> Iterator[GameRecord]:
     """Play the games of `job` one after another, yielding each record when it is finished."""
     try:
         opening = opening_text(job.game, job.openings, job.opening_seed, job.pair_index)
+        history = opening_history(job.game, job.openings, job.opening_seed, job.pair_index)
     except Exception as e:  # noqa: BLE001 - e.g. an opening set that is not built
         for g in job.games:
             rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
@@ -165,7 +199,7 @@ def play_job(job: Job, players: ModuleType) -> Iterator[GameRecord]:
             yield _finish(rec, time.perf_counter(), "error", None, _error_text("opening", e))
         return
     for g in job.games:
-        yield play_game(job, g, opening, players)
+        yield play_game(job, g, opening, players, history)
 
 
 def play_job_list(job: Job, players: ModuleType,

@@ -29,14 +29,32 @@ def opening_text(game: str, openings: Openings, seed: int, pair_index: int) -> s
                      f"{', '.join(info.opening_kinds())}")
 
 
+def opening_history(game: str, openings: Openings, seed: int, pair_index: int) -> list[str] | None:
+    """The moves (notation) from the start position to the opening, or None when no move
+    sequence reaches it (Kalah's random boards, LOA's opening set): what an external engine,
+    which only knows `clear_board` and `play`, is sent."""
+    if openings.kind == "start":
+        return []
+    if openings.kind == "random_plies":
+        return _random_plies_moves(game, openings.plies, seed)[1]
+    return None
+
+
 def _random_plies(game: str, plies: int, seed: int) -> str:
+    return _random_plies_moves(game, plies, seed)[0]
+
+
+def _random_plies_moves(game: str, plies: int, seed: int) -> tuple[str, list[str]]:
     for attempt in range(100):
         rng = random.Random(seed + attempt)
         s = games.new_state(game)
+        moves = []
         for _ in range(plies):
             if s.is_terminal():
                 break
-            s.play(rng.choice(s.move_ids()))
+            m = rng.choice(s.move_ids())
+            moves.append(s.format_move(m))
+            s.play(m)
         if not s.is_terminal():
-            return s.to_text()
+            return s.to_text(), moves
     raise ValueError(f"{game}: {plies} random plies end the game in 100 tries; use fewer plies")

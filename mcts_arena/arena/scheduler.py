@@ -393,13 +393,18 @@ class _StopFlag:
 def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int,
                    backend: Backend | None = None, progress: bool = True,
                    players: str | None = None,
-                   announce: Callable[[int, int], None] | None = None) -> RunResult:
+                   announce: Callable[[int, int], None] | None = None,
+                   check_players: bool = True) -> RunResult:
     """Play the games of `plan` missing from the store at `directory` (creating it).
 
     The caller has already dealt with `--new`. Raises UserError for a refused config change or
     a held lock. `announce(stored, to_play)` is called once the store is open and checked.
+    External engines are started once first (`preflight`) unless the caller did that already
+    (`check_players=False`).
     """
     t0 = time.monotonic()
+    if check_players:
+        preflight(exp, players)
     with Store.open(directory) as store:
         check_compatible(store, exp)
         store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_rows(exp))
@@ -464,6 +469,28 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                 bar.close()
     return RunResult(plan.total_games, stored_before, played, not complete,
                      time.monotonic() - t0, skipped)
+
+
+def preflight(exp: Experiment, players: str | None = None) -> None:
+    """Start every external engine of the experiment once (players.preflight) before the store
+    is opened: a command that does not exist, exits at once or does not speak GTP is a
+    UserError naming the player, and nothing is written."""
+    provider = players_provider(players)
+    check = getattr(provider, "preflight", None)
+    if check is None:
+        return
+    seen = set()
+    for p in exp.pairings:
+        for spec, own in ((p.player, p.player_budget), (p.opponent, p.opponent_budget)):
+            budget = (own or exp.budget).as_dict()
+            key = (spec, json.dumps(budget, sort_keys=True))
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                check(spec, exp.game, budget, exp.openings.kind, exp.macros_dict())
+            except ValueError as e:
+                raise UserError(str(e)) from None
 
 
 def _running_scores(store: Store, planned_ids: set[str]) -> dict[str, list[int]]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from mcts_arena import games
 from mcts_arena.errors import UserError
 from mcts_arena import stats
+from mcts_arena.players.external import display_name
 from mcts_arena.store import Store
 
 def _pct(wins: float, draws: float, losses: float) -> str:
@@ -37,9 +38,9 @@ def pairing_counts(store: Store) -> list[dict]:
         rows = store.conn.execute(
             "SELECT score, reason FROM game WHERE pairing_id = ?", (p["pairing_id"],)).fetchall()
         t = stats.tally(dict(r) for r in rows)
-        out.append({"pairing_id": p["pairing_id"], "label": f"{p['player']} vs {p['opponent']}",
+        out.append({"pairing_id": p["pairing_id"], "label": f"{display_name(p['player'])} vs {display_name(p['opponent'])}",
                     "planned": p["games"], "games": t.games, "wins": t.wins, "draws": t.draws,
-                    "losses": t.losses, "errors": t.errors, "forfeits": t.time_forfeits,
+                    "losses": t.losses, "errors": t.errors, "forfeits": t.time_forfeits + t.illegal_moves,
                     "pairs": store.pair_outcomes(p["pairing_id"])})
     return out
 
@@ -156,5 +157,9 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
         result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
         if g["reason"] == "time_forfeit":
             result += f" on time: {g['error']}"
+        elif g["reason"] == "illegal_move":
+            result += f" by forfeit: {g['error']}"
+        elif g["reason"] == "resign":
+            result += f" by resignation: {g['error']}"
     out.append(f"result: {result} after {g['plies']} plies")
     return "\n".join(out)

@@ -47,6 +47,7 @@ from mcts_arena import games as _games
 from mcts_arena.arena import config as cfg
 from mcts_arena.arena.config import Budget, ConfigError, Experiment, Openings, Pairing
 from mcts_arena.errors import UserError
+from mcts_arena.players.external import display_name
 
 KINDS = ("elimination", "round_robin", "gauntlet")
 BUILTINS = ("fet", "det", "ege", "im")
@@ -215,7 +216,7 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
     entrants, budgets = [], {}
     for label, text, where in items:
         spec, b = v.player(text, where, game, mdict)
-        label = label or spec
+        label = label or display_name(spec)     # an external player by its name
         if label in budgets:
             v.fail(where, f"duplicate entrant {label!r}")
         entrants.append((label, spec))

@@ -52,6 +52,15 @@ class GameInfo:
     #: evaluations a tournament may be run with (`arena tournament --eval`)
     tuning: dict = field(default_factory=dict)
     bench_players: tuple[str, ...] = ("MCTS",)     # `arena bench --search` players
+    #: how the game is spoken over GTP (players/external.py, `arena gtp`): the colour words of
+    #: seat 0 and seat 1; the `boardsize` argument, an int or the name of the parameter that
+    #: gives it (e.g. "size"), None for a game without a board size; moves travel in the game's
+    #: own notation unless `gtp_move` (notation -> GTP text) and `gtp_parse` (GTP text ->
+    #: notation) say otherwise
+    gtp_colors: tuple[str, str] = ("b", "w")
+    gtp_boardsize: int | str | None = None
+    gtp_move: Callable | None = None
+    gtp_parse: Callable | None = None
     bench_playouts: int = 2000          # playouts that estimate the average game length
 
     def __post_init__(self):

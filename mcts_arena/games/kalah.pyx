@@ -411,4 +411,5 @@ GAME = GameInfo(
     typical_plies=40,
     tuning={"im_base": {"": "fet4"}, "games": 1000},
     bench_players=("MCTS(fet4)", "MCTS(fet4,im0.4)", "αβ(efRS)"),
+    gtp_colors=("b", "w"),                      # no board size
 )

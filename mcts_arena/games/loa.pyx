@@ -821,4 +821,5 @@ GAME = GameInfo(
     tuning={"im_base": {"": "abp2"}, "games": 200},
     bench_players=("MCTS(ipp,det0.5)", "MCTS(ipp,abp2,det0.5)", "αβ(efWB)"),
     bench_playouts=500,
+    gtp_colors=("b", "w"), gtp_boardsize=8,     # Black moves first
 )

@@ -280,4 +280,5 @@ GAME = GameInfo(
     typical_plies=9,
     tuning={"games": 200},
     bench_players=("MCTS", "αβ(efTTT)"),
+    gtp_colors=("b", "w"), gtp_boardsize=3,     # X is b
 )

@@ -11,8 +11,25 @@
 from __future__ import annotations
 
 from mcts_arena.players.base import Player, make
+from mcts_arena.players.external import display_name
 from mcts_arena.players.spec import (PlayerSpec, SpecError, default_c, default_eval,
                                      describe_tokens, macros_of, parse)
 
 __all__ = ["Player", "PlayerSpec", "SpecError", "default_c", "default_eval", "describe_tokens",
-           "macros_of", "make", "parse"]
+           "display_name", "macros_of", "make", "parse", "preflight"]
+
+
+def preflight(text: str, game: str, budget: dict, openings_kind: str = "start",
+              macros: dict[str, str] | None = None) -> None:
+    """Check, before anything is written, that a player can play at all: a GTP engine is
+    started, asked protocol_version, name, boardsize and clear_board, and quit (SpecError with
+    one line naming the player and the problem). Other players were checked when parsed."""
+    from mcts_arena.players import external
+
+    spec = parse(text, game, macros)
+    if getattr(spec, "kind", None) == "GTP":
+        try:
+            external.preflight(spec, budget, openings_kind)
+        except external.ExternalError as e:
+            raise SpecError(str(e)) from None
+

@@ -51,8 +51,32 @@ class Player:
     def _choose(self, state, time, sims):
         raise NotImplementedError
 
+    # Hooks the game loop (arena/match.py) calls; players that keep their own board (GTP
+    # engines) use them, the others need nothing.
+    def new_game(self, state, history: list[str] | None, budget: dict,
+                 move_limit: float | None = None) -> None:
+        """A game starts from `state` (a copy); `history`: the moves (notation) that lead to it
+        from the game's start position, or None when no move sequence does; `budget`: this
+        seat's budget per move ({"time": s} or {"sims": n}); `move_limit`: seconds after which
+        one move forfeits the game (None: the loop sets none, as for simulation budgets)."""
+
+    def observe(self, seat: int, notation: str) -> None:
+        """`seat` has just played `notation` (every move of the game, this player's too)."""
+
+    def close(self) -> None:
+        """The game is over (or abandoned): free what the player holds (processes, files)."""
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} seed={self.seed}>"
+
+
+class PlayerForfeit(Exception):
+    """Raised by `choose` when the player loses the game by its own fault rather than by a bug:
+    `forfeit` is the game's end reason (`illegal_move`, `time_forfeit`, `resign`)."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.forfeit = reason
 
 
 class RandomPlayer(Player):
@@ -178,11 +202,16 @@ _KINDS = {"MCTS": MCTSPlayer, "alphabeta": AlphaBetaPlayer, "Random": RandomPlay
 
 def make(spec: PlayerSpec | str, game: str | None = None, seed: int = 1,
          macros: dict[str, str] | None = None) -> Player:
-    """Build a player from a spec (or its text, parsed for `game`)."""
+    """Build a player from a spec (or its text, parsed for `game`); GTP(...) and py(...)
+    players come from players/external_players.py."""
     if isinstance(spec, str):
         if game is None:
             raise SpecError("a player given as text needs its game")
         spec = parse(spec, game, macros)
     elif game is not None and spec.game != game:
         raise SpecError(f"player {spec.canonical} was parsed for {spec.game}, not {game}")
+    if spec.kind in ("GTP", "py"):
+        from mcts_arena.players import external_players
+
+        return external_players.make(spec, int(seed))
     return _KINDS[spec.kind](spec, int(seed))

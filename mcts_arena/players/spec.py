@@ -202,10 +202,17 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerS
         raise SpecError(f"bad player specification {text!r}: expected KIND(token,...), "
                         f"e.g. MCTS(bl,im0.4)")
     kind_text, args = m.group(1), m.group(2)
+    from mcts_arena.players import external
+
+    if kind_text in external.EXTERNAL_KINDS:
+        try:
+            return external.parse(kind_text, args, text, game)
+        except external.ExternalError as e:
+            raise SpecError(str(e)) from None
     kind = KINDS.get(kind_text)
     if kind is None:
         raise SpecError(f"unknown player kind {kind_text!r} in {text!r}; valid kinds: "
-                        "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC")
+                        "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, GTP, py")
     all_macros = dict(info.macros)
     all_macros.update(macros or {})
     tokens = _split_tokens(args or "", text)

@@ -53,7 +53,13 @@ def _work_cell(r: dict) -> str:
 
 
 MAIN_HEAD = ("pairing", "games", "W", "D", "L", "score % [95% CI]", "Elo", "LOS %",
-             "1st W/n", "2nd W/n", "plies", "sims/move P / O", "err", "forfeit")
+             "1st W/n", "2nd W/n", "plies", "sims/move P / O", "s/move P / O", "err", "forfeit")
+
+
+def _time_cell(r: dict) -> str:
+    def one(v):
+        return "-" if v is None else f"{v:.3g}"
+    return f"{one(r.get('player_time'))} / {one(r.get('opponent_time'))}"
 
 
 def main_cells(r: dict) -> list[str]:
@@ -62,7 +68,7 @@ def main_cells(r: dict) -> list[str]:
             NONE if r["los"] is None else f"{100 * r['los']:.1f}", f"{r['wins_first']}/{r['games_first']}",
             f"{r['wins_second']}/{r['games_second']}",
             "-" if r["avg_plies"] is None else f"{r['avg_plies']:.1f}", _work_cell(r),
-            str(r["errors"]), str(r["time_forfeits"])]
+            _time_cell(r), str(r["errors"]), str(r["time_forfeits"] + r.get("illegal_moves", 0))]
 
 
 PAIR_HEAD = ("pairing", "pairs W-D-L", "discarded", "pair win % [95% CI]")

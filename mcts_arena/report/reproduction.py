@@ -133,6 +133,7 @@ def _figure_claims(game: str, sweeps) -> list[dict]:
 def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], docs: Path,
                command: str) -> PageResult:
     """Write docs/<page.id>.md (and its PNGs) from the results directories that exist."""
+    from mcts_arena.report.figures import forest_plot
     from mcts_arena.report.plots import plot_sweep
 
     have = [d for d in dirs if (d / "arena.sqlite").exists()]
@@ -156,9 +157,17 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                          f"{info.get('budget', '?')}.")
         lines += ["", "| pairing | budget per move (player; opponent) | ours: win % [95% CI] | "
                   "counted | paper: win % | verdict |", "|---|---|---|---|---|---|"]
+        forest = []
         for row in exp.rows:
             o, lo, hi, what = _ours(row)
             pr = _paper_for(row, secs)
+            if pr is not None or not row.get("sweep"):
+                forest.append({"player": row["player"], "opponent": row["opponent"],
+                               "budget": row["budget"], "games": row["games"] if o is not None
+                               else 0, "score": None if o is None else o / 100,
+                               "ci_low": None if o is None else lo / 100,
+                               "ci_high": None if o is None else hi / 100,
+                               "paper_pct": pr.win_pct if pr else None})
             v = classify(o, lo, hi, pr.win_pct if pr else None)
             if not (v == "no paper row" and row.get("sweep")):   # a figure's point: see below
                 counts[v] += 1
@@ -170,6 +179,12 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
             lines.append(f"| {row['player']} vs {row['opponent']} | {bud} | {ours} | "
                          f"{what}{err} | {_paper_cell(pr)} | {v} |")
         lines.append("")
+        if forest:
+            img = f"{page.id}-{name}-forest.png"
+            forest_plot(forest, docs / img, title=f"{info.get('description') or name}: ours "
+                        f"(95% CI) and the paper's value")
+            res.images.append(img)
+            lines += [f"![forest plot: {name}]({img})", ""]
         if exp.tournament:
             lines += ["```", exp.tournament.rstrip(), "```", ""]
     for claim in _figure_claims("", report.sweeps):

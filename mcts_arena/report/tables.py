@@ -7,12 +7,15 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
 
     experiment      experiment name                     directory   results directory
     game            game name                           pairing_id  the runner's pairing id
-    player          canonical spec of the player        opponent    canonical spec of the opponent
+    player          the player as reports name it       opponent    the opponent, likewise
+                    (the canonical spec; an external GTP/py player's `name`, else its command)
+    player_spec, opponent_spec   canonical specs of both
     budget          budget both sides played with ("1 s", "30 sims"; "P / O" when they differ)
     player_budget, opponent_budget    {"time": s} or {"sims": n} of each side
     planned         games the config asks for           games       games counted (no error games)
     wins, draws, losses   of the player                 errors      error games (never counted)
     time_forfeits   games ended by a time forfeit (counted as losses/wins)
+    illegal_moves   games forfeited by an illegal move (external engines; counted likewise)
     max_plies       games drawn at the ply limit
     score           (wins + draws/2) / games            ci_low, ci_high   95% interval of score
     ci_method       "wald" or "wilson"
@@ -24,8 +27,11 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
     wins_first, games_first     player's wins / counted games when it moved first
     wins_second, games_second   the same when it moved second
     avg_plies       mean game length in plies (counted games)
+    player_time, opponent_time  mean wall seconds per move of each side, measured by the game
+                    loop for every player alike (null with no moves)
     player_work, opponent_work  mean simulations per move of each side (nodes for a side that
-                    reports no simulations, e.g. αβ); player_work_unit, opponent_work_unit say which
+                    reports no simulations, e.g. αβ; null for a side that reports neither, e.g.
+                    a GTP engine); player_work_unit, opponent_work_unit say which
     pairs           Kalah only (else null): {"won", "drawn", "lost", "discarded", "errors",
                     "score", "ci_low", "ci_high"}: the paper's pair rule over decisive pairs
     sprt            null, or {"decision": "H0"|"H1"|null, "games", "llr", "lower", "upper",
@@ -51,14 +57,18 @@ from mcts_arena import games as _games
 from mcts_arena import results
 from mcts_arena.results import check_results_dir  # noqa: F401  (the report's entry check)
 from mcts_arena.errors import UserError
+from mcts_arena.players.external import display_name
 from mcts_arena import stats
 from mcts_arena.store import Store
 
-ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent", "budget",
+ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent",
+              "player_spec", "opponent_spec", "budget",
               "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
-              "errors", "time_forfeits", "max_plies", "score", "ci_low", "ci_high", "ci_method",
+              "errors", "time_forfeits", "illegal_moves", "max_plies", "score", "ci_low",
+              "ci_high", "ci_method",
               "elo", "elo_error", "los", "wins_first", "games_first", "wins_second",
-              "games_second", "avg_plies", "player_work", "player_work_unit", "opponent_work",
+              "games_second", "avg_plies", "player_time", "opponent_time", "player_work",
+              "player_work_unit", "opponent_work",
               "opponent_work_unit", "pairs", "sprt", "sweep")
 CI_CHOICES = ("auto", "wald", "wilson")
 
@@ -133,10 +143,10 @@ _ci = stats.score_interval
 
 #: The counts of a pairing with no stored game.
 _NO_GAMES = {k: 0 for k in ("games", "wins", "draws", "losses", "errors", "time_forfeits",
-                            "max_plies", "wins_first", "games_first", "wins_second",
-                            "games_second")} | {"avg_plies": None, "player_work": None,
-                                                "player_work_unit": None, "opponent_work": None,
-                                                "opponent_work_unit": None}
+                            "illegal_moves", "max_plies", "wins_first", "games_first",
+                            "wins_second", "games_second")} | {
+    "avg_plies": None, "player_time": None, "opponent_time": None, "player_work": None,
+    "player_work_unit": None, "opponent_work": None, "opponent_work_unit": None}
 
 
 def _plain(d: dict) -> dict:
@@ -177,10 +187,12 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
         e, ee = stats.elo(w, d, lo)
         row = {
             "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
-            "game": game, "pairing_id": pid, "player": p["player"], "opponent": p["opponent"],
+            "game": game, "pairing_id": pid, "player": display_name(p["player"]),
+            "opponent": display_name(p["opponent"]), "player_spec": p["player"],
+            "opponent_spec": p["opponent"],
             "budget": pairing_budget_text(pb, ob),
             "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
-            **{k: c[k] for k in results.COUNT_COLUMNS},
+            **{k: c[k] for k in results.COUNT_COLUMNS if k != "games"},
             "score": stats.score(w, d, lo) if n else None, "ci_low": ci_low,
             "ci_high": ci_high, "ci_method": used, "elo": _finite(e) if n else None,
             "elo_error": _finite(ee) if n else None, "los": stats.los(w, lo) if n else None,
