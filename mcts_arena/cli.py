@@ -349,10 +349,12 @@ def main() -> None:
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
               show_default=True, help="Where games run: local worker processes, or a Ray cluster.")
 @click.option("--ray-address", default=None, metavar="ADDR",
-              help="With --backend ray: the cluster to join (default: start Ray locally).")
+              help="With --backend ray: the cluster to join, HOST:PORT of its head or 'auto' "
+                   "(default: start Ray locally).")
+@click.option("--verbose", is_flag=True, help="Let Ray's own log lines through (--backend ray).")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
-            sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool, quiet: bool,
-            backend: str, ray_address: str | None) -> None:
+            sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool,
+            quiet: bool, backend: str, ray_address: str | None, verbose: bool) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
@@ -393,30 +395,39 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
 
     scheduler.preflight(exp)            # external engines answer, before anything on disk
     engine = None
-    if backend == "ray":
+    if backend == "ray":        # reach the cluster (and check its nodes) before any change on disk
         from mcts_arena.arena.ray_backend import RayBackend
 
-        engine = RayBackend(address=ray_address)
+        engine = RayBackend(address=ray_address, verbose=verbose)
         workers = engine.workers
-    if new and directory.exists():
-        moved = scheduler.move_aside(directory)
-        click.echo(f"moved the old results to {moved}", err=True)
+    try:
+        if new and directory.exists():
+            moved = scheduler.move_aside(directory)
+            click.echo(f"moved the old results to {moved}", err=True)
 
-    def announce(stored: int, to_play: int) -> None:
-        click.echo(f"{exp.name}: {len(exp.pairings)} pairing(s), {the_plan.total_games} games "
-                   f"({stored} stored, {to_play} to play), {workers} worker(s), results in "
-                   f"{directory}", err=True)
+        def announce(stored: int, to_play: int) -> None:
+            where = f"{workers} worker(s)" if engine is None else \
+                f"Ray cluster with {workers} CPU(s)"
+            click.echo(f"{exp.name}: {len(exp.pairings)} pairing(s), {the_plan.total_games} "
+                       f"games ({stored} stored, {to_play} to play), {where}, results in "
+                       f"{directory}", err=True)
 
-    result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
-                                      backend=engine, progress=not quiet, announce=announce,
-                                      check_players=False)
+        result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
+                                          backend=engine, progress=not quiet,
+                                          announce=announce, check_players=False)
+    finally:
+        if engine is not None:
+            engine.close()
     with Store.open(directory, readonly=True) as store:
         click.echo(summary_table(store))
     if result.interrupted:
         again = f"run {config_path}" + "".join(
             f" {flag} {value}" for flag, value in (("--jobs", jobs), ("--games", games),
                                                   ("--time", time_s), ("--sims", sims),
-                                                  ("--effort", effort), ("--out", out)) if value)
+                                                  ("--effort", effort), ("--out", out),
+                                                  ("--backend", backend),
+                                                  ("--ray-address", ray_address))
+            if value and value != "local")
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "
                    f"arena {again}", err=True)
@@ -499,11 +510,16 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
 
             engine = RayBackend(address=ray_address)
             workers = engine.workers
-        for page, _dirs in plan:
-            if not reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
-                                      progress=not quiet, echo=lambda m: click.echo(m, err=True)):
-                click.echo(f"arena: interrupted; resume with: {command}", err=True)
-                sys.exit(130)
+        try:
+            for page, _dirs in plan:
+                if not reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
+                                          progress=not quiet,
+                                          echo=lambda m: click.echo(m, err=True)):
+                    click.echo(f"arena: interrupted; resume with: {command}", err=True)
+                    sys.exit(130)
+        finally:
+            if engine is not None:
+                engine.close()
     docs_dir.mkdir(parents=True, exist_ok=True)
     results = []
     for page, dirs in plan:

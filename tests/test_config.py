@@ -51,7 +51,7 @@ MALFORMED = [
     ("unknown top field", HEAD + "gmae: kalah\n" + M, f"gmae: unknown field; {V}"),
     ("unknown player token", HEAD + "matches:\n  - {player: Randm, opponent: Random}\n",
      ("matches[0].player: bad player 'Randm': unknown player 'Randm'; valid players: Random, "
-     "Boom, Slow, Crash, Doom, Sleepy")),
+     "Boom, Slow, Crash, Doom, Sleepy, Escape, NodeKill")),
     ("unknown player option", HEAD + "matches:\n  - {player: Random, opponent: Random(zz3)}\n",
      ("matches[0].opponent: bad player 'Random(zz3)': unknown option 'zz3'; valid: imX, dX, "
      "time=S, sims=N")),

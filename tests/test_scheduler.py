@@ -10,6 +10,12 @@ fault is tested without the real searches:
                  ($FAKE_CRASH_MARKER)                           -> the job is replayed
   Doom           SIGKILLs its worker on every first move        -> error games after max_deaths
   Sleepy(dX)     sleeps X seconds before each random move       -> games that take time
+  Escape         raises a BaseException on its first move, which the game loop does not
+                 catch                                          -> the job itself fails
+  NodeKill       on a Ray node whose processes have $FAKE_NODE_KILL (a file holding the pid
+                 of the node's raylet): SIGKILLs that raylet and its own worker on its first
+                 move, once (the file is renamed *.done); elsewhere plays like Sleepy(d0.05)
+                                                                -> a node dies mid-job
 Options: imX (X in [0, 1]), dX (seconds), time=S / sims=N (the spec's own budget); an option
 that names a macro is replaced by the macro's expansion.
 """
@@ -25,7 +31,11 @@ from pathlib import Path
 
 import pytest
 
-NAMES = ("Random", "Boom", "Slow", "Crash", "Doom", "Sleepy")
+NAMES = ("Random", "Boom", "Slow", "Crash", "Doom", "Sleepy", "Escape", "NodeKill")
+
+
+class EscapeError(BaseException):
+    """Not an Exception: gets past the game loop's `except Exception`."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,16 @@ class FakePlayer:
                 os.kill(os.getpid(), signal.SIGKILL)
         if name == "Doom":
             os.kill(os.getpid(), signal.SIGKILL)
+        if name == "Escape":
+            raise EscapeError("escaped the game loop")
+        if name == "NodeKill":
+            order = os.environ.get("FAKE_NODE_KILL")
+            if self.moves == 1 and order and Path(order).exists():
+                pid = int(Path(order).read_text())
+                os.replace(order, order + ".done")
+                os.kill(pid, signal.SIGKILL)
+                os.kill(os.getpid(), signal.SIGKILL)     # and this worker: the node is gone
+            _sleep(0.05)
         for o in self.spec.options:
             if o.startswith("d"):
                 _sleep(float(o[1:]))

@@ -592,7 +592,10 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                 if bar is not None:
                     bar.update(1)
                     err = f" err {s[3]}" if s[3] else ""
-                    bar.set_postfix_str(f"{labels.get(rec.pairing_id, rec.pairing_id)} "
+                    cpus = getattr(backend, "workers", workers)    # a Ray cluster's can change
+                    per_hour = 3600.0 * played / max(1e-9, time.monotonic() - t_run)
+                    bar.set_postfix_str(f"{cpus} CPUs {per_hour:,.0f} games/h | "
+                                        f"{labels.get(rec.pairing_id, rec.pairing_id)} "
                                         f"+{s[0]} ={s[1]} -{s[2]}{err}", refresh=False)
 
         def skip(job: Job) -> bool:
@@ -605,6 +608,7 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
             return True
 
         backend = backend or LocalPoolBackend(workers, players=players)
+        t_run = time.monotonic()
         try:
             with _StopFlag() as stop:
                 if tracker is None:
