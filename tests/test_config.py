@@ -22,7 +22,7 @@ MALFORMED = [
     ("missing matches", "game: breakthrough\nbudget: {sims: 10}\n",
      "matches: missing required field"),
     ("unknown game", "game: chess\nbudget: {sims: 10}\n" + M,
-     "game: unknown game 'chess'; valid games: breakthrough, kalah, loa, tictactoe"),
+     "game: unknown game 'chess'; valid games: breakthrough, hex, kalah, loa, tictactoe"),
     ("games wrong type", HEAD.replace("games: 2", "games: ten") + M,
      "games: expected a positive integer (games per pairing), got 'ten'"),
     ("games zero", HEAD.replace("games: 2", "games: 0") + M,

@@ -53,7 +53,7 @@ from mcts_arena.errors import UserError
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
 DEFAULT_PLAYERS = "mcts_arena.players"
 
-GAMES = ("breakthrough", "kalah", "loa", "tictactoe")
+GAMES = ("breakthrough", "hex", "kalah", "loa", "tictactoe")
 # Opening kinds and the games each one suits (None: any game).
 OPENING_KINDS = {"start": None, "random_plies": None, "random_boards": ("kalah",),
                  "opening_set": ("loa",)}

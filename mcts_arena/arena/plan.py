@@ -154,7 +154,7 @@ def pair_outcome(first: float | None, second: float | None) -> str:
 
 # ---- dry run ---------------------------------------------------------------------------------
 # Typical game lengths in plies, for the CPU-time estimate of `arena run --dry-run`.
-TYPICAL_PLIES = {"breakthrough": 60, "kalah": 40, "loa": 60, "tictactoe": 9}
+TYPICAL_PLIES = {"breakthrough": 60, "hex": 60, "kalah": 40, "loa": 60, "tictactoe": 9}
 
 
 def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec]) -> float | None:

@@ -11,6 +11,8 @@ import importlib
 _GAMES: dict[str, tuple[str, str, str]] = {
     "breakthrough": ("mcts_arena.games.breakthrough", "Breakthrough",
                      "Breakthrough 8x8: race a piece to the far rank"),
+    "hex": ("mcts_arena.games.hex", "Hex",
+            "Hex 11x11 (sizes 3-19 from the text form; swap rule optional): connect your edges"),
     "kalah": ("mcts_arena.games.kalah", "Kalah", "Kalah(6,4): sowing game, most stones wins"),
     "loa": ("mcts_arena.games.loa", "LinesOfAction", "Lines of Action 8x8: connect all your pieces"),
     "tictactoe": ("mcts_arena.games.tictactoe", "TicTacToe", "tic-tac-toe 3x3, for search tests"),

@@ -17,7 +17,7 @@ from libc.stdint cimport uint64_t
 from mcts_arena.rng cimport Rng
 
 cdef enum:
-    MAX_MOVES = 256     # upper bound on legal moves in any position of any game here
+    MAX_MOVES = 368     # upper bound on legal moves in any position of any game here (Hex 19x19 + swap)
     ONGOING = -1
     DRAW = 2
 
@@ -30,6 +30,7 @@ cdef enum:
     EF_WB = 4      # LOA, MIA-style
     EF_LOA0 = 5    # LOA, cheap (concentration)
     EF_TTT = 6     # tic-tac-toe, open lines
+    EF_TD = 7      # Hex, two-distance potentials
 
 # Playout policy ids understood by `playout_move`.
 cdef enum:
@@ -54,6 +55,7 @@ cdef class GameState:
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil
     cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil
+    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil
     cdef int move_order(self, int move) noexcept nogil
     cdef double move_prior(self, int move) noexcept nogil
     cdef double move_bias(self, int move) noexcept nogil

@@ -7,7 +7,8 @@ written once here on top of the C-level methods and a few per-game hooks.
 from mcts_arena.rng cimport Rng, rng_below, rng_seed
 
 EVAL_IDS = {"default": EF_DEFAULT, "efMS": EF_MS, "efLH": EF_LH, "efRS": EF_RS,
-            "efWB": EF_WB, "efLOA0": EF_LOA0, "efTTT": EF_TTT}
+            "efWB": EF_WB, "efLOA0": EF_LOA0, "efTTT": EF_TTT,
+            "efTD": EF_TD}
 POLICY_IDS = {"random": PP_RANDOM, "ipp": PP_IPP}
 MAX_LEGAL_MOVES = MAX_MOVES
 RESULT_ONGOING = ONGOING
@@ -93,6 +94,12 @@ cdef class GameState:
             self.undo_move()
             depth -= 1
         return res
+
+    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil:
+        """A whole playout by `policy` on the game's own fast path (state restored), returning
+        the result; or -3 when the game has none (the search then plays the policy move by
+        move). Hex overrides it for its bridge policy."""
+        return -3
 
     cdef int move_order(self, int move) noexcept nogil:
         """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""

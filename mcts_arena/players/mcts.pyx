@@ -85,6 +85,7 @@ cdef struct Opts:
     bint need_v
     bint backup_v
     bint fast_random
+    bint policy_fast     # a non-random policy alone: try the game's policy_playout
     bint flat            # flat Monte Carlo: never expand below the root
     long max_nodes
 
@@ -148,6 +149,8 @@ cdef class MCTSSearch:
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
+                              and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
+        self.o.policy_fast = (self.o.policy != PP_RANDOM and self.o.fet < 0 and self.o.det < 0
                               and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
         if self.o.df < 1:
             raise ValueError("df must be >= 1")
@@ -358,6 +361,15 @@ cdef class MCTSSearch:
             if res == 1:
                 return -1.0
             return 0.0
+        if self.o.policy_fast and not self.tracing:
+            # the game's own whole-playout path for its policy (Hex bridge playouts)
+            res = s.policy_playout(self.o.policy, &self.rng)
+            if res == 0:
+                return 1.0
+            if res == 1:
+                return -1.0
+            if res == DRAW:
+                return 0.0
         while True:
             res = s.result()
             if res != ONGOING:

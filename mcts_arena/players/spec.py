@@ -27,18 +27,19 @@ class SpecError(ValueError):
 #: Built-in macros per game: name -> token list (as the paper defines them, PAPER.md section 2).
 MACROS: dict[str, dict[str, str]] = {
     "breakthrough": {"bl": "efMS,ipp,ege0.1,det0.5", "bl'": "efLH,ipp,fet20,np"},
+    "hex": {"bridge": "ipp"},
     "kalah": {},
     "loa": {},
     "tictactoe": {},
 }
 
 #: Default evaluation per game and the default UCT constant (PAPER.md section 6).
-DEFAULT_EVAL = {"breakthrough": "efMS", "kalah": "efRS", "loa": "efWB", "tictactoe": "efTTT"}
-DEFAULT_C = {"breakthrough": 0.8, "kalah": 1.0, "loa": 0.6, "tictactoe": 1.0}
+DEFAULT_EVAL = {"breakthrough": "efMS", "hex": "efTD", "kalah": "efRS", "loa": "efWB", "tictactoe": "efTTT"}
+DEFAULT_C = {"breakthrough": 0.8, "hex": 1.0, "kalah": 1.0, "loa": 0.6, "tictactoe": 1.0}
 
 #: Tokens that need game knowledge, and the games that have it.
-GAME_ONLY = {"policy": {"breakthrough", "loa"}, "np": {"breakthrough"}, "abp": {"loa", "breakthrough",
-                                                                           "kalah", "tictactoe"}}
+GAME_ONLY = {"policy": {"breakthrough", "loa", "hex"}, "np": {"breakthrough", "hex"},
+             "abp": {"loa", "breakthrough", "kalah", "tictactoe", "hex"}}
 
 KINDS = {"MCTS": "MCTS", "αβ": "alphabeta", "ab": "alphabeta", "alphabeta": "alphabeta",
          "AB": "alphabeta", "Random": "Random", "random": "Random", "Greedy": "Greedy",
