@@ -342,7 +342,19 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
     from pathlib import Path
 
     from mcts_arena.report import plots, render, tables
+    from mcts_arena import solve
 
+    solve_dirs = [p for p in paths if solve.has_solve_results(p)]
+    if solve_dirs:
+        for p in solve_dirs:
+            summary = solve.summarise(p)
+            if fmt == "json":
+                click.echo(json.dumps(summary, indent=2))
+            else:
+                click.echo(solve.format_table(summary), nl=False)
+        paths = tuple(p for p in paths if p not in solve_dirs)
+        if not paths:
+            return
     report = tables.build_report(list(paths), ci=ci, compare=compare)
     folder = Path(out) if out else Path(paths[0]) / "report"
     if report.sweeps:
@@ -408,3 +420,111 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
         click.echo(f"arena: interrupted; resume with the same command (results in {directory})",
                    err=True)
         sys.exit(130)
+
+
+def _game_state_with_params(game: str, position: str | None):
+    """GAME or GAME(param=value,...) (e.g. hex(size=5)) and an optional position."""
+    from mcts_arena.solve import GAME_PARAMS, _parse_game
+
+    name, params = _parse_game(game, "game")
+    if position is None and params:
+        cls = games.game_class(name)
+        try:
+            kwargs = {k: v for k, v in params.items() if k in GAME_PARAMS.get(name, {})}
+            return name, cls(**kwargs)
+        except ValueError as e:
+            _fail(str(e))
+    state = _load_state(name, position)
+    for key, getter in GAME_PARAMS.get(name, {}).items():
+        if key in params and params[key] != getter(state):
+            _fail(f"parameter {key}={params[key]} does not match the position "
+                  f"({key}={getter(state)})")
+    return name, state
+
+
+@cli.command("prove")
+@click.argument("game", metavar="GAME")
+@click.option("--position", default=None, help="The position in the game's text form.")
+@click.option("--nodes", type=int, default=0, show_default=True,
+              help="Node budget per move (0 = no limit); past it a value is unknown.")
+@click.option("--depth", type=int, default=0, show_default=True,
+              help="Only results reached within this many plies (0 = to the end).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def prove_cmd(game: str, position: str | None, nodes: int, depth: int, as_json: bool) -> None:
+    """Solve a position exactly (αβ over win/draw/loss with a transposition table): the value
+    for the side to move and the value of every legal move. GAME may carry parameters, e.g.
+    `hex(size=4)`. For small boards: Hex up to 5x5, endgames and short tactics elsewhere."""
+    from mcts_arena.solver import Solver
+
+    if nodes < 0 or depth < 0:
+        _fail("--nodes and --depth must be >= 0")
+    name, state = _game_state_with_params(game, position)
+    if state.is_terminal():
+        _fail("the position is already finished (nothing to prove)")
+    values, stats = Solver().solve_moves(state, nodes, depth)
+    word = {1: "win", 0: "draw", -1: "loss", None: "unknown"}
+    known = [v for v in values.values() if v is not None]
+    overall = max(known) if known else None
+    if overall is not None and overall < 1 and None in values.values():
+        overall = None            # an unknown move might still be better
+    rows = [(state.format_move(m), word[v]) for m, v in values.items()]
+    wins = [m for m, w in rows if w == "win"]
+    if as_json:
+        click.echo(json.dumps({"game": name, "position": state.to_text(),
+                               "value": word[overall], "moves": dict(rows),
+                               "winning_moves": wins, **stats}, indent=2))
+        return
+    click.echo(f"{name}: {state.to_text()}")
+    click.echo(f"value for the side to move: {word[overall]}  ({stats['nodes']:,} nodes, "
+               f"{stats['time']:.2f} s)")
+    click.echo(f"winning moves ({len(wins)}): {' '.join(wins) or '-'}")
+    for w in ("draw", "loss", "unknown"):
+        ms = [m for m, x in rows if x == w]
+        if ms:
+            click.echo(f"{w} ({len(ms)}): {' '.join(ms)}")
+
+
+@cli.command("solve")
+@click.argument("suite_path", metavar="SUITE")
+@click.option("--players", "specs", multiple=True,
+              help="A player (repeat the option); default: Random, FlatMC, MCTS, and for Hex "
+                   "MCTS(bridge).")
+@click.option("--budgets", default="100,1000,10000", show_default=True,
+              help="Comma-separated simulation budgets (αβ: nodes).")
+@click.option("--seeds", type=int, default=10, show_default=True,
+              help="Independent searches per player and position.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Base seed.")
+@click.option("--out", default=None, metavar="DIR",
+              help="Results directory [default: results/solve-<suite name>].")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+def solve_cmd(suite_path, specs, budgets, seeds, seed, out, as_json, quiet) -> None:
+    """Run test-position suite SUITE: per player, position and seed, the move chosen at each
+    budget; prints solved % per budget, the median simulations until the choice is correct and
+    stays so, and time; writes solve.json and solve.png. Resumable (DIR/arena.sqlite)."""
+    from pathlib import Path
+
+    from mcts_arena import solve
+
+    try:
+        budget_list = [int(b) for b in budgets.split(",") if b.strip()]
+    except ValueError:
+        _fail(f"--budgets must be comma-separated positive integers, got {budgets!r}")
+    if not budget_list or min(budget_list) <= 0:
+        _fail(f"--budgets must be comma-separated positive integers, got {budgets!r}")
+    if seeds <= 0:
+        _fail(f"--seeds must be a positive integer, got {seeds}")
+    suite = solve.load_suite(suite_path)
+    if not specs:
+        specs = ["Random", "FlatMC", "MCTS"] + (["MCTS(bridge)"] if suite.game == "hex" else [])
+    directory = Path(out) if out else Path("results") / f"solve-{suite.name}"
+    echo = None if quiet or as_json else (lambda m: click.echo(m, err=True))
+    summary = solve.run_suite(suite, list(specs), sorted(set(budget_list)), seeds, directory,
+                              base_seed=seed, echo=echo)
+    (directory / "solve.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    png = solve.write_plot(summary, directory / "solve.png")
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(solve.format_table(summary), nl=False)
+    click.echo(f"results: {directory} (solve.json, {png.name})")

@@ -9,6 +9,7 @@ taken off and a White stone put on the cell mirrored in the long diagonal (row a
 exchanged), and Black moves again: the usual "swap pieces" form, which keeps the edges.
 
 Cells are `row * n + col` (row 0 = row 1, col 0 = file a); `swap` is the move id SWAP (400).
+The Zobrist hash includes a salt per board size and swap rule.
 Cell (r, c) touches (r-1, c), (r-1, c+1), (r, c+1), (r+1, c), (r+1, c-1), (r, c-1), in this
 cyclic order, so two adjacent cells x, x+D[i] share exactly the common neighbours x+D[i-1] and
 x+D[i+1]: the ends of the bridge whose carriers are x and x+D[i]. The four edges are virtual
@@ -113,6 +114,12 @@ for _sq in range(MAXC):
     ZOB[0][_sq] = splitmix64(&_seed)
     ZOB[1][_sq] = splitmix64(&_seed)
 ZOB_SIDE = splitmix64(&_seed)
+# one salt per (size, swap rule): equal stone sets on different boards or rules never share a
+# hash (a transposition table may outlive one game)
+cdef uint64_t SALT[MAXN + 1][2]
+for _sq in range(MAXN + 1):
+    SALT[_sq][0] = splitmix64(&_seed)
+    SALT[_sq][1] = splitmix64(&_seed)
 
 
 cdef inline void _set_edges(unsigned char* b, int nc) noexcept nogil:
@@ -273,7 +280,7 @@ cdef class Hex(GameState):
         self.player = player
         self.ply = 0
         self.nstones = 0
-        self.hash = ZOB_SIDE if player == 1 else 0
+        self.hash = (ZOB_SIDE if player == 1 else 0) ^ SALT[self.n][1 if self.swap_rule else 0]
         for c in range(self.nc):
             if self.cell[c]:
                 self.nstones += 1
@@ -618,6 +625,20 @@ cdef class Hex(GameState):
         self.cell[move] = 0
         return won
 
+    cdef int threats(self, int* out, int limit) noexcept nogil:
+        """Empty cells where the opponent's stone would connect its edges at once."""
+        cdef int c, k = 0, o = 1 - self.player
+        for c in range(self.nc):
+            if self.cell[c] == 0:
+                self.cell[c] = o + 1
+                if self._connects(c, o):
+                    out[k] = c
+                    k += 1
+                self.cell[c] = 0
+                if k >= limit:
+                    break
+        return k
+
     cdef int move_order(self, int move) noexcept nogil:
         """2: answers a bridge intrusion; 1: makes a bridge to an own stone or edge; else 0."""
         cdef int last
@@ -761,7 +782,7 @@ cdef class Hex(GameState):
 
     # ---- helpers for tests and tools --------------------------------------------------------
     def hash_from_scratch(self):
-        h = ZOB_SIDE if self.player == 1 else 0
+        h = (ZOB_SIDE if self.player == 1 else 0) ^ SALT[self.n][1 if self.swap_rule else 0]
         for c in range(self.nc):
             if self.cell[c]:
                 h ^= ZOB[self.cell[c] - 1][c]

@@ -60,5 +60,6 @@ cdef class GameState:
     cdef double move_prior(self, int move) noexcept nogil
     cdef double move_bias(self, int move) noexcept nogil
     cdef bint is_decisive(self, int move) noexcept nogil
+    cdef int threats(self, int* out, int limit) noexcept nogil
 
     cdef GameState clone(self)

@@ -120,6 +120,12 @@ cdef class GameState:
         self.undo_move()
         return won
 
+    cdef int threats(self, int* out, int limit) noexcept nogil:
+        """Moves with which the opponent would win at once if it were its turn (at most
+        `limit` of them in out), or -1 when the game cannot tell (the default). The exact
+        solver uses it: two threats lose, one must be blocked."""
+        return -1
+
     cdef GameState clone(self):
         raise NotImplementedError
 
