@@ -16,10 +16,15 @@ def _fail(message: str) -> None:
     raise UserError(message)
 
 
-def _check_scale_options(games: int | None, time_s: float | None, sims: int | None) -> None:
-    """The --games/--time/--sims overrides shared by `run` and `tournament`."""
+def _check_scale_options(games: int | None, time_s: float | None, sims: int | None,
+                         effort: float | None = None) -> None:
+    """The --games/--time/--sims/--effort overrides shared by `run` and `tournament`."""
     if time_s is not None and sims is not None:
         _fail("--time and --sims exclude each other; give one budget")
+    if effort is not None and (time_s is not None or sims is not None):
+        _fail("--effort excludes --time and --sims; give one budget")
+    if effort is not None and not 0 < effort < 1e5:
+        _fail(f"--effort must be a positive number of paper-seconds, got {effort}")
     if games is not None and games <= 0:
         _fail(f"--games must be a positive integer, got {games}")
     if time_s is not None and not time_s > 0:
@@ -67,14 +72,16 @@ def cli() -> None:
 
 @cli.command("games")
 def games_cmd() -> None:
-    """List the games and their evaluation functions."""
+    """List the games, their parameters and their evaluation functions."""
     for name in games.names():
         try:
-            cls = games.game_class(name)
-            evals = ", ".join(cls.eval_functions) or "-"
+            info = games.info_of(name)
         except ImportError:
-            evals = "(not built)"
-        click.echo(f"{name:13s} {games.describe(name)}  [evaluations: {evals}]")
+            click.echo(f"{name:13s} (not built)")
+            continue
+        params = ", ".join(f"{k}={p.default} ({p.low}-{p.high})" for k, p in info.params.items())
+        extra = f"  [parameters: {params}]" if params else ""
+        click.echo(f"{name:13s} {info.description}  [evaluations: {', '.join(info.evals)}]{extra}")
 
 
 @cli.command("perft", context_settings={"ignore_unknown_options": True})
@@ -100,7 +107,7 @@ def perft_cmd(game: str, depth: int, position: str | None) -> None:
 def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
     """Print a position of GAME (board, side to move, legal moves), or replay a recorded game.
 
-    `arena show breakthrough` shows the start; `arena show results/quickstart --game ID` replays
+    `arena show GAME` shows the start; `arena show results/quickstart --game ID` replays
     a game of an experiment (without --game it lists the stored game ids).
     """
     from pathlib import Path
@@ -121,7 +128,7 @@ def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
         return
     if game_id is not None:
         _fail(f"--game needs a results directory holding arena.sqlite, not {target!r}")
-    if target not in games.names() and Path(target).exists():
+    if games.split(target)[0] not in games.names() and Path(target).exists():
         _fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
     state = _load_state(target, position)
     click.echo(str(state))
@@ -171,10 +178,10 @@ def players_cmd(game: str | None) -> None:
     for tok, meaning in players.describe_tokens(game):
         click.echo(f"  {tok:12s} {meaning}")
     for g in [game] if game else games.names():
-        cls = games.game_class(g)
-        click.echo(f"{g}: evaluations {', '.join(cls.eval_functions)} (default "
-                   f"{players.spec.DEFAULT_EVAL[g]}), C={players.DEFAULT_C[g]}")
-        for name, body in players.MACROS.get(g, {}).items():
+        info = games.info_of(g)
+        click.echo(f"{g}: evaluations {', '.join(info.evals)} (default "
+                   f"{info.default_eval}), C={info.default_c}")
+        for name, body in info.macros.items():
             click.echo(f"  macro {name:4s} = {body}")
 
 
@@ -190,9 +197,13 @@ def players_cmd(game: str | None) -> None:
 def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     """Play one game: SPEC_A moves first, SPEC_B second; print the moves and the result."""
     from mcts_arena import players
+    from mcts_arena.arena.config import Openings, spec_budget
+    from mcts_arena.arena.match import play_game
+    from mcts_arena.arena.plan import GameSpec, Job
     from mcts_arena.players.base import derive_seed
 
     state = _load_state(game, position)
+    game = games.canonical(game)
     if seconds is None and sims is None:
         seconds = 0.1
     if seconds is not None and seconds <= 0:
@@ -200,26 +211,37 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     if sims is not None and sims <= 0:
         _fail(f"--sims must be positive, got {sims}")
     try:
-        seats = [players.make(spec, game, seed=derive_seed(seed, i))
-                 for i, spec in enumerate((spec_a, spec_b))]
+        specs = [players.parse(spec, game) for spec in (spec_a, spec_b)]
     except players.SpecError as e:
         _fail(str(e))
-    click.echo(f"{seats[0].name} (first) vs {seats[1].name} (second)")
-    ply = 0
-    while not state.is_terminal():
-        side = state.to_move()
-        move, stats = seats[side].choose(state, time=seconds, sims=sims)
-        text = state.format_move(move)
-        state.play(move)
-        ply += 1
-        work = f"{stats['sims']} sims" if stats.get("sims") else f"{stats['nodes']} nodes"
-        click.echo(f"{ply:3d}. {seats[side].name}: {text}  ({work}, depth {stats['depth']}, "
-                   f"{stats['time']:.3f} s)")
+    names = [s.canonical for s in specs]
+    budget = {"time": seconds} if seconds is not None else {"sims": sims}
+    budgets = tuple(spec_budget(s) or budget for s in specs)
+    # the one game loop (arena.match): illegal moves, time forfeits and player errors are
+    # judged as in an experiment
+    g = GameSpec(game_id="play", pairing_id="play", pair_index=0, swap=0, seats=tuple(names),
+                 budgets=budgets, seeds=tuple(derive_seed(seed, i) for i in range(2)))
+    job = Job(job_id="play", game=game, openings=Openings(), opening_seed=seed, pair_index=0,
+              max_plies=100000, macros=(), games=(g,))
+    click.echo(f"{names[0]} (first) vs {names[1]} (second)")
+
+    def shown(rec, st) -> None:
+        s = rec.stats[-1]
+        work = f"{s['sims']} sims" if s.get("sims") else f"{s.get('nodes', 0)} nodes"
+        click.echo(f"{rec.plies:3d}. {names[s['seat']]}: {rec.moves[-1]}  ({work}, depth "
+                   f"{s.get('depth', 0)}, {s.get('time', s['wall']):.3f} s)")
         if show:
-            click.echo(str(state))
-    w = state.winner()
-    click.echo("result: draw" if w is None else f"result: {seats[w].name} wins "
-               f"({'first' if w == 0 else 'second'} player)")
+            click.echo(str(st))
+
+    rec = play_game(job, g, state.to_text(), players, on_move=shown)
+    if rec.reason == "error":
+        click.echo(f"result: error game ({rec.error})")
+    elif rec.winner is None:
+        click.echo("result: draw" + (" (ply limit)" if rec.reason == "max_plies" else ""))
+    else:
+        how = f" by time forfeit ({rec.error})" if rec.reason == "time_forfeit" else ""
+        click.echo(f"result: {names[rec.winner]} wins "
+                   f"({'first' if rec.winner == 0 else 'second'} player){how}")
 
 
 def _built(name: str) -> bool:
@@ -245,6 +267,9 @@ def main() -> None:
               help="Seconds per move (overrides the config's budget).")
 @click.option("--sims", type=int, default=None,
               help="Simulations per move (overrides the config's budget).")
+@click.option("--effort", type=float, default=None, metavar="S",
+              help="Matched effort: each player gets the simulations/nodes the paper's engine "
+                   "searched in S seconds (overrides the config's budget).")
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory of this experiment [default: results/<name>].")
 @click.option("--dry-run", is_flag=True, help="Print the plan and the estimated CPU time; play nothing.")
@@ -257,7 +282,7 @@ def main() -> None:
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="With --backend ray: the cluster to join (default: start Ray locally).")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
-            sims: int | None, out: str | None, dry_run: bool, new: bool, quiet: bool,
+            sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool, quiet: bool,
             backend: str, ray_address: str | None) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
@@ -273,9 +298,10 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     from mcts_arena.arena.summary import summary_table
     from mcts_arena.store import Store
 
-    _check_scale_options(games, time_s, sims)
+    _check_scale_options(games, time_s, sims, effort)
     workers = scheduler.worker_count(jobs)
-    exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims))
+    exp = config_mod.load(config_path, config_mod.Overrides(games=games, time=time_s, sims=sims,
+                                                            effort=effort))
     the_plan = plan_mod.make_plan(exp)
     directory = scheduler.results_dir(exp, out)
 
@@ -321,6 +347,91 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         sys.exit(130)
     click.echo(f"{result.played} games played in {result.seconds:.1f} s; "
                f"{result.stored_before + result.played}/{result.planned} stored in {directory}")
+
+
+@cli.command("reproduce")
+@click.option("--scale", "scale", type=float, default=0.1, show_default=True,
+              help="Fraction of the paper's search effort (matched effort: each player gets the "
+                   "paper engine's simulations/nodes for scale x the paper's seconds).")
+@click.option("--games", type=int, default=40, show_default=True,
+              help="At most this many games per pairing.")
+@click.option("--sweep-games", type=int, default=None,
+              help="At most this many games per point of an α sweep [default: --games].")
+@click.option("--tournament-games", type=int, default=20, show_default=True,
+              help="Games per match of the Appendix B tournaments (even).")
+@click.option("--only", default=None, metavar="IDS",
+              help="Comma-separated page ids (table2, fig1, ...; see configs/reproduction.yaml).")
+@click.option("--jobs", "jobs", default=0, show_default=True, type=int,
+              help="Games played at once; 0 = every CPU this process may use.")
+@click.option("--out", "out", default="results/reproduction", show_default=True, metavar="DIR",
+              help="Where the experiments' results directories go.")
+@click.option("--docs", "docs", default="docs/reproduction", show_default=True, metavar="DIR",
+              help="Where the pages go (index.md, one page per table or figure, PNGs).")
+@click.option("--manifest", default="configs/reproduction.yaml", show_default=True,
+              help="The list of pages and their experiments.")
+@click.option("--pages-only", is_flag=True, help="Write the pages from what is stored; play nothing.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="Where games run: local worker processes, or a Ray cluster.")
+@click.option("--ray-address", default=None, metavar="ADDR",
+              help="With --backend ray: the cluster to join (default: start Ray locally).")
+def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_games: int,
+                  only: str | None, jobs: int, out: str, docs: str, manifest: str,
+                  pages_only: bool, quiet: bool, backend: str, ray_address: str | None) -> None:
+    """Play the paper's tables and figures at a fraction of its budget and write the record:
+    docs/reproduction/index.md and a page per table or figure, ours beside the paper's with a
+    verdict per row. Resumable: run it again to continue; finished experiments are not replayed."""
+    import sys
+    from pathlib import Path
+
+    from mcts_arena.arena import reproduce, scheduler
+    from mcts_arena.report import reproduction
+
+    if not 0 < scale <= 100:
+        _fail(f"--scale must be in (0, 100], got {scale}")
+    for flag, v in (("--games", games), ("--sweep-games", sweep_games),
+                    ("--tournament-games", tournament_games)):
+        if v is not None and v <= 0:
+            _fail(f"{flag} must be a positive integer, got {v}")
+    sc = reproduce.Scale(effort=scale, games=games, sweep_games=sweep_games,
+                         tournament_games=tournament_games)
+    man = reproduce.load_manifest(manifest)
+    pages = man.select([x.strip() for x in only.split(",") if x.strip()] if only else None)
+    out_dir, docs_dir = Path(out), Path(docs)
+    if ray_address is not None and backend != "ray":
+        _fail("--ray-address needs --backend ray")
+    workers = scheduler.worker_count(jobs)
+    # every config and rate is checked before anything is played or written
+    plan = [(p, reproduce.page_dirs(p, sc, out_dir)) for p in pages]
+    command = "arena reproduce " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else \
+        "arena reproduce"
+    if not pages_only:
+        engine = None
+        if backend == "ray":
+            from mcts_arena.arena.ray_backend import RayBackend
+
+            engine = RayBackend(address=ray_address)
+            workers = engine.workers
+        for page, _dirs in plan:
+            if not reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
+                                      progress=not quiet, echo=lambda m: click.echo(m, err=True)):
+                click.echo(f"arena: interrupted; resume with: {command}", err=True)
+                sys.exit(130)
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    results = []
+    for page, dirs in plan:
+        secs = {}
+        for path in page.experiments:
+            base = reproduce.scaled_experiment(path, sc)
+            secs[base.name] = reproduce.paper_seconds(base) / sc.effort
+        for t in page.tournaments:
+            secs[reproduce.scaled_tournament(t, sc).name] = 1.0
+        results.append(reproduction.write_page(page, dirs, secs, docs_dir, command))
+    notes = docs_dir / "notes.md"
+    idx = reproduction.write_index(results, docs_dir, command, sc.describe(),
+                                   "See [notes.md](notes.md) for what departs from the paper "
+                                   "and why." if notes.exists() else "")
+    click.echo(f"wrote {idx} and {len(results)} page(s)")
 
 
 @cli.command("report")
@@ -371,7 +482,7 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
 
 @cli.command("tournament")
 @click.argument("name")
-@click.option("--game", default=None, help="Game of a built-in tournament [default: breakthrough].")
+@click.option("--game", default=None, help="Game of a built-in tournament [default: the first registered game].")
 @click.option("--eval", "evalfn", default=None, type=click.Choice(["efMS", "efLH"]),
               help="Breakthrough evaluation of the built-in tournaments [default: efMS].")
 @click.option("--games", type=int, default=None,
@@ -422,26 +533,6 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
         sys.exit(130)
 
 
-def _game_state_with_params(game: str, position: str | None):
-    """GAME or GAME(param=value,...) (e.g. hex(size=5)) and an optional position."""
-    from mcts_arena.solve import GAME_PARAMS, _parse_game
-
-    name, params = _parse_game(game, "game")
-    if position is None and params:
-        cls = games.game_class(name)
-        try:
-            kwargs = {k: v for k, v in params.items() if k in GAME_PARAMS.get(name, {})}
-            return name, cls(**kwargs)
-        except ValueError as e:
-            _fail(str(e))
-    state = _load_state(name, position)
-    for key, getter in GAME_PARAMS.get(name, {}).items():
-        if key in params and params[key] != getter(state):
-            _fail(f"parameter {key}={params[key]} does not match the position "
-                  f"({key}={getter(state)})")
-    return name, state
-
-
 @cli.command("prove")
 @click.argument("game", metavar="GAME")
 @click.option("--position", default=None, help="The position in the game's text form.")
@@ -458,7 +549,8 @@ def prove_cmd(game: str, position: str | None, nodes: int, depth: int, as_json: 
 
     if nodes < 0 or depth < 0:
         _fail("--nodes and --depth must be >= 0")
-    name, state = _game_state_with_params(game, position)
+    state = _load_state(game, position)
+    name = games.split(game)[0]
     if state.is_terminal():
         _fail("the position is already finished (nothing to prove)")
     values, stats = Solver().solve_moves(state, nodes, depth)

@@ -7,7 +7,7 @@ from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING
+from mcts_arena.games.state cimport alloca, GameState, ONGOING
 
 
 cdef double now() noexcept nogil:
@@ -46,7 +46,7 @@ def playout_rate(GameState state, double seconds, unsigned long long seed=1):
 def average_plies(GameState state, int playouts, unsigned long long seed=1, int max_plies=100000):
     """Mean length in plies of uniformly random games from `state` (do/undo path)."""
     cdef Rng rng
-    cdef int moves[MAX_MOVES]
+    cdef int* moves = <int*>alloca(state.max_moves * sizeof(int))
     cdef int i, n, depth
     cdef long total = 0
     rng_seed(&rng, seed)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -33,8 +32,6 @@ from pathlib import Path
 from mcts_arena import games
 from mcts_arena.errors import UserError
 
-#: game parameters a suite line may give, and how each is checked against the position
-GAME_PARAMS = {"hex": {"size": lambda st: st.n, "swap": lambda st: int(st.swap_rule)}}
 
 
 @dataclass
@@ -59,35 +56,17 @@ class Suite:
 
     @property
     def game(self) -> str:
-        return self.positions[0].game
+        """The game's name (without parameters), for parsing players."""
+        return games.split(self.positions[0].game)[0]
 
 
-_GAME_RE = re.compile(r"^([A-Za-z_][\w]*)\s*(?:\((.*)\))?$")
-
-
-def _parse_game(text: str, where: str) -> tuple[str, dict]:
-    m = _GAME_RE.match(text.strip())
-    if not m:
-        raise UserError(f"{where}: bad game {text!r}: expected NAME or NAME(param=value,...)")
-    name, args = m.group(1), m.group(2)
-    if name not in games.names():
-        raise UserError(f"{where}: unknown game {name!r}; valid games: {', '.join(games.names())}")
-    params = {}
-    valid = GAME_PARAMS.get(name, {})
-    for part in (args or "").split(","):
-        if not part.strip():
-            continue
-        key, eq, val = part.partition("=")
-        key = key.strip()
-        if not eq or key not in valid:
-            raise UserError(f"{where}: unknown parameter {part.strip()!r} for {name}; valid: "
-                            f"{', '.join(valid) or 'none'}")
-        try:
-            params[key] = int(val.strip())
-        except ValueError:
-            raise UserError(f"{where}: parameter {key} of {name} must be an integer, "
-                            f"got {val.strip()!r}") from None
-    return name, params
+def _parse_game(text: str, where: str) -> tuple[str, str]:
+    """(name, the game spec as written) of a suite line's GAME field; one-line errors."""
+    try:
+        name, _ = games.parse(text.strip())
+    except games.UnknownGameError as e:
+        raise UserError(f"{where}: {e}") from None
+    return name, text.strip()
 
 
 def load_suite(path: str) -> Suite:
@@ -105,15 +84,11 @@ def load_suite(path: str) -> Suite:
         if len(fields) < 3:
             raise UserError(f"{where}: expected 'GAME | POSITION | best: MOVE ...' (fields "
                             "separated by ' | ')")
-        game, params = _parse_game(fields[0], where)
+        game_name, game = _parse_game(fields[0], where)
         try:
             state = games.new_state(game, fields[1])
         except ValueError as e:
             raise UserError(f"{where}: illegal position: {e}") from None
-        for key, getter in GAME_PARAMS.get(game, {}).items():
-            if key in params and params[key] != getter(state):
-                raise UserError(f"{where}: parameter {key}={params[key]} does not match the "
-                                f"position ({key}={getter(state)})")
         if state.is_terminal():
             raise UserError(f"{where}: the position is already finished (nothing to solve)")
         kv = {"best": "", "wrong": "", "id": str(lineno), "note": ""}
@@ -142,7 +117,7 @@ def load_suite(path: str) -> Suite:
                                   lineno))
     if not positions:
         raise UserError(f"{path}: no positions in the suite")
-    if len({q.game for q in positions}) > 1:
+    if len({games.split(q.game)[0] for q in positions}) > 1:
         raise UserError(f"{path}: positions of more than one game "
                         f"({', '.join(sorted({q.game for q in positions}))}); one game a suite")
     return Suite(p.stem, str(p), positions)
@@ -198,7 +173,7 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
     parsed = []
     for text in specs:
         try:
-            parsed.append(players.parse(text, suite.game))
+            parsed.append(players.parse(text, suite.positions[0].game))
         except players.SpecError as e:
             raise UserError(str(e)) from None
     cps = checkpoints(budgets)

@@ -15,7 +15,7 @@ flagged): a "win in N" search for games whose games are long.
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW, alloca
 from mcts_arena.players.alphabeta cimport now
 
 cdef struct Entry:
@@ -44,7 +44,7 @@ cdef class Solver:
         free(self.tt)
 
     cdef int _order(self, GameState s, int* moves, int n) noexcept nogil:
-        cdef double keys[MAX_MOVES]
+        cdef double* keys = <double*>alloca(n * sizeof(double) + 8)
         cdef double k
         cdef int i, j, m
         for i in range(n):
@@ -62,7 +62,7 @@ cdef class Solver:
         return n
 
     cdef int _solve(self, GameState s, int alpha, int beta, int ply) noexcept nogil:
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int) + 8)
         cdef int n, i, v, best = -2, alpha0 = alpha, me, nt
         cdef int threat[2]
         cdef int res = s.result()

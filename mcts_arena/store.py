@@ -199,7 +199,7 @@ class Store:
         return written
 
     def _score_pair(self, pairing_id: str, pair_index: int) -> None:
-        from mcts_arena.arena.plan import pair_outcome
+        from mcts_arena.stats import pair_outcome
 
         rows = self.conn.execute(
             "SELECT swap, score, reason FROM game WHERE pairing_id = ? AND pair_index = ?",

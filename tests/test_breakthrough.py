@@ -1,9 +1,9 @@
-"""Breakthrough core: perft, rules on hand-made positions, undo/hash/evaluation round trips."""
+"""Breakthrough core: rules on hand-made positions, incremental state and evaluations, knowledge
+(perft, undo/hash/clone/text round trips: test_game_conformance.py)."""
 import math
 import random
 
 import pytest
-from mcts_arena.gametools import perft
 
 from mcts_arena import games
 
@@ -17,27 +17,6 @@ def pos(rows: dict, side="w"):
     for sq, c in rows.items():
         grid[int(sq[1]) - 1]["abcdefgh".index(sq[0])] = c
     return games.new_state("breakthrough", "/".join("".join(grid[r]) for r in range(7, -1, -1)) + " " + side)
-
-
-@pytest.mark.parametrize("depth,count", [(1, 22), (2, 484), (3, 11132)])
-def test_perft_start(depth, count):
-    assert perft(games.new_state("breakthrough"), depth) == count
-
-
-def test_perft_python_face_agrees():
-    s = games.new_state("breakthrough")
-
-    def walk(d):
-        if d == 0:
-            return 1
-        total = 0
-        for m in s.moves():
-            s.play(m)
-            total += walk(d - 1)
-            s.undo()
-        return total
-
-    assert walk(2) == 484
 
 
 def test_text_round_trip_and_start():
@@ -123,14 +102,13 @@ def efms_scratch(s):
     return v if s.to_move() == 0 else -v
 
 
-def test_random_games_undo_hash_and_incremental_evaluations():
+def test_random_games_incremental_state_and_evaluations():
+    # (undo / hash / clone / text round trips are in test_game_conformance.py)
     rng = random.Random(7)
-    s = games.new_state("breakthrough")
     plies = 0
     for game in range(40):
-        history = []
+        s = games.new_state("breakthrough")
         while not s.is_terminal():
-            texts = (s.to_text(), s.zobrist())
             assert s.zobrist() == s.hash_from_scratch()
             assert s.piece_values() == s.lh_from_scratch()
             assert s.evaluation("efMS") == pytest.approx(efms_scratch(s), abs=1e-12)
@@ -145,30 +123,10 @@ def test_random_games_undo_hash_and_incremental_evaluations():
                     ref = -s.evaluation(ef)   # the mover's view of the successor
                     s.undo()
                     assert v == pytest.approx(ref, abs=1e-12)
-            m = rng.choice(moves)
-            s.play(m)
-            history.append(texts)
+            s.play(rng.choice(moves))
             plies += 1
         assert s.evaluation("efMS") == -1.0
-        while history:
-            s.undo()
-            assert (s.to_text(), s.zobrist()) == history.pop()
     assert plies > 1000
-
-
-def test_undo_past_start_raises():
-    with pytest.raises(IndexError):
-        games.new_state("breakthrough").undo()
-
-
-def test_copy_is_independent():
-    s = games.new_state("breakthrough")
-    s.play("a2-a3")
-    c = s.copy()
-    c.play("a7-a6")
-    c.undo()
-    c.undo()
-    assert s.to_text() != c.to_text() and c.to_text() == START
 
 
 def test_knowledge_decisive_anti_decisive_defended_categories():

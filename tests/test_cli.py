@@ -98,3 +98,29 @@ def test_bad_input_is_one_line_exit_2(run, args, message):
     assert r.exit_code == 2, r.output
     assert r.output.strip() == message
     assert "Traceback" not in r.output
+
+
+def test_games_with_parameters_everywhere(run):
+    """NAME(key=value) works in perft, show, play and bench; parameters are listed; a bad one is
+    a one-line error naming it and its range."""
+    assert "[parameters: stones=4 (1-10)]" in run("games").output
+    assert run("perft", "kalah(stones=1)", "3").output.splitlines()[-1] == "179"
+    assert run("perft", "kalah", "3").output.splitlines()[-1] == "185"
+    shown = run("show", "kalah(stones=3)").output
+    assert "position: 3,3,3,3,3,3,0/3,3,3,3,3,3,0 0" in shown
+    out = run("play", "kalah(stones=2)", "Random", "Greedy", "--sims", "1").output
+    assert out.splitlines()[-1].startswith("result: ")
+    assert "kalah(stones=2)" in run("bench", "kalah(stones=2)", "--seconds", "0.05").output
+    bad = CliRunner().invoke(cli, ["perft", "kalah(stones=0)", "2"])
+    assert bad.exit_code == 2
+    assert bad.output.strip() == ("arena: error: kalah parameter stones=0 out of range: "
+                                  "expected 1 to 10")
+
+
+def test_config_with_game_parameters(tmp_path):
+    from mcts_arena.arena import config
+    p = tmp_path / "c.yaml"
+    p.write_text("game: kalah( stones = 3 )\nbudget: {sims: 5}\ngames: 2\n"
+                 "matches:\n  - {player: Random, opponent: Greedy}\n")
+    exp = config.load(p)
+    assert exp.game == "kalah(stones=3)" and exp.openings.kind == "random_boards"

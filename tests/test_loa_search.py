@@ -1,4 +1,4 @@
-"""LOA search options (issue 3 part 5): αβ playouts, early cut-off, progressive bias, αβ player."""
+"""LOA search options: αβ playouts, early cut-off, progressive bias, αβ player."""
 import random
 
 import pytest

@@ -339,3 +339,9 @@ def test_ipp_forced_moves_come_before_epsilon_greedy():
     plain = MCTSSearch({"ege": 0.0, "evalfn": 1, "fet": 1}, 4)
     firsts = {s.format_move(plain.playout_once(s)[1][0]) for _ in range(60)}
     assert firsts == {"d6xe7"}           # without ipp the greedy choice is not forced
+
+
+def test_a_mistyped_search_option_is_an_error():
+    from mcts_arena.players.mcts import MCTSSearch
+    with pytest.raises(ValueError, match=r"unknown MCTS option\(s\) 'fett'; valid: C, evalfn"):
+        MCTSSearch({"C": 1.0, "fett": 3})

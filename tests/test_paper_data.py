@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from mcts_arena.report.paper import (
+from mcts_arena.paper import (
     PaperResults,
     load_paper_results,
     match_paper,
@@ -82,7 +82,8 @@ def test_printed_percent_matches_counts(row):
         ("loa", "MCTS(abp2,im0.2)", "αβ(efWB)", 5, 51.0),
         ("kalah", "MCTS(fet3)", "MCTS(fet4)", 1, 48.80),
         ("kalah", "MCTS(ege1.0)", "MCTS(fet4)", 1, 6.96),
-        ("breakthrough", "MCTS(ege0.1,det0.5)", "MCTS(ege0.1)", 1, 74.8),
+        ("breakthrough", "MCTS(ipp,ege0.1,det0.5)", "MCTS(ipp,ege0.1)", 1, 74.8),  # authors: mcts_h_ege
+        ("breakthrough", "MCTS(bl)", "MCTS(ipp,ege0.1)", 1, 74.8),
         ("breakthrough", "MCTS(efLH,ipp,fet8)", "MCTS(efLH,ipp,fet20)", 1, 51.4),
     ],
 )
@@ -190,10 +191,10 @@ def test_figures():
         ("kalah-fet", "MCTS(fet4)"),
         ("kalah-ege", "MCTS(ege1.0)"),
         ("breakthrough-efms-fet", "MCTS(ipp,fet20)"),
-        ("breakthrough-efms-ege", "MCTS(ege0.1)"),
+        ("breakthrough-efms-ege", "MCTS(ipp,ege0.1)"),
         ("breakthrough-efms-det", "MCTS(ipp,det0.3)"),
         ("breakthrough-eflh-fet", "MCTS(efLH,ipp,fet8)"),
-        ("breakthrough-eflh-ege", "MCTS(efLH,ege0.3)"),
+        ("breakthrough-eflh-ege", "MCTS(efLH,ipp,ege0.3)"),
     ],
 )
 def test_tournaments(tid, winner_spec):

@@ -9,7 +9,8 @@ from mcts_arena.arena import config
 from mcts_arena.arena import plan as plan_mod
 from mcts_arena.arena.config import Openings
 from mcts_arena.arena.openings import opening_text
-from mcts_arena.arena.plan import derive_seed, make_plan, pair_outcome
+from mcts_arena.arena.plan import derive_seed, make_plan
+from mcts_arena.stats import pair_outcome
 
 
 def exp(matches, games_=4, seed=7, extra=""):
@@ -110,7 +111,7 @@ def test_jobs_and_plans_pickle():
     assert pickle.loads(pickle.dumps(p.jobs)) == p.jobs
 
 
-# ---- Kalah pair scoring (PAPER.md section 3) -------------------------------------------------
+# ---- Kalah pair scoring (docs/paper.md section 3) -------------------------------------------------
 @pytest.mark.parametrize("first,second,outcome", [
     (1, 0, "discarded"),        # player won as first mover, lost as second: side 0 won twice
     (0, 1, "discarded"),        # side 1 won twice
@@ -146,8 +147,8 @@ def test_dry_run_description():
 
 
 def test_kalah_and_loa_openings():
-    from mcts_arena.games.loa_openings import loa_openings
-    from mcts_arena.games.openings import kalah_random_board
+    from mcts_arena.games.loa import loa_openings
+    from mcts_arena.games.kalah import kalah_random_board
     positions = loa_openings()
     assert opening_text("loa", Openings("opening_set"), 99, 3) == positions[3]
     assert opening_text("loa", Openings("opening_set"), 99, len(positions) + 3) == positions[3]

@@ -12,7 +12,8 @@ from test_store import arena_env, stored, wait_for
 from mcts_arena.arena import config
 from mcts_arena.arena import plan as plan_mod
 from mcts_arena.arena.match import GameRecord
-from mcts_arena.arena.summary import replay_game, summary_table, wald_interval
+from mcts_arena import stats
+from mcts_arena.arena.summary import replay_game, summary_table
 from mcts_arena.cli import cli
 from mcts_arena.store import Store
 
@@ -52,14 +53,14 @@ def test_run_prints_the_summary_with_errors_reported(cwd):
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     head = lines.index(next(line for line in lines if line.startswith("pairing")))
-    assert lines[head].split() == ["pairing", "games", "W", "D", "L", "err", "win", "%", "(95%",
-                                   "CI)"]
+    assert lines[head].split() == ["pairing", "games", "W", "D", "L", "err", "win", "%", "[95%",
+                                   "CI]"]
     row = lines[head + 2].split()
     assert row[:3] == ["Random(im0.5)", "vs", "Random"] and row[3] == "6"
     w, d, lo = map(int, row[4:7])
     assert w + d + lo == 6 and row[7] == "0"
-    p, h = wald_interval(w + d / 2, 6)
-    assert row[8:] == [f"{100 * p:.2f}", "±", f"{100 * h:.2f}"]
+    low, high, _ = stats.score_interval(w, d, lo)     # the interval `arena report` prints
+    assert row[8:] == [f"{100 * (w + d / 2) / 6:.2f}", f"[{100 * low:.1f},", f"{100 * high:.1f}]"]
     assert lines[head + 3].split() == ["Boom", "vs", "Random", "0", "0", "0", "0", "6", "-"]
     assert "error games (not counted):" in lines
     assert sum("RuntimeError: boom on move 3" in line for line in lines) == 6
@@ -146,7 +147,9 @@ def test_summary_shows_kalah_pairs(tmp_path):
             s.add_game(rec(k, 1, w1))
         table = summary_table(s)
     lines = table.splitlines()
-    assert lines[0].endswith("pairs W-D-L  disc       pair win %")
+    assert lines[0].endswith("pairs W-D-L  disc   pair win % [95% CI]")
     # games: W = 0/0,1/1,0/0,3/0 -> wins 4, draws 3, losses 1
     assert lines[2].split()[:8] == ["A", "vs", "B", "8", "4", "3", "1", "0"]
-    assert lines[2].split()[11:] == ["2-1-0", "1", "100.00", "±", "0.00"]
+    low, high, _ = stats.score_interval(2, 0, 0)
+    assert lines[2].split()[11:] == ["2-1-0", "1", "100.00", f"[{100 * low:.1f},",
+                                     f"{100 * high:.1f}]"]

@@ -268,7 +268,7 @@ def test_kalah_extra_turns_and_pair_scores(tmp_path):
             assert st.to_move() == stat["seat"]
             st.play(m)
         assert st.is_terminal() and st.winner() == g["winner"]
-    from mcts_arena.arena.plan import pair_outcome
+    from mcts_arena.stats import pair_outcome
     by_pair = {}
     for g in rows:
         by_pair.setdefault(g["pair_index"], {})[g["swap"]] = g["score"]

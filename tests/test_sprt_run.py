@@ -9,7 +9,7 @@ from mcts_arena.arena import config
 from mcts_arena.arena.config import Sprt
 from mcts_arena.arena.scheduler import SprtTracker
 from mcts_arena.cli import cli
-from mcts_arena.report import stats
+from mcts_arena import stats
 from mcts_arena.report.tables import build_report
 from mcts_arena.store import Store
 

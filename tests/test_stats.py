@@ -1,4 +1,4 @@
-"""Table-driven tests of mcts_arena.report.stats (intervals, Elo, LOS, GSPRT, Bradley–Terry)."""
+"""Table-driven tests of mcts_arena.stats (intervals, Elo, LOS, GSPRT, Bradley–Terry)."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 from scipy import optimize
 from scipy.stats import binomtest, norm
 
-from mcts_arena.report import stats as st
+from mcts_arena import stats as st
 
 # ------------------------------------------------------------------------------ score / intervals
 

@@ -12,7 +12,7 @@ from test_store import arena_env, stored, wait_for
 from mcts_arena.arena import config, tournament
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
-from mcts_arena.report.paper import load_paper_results
+from mcts_arena.paper import load_paper_results
 from mcts_arena.store import Store
 
 REAL = importlib.import_module("mcts_arena.players")
@@ -47,13 +47,14 @@ def test_builtin_specs_per_game():
     assert dict(tournament.builtin("im", "breakthrough", "efLH", REAL).entrants)[
         "mcts_h_efv1_im0.6"] == "MCTS(bl',im0.6)"
     assert dict(tournament.builtin("ege", "breakthrough", "efLH", REAL).entrants)[
-        "mcts_h_efv1_ege0.3"] == "MCTS(efLH,ege0.3)"
+        "mcts_h_efv1_ege0.3"] == "MCTS(efLH,ipp,ege0.3)"   # the authors: mcts_s_h_efv1_ege (h = ipp)
     t = tournament.builtin("det", "breakthrough", None, REAL)
     assert t.name == "tournament-det-breakthrough" and t.paper == "breakthrough-efms-det"
 
 
 @pytest.mark.parametrize("args,message", [
-    (["fet", "--game", "kalah", "--eval", "efLH"], "--eval efLH is for breakthrough"),
+    (["fet", "--game", "kalah", "--eval", "efLH"],
+     "--eval efLH: the tournaments of kalah use its one evaluation efRS"),
     (["nosuch"], "unknown tournament 'nosuch'; valid: fet, det, ege, im or a YAML file"),
     (["fet", "--game", "chess"], "unknown game 'chess'"),
     (["fet", "--games", "3", "--sims", "5"], "--games must be even for an elimination"),

@@ -4,11 +4,11 @@ A config names one game, one budget per move, the number of games per pairing, a
 games open, and the matches to play. Example::
 
     name: quickstart
-    game: breakthrough
+    game: GAME                    # a registered game (`arena games`), e.g. NAME(key=value)
     budget: {time: 0.05}          # or {sims: 2000}; a player spec may carry its own time=/sims=
     games: 40                     # per pairing, played as seat-swapped pairs
     seed: 1
-    openings: start               # or {random_plies: 4}; kalah: random_boards; loa: opening_set
+    openings: start               # or {random_plies: 4}, or a kind the game declares
     macros: {mybl: "ege0.1,det0.5"}
     sprt: {elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05}   # optional: stop a pairing early
     matches:
@@ -18,7 +18,7 @@ games open, and the matches to play. Example::
       - gauntlet: {player: "MCTS(bl,im0.4)", opponents: ["MCTS(bl)", "MCTS(ipp)"]}
         games: 100                # per-entry override of `games`
 
-`sprt` (optional) runs a GSPRT on every pairing (mcts_arena.report.stats; pentanomial on the
+`sprt` (optional) runs a GSPRT on every pairing (mcts_arena.stats; pentanomial on the
 seat-swapped pairs): once it accepts H0 (the player is at most `elo0` Elo stronger) or H1 (at
 least `elo1`), the runner schedules no more games of that pairing. `alpha`, `beta` default to
 0.05; `model` is `logistic` (default) or `normalized`. It does not change what a game is, so it
@@ -48,21 +48,25 @@ from typing import Any
 
 import yaml
 
+from mcts_arena import games as _games
+from mcts_arena.arena import effort
 from mcts_arena.errors import UserError
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
 DEFAULT_PLAYERS = "mcts_arena.players"
 
-GAMES = ("breakthrough", "hex", "kalah", "loa", "tictactoe")
-# Opening kinds and the games each one suits (None: any game).
-OPENING_KINDS = {"start": None, "random_plies": None, "random_boards": ("kalah",),
-                 "opening_set": ("loa",)}
-DEFAULT_OPENINGS = {"kalah": "random_boards", "loa": "opening_set"}
+# Opening kinds every game has; a game may declare more (GameInfo.openings).
+OPENING_KINDS = ("start", "random_plies")
 TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies", "macros",
               "matches", "description", "sprt")
 SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
 MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def default_openings(game: str) -> str:
+    """The opening kind a game's experiments use unless the config says otherwise."""
+    return _games.info_of(game).default_opening
 
 
 class ConfigError(UserError):
@@ -72,28 +76,51 @@ class ConfigError(UserError):
 # ---- the validated experiment --------------------------------------------------------------
 @dataclass(frozen=True)
 class Budget:
-    """Per-move budget: wall-clock seconds (`time`) or simulations/nodes (`sims`)."""
+    """Per-move budget: wall-clock seconds (`time`), simulations/nodes (`sims`), or matched
+    effort (`effort`: the paper engine's search effort in that many seconds, see
+    arena/effort.py). A pairing's effort budget is resolved per player into `sims` with the
+    `effort` kept (node priors scale with it) and `rate_of` naming the rate entry used."""
 
     time: float | None = None
     sims: int | None = None
+    effort: float | None = None
+    rate_of: str | None = None
+    unit: str | None = None         # what `sims` counts for a resolved effort: sims or nodes
 
     def as_dict(self) -> dict:
-        return {"time": self.time} if self.time is not None else {"sims": self.sims}
+        if self.time is not None:
+            return {"time": self.time}
+        d: dict = {}
+        if self.sims is not None:
+            d["sims"] = self.sims
+        if self.effort is not None:
+            d["effort"] = self.effort
+        if self.rate_of is not None:
+            d["rate_of"] = self.rate_of
+        if self.unit is not None:
+            d["unit"] = self.unit
+        return d
 
     @classmethod
     def from_dict(cls, d: dict | None) -> Budget | None:
         if not d:
             return None
-        return cls(time=d.get("time"), sims=d.get("sims"))
+        return cls(time=d.get("time"), sims=d.get("sims"), effort=d.get("effort"),
+                   rate_of=d.get("rate_of"), unit=d.get("unit"))
 
     def __str__(self) -> str:
-        return f"{self.time:g} s/move" if self.time is not None else f"{self.sims} sims/move"
+        if self.time is not None:
+            return f"{self.time:g} s/move"
+        if self.effort is not None:
+            return f"matched effort of {self.effort:g} paper-s/move" + (
+                f" ({self.sims} sims)" if self.sims is not None else "")
+        return f"{self.sims} sims/move"
 
 
 @dataclass(frozen=True)
 class Openings:
-    """How games start: `start`, `random_plies` (N uniformly random plies), `random_boards`
-    (Kalah, the paper's random boards), `opening_set` (LOA, the shipped positions)."""
+    """How games start: `start`, `random_plies` (N uniformly random plies), or a kind the
+    game declares (e.g. a set of shipped positions, random boards)."""
 
     kind: str = "start"
     plies: int = 0
@@ -159,9 +186,12 @@ class Experiment:
 
     def identity(self) -> dict:
         """The settings that decide what every game is: changing any of them changes games."""
-        return {"name": self.name, "game": self.game, "budget": self.budget.as_dict(), "seed": self.seed,
-                "openings": self.openings.as_dict(), "max_plies": self.max_plies,
-                "macros": dict(self.macros)}
+        ident = {"name": self.name, "game": self.game, "budget": self.budget.as_dict(),
+                 "seed": self.seed, "openings": self.openings.as_dict(),
+                 "max_plies": self.max_plies, "macros": dict(self.macros)}
+        if self.budget.effort is not None:     # the rates decide every player's budget
+            ident["rates"] = effort.rates_digest()
+        return ident
 
     def to_json(self) -> str:
         """The resolved config (what the store keeps)."""
@@ -176,6 +206,7 @@ class Overrides:
     games: int | None = None
     time: float | None = None
     sims: int | None = None
+    effort: float | None = None
 
 
 # ---- players provider ----------------------------------------------------------------------
@@ -274,6 +305,7 @@ class _Validator:
     source: str
     players: ModuleType | None = None
     _parse: Any = field(default=None, init=False)
+    _budget: Budget | None = field(default=None, init=False)   # an effort budget is resolved per player
 
     # -- helpers --
     def fail(self, path: str, what: str):
@@ -305,7 +337,13 @@ class _Validator:
             spec = self._parse(text.strip(), game=game, macros=macros)
         except ValueError as e:
             self.fail(path, f"bad player {text.strip()!r}: {e}")
-        return spec.canonical, Budget.from_dict(spec_budget(spec))
+        own = Budget.from_dict(spec_budget(spec))
+        if own is None and self._budget is not None and self._budget.effort is not None:
+            try:
+                own = Budget.from_dict(effort.resolve(spec, self._budget.effort, self._parse))
+            except effort.EffortError as e:
+                self.fail(path, str(e))
+        return spec.canonical, own
 
     # -- sections --
     def experiment(self, data: Any, default_name: str, ov: Overrides) -> Experiment:
@@ -322,20 +360,17 @@ class _Validator:
         if not isinstance(name, str) or not NAME_RE.match(name):
             self.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
                               f"results directory), got {_show(name)}")
-        game = d["game"]
-        if game not in GAMES:
-            self.fail("game", f"unknown game {_show(game)}; valid games: {', '.join(GAMES)}")
+        game = self.game(d["game"], "game")
         budget = self.budget(d["budget"], "budget")
-        if ov.time is not None or ov.sims is not None:
-            budget = Budget(time=ov.time, sims=ov.sims)
+        if ov.time is not None or ov.sims is not None or ov.effort is not None:
+            budget = Budget(time=ov.time, sims=ov.sims, effort=ov.effort)
         games = self.positive_int(d.get("games", 100), "games", "games per pairing")
         if ov.games is not None:
             games = ov.games
         seed = d.get("seed", 1)
         if not _is_int(seed) or seed < 0:
             self.fail("seed", f"expected a non-negative integer, got {_show(seed)}")
-        openings = self.openings(d.get("openings", DEFAULT_OPENINGS.get(game, "start")),
-                                 "openings", game)
+        openings = self.openings(d.get("openings", default_openings(game)), "openings", game)
         max_plies = self.positive_int(d.get("max_plies", 1000), "max_plies",
                                       "plies before a game is drawn")
         macros = self.macros(d.get("macros", {}), "macros")
@@ -344,7 +379,7 @@ class _Validator:
             self.fail("description", f"expected a string, got {_show(description)}")
         sprt = self.sprt(d["sprt"], "sprt") if d.get("sprt") is not None else None
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
-                                games, ov.games)
+                                games, ov.games, budget)
         return Experiment(name=name, game=game, budget=budget, games=games, seed=seed,
                           openings=openings, max_plies=max_plies, macros=macros,
                           pairings=tuple(pairings), source=self.source, description=description,
@@ -376,24 +411,36 @@ class _Validator:
         return Sprt(float(d["elo0"]), float(d["elo1"]), alpha, beta, model)
 
     def budget(self, v: Any, path: str) -> Budget:
-        d = self.mapping(v, path, "a mapping with 'time' (seconds per move) or 'sims' "
-                                  "(simulations per move)")
-        self.known_keys(d, path, ("time", "sims"))
+        d = self.mapping(v, path, "a mapping with 'time' (seconds per move), 'sims' "
+                                  "(simulations per move) or 'effort' (paper-seconds per move)")
+        self.known_keys(d, path, ("time", "sims", "effort"))
         if len(d) != 1:
-            self.fail(path, "expected exactly one of 'time' (seconds per move) or 'sims' "
-                            "(simulations per move)")
-        if "time" in d:
-            t = d["time"]
+            self.fail(path, "expected exactly one of 'time' (seconds per move), 'sims' "
+                            "(simulations per move) or 'effort' (paper-seconds per move)")
+        if "time" in d or "effort" in d:
+            key = "time" if "time" in d else "effort"
+            t = d[key]
             if not _is_number(t) or t <= 0:
-                self.fail(f"{path}.time", f"expected a positive number of seconds, got {_show(t)}")
-            return Budget(time=float(t))
+                self.fail(f"{path}.{key}", f"expected a positive number of seconds, got {_show(t)}")
+            return Budget(time=float(t)) if key == "time" else Budget(effort=float(t))
         s = d["sims"]
         if not _is_int(s) or s <= 0:
             self.fail(f"{path}.sims", f"expected a positive integer, got {_show(s)}")
         return Budget(sims=s)
 
+    def game(self, v: Any, path: str) -> str:
+        """The canonical name of a game spec (`hex(size=5)`); one line naming the bad part."""
+        if not isinstance(v, str):
+            self.fail(path, f"expected a game name such as {_games.names()[0]!r} or "
+                            f"NAME(key=value,...), got {_show(v)}")
+        try:
+            return _games.canonical(v)
+        except ValueError as e:
+            self.fail(path, str(e))
+
     def openings(self, v: Any, path: str, game: str) -> Openings:
-        kinds = ", ".join(OPENING_KINDS)
+        valid = _games.info_of(game).opening_kinds()
+        kinds = ", ".join(valid)
         if isinstance(v, str):
             kind, plies = v, 0
             if kind == "random_plies":
@@ -406,11 +453,8 @@ class _Validator:
         else:
             self.fail(path, f"expected one of {kinds} (random_plies as {{random_plies: N}}), "
                             f"got {_show(v)}")
-        if kind not in OPENING_KINDS:
-            self.fail(path, f"unknown openings {kind!r}; valid: {kinds}")
-        suits = OPENING_KINDS[kind]
-        if suits is not None and game not in suits:
-            self.fail(path, f"openings {kind!r} are for {', '.join(suits)}, not {game}")
+        if kind not in valid:
+            self.fail(path, f"unknown openings {kind!r} for {game}; valid: {kinds}")
         return Openings(kind, plies)
 
     def macros(self, v: Any, path: str) -> tuple[tuple[str, str], ...]:
@@ -426,7 +470,9 @@ class _Validator:
         return tuple(sorted(out))
 
     def matches(self, v: Any, path: str, game: str, macros: dict | None,
-                default_games: int, forced_games: int | None) -> list[Pairing]:
+                default_games: int, forced_games: int | None,
+                budget: Budget | None = None) -> list[Pairing]:
+        self._budget = budget
         if not isinstance(v, list) or not v:
             self.fail(path, f"expected a non-empty list of matches, got {_show(v)}")
         pairings: list[Pairing] = []

@@ -69,7 +69,14 @@ def forfeit_limit(budget: dict) -> float | None:
 
 
 def _budget_kwargs(budget: dict) -> dict:
-    return {"time": budget["time"]} if budget.get("time") is not None else {"sims": budget["sims"]}
+    """choose()'s keyword arguments: time or sims, and `effort` (the paper-seconds a matched
+    effort budget stands for) only where the budget has one."""
+    if budget.get("time") is not None:
+        return {"time": budget["time"]}
+    kw = {"sims": budget["sims"]}
+    if budget.get("effort") is not None:
+        kw["effort"] = budget["effort"]
+    return kw
 
 
 def _error_text(who: str, e: BaseException) -> str:
@@ -82,8 +89,10 @@ def _error_text(who: str, e: BaseException) -> str:
 _STAT_KEYS = ("sims", "nodes", "depth", "time")
 
 
-def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType) -> GameRecord:
-    """Play one game of `job` from the position `opening`; never raises for a player's fault."""
+def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
+              on_move: Callable | None = None) -> GameRecord:
+    """Play one game of `job` from the position `opening`; never raises for a player's fault.
+    `on_move(record, state)`, if given, is called after every move (`arena play` prints)."""
     macros = dict(job.macros) or None
     rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
                      swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
@@ -129,6 +138,8 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType) -> GameR
         rec.moves.append(notation)
         rec.stats.append(entry)
         rec.plies += 1
+        if on_move is not None:
+            on_move(rec, state)
     return _finish(rec, t_start, "normal", state.winner(), None)
 
 

@@ -3,9 +3,9 @@
 - `start`: the game's start position;
 - `random_plies`: N uniformly random legal plies from the start, drawn from the job's opening
   seed (if the game ends inside those plies the draw is repeated with the next sub-seed);
-- `random_boards` (Kalah): the paper's random boards, `games.openings.kalah_random_board(seed)`;
-- `opening_set` (LOA): the shipped opening positions, pair k gets position k mod their count.
-The game-specific sources are imported lazily: a Breakthrough run never loads them.
+- any kind a game declares in its `GameInfo.openings` (e.g. a set of shipped positions, or
+  random boards): the game's function gets the parameters, the job's opening seed and the
+  pair's index.
 """
 from __future__ import annotations
 
@@ -22,14 +22,11 @@ def opening_text(game: str, openings: Openings, seed: int, pair_index: int) -> s
         return games.new_state(game).to_text()
     if kind == "random_plies":
         return _random_plies(game, openings.plies, seed)
-    if kind == "random_boards":
-        from mcts_arena.games.openings import kalah_random_board
-        return kalah_random_board(seed).to_text()
-    if kind == "opening_set":
-        from mcts_arena.games.loa_openings import loa_openings
-        positions = loa_openings() if callable(loa_openings) else loa_openings
-        return positions[pair_index % len(positions)]
-    raise ValueError(f"unknown openings kind {kind!r}")
+    info = games.info_of(game)
+    if kind in info.openings:
+        return info.openings[kind](games.parse(game)[1], seed, pair_index)
+    raise ValueError(f"unknown openings kind {kind!r} for {info.name}; valid: "
+                     f"{', '.join(info.opening_kinds())}")
 
 
 def _random_plies(game: str, plies: int, seed: int) -> str:

@@ -124,43 +124,17 @@ def make_plan(exp: Experiment) -> Plan:
     return Plan(exp, tuple(jobs))
 
 
-# ---- pair scoring (PAPER.md section 3, Kalah) -----------------------------------------------
-PAIR_OUTCOMES = ("player", "opponent", "draw", "discarded", "error")
-
-
-def pair_outcome(first: float | None, second: float | None) -> str:
-    """Score one seat-swapped pair by the paper's Kalah rule.
-
-    `first`, `second`: the pairing player's score (1 win, 0.5 draw, 0 loss; None for an error
-    game) in the game where it moved first and the game where it moved second. A player wins the
-    pair if it won one game and at least drew the other; if the same *side* (seat) won both games
-    the pair is discarded (in a seat-swapped pair that is a win and a loss for each player); two
-    draws are a drawn pair.
-    """
-    if first is None or second is None:
-        return "error"
-    for s in (first, second):
-        if s not in (0, 0.5, 1):
-            raise ValueError(f"a game score must be 0, 0.5 or 1, got {s!r}")
-    total = first + second
-    if {first, second} == {0, 1}:
-        return "discarded"
-    if total > 1:
-        return "player"
-    if total < 1:
-        return "opponent"
-    return "draw"
-
-
 # ---- dry run ---------------------------------------------------------------------------------
-# Typical game lengths in plies, for the CPU-time estimate of `arena run --dry-run`.
-TYPICAL_PLIES = {"breakthrough": 60, "hex": 60, "kalah": 40, "loa": 60, "tictactoe": 9}
+def typical_plies(game: str) -> int:
+    """The game's typical length in plies (its own estimate), for `arena run --dry-run`."""
+    from mcts_arena import games
+    return games.info_of(game).typical_plies
 
 
 def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec]) -> float | None:
     """CPU seconds the games need at their time budgets and typical lengths (None when some
     budget counts simulations: their speed is not known before playing)."""
-    plies = TYPICAL_PLIES.get(exp.game, 60)
+    plies = typical_plies(exp.game)
     total = 0.0
     for g in games:
         times = [b.get("time") for b in g.budgets]
@@ -202,6 +176,6 @@ def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers:
     else:
         total += (f"; estimated {_hms(est)} CPU, about {_hms(est / max(1, workers))} on "
                   f"{workers} worker{'s' if workers != 1 else ''} "
-                  f"(at {TYPICAL_PLIES.get(exp.game, 60)} plies per game)")
+                  f"(at {typical_plies(exp.game)} plies per game)")
     lines.append(total)
     return "\n".join(lines)

@@ -2,7 +2,7 @@
 pool, with jobs spread over a Ray cluster (or a local Ray instance).
 
 - Each job (one seat-swapped pair) is a Ray task that returns its finished GameRecords; the
-  driver commits them to the store as they arrive, so only the driver writes (DESIGN.md).
+  driver commits them to the store as they arrive, so only the driver writes (docs/architecture.md).
 - A task whose worker dies is retried by Ray (`max_retries`); the deterministic game ids make
   a replayed game count once.
 - At most `2 x cluster CPUs` tasks are in flight, so a stop (Ctrl-C) loses little work and a

@@ -1,9 +1,11 @@
 """End-of-run summary (read-only on the store) and the replay of one recorded game.
 
-The win rate is the pairing player's score (draws count half) with the paper's 95% interval,
-the normal approximation `p ± 1.96·sqrt(p(1-p)/n)`. Error games count in no column but `err`.
-For Kalah the paper's pair rule is shown too: pairs won / drawn / lost by the player,
-discarded pairs (the same side won both games), and the win rate over decisive pairs.
+The win rate is the pairing player's score (draws count half) with its 95% interval by the
+one rule `arena report` prints too (`stats.score_interval`: Wilson below 100 games, the paper's
+normal approximation from there). Games are counted by `stats.tally`; error games count in no
+column but `err`. For a game scored by pairs (GameInfo.scoring, Kalah in the paper) the pair
+rule is shown too: pairs won / drawn / lost by the player, discarded pairs (the same side won
+both games), and the win rate over decisive pairs.
 With an SPRT in the config, each pairing gets a line `SPRT: H1 accepted after N games` (or H0,
 or no decision yet) from `sprt_status`, which the reporter shares.
 The full reporter (mcts_arena.report) takes this over; this module stays small on purpose.
@@ -13,27 +15,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mcts_arena import games
 from mcts_arena.errors import UserError
-from mcts_arena.report.stats import wald_half_width
+from mcts_arena import stats
 from mcts_arena.store import Store
 
-Z95 = 1.96
-
-
-def wald_interval(score: float, n: int) -> tuple[float, float]:
-    """(p, half-width) of the 95% normal-approximation interval for a score out of n games,
-    the paper's `p ± h` (report/stats.py holds the formula)."""
-    if n <= 0:
-        return float("nan"), float("nan")
-    p = score / n
-    return p, wald_half_width(p, n, Z95)
-
-
-def _pct(score: float, n: int) -> str:
+def _pct(wins: float, draws: float, losses: float) -> str:
+    """Score % and its 95 % interval by the one rule `arena report` uses too."""
+    n = wins + draws + losses
     if n == 0:
         return "-"
-    p, h = wald_interval(score, n)
-    return f"{100 * p:6.2f} ± {100 * h:5.2f}"
+    lo, hi, _ = stats.score_interval(wins, draws, losses)
+    return f"{100 * (wins + 0.5 * draws) / n:6.2f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def pairing_counts(store: Store) -> list[dict]:
@@ -43,14 +36,10 @@ def pairing_counts(store: Store) -> list[dict]:
     for p in store.pairings():
         rows = store.conn.execute(
             "SELECT score, reason FROM game WHERE pairing_id = ?", (p["pairing_id"],)).fetchall()
-        w = sum(1 for r in rows if r["score"] == 1.0)
-        d = sum(1 for r in rows if r["score"] == 0.5)
-        lo = sum(1 for r in rows if r["score"] == 0.0)
-        err = sum(1 for r in rows if r["reason"] == "error")
-        forfeits = sum(1 for r in rows if r["reason"] == "time_forfeit")
+        t = stats.tally(dict(r) for r in rows)
         out.append({"pairing_id": p["pairing_id"], "label": f"{p['player']} vs {p['opponent']}",
-                    "planned": p["games"], "games": w + d + lo, "wins": w, "draws": d,
-                    "losses": lo, "errors": err, "forfeits": forfeits,
+                    "planned": p["games"], "games": t.games, "wins": t.wins, "draws": t.draws,
+                    "losses": t.losses, "errors": t.errors, "forfeits": t.time_forfeits,
                     "pairs": store.pair_outcomes(p["pairing_id"])})
     return out
 
@@ -98,21 +87,21 @@ def summary_table(store: Store) -> str:
     rows = pairing_counts(store)
     if not rows:
         return "no pairings stored"
-    kalah = cfg.get("game") == "kalah"
+    pair_rule = games.pair_rule(cfg.get("game"))
     width = max(12, max(len(r["label"]) for r in rows))
     head = (f"{'pairing':<{width}}  {'games':>5}  {'W':>5}  {'D':>5}  {'L':>5}  {'err':>4}  "
-            f"{'win % (95% CI)':>15}")
-    if kalah:
-        head += f"   {'pairs W-D-L':>12}  {'disc':>4}  {'pair win %':>15}"
+            f"{'win % [95% CI]':>20}")
+    if pair_rule:
+        head += f"   {'pairs W-D-L':>12}  {'disc':>4}  {'pair win % [95% CI]':>20}"
     lines = [head, "-" * len(head)]
     for r in rows:
         n = r["games"]
         line = (f"{r['label']:<{width}}  {n:>5}  {r['wins']:>5}  {r['draws']:>5}  "
-                f"{r['losses']:>5}  {r['errors']:>4}  {_pct(r['wins'] + 0.5 * r['draws'], n):>15}")
-        if kalah:
+                f"{r['losses']:>5}  {r['errors']:>4}  {_pct(r['wins'], r['draws'], r['losses']):>20}")
+        if pair_rule:
             pw, pd, pl = (r["pairs"].get(k, 0) for k in ("player", "draw", "opponent"))
             line += (f"   {f'{pw}-{pd}-{pl}':>12}  {r['pairs'].get('discarded', 0):>4}  "
-                     f"{_pct(pw, pw + pl):>15}")
+                     f"{_pct(pw, 0, pl):>20}")
         lines.append(line)
     notes = []
     sprt = sprt_status(store)
@@ -136,7 +125,6 @@ def summary_table(store: Store) -> str:
 def replay_game(results_dir: str | Path, game_id: str) -> str:
     """The recorded game `game_id` move by move: the opening board, then each move with its
     search statistics and the board after it, then the result."""
-    from mcts_arena import games
 
     with Store.open(results_dir, readonly=True) as store:
         g = store.game(game_id)

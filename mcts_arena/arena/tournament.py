@@ -8,25 +8,25 @@ resumes where it stopped. The tournament's settings are kept in the store's meta
 (`render_stored`, used by `arena report`).
 
 Kinds:
-- `elimination`: the bracket rule of PAPER.md section 5 (`report.bracket.Bracket`): the i-th
+- `elimination`: the bracket rule of docs/paper.md section 5 (`arena.bracket.Bracket`): the i-th
   entrant plays the (n-1-i)-th, a middle bye goes to the end of the next round's list. A match is
-  `games` games (seat-swapped pairs); the count that decides it is wins (Kalah: pairs won by the
-  paper's pair rule, as its brackets count). Ties: `first` (the paper's: the first of the pair
+  `games` games (seat-swapped pairs); the count that decides it is wins (a game scored by pairs:
+  pairs won by the pair rule, as the paper's Kalah brackets count). Ties: `first` (the paper's: the first of the pair
   advances) or `playoff` (one more seat-swapped pair at a time, at most `max_playoffs`).
 - `round_robin`: every entrant against every other; a cross-table and Bradley-Terry Elo ratings
-  fitted jointly (`report.stats.bradley_terry`).
+  fitted jointly (`stats.bradley_terry`).
 - `gauntlet`: one `player` against each of the entrants.
 
 Built-in names (Table 6's parameter sets; where the paper printed a bracket its entrant list and
-labels are used, e.g. the 13-entrant fet brackets): `fet`, `det`, `ege` with the paper's base
-player per game (Kalah `MCTS(fetX)`, `MCTS(egeε)`; Breakthrough efMS `MCTS(ipp,fetX)`,
-`MCTS(egeε)`, `MCTS(ipp,detX)`; efLH the same with efLH), and `im`: `MCTS(<baseline>,imα)` with
-the game's baseline (Kalah fet4, Breakthrough bl / bl' with efLH, LOA abp2). A YAML file
+labels are used, e.g. the 13-entrant fet brackets): `fet`, `det`, `ege` (`MCTS(fetX)`,
+`MCTS(egeε)`, ..., with `ipp` for the tournaments the game lists in its tuning `ipp_for`), and
+`im`: `MCTS(<baseline>,imα)` with the baseline the game declares per evaluation (its tuning
+`im_base`; docs/paper.md lists the paper's). A YAML file
 (configs/tournaments/*.yaml) names its own entrants::
 
     name: small-rr
     kind: round_robin            # elimination | round_robin | gauntlet
-    game: tictactoe
+    game: GAME                   # or --game
     budget: {sims: 30}
     games: 10                    # per match (even for elimination: seat-swapped pairs)
     entrants: ["MCTS", "MCTS(im0.4)", "Random"]     # or a mapping label: spec
@@ -43,20 +43,17 @@ from pathlib import Path
 
 import yaml
 
+from mcts_arena import games as _games
 from mcts_arena.arena import config as cfg
 from mcts_arena.arena.config import Budget, ConfigError, Experiment, Openings, Pairing
 from mcts_arena.errors import UserError
 
 KINDS = ("elimination", "round_robin", "gauntlet")
 BUILTINS = ("fet", "det", "ege", "im")
-EVALS = ("efMS", "efLH")
 TIE_RULES = ("first", "playoff")
 YAML_FIELDS = ("name", "kind", "game", "budget", "games", "seed", "openings", "max_plies",
                "macros", "entrants", "player", "tie", "max_playoffs", "description")
 META_KEY = "tournament"
-#: Baselines of the `im` tournament (PAPER.md: Fig. 1 fet4, Fig. 2 bl, Fig. 3 bl', Table 5 abp2).
-IM_BASE = {"kalah": "fet4", ("breakthrough", "efMS"): "bl", ("breakthrough", "efLH"): "bl'",
-           "loa": "abp2"}
 
 
 @dataclass
@@ -105,40 +102,49 @@ def _canon(parse, text: str, game: str, macros: dict | None, where: str) -> tupl
 
 def builtin(name: str, game: str, evalfn: str | None, players=None) -> TournamentSpec:
     """The paper's tuning tournament `name` for `game` (budget and games filled by the caller)."""
-    from mcts_arena.report.paper import load_paper_results
+    from mcts_arena.paper import load_paper_results
 
     if name not in BUILTINS:
         raise UserError(f"unknown tournament {name!r}; valid: {', '.join(BUILTINS)} or a YAML "
                         f"file")
-    if game not in cfg.GAMES:
-        raise UserError(f"unknown game {game!r}; valid games: {', '.join(cfg.GAMES)}")
-    if evalfn is not None and evalfn not in EVALS:
-        raise UserError(f"unknown --eval {evalfn!r}; valid: {', '.join(EVALS)}")
-    if evalfn is not None and game != "breakthrough":
-        raise UserError(f"--eval {evalfn} is for breakthrough (efMS or efLH), not {game}")
-    ev = (evalfn or "efMS") if game == "breakthrough" else None
-    lh = ev == "efLH"
+    try:
+        game = _games.canonical(game)
+        info = _games.info_of(game)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    # The game's tuning defaults: evaluations a tournament may use (--eval), the baseline of
+    # the `im` tournament per evaluation, the tournaments whose entrants use `ipp`, games/match.
+    tuning = info.tuning
+    evals = tuple(tuning.get("evals", ()))
+    if evalfn is not None and not evals:
+        raise UserError(f"--eval {evalfn}: the tournaments of {game} use its one evaluation "
+                        f"{info.default_eval}")
+    if evalfn is not None and evalfn not in evals:
+        raise UserError(f"unknown --eval {evalfn!r}; valid: {', '.join(evals)}")
+    ev = (evalfn or evals[0]) if evals else None
+    lh = ev is not None and ev != evals[0]
     data = load_paper_results()
     paper = None
-    pid = f"{game}-{name}" if game != "breakthrough" else f"breakthrough-{ev.lower()}-{name}"
+    pid = f"{game}-{ev.lower()}-{name}" if ev else f"{game}-{name}"
     for t in data.tournaments:
         if t.id == pid:
             paper = t
     if paper is not None:
         values, template, prefix = list(paper.values), paper.spec_template, paper.label_prefix
-        games = paper.games_per_match
+        n_games = paper.games_per_match
     else:
         values = list(data.parameter_sets[name])
         prefix = "mcts_h_" + ("efv1_" if lh else "") + name
-        pre = "efLH," if lh else ""
+        pre = f"{ev}," if lh else ""
         if name == "im":
-            base = IM_BASE.get((game, ev) if game == "breakthrough" else game)
+            im_base = tuning.get("im_base", {})
+            base = im_base.get(ev or "", im_base.get(""))
             template = f"MCTS({base},im{{x}})" if base else "MCTS(im{x})"
-        elif game == "breakthrough" and name in ("fet", "det"):
+        elif name in tuning.get("ipp_for", ()):
             template = f"MCTS({pre}ipp,{name}{{x}})"
         else:
             template = f"MCTS({pre}{name}{{x}})"
-        games = 1000 if game == "kalah" else 200
+        n_games = tuning.get("games", 200)
     parse = (players or cfg.players_provider()).parse
     entrants, budgets = [], {}
     for v in values:
@@ -146,12 +152,12 @@ def builtin(name: str, game: str, evalfn: str | None, players=None) -> Tournamen
         spec, b = _canon(parse, template.format(x=v), game, None, f"tournament {name}")
         entrants.append((label, spec))
         budgets[label] = b
-    title = name + ("-efLH" if lh else "")
-    return TournamentSpec(name=f"tournament-{name}-{game}" + ("-efLH" if lh else ""),
-                          title=title, kind="elimination", game=game, entrants=entrants,
-                          budget=Budget(time=1.0), games=games, eval=ev,
+    suffix = f"-{ev}" if lh else ""
+    return TournamentSpec(name=f"tournament-{name}-{game}{suffix}",
+                          title=name + suffix, kind="elimination", game=game, entrants=entrants,
+                          budget=Budget(time=1.0), games=n_games, eval=ev,
                           paper=paper.id if paper else None, budgets=budgets,
-                          openings=Openings(cfg.DEFAULT_OPENINGS.get(game, "start")))
+                          openings=Openings(cfg.default_openings(game)))
 
 
 def from_yaml(path: str | Path, players=None, game: str | None = None) -> TournamentSpec:
@@ -179,15 +185,13 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
     game = game or d.get("game")
     if game is None:
         v.fail("game", "missing required field (or give --game)")
-    if game not in cfg.GAMES:
-        v.fail("game", f"unknown game {cfg._show(game)}; valid games: {', '.join(cfg.GAMES)}")
+    game = v.game(game, "game")
     budget = v.budget(d["budget"], "budget") if "budget" in d else Budget(time=1.0)
     games = v.positive_int(d.get("games", 100), "games", "games per match")
     seed = d.get("seed", 1)
     if not cfg._is_int(seed) or seed < 0:
         v.fail("seed", f"expected a non-negative integer, got {cfg._show(seed)}")
-    openings = v.openings(d.get("openings", cfg.DEFAULT_OPENINGS.get(game, "start")),
-                          "openings", game)
+    openings = v.openings(d.get("openings", cfg.default_openings(game)), "openings", game)
     max_plies = v.positive_int(d.get("max_plies", 1000), "max_plies", "plies before a draw")
     macros = v.macros(d.get("macros", {}), "macros")
     tie = d.get("tie", "first")
@@ -239,7 +243,7 @@ def resolve(name: str, game: str | None = None, evalfn: str | None = None,
             players=None) -> TournamentSpec:
     """NAME of `arena tournament`: a built-in name or a YAML file."""
     if name in BUILTINS:
-        return builtin(name, game or "breakthrough", evalfn, players)
+        return builtin(name, game or _games.names()[0], evalfn, players)
     if name.endswith((".yaml", ".yml")) or Path(name).is_file():
         if evalfn is not None:
             raise UserError("--eval is for the built-in tournaments; a YAML file names its "
@@ -271,33 +275,30 @@ def _range_games(games: int, step: int) -> range:
     return range(half) if step == 0 else range(half + step - 1, half + step)
 
 
-def _wins(res: Results, pid: str, pairs: range, games: int, kalah: bool, step: int
+def _wins(res: Results, pid: str, pairs: range, games: int, pair_rule: bool, step: int
           ) -> tuple[int, int, int, int] | None:
     """(wins a, wins b, draws, errors) over the pair indices, or None if a game is missing."""
-    from mcts_arena.arena.plan import pair_outcome
+    from mcts_arena import stats
+    from mcts_arena.stats import pair_outcome
 
     got = res.get(pid, {})
     wa = wb = dr = err = 0
+    singles = []
     for k in pairs:
         want = 2 if step or 2 * k + 1 < games else 1
         g = got.get(k, {})
         if len(g) < want:
             return None
-        if kalah and want == 2:
+        if pair_rule and want == 2:
             o = pair_outcome(g[0], g[1])
             wa += o == "player"
             wb += o == "opponent"
             dr += o == "draw"
             err += o == "error"
             continue
-        for s in g.values():
-            if s is None:
-                err += 1
-            else:
-                wa += s == 1.0
-                wb += s == 0.0
-                dr += s == 0.5
-    return wa, wb, dr, err
+        singles.extend(g.values())
+    t = stats.tally(singles)
+    return wa + t.wins, wb + t.losses, dr + t.draws, err + t.errors
 
 
 @dataclass
@@ -305,7 +306,7 @@ class State:
     """A tournament rebuilt from stored games: what is decided and what still must be played."""
 
     spec: TournamentSpec
-    bracket: object | None = None                   # elimination: report.bracket.Bracket
+    bracket: object | None = None                   # elimination: arena.bracket.Bracket
     pairings: dict[str, Pairing] = field(default_factory=dict)      # every match so far
     needed: list[str] = field(default_factory=list)  # pairing ids with games to play
     results: dict[tuple[str, str], tuple[int, int, int, int]] = field(default_factory=dict)
@@ -323,10 +324,10 @@ def _pairing(spec: TournamentSpec, a: str, b: str, games: int) -> Pairing:
 
 def state(spec: TournamentSpec, res: Results) -> State:
     """Replay the tournament over the stored results `res`."""
-    from mcts_arena.report.bracket import Bracket
+    from mcts_arena.arena.bracket import Bracket
 
     st = State(spec)
-    kalah = spec.game == "kalah"
+    pair_rule = _games.pair_rule(spec.game)
     if spec.kind != "elimination":
         if spec.kind == "round_robin":
             matches = list(itertools.combinations([e[0] for e in spec.entrants], 2))
@@ -351,7 +352,7 @@ def state(spec: TournamentSpec, res: Results) -> State:
             games = spec.games + 2 * j
             p = _pairing(spec, a, c, games)
             st.pairings[p.id] = p
-            w = _wins(res, p.id, _range_games(spec.games, j), spec.games, kalah, j)
+            w = _wins(res, p.id, _range_games(spec.games, j), spec.games, pair_rule, j)
             if w is None:
                 st.needed.append(p.id)
                 missing = True
@@ -379,7 +380,7 @@ def experiment(spec: TournamentSpec, st: State) -> Experiment:
 def header(spec: TournamentSpec) -> str:
     what = {"elimination": "elimination", "round_robin": "round robin",
             "gauntlet": "gauntlet"}[spec.kind]
-    unit = "pairs won (Kalah pair rule)" if spec.game == "kalah" and spec.kind == "elimination" \
+    unit = "pairs won (pair rule)" if _games.pair_rule(spec.game) and spec.kind == "elimination" \
         else "wins"
     n = len(spec.entrants) + (1 if spec.player else 0)
     line = (f"tournament {spec.title}: {what}, {spec.game}, {n} entrants, {spec.games} games "
@@ -392,7 +393,7 @@ def header(spec: TournamentSpec) -> str:
 def paper_line(spec: TournamentSpec) -> str | None:
     if not spec.paper:
         return None
-    from mcts_arena.report.paper import load_paper_results
+    from mcts_arena.paper import load_paper_results
 
     t = load_paper_results().tournament(spec.paper)
     return (f"Paper ({t.section}, {t.games_per_match} games per match at 1 s/move): "
@@ -420,7 +421,7 @@ def render(st: State, with_header: bool = True) -> str:
 
 
 def cross_table(st: State) -> list[str]:
-    from mcts_arena.report import stats
+    from mcts_arena import stats
 
     labels = [e[0] for e in st.spec.entrants]
     score: dict[tuple[str, str], tuple[float, int]] = {}
@@ -459,7 +460,7 @@ def cross_table(st: State) -> list[str]:
 
 
 def gauntlet_table(st: State) -> list[str]:
-    from mcts_arena.report import stats
+    from mcts_arena import stats
 
     p = st.spec.player[0]
     lines = [f"{p} against each entrant:"]

@@ -1,26 +1,34 @@
 """Game cores and their registry.
 
-A new game is one `.pyx` file plus one line in `_GAMES`. Modules are imported lazily so a tool
+Adding a game is one `.pyx` file that ends with `GAME = GameInfo(...)` (see `info.py` and
+"Adding a game" in the README) plus one line in `_GAMES`. Modules are imported lazily so a tool
 that needs one game does not pay for the others.
+
+A game is named everywhere (configs, `arena play`, `perft`, `show`, `bench`, tournaments) by its
+registry name, with parameters if it has any: `NAME` or `NAME(key=value,...)`. Parameters left
+out take their defaults; `canonical` drops the ones at their default, so one game has one name.
 """
 from __future__ import annotations
 
 import importlib
+import re
 
-# name -> (module, class, one-line description)
-_GAMES: dict[str, tuple[str, str, str]] = {
-    "breakthrough": ("mcts_arena.games.breakthrough", "Breakthrough",
-                     "Breakthrough 8x8: race a piece to the far rank"),
-    "hex": ("mcts_arena.games.hex", "Hex",
-            "Hex 11x11 (sizes 3-19 from the text form; swap rule optional): connect your edges"),
-    "kalah": ("mcts_arena.games.kalah", "Kalah", "Kalah(6,4): sowing game, most stones wins"),
-    "loa": ("mcts_arena.games.loa", "LinesOfAction", "Lines of Action 8x8: connect all your pieces"),
-    "tictactoe": ("mcts_arena.games.tictactoe", "TicTacToe", "tic-tac-toe 3x3, for search tests"),
+from mcts_arena.games.info import GameInfo, Param  # noqa: F401 - re-exported for game modules
+
+# name -> module whose `GAME` is the game's GameInfo (one line per game)
+_GAMES: dict[str, str] = {
+    "breakthrough": "mcts_arena.games.breakthrough",
+    "hex": "mcts_arena.games.hex",
+    "kalah": "mcts_arena.games.kalah",
+    "loa": "mcts_arena.games.loa",
+    "tictactoe": "mcts_arena.games.tictactoe",
 }
+
+_SPEC_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
 
 class UnknownGameError(ValueError):
-    pass
+    """An unknown game, or a bad game parameter; the message is one line."""
 
 
 def names() -> list[str]:
@@ -28,24 +36,84 @@ def names() -> list[str]:
     return list(_GAMES)
 
 
-def describe(name: str) -> str:
-    return _game_entry(name)[2]
+def info_of(game: str) -> GameInfo:
+    """The facts game `game` (a name, with or without parameters) declares about itself."""
+    name = split(game)[0]
+    module = _GAMES.get(name)
+    if module is None:
+        raise UnknownGameError(f"unknown game {game!r}; valid games: {', '.join(_GAMES)}")
+    return importlib.import_module(module).GAME
 
 
-def _game_entry(name: str) -> tuple[str, str, str]:
+def describe(game: str) -> str:
+    return info_of(game).description
+
+
+def game_class(game: str):
+    """The cdef class implementing `game`."""
+    return info_of(game).cls
+
+
+def split(game: str) -> tuple[str, str]:
+    """(name, parameter text) of `NAME(key=value,...)`, syntax only."""
+    if not isinstance(game, str):
+        raise UnknownGameError(f"bad game {game!r}: expected a name such as {names()[0]!r}")
+    m = _SPEC_RE.match(game)
+    if not m:
+        raise UnknownGameError(f"bad game {game!r}: expected NAME or NAME(key=value,...)")
+    return m.group(1), (m.group(2) or "").strip()
+
+
+def parse(game: str) -> tuple[str, dict[str, int]]:
+    """(name, every parameter with its value) of a game spec; UnknownGameError names the
+    parameter and its range."""
+    name, args = split(game)
+    info = info_of(name)
+    params = {k: p.default for k, p in info.params.items()}
+    if args:
+        for item in args.split(","):
+            key, eq, raw = item.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise UnknownGameError(f"bad parameter {item.strip()!r} of {name}: expected "
+                                       f"key=value")
+            if key not in info.params:
+                valid = ", ".join(info.params) or "none"
+                raise UnknownGameError(f"unknown parameter {key!r} of {name}; valid: {valid}")
+            p = info.params[key]
+            try:
+                val = int(raw.strip())
+            except ValueError:
+                raise UnknownGameError(f"bad value {raw.strip()!r} for {name} parameter {key}: "
+                                       f"expected an integer {p.low} to {p.high}") from None
+            if not p.low <= val <= p.high:
+                raise UnknownGameError(f"{name} parameter {key}={val} out of range: expected "
+                                       f"{p.low} to {p.high}")
+            params[key] = val
+    return name, params
+
+
+def canonical(game: str) -> str:
+    """The one name of a game spec: parameters at their default left out, the rest in the order
+    the game declares them (`hex(size=5)`; `kalah` for `kalah()`)."""
+    name, params = parse(game)
+    info = info_of(name)
+    changed = [f"{k}={v}" for k, v in params.items() if v != info.params[k].default]
+    return f"{name}({','.join(changed)})" if changed else name
+
+
+def new_state(game: str, position: str | None = None):
+    """A fresh start position of `game`, or the position given in the game's text form."""
+    name, params = parse(game)
+    info = info_of(name)
+    changed = {k: v for k, v in params.items() if v != info.params[k].default}
+    return info.new_state(changed, position)
+
+
+def pair_rule(game: str | None) -> bool:
+    """Does `game` score a match by seat-swapped pairs (Kalah's rule) instead of by game?
+    False for a name this registry does not know (a results folder from elsewhere)."""
     try:
-        return _GAMES[name]
-    except KeyError:
-        raise UnknownGameError(f"unknown game {name!r}; valid games: {', '.join(_GAMES)}") from None
-
-
-def game_class(name: str):
-    """The cdef class implementing game `name`."""
-    module, cls, _ = _game_entry(name)
-    return getattr(importlib.import_module(module), cls)
-
-
-def new_state(name: str, position: str | None = None):
-    """A fresh start position of `name`, or the position given in the game's text form."""
-    cls = game_class(name)
-    return cls() if position is None else cls.from_text(position)
+        return info_of(game).scoring == "pairs" if game else False
+    except ValueError:
+        return False

@@ -11,7 +11,7 @@ Squares are `row * 8 + col`, row 0 = rank 1, col 0 = file a. A move is `from | t
 Notation: `a2-a3`, captures `b4xc5`. Text form (FEN-like): the ranks from 8 down to 1 with
 `w`, `b`, `.`, separated by `/`, then ` w` or ` b` for the side to move.
 
-Evaluations (PAPER.md section 6), side to move's view, ±1 for a decided game:
+Evaluations (docs/paper.md section 6), side to move's view, ±1 for a decided game:
 - efMS: d = (10*pieces + 2.5*adv)_W - (...)_B, clamped to [-100, 100], tanh(d / 60);
   adv = rows from a side's home row to its most advanced piece (O(1) from the bitboard);
 - efLH: tanh((PV_W - PV_B) / 100) with Lorentz & Horey's per-square piece values, kept
@@ -27,8 +27,12 @@ from libc.math cimport tanh
 from mcts_arena.bits cimport popcount, lsb, msb, nth_bit
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.rng cimport Rng, rng_below, rng_uniform, splitmix64
-from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_MS,
-                                     EF_LH, PP_IPP)
+from mcts_arena.games.state cimport grow_history, GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+
+# Evaluation functions (ids local to this game; 0, the default, is efMS).
+cdef enum:
+    EF_MS = 1      # Schadd's simple evaluation
+    EF_LH = 2      # Lorentz & Horey piece-square values
 
 cdef uint64_t FILE_A = 0x0101010101010101ULL
 cdef uint64_t FILE_H = 0x8080808080808080ULL
@@ -37,7 +41,7 @@ cdef uint64_t RANK_8 = 0xFF00000000000000ULL
 cdef uint64_t WHITE_HALF = 0x00000000FFFFFFFFULL   # rows 0-3
 cdef uint64_t BLACK_HALF = 0xFFFFFFFF00000000ULL   # rows 4-7
 
-# Lorentz & Horey piece values by row counted from the side's own home row (PAPER.md section 6).
+# Lorentz & Horey piece values by row counted from the side's own home row (docs/paper.md section 6).
 cdef int LH_ROWS[8][8]
 LH_ROWS[0][:] = [5, 15, 15, 5, 5, 15, 15, 5]
 LH_ROWS[1][:] = [2, 3, 3, 3, 3, 3, 3, 2]
@@ -96,6 +100,7 @@ cdef class Breakthrough(GameState):
     cdef int cap
 
     def __cinit__(self):
+        self.max_moves = 48          # 16 pieces x 3 directions
         self.cap = 256
         self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
         if self.hist == NULL:
@@ -163,8 +168,7 @@ cdef class Breakthrough(GameState):
         cdef uint64_t tob = (<uint64_t>1) << to
         cdef Undo* u
         if self.ply >= self.cap:
-            self.cap *= 2
-            self.hist = <Undo*>realloc(self.hist, self.cap * sizeof(Undo))
+            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
         u = &self.hist[self.ply]
         u.move = move
         u.hash = self.hash
@@ -302,9 +306,6 @@ cdef class Breakthrough(GameState):
                 tied[nbest] = m
                 nbest += 1
         return tied[rng_below(rng, nbest)] if nbest > 1 else tied[0]
-
-    def py_eval_after(self, str move, str evalfn="efMS"):
-        return self.eval_after(self.parse_move(move), EF_LH if evalfn == "efLH" else EF_MS)
 
     cdef int lh_sum(self, int p) noexcept nogil:
         return self.lh[p]
@@ -497,9 +498,8 @@ cdef class Breakthrough(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.cap:
-            c.cap = self.cap
-            c.hist = <Undo*>realloc(c.hist, c.cap * sizeof(Undo))
+        if c.cap < self.ply:
+            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
         memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
         return c
 
@@ -563,15 +563,6 @@ cdef class Breakthrough(GameState):
                 h ^= ZOB[1][sq]
         return h
 
-    def py_move_order(self, str move):
-        return self.move_order(self.parse_move(move))
-
-    def py_move_prior(self, str move):
-        return self.move_prior(self.parse_move(move))
-
-    def py_is_decisive(self, str move):
-        return bool(self.is_decisive(self.parse_move(move)))
-
     def py_defended(self, str square):
         return bool(self.defended(_sqindex(square)))
 
@@ -584,3 +575,24 @@ def _sqindex(str name):
     if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
         raise ValueError(f"bad square {name!r}")
     return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from mcts_arena.games.info import GameInfo
+
+GAME = GameInfo(
+    name="breakthrough",
+    description="Breakthrough 8x8: race a piece to the far rank",
+    cls=Breakthrough,
+    evals=Breakthrough.eval_functions,
+    default_eval="efMS",
+    default_c=0.8,
+    # the paper's MCTS(bl) and MCTS(bl') (docs/paper.md)
+    macros={"bl": "efMS,ipp,ege0.1,det0.5", "bl'": "efLH,ipp,fet20,np"},
+    options=frozenset({"policy", "np", "abp"}),
+    typical_plies=60,
+    tuning={"im_base": {"efMS": "bl", "efLH": "bl'"}, "ipp_for": ("fet", "det"), "games": 200,
+            "evals": ("efMS", "efLH")},
+    bench_players=("MCTS", "MCTS(ipp)", "MCTS(bl)", "MCTS(bl,im0.4)", "MCTS(bl',im0.6)",
+                   "αβ(efMS)"),
+)

@@ -51,8 +51,7 @@ from libc.string cimport memcpy
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
-from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_TD,
-                                     PP_IPP)
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
 
 DEF MAXN = 19
 DEF MAXC = 361            # MAXN * MAXN
@@ -60,6 +59,7 @@ DEF NB_SIZE = 366         # cells + 4 edges + "nobody"
 DEF INF = 1000
 
 cdef enum:
+    EF_TD = 1                 # local evaluation id: two-distance
     SWAP = 400
     V_TOP = 0
     V_BOTTOM = 1
@@ -256,7 +256,7 @@ cdef class Hex(GameState):
     cdef int seen[NB_SIZE]
     cdef int stamp
 
-    def __init__(self, int size=11, swap=False):
+    def __init__(self, int size=11, swap=0):
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"bad Hex size {size}: valid {MIN_SIZE}..{MAX_SIZE}")
         self._setup(size, bool(swap))
@@ -266,6 +266,7 @@ cdef class Hex(GameState):
         cdef int i
         self.n = size
         self.nc = size * size
+        self.max_moves = size * size + 1
         self.swap_rule = swap
         for i in range(NB_SIZE):
             self.cell[i] = 0
@@ -396,13 +397,16 @@ cdef class Hex(GameState):
     # ---- playouts -------------------------------------------------------------------------
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Fill-and-test-once: share the empty cells out at random (the side to move gets
-        ceil(k/2) of k), then one flood fill says who connects. max_plies is ignored: a Hex
-        playout always ends on a full board."""
+        ceil(k/2) of k), then one flood fill says who connects (the winner of the full board is
+        the winner of the game). A max_plies short of filling the board plays move by move."""
         cdef unsigned char b[NB_SIZE]
         cdef int empties[MAXC]
         cdef int k = 0, c, i, j, t, nother, p = self.player
         if self.res != ONGOING:
             return self.res
+        if max_plies < self.nc - self.nstones + 1:
+            # a ply limit short of a full board: the base class's move-by-move loop
+            return GameState.random_playout(self, rng, max_plies)
         memcpy(b, self.cell, NB_SIZE)
         for c in range(self.nc):
             if b[c] == 0:
@@ -687,6 +691,7 @@ cdef class Hex(GameState):
         cdef int i
         c.n = self.n
         c.nc = self.nc
+        c.max_moves = self.max_moves
         c.swap_rule = self.swap_rule
         c.nstones = self.nstones
         c.res = self.res
@@ -730,9 +735,12 @@ cdef class Hex(GameState):
             (" swap" if self.swap_rule else "")
 
     @classmethod
-    def from_text(cls, str text):
-        """Read the text form (see the module docstring)."""
+    def from_text(cls, str text, size=None, swap=None):
+        """Read the text form (see the module docstring); `size` and `swap`, when given, must
+        agree with it (a text without ` swap` takes the swap rule from `swap`)."""
         parts = text.split()
+        if swap and len(parts) == 2:
+            parts.append("swap")
         if len(parts) not in (2, 3) or parts[1] not in ("x", "o") or \
                 (len(parts) == 3 and parts[2] != "swap"):
             raise ValueError(f"bad Hex position {text!r}: expected 'row1/row2/.../rowN side "
@@ -743,6 +751,10 @@ cdef class Hex(GameState):
                 any(set(r) - set("xo.") for r in rows):
             raise ValueError(f"bad Hex position {text!r}: need N rows of N characters from "
                              f"'x', 'o', '.' with N in {MIN_SIZE}..{MAX_SIZE}")
+        if size is not None and size != n:
+            raise ValueError(f"bad Hex position {text!r}: {n}x{n}, but size={size}")
+        if swap is not None and not swap and len(parts) == 3:
+            raise ValueError(f"bad Hex position {text!r}: ' swap' in the text, but swap=0")
         swap = len(parts) == 3
         nx = sum(r.count("x") for r in rows)
         no = sum(r.count("o") for r in rows)
@@ -830,3 +842,22 @@ cdef class Hex(GameState):
         cdef Rng r
         rng_seed(&r, seed)
         return self.policy_playout(PP_IPP, &r)
+
+
+from mcts_arena.games.info import GameInfo, Param
+
+GAME = GameInfo(
+    name="hex",
+    description="Hex n x n (size 3-19, 11 by default; swap=1 for the pie rule): connect your edges",
+    cls=Hex,
+    evals=Hex.eval_functions,
+    default_eval="efTD",
+    default_c=1.0,
+    params={"size": Param(default=11, low=3, high=19, meaning="board side"),
+            "swap": Param(default=0, low=0, high=1, meaning="swap (pie) rule on White's first move")},
+    # Browne's "UCT with bridge playouts": the game's improved playout policy is the bridge reply
+    macros={"bridge": "ipp"},
+    options=frozenset({"policy", "np", "abp"}),
+    typical_plies=60,
+    bench_players=("MCTS", "MCTS(bridge)", "MCTS(rave300)", "αβ(efTD)"),
+)

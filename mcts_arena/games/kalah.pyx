@@ -29,7 +29,11 @@ from libc.string cimport memcpy
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_RS
+from mcts_arena.games.state cimport grow_history, GameState, MAX_MOVES, ONGOING, DRAW
+
+# Evaluation functions (ids local to this game; 0, the default, is efRS).
+cdef enum:
+    EF_RS = 1      # store difference
 
 cdef enum:
     NPITS = 14
@@ -134,6 +138,7 @@ cdef class Kalah(GameState):
     cdef int cap
 
     def __cinit__(self):
+        self.max_moves = 6           # one per house
         self.cap = 256
         self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
         if self.hist == NULL:
@@ -142,8 +147,11 @@ cdef class Kalah(GameState):
     def __dealloc__(self):
         free(self.hist)
 
-    def __init__(self):
-        self._set([4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], 0)
+    def __init__(self, int stones=4):
+        """The start position: `stones` in each house (the game's parameter, 4 by default)."""
+        if not 1 <= stones <= 10:
+            raise ValueError(f"kalah parameter stones={stones} out of range: expected 1 to 10")
+        self._set([stones] * 6 + [0] + [stones] * 6 + [0], 0)
 
     cdef void _set(self, list board, int player):
         cdef int i
@@ -174,8 +182,7 @@ cdef class Kalah(GameState):
         cdef Undo* u
         cdef int i, p = self.player
         if self.ply >= self.cap:
-            self.cap *= 2
-            self.hist = <Undo*>realloc(self.hist, self.cap * sizeof(Undo))
+            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
         u = &self.hist[self.ply]
         memcpy(u.b, self.b, sizeof(self.b))
         u.player = p
@@ -261,9 +268,8 @@ cdef class Kalah(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.cap:
-            c.cap = self.cap
-            c.hist = <Undo*>realloc(c.hist, c.cap * sizeof(Undo))
+        if c.cap < self.ply:
+            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
         memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
         return c
 
@@ -285,8 +291,9 @@ cdef class Kalah(GameState):
         return f"{p0}/{p1} {self.player}"
 
     @classmethod
-    def from_text(cls, str text):
-        """Read the text form (see the module docstring)."""
+    def from_text(cls, str text, int stones=4):
+        """Read the text form (see the module docstring). The text holds every count, so the
+        `stones` parameter changes nothing here."""
         parts = text.split()
         if len(parts) != 2 or parts[1] not in ("0", "1"):
             raise ValueError(f"bad Kalah position {text!r}: expected "
@@ -341,8 +348,67 @@ cdef class Kalah(GameState):
     def hash_from_scratch(self):
         return self._full_hash()
 
-    def py_move_order(self, str move):
-        return self.move_order(self.parse_move(move))
 
-    def py_move_bias(self, str move):
-        return self.move_bias(self.parse_move(move))
+# ---- random start boards (the paper's Kalah experiments start from them) --------------------
+# 48 stones spread over the 12 houses at random (each stone dropped into a uniformly chosen
+# house), both stores empty, player 0 to move. The same seed always gives the same board
+# (Python's `random.Random(seed).randrange` is stable across platforms and versions).
+import random
+
+KALAH_HOUSES = 12
+
+
+def kalah_random_houses(seed, stones=4):
+    """The 12 house counts (player 0's houses 1-6, then player 1's houses 1-6) for `seed`:
+    12 x `stones` stones (48 for Kalah(6,4)) dropped one by one into uniformly chosen houses.
+
+    A board where one side's houses are all empty would be over before it starts; such a draw
+    (probability about 2**-47) is skipped by drawing again from the same generator.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"bad Kalah board seed {seed!r}: must be an integer")
+    rng = random.Random(seed)
+    while True:
+        houses = [0] * KALAH_HOUSES
+        for _ in range(KALAH_HOUSES * stones):
+            houses[rng.randrange(KALAH_HOUSES)] += 1
+        if sum(houses[:6]) and sum(houses[6:]):
+            return houses
+
+
+def kalah_random_text(seed, stones=4):
+    """The text form of the random Kalah board for `seed` (player 0 to move)."""
+    h = kalah_random_houses(seed, stones)
+    p0 = ",".join(map(str, h[:6])) + ",0"
+    p1 = ",".join(map(str, h[6:])) + ",0"
+    return f"{p0}/{p1} 0"
+
+
+def kalah_random_board(seed):
+    """A `Kalah` position: 48 stones spread at random over the 12 houses, stores empty."""
+    return Kalah.from_text(kalah_random_text(seed))
+
+
+def _random_board(params, seed, pair_index):
+    return kalah_random_text(seed, params.get("stones", 4))
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from mcts_arena.games.info import GameInfo, Param
+
+GAME = GameInfo(
+    name="kalah",
+    description="Kalah(6,4): sowing game, most stones wins",
+    params={"stones": Param(4, 1, 10, "stones in each house at the start")},
+    cls=Kalah,
+    evals=Kalah.eval_functions,
+    default_eval="efRS",
+    default_c=1.0,
+    openings={"random_boards": _random_board},
+    default_opening="random_boards",
+    scoring="pairs",
+    options=frozenset({"abp"}),
+    typical_plies=40,
+    tuning={"im_base": {"": "fet4"}, "games": 1000},
+    bench_players=("MCTS(fet4)", "MCTS(fet4,im0.4)", "αβ(efRS)"),
+)

@@ -79,8 +79,12 @@ from libc.math cimport tanh
 from mcts_arena.bits cimport popcount, lsb, msb
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
-from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, EF_WB,
-                                     EF_LOA0, PP_IPP)
+from mcts_arena.games.state cimport grow_history, GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+
+# Evaluation functions (ids local to this game; 0, the default, is efWB).
+cdef enum:
+    EF_WB = 1      # MIA-style
+    EF_LOA0 = 2    # cheap (concentration)
 
 cdef uint64_t FILE_A = 0x0101010101010101ULL
 cdef uint64_t FILE_H = 0x8080808080808080ULL
@@ -284,6 +288,7 @@ cdef class LinesOfAction(GameState):
     cdef int cap
 
     def __cinit__(self):
+        self.max_moves = 96          # 12 pieces x 8 directions
         self.cap = 256
         self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
         if self.hist == NULL:
@@ -356,8 +361,7 @@ cdef class LinesOfAction(GameState):
         cdef uint64_t tob = (<uint64_t>1) << to
         cdef Undo* u
         if self.ply >= self.cap:
-            self.cap *= 2
-            self.hist = <Undo*>realloc(self.hist, self.cap * sizeof(Undo))
+            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
         u = &self.hist[self.ply]
         u.move = move
         u.hash = self.hash
@@ -642,9 +646,8 @@ cdef class LinesOfAction(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.cap:
-            c.cap = self.cap
-            c.hist = <Undo*>realloc(c.hist, c.cap * sizeof(Undo))
+        if c.cap < self.ply:
+            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
         memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
         return c
 
@@ -756,26 +759,6 @@ cdef class LinesOfAction(GameState):
         c = self._category(m)
         return c, CAT_W[c]
 
-    def py_move_order(self, move):
-        m = self.parse_move(move) if isinstance(move, str) else move
-        return self.move_order(m)
-
-    def py_move_bias(self, move):
-        m = self.parse_move(move) if isinstance(move, str) else move
-        return self.move_bias(m)
-
-    def py_is_decisive(self, move):
-        m = self.parse_move(move) if isinstance(move, str) else move
-        return bool(self.is_decisive(m))
-
-    def py_playout_move(self, int policy, list moves, unsigned long long seed):
-        """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
-        cdef int buf[MAX_MOVES]
-        cdef Rng r
-        for i, m in enumerate(moves):
-            buf[i] = m
-        rng_seed(&r, seed)
-        return self.playout_move(policy, buf, len(moves), &r)
 
 
 def wb_weights():
@@ -804,3 +787,38 @@ def _sqindex(str name):
     if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
         raise ValueError(f"bad square {name!r}: expected a file a-h and a rank 1-8, like 'b1'")
     return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from importlib import resources
+
+from mcts_arena.games.info import GameInfo
+
+
+def loa_openings():
+    """The shipped opening set (100 positions made by `data/make_loa_openings.py`, seeded and
+    reproducible) as text positions, one per seat-swapped pair."""
+    text = resources.files("mcts_arena.games").joinpath("data/loa_openings.txt").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _opening_set(params, seed, pair_index):
+    positions = loa_openings()
+    return positions[pair_index % len(positions)]
+
+
+GAME = GameInfo(
+    name="loa",
+    description="Lines of Action 8x8: connect all your pieces",
+    cls=LinesOfAction,
+    evals=LinesOfAction.eval_functions,
+    default_eval="efWB",
+    default_c=0.6,
+    openings={"opening_set": _opening_set},
+    default_opening="opening_set",
+    options=frozenset({"policy", "abp"}),
+    typical_plies=60,
+    tuning={"im_base": {"": "abp2"}, "games": 200},
+    bench_players=("MCTS(ipp,det0.5)", "MCTS(ipp,abp2,det0.5)", "αβ(efWB)"),
+    bench_playouts=500,
+)

@@ -14,23 +14,21 @@ Conventions:
 - `do_move` pushes an undo record, `undo_move` pops it; both keep `hash` (64-bit Zobrist) exact.
 """
 from libc.stdint cimport uint64_t
+from libc.stdio cimport fprintf, stderr
+from libc.stdlib cimport abort, realloc
 from mcts_arena.rng cimport Rng
 
+cdef extern from "alloca.h":
+    void* alloca(size_t size) nogil    # move buffers sized by the game, on the C stack
+
 cdef enum:
-    MAX_MOVES = 368     # upper bound on legal moves in any position of any game here (Hex 19x19 + swap)
+    MAX_MOVES = 256     # the default of GameState.max_moves, for a game that declares none
     ONGOING = -1
     DRAW = 2
 
-# Evaluation function ids (one numbering for all games; each game accepts its own).
+# Evaluation function ids are local to each game (its `GAME.evals`); 0 is always its default.
 cdef enum:
     EF_DEFAULT = 0
-    EF_MS = 1      # Breakthrough, Schadd's simple evaluation
-    EF_LH = 2      # Breakthrough, Lorentz & Horey piece-square values
-    EF_RS = 3      # Kalah, store difference
-    EF_WB = 4      # LOA, MIA-style
-    EF_LOA0 = 5    # LOA, cheap (concentration)
-    EF_TTT = 6     # tic-tac-toe, open lines
-    EF_TD = 7      # Hex, two-distance potentials
 
 # Playout policy ids understood by `playout_move`.
 cdef enum:
@@ -38,10 +36,32 @@ cdef enum:
     PP_IPP = 1     # the game's improved playout policy (`ipp` in the paper)
 
 
+cdef inline void* grow_history(void* p, int* cap, int need, size_t elem) noexcept nogil:
+    """The undo history `p` (cap[0] records of `elem` bytes) grown to hold at least `need`
+    records, doubling; cap[0] is updated. Every game's do_move and clone grow their history
+    with this. Out of memory inside a search cannot raise (nogil, noexcept): it stops the
+    process with a message instead of writing through a NULL pointer."""
+    cdef int newcap = cap[0] if cap[0] > 0 else 1
+    cdef void* q
+    while newcap < need:
+        newcap *= 2
+    q = realloc(p, <size_t>newcap * elem)
+    if q == NULL:
+        fprintf(stderr, b"mcts_arena: out of memory growing an undo history to %d records\n",
+                newcap)
+        abort()
+    cap[0] = newcap
+    return q
+
+
 cdef class GameState:
     cdef public int player          # side to move: 0 or 1
     cdef public int ply             # moves played since the position was set up
     cdef uint64_t hash              # Zobrist hash of the position and side to move
+    # The most legal moves a position of this game (with its parameters) can have: every search
+    # sizes its move buffers from it (361 for a 19x19 board). Set in __cinit__/__init__ (and
+    # copied by clone when it depends on a parameter); MAX_MOVES when a game sets nothing.
+    cdef public int max_moves
 
     cdef int gen_moves(self, int* out) noexcept nogil
     cdef void do_move(self, int move) noexcept nogil

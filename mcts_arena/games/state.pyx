@@ -6,9 +6,6 @@ written once here on top of the C-level methods and a few per-game hooks.
 """
 from mcts_arena.rng cimport Rng, rng_below, rng_seed
 
-EVAL_IDS = {"default": EF_DEFAULT, "efMS": EF_MS, "efLH": EF_LH, "efRS": EF_RS,
-            "efWB": EF_WB, "efLOA0": EF_LOA0, "efTTT": EF_TTT,
-            "efTD": EF_TD}
 POLICY_IDS = {"random": PP_RANDOM, "ipp": PP_IPP}
 MAX_LEGAL_MOVES = MAX_MOVES
 RESULT_ONGOING = ONGOING
@@ -21,6 +18,9 @@ cdef class GameState:
     #: registry name, evaluation functions (name -> id) and notation, set by each game
     name = "abstract"
     eval_functions = {}
+
+    def __cinit__(self, *args, **kwargs):
+        self.max_moves = MAX_MOVES
 
     # ---- C level: every game overrides these -------------------------------------------------
     cdef int gen_moves(self, int* out) noexcept nogil:
@@ -80,7 +80,7 @@ cdef class GameState:
 
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Play uniformly random moves to the end (or max_plies), restore, return the result."""
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = <int*>alloca(self.max_moves * sizeof(int))
         cdef int n, depth = 0, res
         res = self.result()
         while res == ONGOING and depth < max_plies:
@@ -148,7 +148,7 @@ cdef class GameState:
     # ---- Python face ---------------------------------------------------------------------
     def move_ids(self):
         """Legal moves as internal ids, in generation order."""
-        cdef int buf[MAX_MOVES]
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
         cdef int n = 0
         if self.result() == ONGOING:
             n = self.gen_moves(buf)
@@ -202,12 +202,7 @@ cdef class GameState:
 
     def evaluation(self, evalfn="default"):
         """Heuristic value in [-1, 1] from the side to move, by evaluation name or id."""
-        if isinstance(evalfn, str):
-            if evalfn != "default" and evalfn not in self.eval_functions:
-                raise ValueError(f"unknown evaluation {evalfn!r} for {self.name}; "
-                                 f"valid: {', '.join(self.eval_functions)}")
-            evalfn = EVAL_IDS[evalfn]
-        return self.evaluate(evalfn)
+        return self.evaluate(self._eval_id(evalfn))
 
     def perft(self, int depth):
         """Leaf count of the move tree `depth` plies deep (a finished game has no moves)."""
@@ -231,6 +226,48 @@ cdef class GameState:
         rng_seed(&r, seed)
         return self.random_playout(&r, max_plies)
 
+    # ---- test shims: the C-level knowledge hooks, by notation or move id ---------------------
+    def _move_id(self, move):
+        return self.parse_move(move) if isinstance(move, str) else int(move)
+
+    def _eval_id(self, evalfn):
+        if isinstance(evalfn, str):
+            if evalfn == "default":
+                return EF_DEFAULT
+            if evalfn not in self.eval_functions:
+                raise ValueError(f"unknown evaluation {evalfn!r} for {self.name}; "
+                                 f"valid: {', '.join(self.eval_functions)}")
+            return self.eval_functions[evalfn]
+        return int(evalfn)
+
+    def py_eval_after(self, move, evalfn="default"):
+        """eval_after: the evaluation after `move` from the view of the side making it."""
+        return self.eval_after(self._move_id(move), self._eval_id(evalfn))
+
+    def py_move_order(self, move):
+        return self.move_order(self._move_id(move))
+
+    def py_move_prior(self, move):
+        return self.move_prior(self._move_id(move))
+
+    def py_move_bias(self, move):
+        return self.move_bias(self._move_id(move))
+
+    def py_is_decisive(self, move):
+        return bool(self.is_decisive(self._move_id(move)))
+
+    def py_playout_move(self, int policy, list moves, unsigned long long seed):
+        """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
+        cdef Rng r
+        cdef int i
+        if not 0 < len(moves) <= self.max_moves:
+            raise ValueError(f"expected 1 to {self.max_moves} moves, got {len(moves)}")
+        for i, m in enumerate(moves):
+            buf[i] = m
+        rng_seed(&r, seed)
+        return self.playout_move(policy, buf, len(moves), &r)
+
     def __str__(self):
         return self.board_str()
 
@@ -239,7 +276,7 @@ cdef class GameState:
 
 
 cdef unsigned long long _perft(GameState s, int depth) noexcept nogil:
-    cdef int moves[MAX_MOVES]
+    cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
     cdef int n, i
     cdef unsigned long long total = 0
     if depth == 0:

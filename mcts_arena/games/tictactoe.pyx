@@ -18,7 +18,11 @@ from libc.math cimport tanh
 
 from mcts_arena.bits cimport lsb
 from mcts_arena.rng cimport splitmix64
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_TTT
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+
+# Evaluation functions (ids local to this game; 0, the default, is efTTT).
+cdef enum:
+    EF_TTT = 1     # open lines
 
 cdef enum:
     FULL = 0x1FF
@@ -64,6 +68,9 @@ cdef class TicTacToe(GameState):
     cdef int res
     cdef int hist_move[16]
     cdef int hist_res[16]
+
+    def __cinit__(self):
+        self.max_moves = 9
 
     def __init__(self):
         self._set(0, 0, 0)
@@ -240,12 +247,6 @@ cdef class TicTacToe(GameState):
     def hash_from_scratch(self):
         return self._full_hash()
 
-    def py_move_order(self, str move):
-        return self.move_order(self.parse_move(move))
-
-    def py_is_decisive(self, str move):
-        return bool(self.is_decisive(self.parse_move(move)))
-
     def count_games(self):
         """Number of finished games reachable from here (leaves of the full game tree)."""
         return _count_games(self)
@@ -263,3 +264,20 @@ cdef long long _count_games(GameState s) noexcept nogil:
         total += _count_games(s)
         s.undo_move()
     return total
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from mcts_arena.games.info import GameInfo
+
+GAME = GameInfo(
+    name="tictactoe",
+    description="tic-tac-toe 3x3, for search tests",
+    cls=TicTacToe,
+    evals=TicTacToe.eval_functions,
+    default_eval="efTTT",
+    default_c=1.0,
+    options=frozenset({"abp"}),
+    typical_plies=9,
+    tuning={"games": 200},
+    bench_players=("MCTS", "αβ(efTTT)"),
+)

@@ -1,7 +1,7 @@
 """Players: parse a specification, build a player, ask it for moves.
 
     from mcts_arena import players
-    p = players.make("MCTS(bl,im0.4)", game="breakthrough", seed=1)
+    p = players.make("MCTS(ipp,im0.4)", game=GAME, seed=1)
     move, stats = p.choose(state, time=0.1)      # or sims=2000
 
 `choose` never changes the state it is given; `move` is the game's internal move id
@@ -11,7 +11,8 @@
 from __future__ import annotations
 
 from mcts_arena.players.base import Player, make
-from mcts_arena.players.spec import DEFAULT_C, MACROS, PlayerSpec, SpecError, describe_tokens, parse
+from mcts_arena.players.spec import (PlayerSpec, SpecError, default_c, default_eval,
+                                     describe_tokens, macros_of, parse)
 
-__all__ = ["DEFAULT_C", "MACROS", "Player", "PlayerSpec", "SpecError", "describe_tokens",
-           "make", "parse"]
+__all__ = ["Player", "PlayerSpec", "SpecError", "default_c", "default_eval", "describe_tokens",
+           "macros_of", "make", "parse"]

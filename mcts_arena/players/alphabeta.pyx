@@ -21,7 +21,7 @@ from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
 
 cdef double WIN_SCORE = 1000.0
 cdef double INF = 1e9
@@ -38,9 +38,14 @@ cdef double now() noexcept nogil:
 cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
                      int* killers, int* history) noexcept nogil:
     """Sort moves in place, best first: TT move, game category, killers, history. Returns n."""
-    cdef long keys[MAX_MOVES]
+    cdef long stack_keys[256]
+    cdef long* keys = stack_keys
     cdef int i, j, m
     cdef long k
+    if n > 256:                 # a game with more moves than the usual buffer
+        keys = <long*>malloc(n * sizeof(long))
+        if keys == NULL:
+            return n            # out of memory: leave the generation order
     for i in range(n):
         m = moves[i]
         k = (<long>s.move_order(m)) << 40
@@ -64,6 +69,8 @@ cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
             j -= 1
         keys[j + 1] = k
         moves[j + 1] = m
+    if keys != stack_keys:
+        free(keys)
     return n
 
 
@@ -77,7 +84,7 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
                    int ply, int width) noexcept nogil:
     """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
     `width` best moves by the game's static ordering are searched at each node."""
-    cdef int moves[MAX_MOVES]
+    cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
     cdef int n, i, me
     cdef double v, best
     cdef int res = s.result()
@@ -150,23 +157,34 @@ cdef class AlphaBeta:
     cdef SearchCounters c
     cdef int root_best
     cdef int max_depth_reached
+    cdef bint use_tt, use_history
+    cdef int* mvbuf             # per-ply move lists: MAX_PLY x the game's max_moves
+    cdef int mv_stride
 
-    def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20):
+    def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20,
+                  bint use_tt=True, bint use_history=True):
+        """`use_tt=False, use_history=False` is the paper's αβ (iterative deepening, static
+        ordering and killer moves only), for comparisons at the paper's node counts."""
         self.tt = <TTEntry*>calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
         self.history = <int*>calloc(HISTORY_SIZE, sizeof(int))
         if self.tt == NULL or self.history == NULL:
             raise MemoryError()
         self.tt_mask = ((<uint64_t>1) << tt_bits) - 1
         self.evalfn = evalfn
+        self.use_tt = use_tt
+        self.use_history = use_history
+        self.mvbuf = NULL
+        self.mv_stride = 0
         rng_seed(&self.rng, seed)
 
     def __dealloc__(self):
+        free(self.mvbuf)
         free(self.tt)
         free(self.history)
 
     cdef double _search(self, GameState s, int depth, double alpha, double beta,
                         int ply) noexcept nogil:
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = self.mvbuf + ply * self.mv_stride
         cdef int n, i, m, me, best_move = -1, tt_move = -1
         cdef double v, best, alpha0 = alpha
         cdef int res = s.result()
@@ -185,7 +203,7 @@ cdef class AlphaBeta:
         if depth <= 0 or ply >= MAX_PLY - 1:
             return s.evaluate(self.evalfn)
         e = &self.tt[s.hash & self.tt_mask]
-        if e.flag != 0 and e.key == s.hash:
+        if self.use_tt and e.flag != 0 and e.key == s.hash:
             tt_move = e.move
             if e.depth >= depth and ply > 0:
                 if e.flag == 1:
@@ -198,7 +216,7 @@ cdef class AlphaBeta:
         if n == 0:
             return s.evaluate(self.evalfn)
         order_moves(s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
-                    self.killers[ply], self.history)
+                    self.killers[ply], self.history if self.use_history else NULL)
         best = -INF
         me = s.player
         for i in range(n):
@@ -220,10 +238,13 @@ cdef class AlphaBeta:
                         if s.move_order(m) == 0 and m != self.killers[ply][0]:
                             self.killers[ply][1] = self.killers[ply][0]
                             self.killers[ply][0] = m
-                        self.history[m & (HISTORY_SIZE - 1)] += depth * depth
+                        if self.use_history:
+                            self.history[m & (HISTORY_SIZE - 1)] += depth * depth
                         break
         if ply == 0:
             self.root_best = best_move
+        if not self.use_tt:
+            return best
         e.key = s.hash
         e.value = best
         e.move = best_move
@@ -236,10 +257,17 @@ cdef class AlphaBeta:
         cdef GameState s = state.clone()
         cdef double t0 = now(), value = 0.0, v
         cdef int d, best = -1, done_depth = 0, limit
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
         cdef int n = s.gen_moves(moves) if s.result() == ONGOING else 0
         if n == 0:
             raise ValueError("no legal move: the game is over")
+        if s.max_moves > self.mv_stride:
+            free(self.mvbuf)
+            self.mvbuf = <int*>malloc(MAX_PLY * s.max_moves * sizeof(int))
+            if self.mvbuf == NULL:
+                self.mv_stride = 0
+                raise MemoryError()
+            self.mv_stride = s.max_moves
         self.c.nodes = 0
         self.c.aborted = False
         self.c.node_limit = nodes

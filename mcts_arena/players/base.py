@@ -9,8 +9,9 @@ import hashlib
 import random
 import time as _time
 
-from mcts_arena.games.state import EVAL_IDS, POLICY_IDS
-from mcts_arena.players.spec import DEFAULT_C, PlayerSpec, SpecError, parse
+from mcts_arena import games
+from mcts_arena.games.state import POLICY_IDS
+from mcts_arena.players.spec import PlayerSpec, SpecError, parse
 
 
 def derive_seed(*parts) -> int:
@@ -24,14 +25,17 @@ class Player:
 
     def __init__(self, spec: PlayerSpec, seed: int):
         self.spec = spec
+        self.effort: float | None = None   # paper-seconds of the current move's effort budget
         self.seed = derive_seed(seed, spec.seed_salt) if spec.seed_salt else seed
 
     @property
     def name(self) -> str:
         return self.spec.canonical
 
-    def choose(self, state, time: float | None = None, sims: int | None = None):
-        """(move id, stats dict) for `state`, which is left unchanged."""
+    def choose(self, state, time: float | None = None, sims: int | None = None,
+               effort: float | None = None):
+        """(move id, stats dict) for `state`, which is left unchanged. `effort` (matched-effort
+        budgets: the paper-seconds that `sims` stands for) scales bare node priors."""
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")
         budget = self.spec.budget_dict
@@ -41,6 +45,7 @@ class Player:
             raise ValueError(f"time budget must be positive, got {time}")
         if sims is not None and sims <= 0:
             raise ValueError(f"simulation budget must be positive, got {sims}")
+        self.effort = effort if not budget else None
         return self._choose(state, time, sims)
 
     def _choose(self, state, time, sims):
@@ -69,7 +74,7 @@ class GreedyPlayer(Player):
     def __init__(self, spec, seed):
         super().__init__(spec, seed)
         self.rng = random.Random(self.seed)
-        self.evalfn = EVAL_IDS[spec.evalfn]
+        self.evalfn = eval_id(spec)
 
     def _choose(self, state, time, sims):
         t0 = _time.perf_counter()
@@ -91,6 +96,11 @@ class GreedyPlayer(Player):
                       "time": _time.perf_counter() - t0, "value": best}
 
 
+def eval_id(spec: PlayerSpec) -> int:
+    """The game-local id of the spec's evaluation function."""
+    return games.info_of(spec.game).eval_id(spec.evalfn)
+
+
 def node_prior_visits(spec: PlayerSpec, time: float | None) -> int:
     """Virtual visits of node priors for this move (-1: off). Bare `np` scales with the budget
     as the paper did: 10 virtual visits per second (10 at 1 s, 50 at 5 s)."""
@@ -102,9 +112,9 @@ def node_prior_visits(spec: PlayerSpec, time: float | None) -> int:
 
 def mcts_options(spec: PlayerSpec) -> dict:
     """The MCTSSearch option dict for this spec."""
-    g = spec.game
     o = dict(spec.options)
-    opts: dict = {"C": float(o.get("C", DEFAULT_C[g])), "evalfn": EVAL_IDS[spec.evalfn]}
+    opts: dict = {"C": float(o.get("C", games.info_of(spec.game).default_c)),
+                  "evalfn": eval_id(spec)}
     if "policy" in o:
         opts["policy"] = POLICY_IDS[o["policy"]]
     for key in ("fet", "df", "mb", "rave", "pu", "abp", "abw"):
@@ -137,8 +147,9 @@ class MCTSPlayer(Player):
     def _choose(self, state, time, sims):
         if not time and not sims:
             raise ValueError(f"{self.name} needs a budget: time or sims")
-        move, stats = self.search.search(state, seconds=time or 0.0, sims=sims or 0,
-                                         np_visits=node_prior_visits(self.spec, time))
+        move, stats = self.search.search(
+            state, seconds=time or 0.0, sims=sims or 0,
+            np_visits=node_prior_visits(self.spec, time if time else self.effort))
         return move, stats
 
     def trace(self, state, checkpoints: list[int]):
@@ -159,7 +170,8 @@ class AlphaBetaPlayer(Player):
         from mcts_arena.players.alphabeta import AlphaBeta
 
         self.depth = int(spec.get("depth", 0) or 0)
-        self.search = AlphaBeta(EVAL_IDS[spec.evalfn], self.seed)
+        self.search = AlphaBeta(eval_id(spec), self.seed,
+                                use_tt=bool(spec.get("tt", 1)), use_history=bool(spec.get("hh", 1)))
 
     def _choose(self, state, time, sims):
         if self.depth:

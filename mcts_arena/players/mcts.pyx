@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""MCTS with every enhancement of the paper, MCTS-Solver always on (PAPER.md sections 1, 2, 6).
+"""MCTS with every enhancement of the paper, MCTS-Solver always on (docs/paper.md sections 1, 2, 6).
 
 Tree: a flat pool of C `Node` structs grown geometrically; the children of a node occupy one
 contiguous block (expanded all at once, Algorithm 1's default; with `exp1` the block is reserved
@@ -13,7 +13,7 @@ to move at a node is stored too, because in Kalah the same side may move again.
 
 Selection value of child c at a node (c.mover is the side to move there):
     Q = c.wins / c.visits                            (plain UCT)
-    Q = (1-β) Q + β AMAF                             (raveK, β = max(0, (K - n_s) / K), the schedule of 002_…)
+    Q = (1-β) Q + β AMAF                             (raveK, β = max(0, (K - n_s) / K), the usual RAVE schedule)
     Q = (1-α) Q + α c.v                              (imα; cbα with v = v0(child), never backed up)
     Q = (1-α) Q + α c.v / (c.visits + 1)            (pbimα)
     value = Q + C sqrt(ln n_s / c.visits) + W H(s,a) / (c.visits + 1)   (PB / pbW)
@@ -34,7 +34,7 @@ from libc.string cimport memset
 from libc.math cimport log, sqrt
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, PP_RANDOM, PP_IPP
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP
 from mcts_arena.players.alphabeta cimport now, ab_playout_move
 
 DEF MAX_PATH = 4096
@@ -93,6 +93,11 @@ cdef struct Opts:
 NODE_BYTES = sizeof(Node)
 
 
+#: The option keys MCTSSearch understands; any other key is a mistake and an error.
+OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "mb", "pb", "sel",
+               "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "max_nodes")
+
+
 cdef class MCTSSearch:
     """One MCTS engine: options, PRNG and a node pool reused from move to move."""
 
@@ -111,8 +116,13 @@ cdef class MCTSSearch:
     cdef long playout_plies
     cdef bint full
     cdef bint tracing       # record playout moves (tests, `playout_once`)
+    cdef int* mv_expand     # move buffers of _expand and _playout, sized by the game's max_moves
+    cdef int* mv_playout
+    cdef int mv_cap
 
     def __cinit__(self):
+        self.mv_expand = self.mv_playout = NULL
+        self.mv_cap = 0
         self.cap = 1 << 16
         self.nodes = <Node*>malloc(self.cap * sizeof(Node))
         if self.nodes == NULL:
@@ -120,6 +130,8 @@ cdef class MCTSSearch:
         self.marks = NULL
 
     def __dealloc__(self):
+        free(self.mv_expand)
+        free(self.mv_playout)
         free(self.nodes)
         free(self.marks)
 
@@ -127,6 +139,10 @@ cdef class MCTSSearch:
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, mb, pb, sel ('im', 'cb',
         'pbim' or ''), alpha, rave, pu, exp1, abp, flat, max_nodes. Absent = off."""
         o = options
+        unknown = sorted(set(o) - set(OPTION_KEYS))
+        if unknown:
+            raise ValueError(f"unknown MCTS option(s) {', '.join(map(repr, unknown))}; valid: "
+                             f"{', '.join(OPTION_KEYS)}")
         self.o.C = o.get("C", 1.0)
         self.o.evalfn = o.get("evalfn", 0)
         self.o.policy = o.get("policy", PP_RANDOM)
@@ -202,7 +218,7 @@ cdef class MCTSSearch:
     # ---- expansion ------------------------------------------------------------------------
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil:
         """Create the children of `node` (state s is at node). False if the pool is full."""
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = self.mv_expand
         cdef int n = s.gen_moves(moves)
         cdef int i, j, first, me = s.player, res
         cdef Node* c
@@ -351,7 +367,7 @@ cdef class MCTSSearch:
 
     cdef double _playout(self, GameState s) noexcept nogil:
         """Play out from s (restored afterwards); the reward for player 0 in [-1, 1]."""
-        cdef int moves[MAX_MOVES]
+        cdef int* moves = self.mv_playout
         cdef int n, m, depth = 0, res
         cdef double e, r0 = 0.0
         if self.o.fast_random and not self.tracing:
@@ -544,6 +560,19 @@ cdef class MCTSSearch:
             best = best_any
         return self.nodes[best].move if best >= 0 else -1
 
+    cdef void _size_buffers(self, GameState s) except *:
+        """Move buffers for a game whose positions have up to s.max_moves legal moves."""
+        if s.max_moves <= self.mv_cap:
+            return
+        free(self.mv_expand)
+        free(self.mv_playout)
+        self.mv_expand = <int*>malloc(s.max_moves * sizeof(int))
+        self.mv_playout = <int*>malloc(s.max_moves * sizeof(int))
+        if self.mv_expand == NULL or self.mv_playout == NULL:
+            self.mv_cap = 0
+            raise MemoryError()
+        self.mv_cap = s.max_moves
+
     def search(self, GameState state, double seconds=0.0, long sims=0, int np_visits=-1,
                checkpoints=None):
         """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims.
@@ -569,6 +598,7 @@ cdef class MCTSSearch:
             raise ValueError("MCTS needs a budget: seconds > 0 or sims > 0")
         if s.result() != ONGOING:
             raise ValueError("no legal move: the game is over")
+        self._size_buffers(s)
         self.n_nodes = 0
         self.full = False
         self.max_depth = 0
@@ -601,7 +631,7 @@ cdef class MCTSSearch:
                 if self.nodes[0].proven != 0 or self.nodes[0].first < 0:
                     break
                 if self.nodes[0].nchild == 1:
-                    break        # forced-move shortcut (002_…): one legal move, play it now
+                    break        # forced-move shortcut: one legal move, play it now
                 self._simulate(s, np_visits)
                 done += 1
         elapsed = now() - t0
@@ -659,6 +689,7 @@ cdef class MCTSSearch:
         (reward for player 0, the moves played). For tests and for looking at policies."""
         cdef GameState s = state.clone()
         cdef double r0
+        self._size_buffers(s)
         self.tracing = True
         self.n_played = 0
         r0 = self._playout(s)

@@ -8,7 +8,7 @@ option (`C=0.8`, `np=50`, `time=1`, `sims=2000`, `depth=4`).
 Parsing gives a frozen, picklable `PlayerSpec`. Its `canonical` string lists only the options that
 differ from the kind's defaults for the game, in one fixed order, so two spellings of one player
 (`MCTS(im0.4,bl)`, `MCTS(efMS,ipp,ege0.1,det0.5,im0.4)`, `MCTS(bl,im0.4)`) print the same.
-Macros are data (`MACROS`), per game, and a config may add its own.
+Macros are data each game declares (`GameInfo.macros`), and a config may add its own.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from mcts_arena import games
+from mcts_arena.games.info import KNOWLEDGE_OPTIONS
 
 
 class SpecError(ValueError):
@@ -24,22 +25,19 @@ class SpecError(ValueError):
 
 # ---- per-game data --------------------------------------------------------------------------
 
-#: Built-in macros per game: name -> token list (as the paper defines them, PAPER.md section 2).
-MACROS: dict[str, dict[str, str]] = {
-    "breakthrough": {"bl": "efMS,ipp,ege0.1,det0.5", "bl'": "efLH,ipp,fet20,np"},
-    "hex": {"bridge": "ipp"},
-    "kalah": {},
-    "loa": {},
-    "tictactoe": {},
-}
+# Each game declares its macros, default evaluation, default UCT constant and the options that
+# need its knowledge (mcts_arena/games/info.py); these read them.
+def macros_of(game: str) -> dict[str, str]:
+    """The game's built-in macros: name -> token list (`bl` -> `efMS,ipp,ege0.1,det0.5`)."""
+    return dict(games.info_of(game).macros)
 
-#: Default evaluation per game and the default UCT constant (PAPER.md section 6).
-DEFAULT_EVAL = {"breakthrough": "efMS", "hex": "efTD", "kalah": "efRS", "loa": "efWB", "tictactoe": "efTTT"}
-DEFAULT_C = {"breakthrough": 0.8, "hex": 1.0, "kalah": 1.0, "loa": 0.6, "tictactoe": 1.0}
 
-#: Tokens that need game knowledge, and the games that have it.
-GAME_ONLY = {"policy": {"breakthrough", "loa", "hex"}, "np": {"breakthrough", "hex"},
-             "abp": {"loa", "breakthrough", "kalah", "tictactoe", "hex"}}
+def default_eval(game: str) -> str:
+    return games.info_of(game).default_eval
+
+
+def default_c(game: str) -> float:
+    return games.info_of(game).default_c
 
 KINDS = {"MCTS": "MCTS", "αβ": "alphabeta", "ab": "alphabeta", "alphabeta": "alphabeta",
          "AB": "alphabeta", "Random": "Random", "random": "Random", "Greedy": "Greedy",
@@ -74,7 +72,7 @@ MCTS_TOKENS: dict[str, _Tok] = {
     "im": _Tok("im", "float", 0, 1, "implicit minimax backups with weight alpha"),
     "cb": _Tok("cb", "float", 0, 1, "control: constant bias (1-a)Q + a*v0(child), no backups"),
     "pbim": _Tok("pbim", "float", 0, 1, "control: progressive bias of implicit values a*v/(n+1)"),
-    "rave": _Tok("rave", "int", 1, 10**9, "UCT-RAVE, beta = max(0, (K - n_s) / K) as in 002_…"),
+    "rave": _Tok("rave", "int", 1, 10**9, "UCT-RAVE, beta = max(0, (K - n_s) / K) (the usual RAVE schedule)"),
     "pu": _Tok("pu", "int", 1, 10**4, "progressive unpruning: start with K children by heuristic"),
     "exp": _Tok("exp1", "int", 1, 1, "exp1: expand one child per simulation (memory-saving)"),
     "abp": _Tok("abp", "int", 1, 8, "alpha-beta playouts: each playout move by a depth-N search", 2),
@@ -92,9 +90,11 @@ KEY_OPTIONS: dict[str, tuple[str, str, float, float, str]] = {
     "np": ("np", "int", 0, 10**6, "node-prior virtual visits"),
     "seed": ("seed", "int", 0, 2**63, "extra seed salt for this player"),
     "abw": ("abw", "int", 0, 256, "αβ playouts: moves searched per node (default 8, 0 = all)"),
+    "tt": ("tt", "int", 0, 1, "αβ: transposition table (1, default) or none (0, as the paper's αβ)"),
+    "hh": ("hh", "int", 0, 1, "αβ: history heuristic (1, default) or none (0, as the paper's αβ)"),
 }
 KIND_KEYS = {"MCTS": {"C", "time", "sims", "np", "seed", "abw"} | set(MCTS_TOKENS),
-             "alphabeta": {"time", "sims", "depth", "seed"},
+             "alphabeta": {"time", "sims", "depth", "seed", "tt", "hh"},
              "FlatMC": {"C", "time", "sims", "seed"}, "Greedy": {"seed"}, "Random": {"seed"}}
 
 # Canonical order of MCTS options.
@@ -133,10 +133,10 @@ class PlayerSpec:
                     parts.append(macro)
                     for k in m_opts:
                         del opts[k]
-                    evalfn = DEFAULT_EVAL.get(self.game)
+                    evalfn = default_eval(self.game)
                     break
         show_eval = self.kind in ("alphabeta", "Greedy") or (
-            evalfn and evalfn != DEFAULT_EVAL.get(self.game) and self.kind != "Random")
+            evalfn and evalfn != default_eval(self.game) and self.kind != "Random")
         if show_eval and evalfn:
             parts.insert(0, evalfn)
         if self.kind == "MCTS":
@@ -172,7 +172,7 @@ def _format_option(name: str, value) -> str:
         return str(value)
     if name == "exp1":
         return "exp1"
-    if name in ("C", "abw"):
+    if name in ("C", "abw", "tt", "hh"):
         return f"{name}={_num(value)}"
     if name == "np" and value == 0:
         return "np"
@@ -191,8 +191,10 @@ _TOKEN_RE = re.compile(r"^([A-Za-z]+?)" + _NUM + r"?$")
 
 def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerSpec:
     """Parse a player specification for `game`; SpecError names the bad token."""
-    if game not in games.names():
-        raise SpecError(f"unknown game {game!r}; valid games: {', '.join(games.names())}")
+    try:
+        info = games.info_of(game)
+    except ValueError as e:
+        raise SpecError(str(e)) from None
     if not isinstance(text, str) or not text.strip():
         raise SpecError("empty player specification")
     m = _SPEC_RE.match(text)
@@ -204,7 +206,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerS
     if kind is None:
         raise SpecError(f"unknown player kind {kind_text!r} in {text!r}; valid kinds: "
                         "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC")
-    all_macros = dict(MACROS.get(game, {}))
+    all_macros = dict(info.macros)
     all_macros.update(macros or {})
     tokens = _split_tokens(args or "", text)
     tokens = _expand_macros(tokens, all_macros, text)
@@ -213,7 +215,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerS
     opts: dict[str, object] = {}
     budget: dict[str, object] = {}
     seed_salt = 0
-    valid_evals = list(games.game_class(game).eval_functions) if _has_game(game) else []
+    valid_evals = list(info.evals)
     for tok in tokens:
         if tok.startswith("ef"):
             if valid_evals and tok not in valid_evals:
@@ -248,11 +250,14 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerS
             _set(opts, name, val, tok, text)
 
     if kind in ("MCTS", "alphabeta", "Greedy", "FlatMC") and not evalfn:
-        evalfn = DEFAULT_EVAL.get(game, "")
+        evalfn = info.default_eval
     if kind == "Random":
         evalfn = ""
-    if kind == "MCTS" and "C" in opts and opts["C"] == DEFAULT_C.get(game):
+    if kind == "MCTS" and "C" in opts and opts["C"] == info.default_c:
         del opts["C"]
+    for on_by_default in ("tt", "hh"):
+        if opts.get(on_by_default) == 1:
+            del opts[on_by_default]
     for exclusive in (("im", "cb", "pbim"),):
         present = [k for k in exclusive if k in opts]
         if len(present) > 1:
@@ -271,7 +276,7 @@ def _macro_specs(game: str) -> list:
     longest first, so `canonical` can print `MCTS(bl,im0.4)` the way the paper does."""
     if game not in _MACRO_CACHE:
         rows = []
-        for name, body in MACROS.get(game, {}).items():
+        for name, body in macros_of(game).items():
             sp = parse(f"MCTS({body})", game)
             has_eval = any(t.startswith("ef") for t in body.split(","))
             rows.append((name, (sp.evalfn if has_eval else "", dict(sp.options))))
@@ -280,18 +285,15 @@ def _macro_specs(game: str) -> list:
     return _MACRO_CACHE[game]
 
 
-def _has_game(game: str) -> bool:
-    try:
-        games.game_class(game)
-        return True
-    except ImportError:
-        return False
+def _supports(game: str, field: str) -> bool:
+    return field not in KNOWLEDGE_OPTIONS or field in games.info_of(game).options
 
 
 def _check_game(field: str, tok: str, game: str, text: str) -> None:
-    if field in GAME_ONLY and game not in GAME_ONLY[field]:
+    if not _supports(game, field):
+        have = sorted(g for g in games.names() if _supports(g, field))
         raise SpecError(f"token {tok!r} in {text!r} does not apply to {game} (it needs game "
-                        f"knowledge only {', '.join(sorted(GAME_ONLY[field]))} has)")
+                        f"knowledge only {', '.join(have) or 'no registered game'} has)")
 
 
 def _split_tokens(args: str, text: str) -> list[str]:
@@ -374,7 +376,7 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
     rows = [(("PB / pbW" if n == "pb" else "exp1" if n == "exp" else f"{n}X" if t.kind != "flag"
               else n), t.meaning)
             for n, t in MCTS_TOKENS.items()
-            if game is None or t.field not in GAME_ONLY or game in GAME_ONLY[t.field]]
+            if game is None or _supports(game, t.field)]
     rows += [(f"{k}=V", meaning) for k, (_, _, _, _, meaning) in KEY_OPTIONS.items()]
     rows += [("dN (αβ)", AB_TOKENS["d"].meaning)]
     return rows

@@ -127,12 +127,12 @@ def render_text(report: Report) -> str:
     for e in report.experiments:
         out.append(_header_line(e.info))
         out += _text_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
-        kalah = [r for r in e.rows if r["pairs"]]
-        if kalah:
+        paired = [r for r in e.rows if r["pairs"]]
+        if paired:
             out.append("")
             out.append("Kalah pair rule (a pair counts when one side won one game and at least "
                        "drew the other; the same seat winning both is discarded):")
-            out += _text_table(PAIR_HEAD, [pair_cells(r) for r in kalah])
+            out += _text_table(PAIR_HEAD, [pair_cells(r) for r in paired])
         out += _notes(e.rows)
         if e.tournament:
             out += ["", e.tournament.rstrip()]
@@ -167,9 +167,9 @@ def render_markdown(report: Report) -> str:
     for e in report.experiments:
         out += [f"## {e.info['experiment']}", "", _header_line(e.info), ""]
         out += _md_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
-        kalah = [r for r in e.rows if r["pairs"]]
-        if kalah:
-            out += ["", "Kalah pair rule:", ""] + _md_table(PAIR_HEAD, [pair_cells(r) for r in kalah])
+        paired = [r for r in e.rows if r["pairs"]]
+        if paired:
+            out += ["", "Kalah pair rule:", ""] + _md_table(PAIR_HEAD, [pair_cells(r) for r in paired])
         notes = _notes(e.rows)
         if notes:
             out += [""] + [f"- {n}" for n in notes]
@@ -266,9 +266,9 @@ def render_latex(report: Report) -> str:
     for e in report.experiments:
         rows = [main_cells(r)[:8] for r in e.rows]
         out += _tex_table(head, rows, _header_line(e.info))
-        kalah = [r for r in e.rows if r["pairs"]]
-        if kalah:
-            out += _tex_table(PAIR_HEAD, [pair_cells(r) for r in kalah],
+        paired = [r for r in e.rows if r["pairs"]]
+        if paired:
+            out += _tex_table(PAIR_HEAD, [pair_cells(r) for r in paired],
                               f"{e.info['experiment']}: Kalah pair rule")
         if e.tournament:
             out += [r"\begin{verbatim}", e.tournament.rstrip(), r"\end{verbatim}", ""]
@@ -307,10 +307,10 @@ def render_html(report: Report) -> str:
         parts.append(f"<h2>{html.escape(e.info['experiment'])}</h2>")
         parts.append(f'<p class="note">{html.escape(_header_line(e.info))}</p>')
         parts.append(_html_table(MAIN_HEAD, [main_cells(r) for r in e.rows]))
-        kalah = [r for r in e.rows if r["pairs"]]
-        if kalah:
+        paired = [r for r in e.rows if r["pairs"]]
+        if paired:
             parts.append("<p>Kalah pair rule:</p>")
-            parts.append(_html_table(PAIR_HEAD, [pair_cells(r) for r in kalah]))
+            parts.append(_html_table(PAIR_HEAD, [pair_cells(r) for r in paired]))
         for n in _notes(e.rows):
             parts.append(f"<p>{html.escape(n)}</p>")
         if e.tournament:

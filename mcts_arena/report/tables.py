@@ -40,8 +40,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcts_arena import games as _games
 from mcts_arena.errors import UserError
-from mcts_arena.report import stats
+from mcts_arena import stats
 from mcts_arena.store import DB_NAME, Store
 
 ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent", "budget",
@@ -58,7 +59,20 @@ def budget_text(b: dict | None) -> str:
         return "?"
     if b.get("time") is not None:
         return f"{b['time']:g} s"
+    if b.get("effort") is not None:
+        return f"effort {b['effort']:g} s" + (f" = {b['sims']} {b.get('unit', 'sims')}"
+                                              if b.get("rate_of") else "")
     return f"{b['sims']} sims"
+
+
+def pairing_budget_text(pb: dict | None, ob: dict | None) -> str:
+    """The budget both sides played with; one matched effort reads as one budget (the sides'
+    simulations/nodes differ by design: see arena/effort.py)."""
+    if pb == ob:
+        return budget_text(pb)
+    if pb and ob and pb.get("effort") is not None and pb.get("effort") == ob.get("effort"):
+        return f"effort {pb['effort']:g} s"
+    return f"{budget_text(pb)} / {budget_text(ob)}"
 
 
 def _clean_budget(b: dict | None) -> dict | None:
@@ -69,11 +83,7 @@ def _finite(x: float) -> float | None:
     return None if x is None or not math.isfinite(x) else float(x)
 
 
-def _ci(wins: float, draws: float, losses: float, method: str) -> tuple[float, float, str]:
-    n = wins + draws + losses
-    used = method if method != "auto" else ("wilson" if n < stats.SMALL_SAMPLE else "wald")
-    lo, hi = stats.interval(wins, draws, losses, used)
-    return max(0.0, lo), min(1.0, hi), used
+_ci = stats.score_interval
 
 
 def check_results_dir(path: str | Path) -> Path:
@@ -131,20 +141,15 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
         ob = _clean_budget(json.loads(p["opponent_budget"]) if p["opponent_budget"]
                            else default_budget)
         games = store.games(pid)
-        w = d = lo = err = tf = mp = 0
+        t = stats.tally(games)
+        w, d, lo, err, tf, mp = t.wins, t.draws, t.losses, t.errors, t.time_forfeits, t.max_plies
         wf = gf = ws = gs = 0
         plies = 0
         work = [0.0, 0.0, 0, 0], [0.0, 0.0, 0, 0]
         for g in games:
-            if g["reason"] == "error":
-                err += 1
+            if g["score"] is None or g["reason"] == "error":
                 continue
             sc = g["score"]
-            w += sc == 1.0
-            d += sc == 0.5
-            lo += sc == 0.0
-            tf += g["reason"] == "time_forfeit"
-            mp += g["reason"] == "max_plies"
             plies += g["plies"]
             if g["swap"] == 0:
                 gf += 1
@@ -164,7 +169,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
         row = {
             "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
             "game": game, "pairing_id": pid, "player": p["player"], "opponent": p["opponent"],
-            "budget": budget_text(pb) if pb == ob else f"{budget_text(pb)} / {budget_text(ob)}",
+            "budget": pairing_budget_text(pb, ob),
             "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
             "wins": w, "draws": d, "losses": lo, "errors": err, "time_forfeits": tf,
             "max_plies": mp, "score": stats.score(w, d, lo), "ci_low": ci_low, "ci_high": ci_high,
@@ -174,7 +179,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             "player_work": pw, "player_work_unit": pu, "opponent_work": ow,
             "opponent_work_unit": ou, "pairs": None, "sprt": None, "sweep": None,
         }
-        if game == "kalah":
+        if _games.pair_rule(game):
             po = store.pair_outcomes(pid)
             pw_, pd_, pl_ = (po.get(k, 0) for k in ("player", "draw", "opponent"))
             lo_, hi_, _ = _ci(pw_, 0, pl_, ci)
@@ -206,7 +211,8 @@ def experiment_info(store: Store) -> dict:
             "seed": cfg.get("seed"), "openings": openings, "created": exp.get("created"),
             "updated": exp.get("updated"), "version": exp.get("version"),
             "machine": f"{m.get('cpu', '?')}, {m.get('usable_cores', '?')} cores",
-            "sprt": cfg.get("sprt"), "games_stored": store.game_count()}
+            "sprt": cfg.get("sprt"), "games_stored": store.game_count(),
+            "description": cfg.get("description", "")}
 
 
 # ---- sweeps --------------------------------------------------------------------------------
@@ -352,7 +358,7 @@ def _budget_only(spec: str, value: str) -> bool:
 def compare_paper(rows: list[dict]) -> list[dict]:
     """For every row with a published counterpart: ours, the paper's, budgets and the verdict.
     Also sets each row's `paper` field (a list, possibly empty)."""
-    from mcts_arena.report.paper import match_paper, verdict
+    from mcts_arena.paper import match_paper, verdict
 
     out = []
     for row in rows:

@@ -25,7 +25,7 @@ import yaml
 
 VERDICTS = ("ours contains it", "ours higher", "ours lower")
 
-#: Evaluators a macro already implies (PAPER.md §2: bl is efMS's baseline, bl' efLH's).
+#: Evaluators a macro already implies (docs/paper.md §2: bl is efMS's baseline, bl' efLH's).
 MACRO_EVAL = {"bl": "efms", "blp": "eflh"}
 
 _PLAYER_ALIASES = {"αβ": "ab", "alphabeta": "ab", "alpha-beta": "ab", "ab": "ab"}
@@ -74,6 +74,10 @@ def normalize_spec(spec: str) -> tuple[str, frozenset[str]]:
     for macro, ev in MACRO_EVAL.items():
         if macro in opts:
             opts.discard(ev)
+    if name == "ab":
+        # the paper's αβ had no transposition table and no history heuristic: written
+        # αβ(...,tt=0,hh=0) here, it is the player of the paper's αβ rows
+        opts -= {"tt=0", "hh=0"}
     return name, frozenset(opts)
 
 
@@ -211,7 +215,7 @@ def parse_paper_results(text: str) -> PaperResults:
 def load_paper_results() -> PaperResults:
     """The shipped paper results (read once)."""
     text = (
-        resources.files("mcts_arena.report")
+        resources.files("mcts_arena")
         .joinpath("data/paper_results.yaml")
         .read_text(encoding="utf-8")
     )

@@ -498,3 +498,85 @@ def bradley_terry(
     )
     ratings = unpack(res.x)
     return {name: float(ratings[index[name]]) for name in names}
+
+
+# ---- the pair rule (docs/paper.md; games that declare scoring="pairs") ------------------------
+PAIR_OUTCOMES = ("player", "opponent", "draw", "discarded", "error")
+
+
+def pair_outcome(first: float | None, second: float | None) -> str:
+    """Score one seat-swapped pair by the paper's Kalah rule.
+
+    `first`, `second`: the pairing player's score (1 win, 0.5 draw, 0 loss; None for an error
+    game) in the game where it moved first and the game where it moved second. A player wins the
+    pair if it won one game and at least drew the other; if the same *side* (seat) won both games
+    the pair is discarded (in a seat-swapped pair that is a win and a loss for each player); two
+    draws are a drawn pair.
+    """
+    if first is None or second is None:
+        return "error"
+    for s in (first, second):
+        if s not in (0, 0.5, 1):
+            raise ValueError(f"a game score must be 0, 0.5 or 1, got {s!r}")
+    total = first + second
+    if {first, second} == {0, 1}:
+        return "discarded"
+    if total > 1:
+        return "player"
+    if total < 1:
+        return "opponent"
+    return "draw"
+
+
+# ---- counting games and the one interval rule ------------------------------------------------
+@dataclass(frozen=True)
+class Tally:
+    """Wins, draws and losses of the first-named player; error games are not counted in them."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    errors: int = 0
+    time_forfeits: int = 0
+    max_plies: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return self.wins + 0.5 * self.draws
+
+
+def tally(games: Iterable) -> Tally:
+    """Count W/D/L/errors (and time forfeits, games drawn at the ply limit). Each item is a game
+    as the store keeps it (a mapping with `score` and `reason`) or just its score: 1 win, 0.5
+    draw, 0 loss, None an error game. The run summary, the report and tournaments all count
+    with this."""
+    w = d = lo = err = tf = mp = 0
+    for g in games:
+        if isinstance(g, Mapping):
+            sc, reason = g["score"], g.get("reason")
+        else:
+            sc, reason = g, None
+        if sc is None or reason == "error":
+            err += 1
+            continue
+        w += sc == 1.0
+        d += sc == 0.5
+        lo += sc == 0.0
+        tf += reason == "time_forfeit"
+        mp += reason == "max_plies"
+    return Tally(w, d, lo, err, tf, mp)
+
+
+def score_interval(wins: float, draws: float, losses: float, method: str = "auto"
+                   ) -> tuple[float, float, str]:
+    """(low, high, method used) of the score's 95 % interval, clipped to [0, 1]: the one rule
+    `arena run`'s summary and `arena report` print (auto: Wilson below SMALL_SAMPLE games, the
+    paper's Wald from there)."""
+    n = wins + draws + losses
+    used = method if method != "auto" else ("wilson" if n < SMALL_SAMPLE else "wald")
+    lo, hi = interval(wins, draws, losses, used)
+    return max(0.0, lo), min(1.0, hi), used

@@ -1,0 +1,84 @@
+"""What a game declares about itself: `GameInfo`, one per game core, and its parameters.
+
+Every game module (`breakthrough.pyx`, `kalah.pyx`, ...) ends with `GAME = GameInfo(...)`. The
+rest of the program (player parsing, configs, openings, scoring, tournaments, bench, the CLI)
+asks the registry (`mcts_arena.games.info_of`) for these facts instead of naming games.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: Player options that need knowledge from the game core, and what the game must provide.
+#: `policy` (the `ipp` token): an improved playout policy and forced moves; `np`: move priors;
+#: `abp`: αβ playouts (any game with an evaluation).
+KNOWLEDGE_OPTIONS = ("policy", "np", "abp")
+#: How a match's games are scored: each game on its own, or Kalah's pair rule (a seat-swapped
+#: pair counts only when one player wins both games or wins one and draws the other).
+SCORING_RULES = ("game", "pairs")
+
+
+@dataclass(frozen=True)
+class Param:
+    """An integer parameter of a game (board size, stones per house, ...)."""
+
+    default: int
+    low: int
+    high: int
+    meaning: str = ""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The facts a game declares about itself (see docs/architecture.md, "The game interface")."""
+
+    name: str                           # registry name, lower case
+    description: str                    # one line for `arena games`
+    cls: type                           # the GameState subclass
+    evals: dict[str, int]               # evaluation name -> id local to this game (0: default)
+    default_eval: str
+    default_c: float = 1.0              # UCT exploration constant when a spec gives no C=
+    macros: dict[str, str] = field(default_factory=dict)    # bl -> "efMS,ipp,ege0.1,det0.5"
+    params: dict[str, Param] = field(default_factory=dict)  # hex(size=5): {"size": Param(...)}
+    #: opening kinds beyond `start` and `random_plies`: kind -> f(params, seed, pair_index) -> text
+    openings: dict[str, Callable] = field(default_factory=dict)
+    default_opening: str = "start"
+    scoring: str = "game"               # one of SCORING_RULES
+    options: frozenset = frozenset()    # KNOWLEDGE_OPTIONS the game supports
+    typical_plies: int = 60             # game length estimate for `arena run --dry-run`
+    #: per-game defaults of the built-in tuning tournaments: `im_base` maps an evaluation ("" for
+    #: any) to the baseline tokens of the `im` tournament; `ipp_for` lists the tournaments whose
+    #: entrants use the improved playout policy; `games` is the games per match; `evals` the
+    #: evaluations a tournament may be run with (`arena tournament --eval`)
+    tuning: dict = field(default_factory=dict)
+    bench_players: tuple[str, ...] = ("MCTS",)     # `arena bench --search` players
+    bench_playouts: int = 2000          # playouts that estimate the average game length
+
+    def __post_init__(self):
+        if self.default_eval not in self.evals:
+            raise ValueError(f"{self.name}: default evaluation {self.default_eval!r} not in evals")
+        if self.scoring not in SCORING_RULES:
+            raise ValueError(f"{self.name}: scoring {self.scoring!r} not in {SCORING_RULES}")
+        bad = set(self.options) - set(KNOWLEDGE_OPTIONS)
+        if bad:
+            raise ValueError(f"{self.name}: unknown player options {sorted(bad)}")
+
+    def opening_kinds(self) -> list[str]:
+        return ["start", "random_plies", *self.openings]
+
+    def eval_id(self, evalfn: str) -> int:
+        """The game-local id of an evaluation name ("default" or "" is 0)."""
+        if evalfn in ("", "default"):
+            return 0
+        try:
+            return self.evals[evalfn]
+        except KeyError:
+            raise ValueError(f"unknown evaluation {evalfn!r} for {self.name}; valid: "
+                             f"{', '.join(self.evals)}") from None
+
+    def new_state(self, params: dict | None = None, position: str | None = None):
+        """A start position (or `position` in the game's text form) with these parameters."""
+        kw = dict(params or {})
+        if position is None:
+            return self.cls(**kw)
+        return self.cls.from_text(position, **kw)

@@ -1,0 +1,251 @@
+"""Deliberately simple reference rules (dicts and lists, full scans, no incremental state),
+one small class per game, written from the rules in each game's module docstring.
+
+The conformance harness (test_game_conformance.py) checks the game cores' perft counts against
+tests/data/perft.json, and that file against these generators, so an error in a fast core and a
+wrong number in the data file cannot agree by accident. A new game adds a class here and
+registers it in REFERENCE under its registry name.
+
+Each reference reads the core's own text form and exposes `moves(pos)` (successor positions,
+one per legal move) and `over(pos)` (is the game finished?).
+"""
+from __future__ import annotations
+
+FILES = "abcdefgh"
+
+
+def perft(ref, pos, depth: int) -> int:
+    """Leaves of the move tree, counted the way GameState.perft counts them: a finished game
+    has no moves, and the last ply is counted without looking at the children."""
+    if depth == 0:
+        return 1
+    if ref.over(pos):
+        return 0
+    succ = ref.moves(pos)
+    if depth == 1:
+        return len(succ)
+    return sum(perft(ref, s, depth - 1) for s in succ)
+
+
+def _ranks(text: str, chars: str):
+    """{(row, col): owner} and the side of a FEN-like text `rank8/.../rank1 side`; chars are
+    the piece letters of player 0 and player 1."""
+    ranks, side = text.split()
+    rows = ranks.split("/")
+    grid = {}
+    for i, rank in enumerate(rows):
+        for c, ch in enumerate(rank):
+            if ch != ".":
+                grid[(len(rows) - 1 - i, c)] = chars.index(ch)
+    return grid, len(rows), side
+
+
+class Breakthrough:
+    def start(self, params, text):
+        grid, _, side = _ranks(text, "wb")
+        return grid, "wb".index(side), None     # winner None: still going
+
+    def over(self, pos):
+        return pos[2] is not None
+
+    def moves(self, pos):
+        grid, p, _ = pos
+        fwd = 1 if p == 0 else -1
+        far = 7 if p == 0 else 0
+        out = []
+        for (r, c), owner in list(grid.items()):
+            if owner != p:
+                continue
+            for dc in (-1, 0, 1):
+                to = (r + fwd, c + dc)
+                if not (0 <= to[0] < 8 and 0 <= to[1] < 8):
+                    continue
+                there = grid.get(to)
+                if there == p or (dc == 0 and there is not None):
+                    continue
+                g = dict(grid)
+                del g[(r, c)]
+                g[to] = p
+                won = to[0] == far or not any(o == 1 - p for o in g.values())
+                out.append((g, 1 - p, p if won else None))
+        return out
+
+
+class Kalah:
+    """Pits 0-5 player 0's houses, 6 its store, 7-12 player 1's houses, 13 its store."""
+
+    def start(self, params, text):
+        halves, side = text.split()
+        b = [int(x) for half in halves.split("/") for x in half.split(",")]
+        return self._settle(b, int(side))
+
+    @staticmethod
+    def _settle(b, p):
+        if sum(b[0:6]) == 0 or sum(b[7:13]) == 0:
+            return b, p, True
+        return b, p, False
+
+    def over(self, pos):
+        return pos[2]
+
+    def moves(self, pos):
+        b, p, _ = pos
+        out = []
+        for h in range(6):
+            i = 7 * p + h
+            if b[i] == 0:
+                continue
+            nb = list(b)
+            stones, nb[i] = nb[i], 0
+            j = i
+            while stones:
+                j = (j + 1) % 14
+                if j == (13 if p == 0 else 6):
+                    continue
+                nb[j] += 1
+                stones -= 1
+            own_store = 6 if p == 0 else 13
+            if j != own_store and 7 * p <= j < 7 * p + 6 and nb[j] == 1 and nb[12 - j] > 0:
+                nb[own_store] += nb[j] + nb[12 - j]
+                nb[j] = nb[12 - j] = 0
+            nxt = p if j == own_store else 1 - p
+            out.append(self._settle(nb, nxt))
+        return out
+
+
+class TicTacToe:
+    LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
+             (2, 4, 6)]
+
+    def start(self, params, text):
+        grid, _, side = _ranks(text, "xo")
+        cells = [grid.get((r, c)) for r in range(3) for c in range(3)]
+        return cells, "xo".index(side)
+
+    def over(self, pos):
+        cells = pos[0]
+        if any(cells[a] is not None and cells[a] == cells[b] == cells[c]
+               for a, b, c in self.LINES):
+            return True
+        return all(x is not None for x in cells)
+
+    def moves(self, pos):
+        cells, p = pos
+        out = []
+        for i in range(9):
+            if cells[i] is None:
+                nc = list(cells)
+                nc[i] = p
+                out.append((nc, 1 - p))
+        return out
+
+
+class LinesOfAction:
+    """Repetition draws are ignored: perft from a position read from text has no history."""
+
+    DIRS = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)]
+
+    def start(self, params, text):
+        grid, _, side = _ranks(text, "bw")
+        return grid, "bw".index(side), False
+
+    def over(self, pos):
+        return pos[2]
+
+    @staticmethod
+    def connected(grid, p):
+        pcs = {sq for sq, o in grid.items() if o == p}
+        if not pcs:
+            return True
+        start = next(iter(pcs))
+        seen, stack = {start}, [start]
+        while stack:
+            r, c = stack.pop()
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    n = (r + dr, c + dc)
+                    if n in pcs and n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+        return len(seen) == len(pcs)
+
+    def _targets(self, grid, p):
+        out = []
+        for (r, c), owner in grid.items():
+            if owner != p:
+                continue
+            for dr, dc in self.DIRS:
+                k = sum((r + s * dr, c + s * dc) in grid for s in range(-7, 8))
+                tr, tc = r + k * dr, c + k * dc
+                if not (0 <= tr < 8 and 0 <= tc < 8):
+                    continue
+                if any(grid.get((r + i * dr, c + i * dc)) == 1 - p for i in range(1, k)):
+                    continue
+                if grid.get((tr, tc)) == p:
+                    continue
+                out.append(((r, c), (tr, tc)))
+        return out
+
+    def moves(self, pos):
+        grid, p, _ = pos
+        out = []
+        for fr, to in self._targets(grid, p):
+            g = dict(grid)
+            del g[fr]
+            g[to] = p
+            over = (self.connected(g, p) or self.connected(g, 1 - p)
+                    or not self._targets(g, 1 - p))
+            out.append((g, 1 - p, over))
+        return out
+
+
+#: registry name -> reference rules
+
+class Hex:
+    """Cells as a tuple row by row ('x', 'o', None); a winner from scratch by breadth-first
+    search; the swap rule: White's first move may mirror Black's lone stone into White's."""
+
+    def start(self, params, text):
+        parts = text.split()
+        rows = parts[0].split("/")
+        n = len(rows)
+        cells = tuple(None if ch == "." else ch for row in rows for ch in row)
+        return cells, parts[1], n, len(parts) == 3 or bool(params.get("swap"))
+
+    @staticmethod
+    def connected(cells, n, colour):
+        start = [c for c in range(n) if cells[c] == "x"] if colour == "x" else \
+            [r * n for r in range(n) if cells[r * n] == "o"]
+        seen, todo = set(start), list(start)
+        while todo:
+            x = todo.pop()
+            r, c = divmod(x, n)
+            if (colour == "x" and r == n - 1) or (colour == "o" and c == n - 1):
+                return True
+            for dr, dc in ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)):
+                rr, cc = r + dr, c + dc
+                y = rr * n + cc
+                if 0 <= rr < n and 0 <= cc < n and y not in seen and cells[y] == colour:
+                    seen.add(y)
+                    todo.append(y)
+        return False
+
+    def over(self, pos):
+        cells, _, n, _ = pos
+        return self.connected(cells, n, "x") or self.connected(cells, n, "o")
+
+    def moves(self, pos):
+        cells, side, n, swap = pos
+        other = "o" if side == "x" else "x"
+        out = [(cells[:i] + (side,) + cells[i + 1:], other, n, swap)
+               for i in range(n * n) if cells[i] is None]
+        stones = [i for i in range(n * n) if cells[i] is not None]
+        if swap and side == "o" and len(stones) == 1 and cells[stones[0]] == "x":
+            r, c = divmod(stones[0], n)
+            mirrored = [None] * (n * n)
+            mirrored[c * n + r] = "o"
+            out.append((tuple(mirrored), "x", n, swap))
+        return out
+
+REFERENCE = {"breakthrough": Breakthrough(), "kalah": Kalah(), "tictactoe": TicTacToe(), "hex": Hex(),
+             "loa": LinesOfAction()}

@@ -1,0 +1,244 @@
+"""The one conformance harness: every registered game, and every parameter at its low and high
+end, passes the same checks. A new game gets all of them by registering (and adding its perft
+counts to tests/data/perft.json and its reference rules to tests/reference_games.py).
+
+- perft from the start equals the data file, and the data file equals a second, deliberately
+  simple generator (reference_games.py) up to the depth the file names;
+- thousands of random plies with undo / hash / clone / text round trips at every ply;
+- the fast `random_playout` against the generic generate/do loop (restores the state, same end
+  conditions, same result distribution from the start with fixed seeds);
+- evaluations in [-1, 1], ±1 / 0 for a finished game from the side to move's view, 0 at a
+  symmetric start; terminal, winner, reward and legal moves agree.
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from mcts_arena import games
+from mcts_arena.games.state import RESULT_DRAW, RESULT_ONGOING
+from reference_games import REFERENCE, perft as ref_perft
+
+PERFT = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())
+
+
+def variants() -> list[str]:
+    """Every registered game, and each parameter at its low and its high end."""
+    out = []
+    for name in games.names():
+        out.append(name)
+        for key, p in games.info_of(name).params.items():
+            out += [f"{name}({key}={v})" for v in sorted({p.low, p.high} - {p.default})]
+    return out
+
+
+VARIANTS = variants()
+
+
+def random_game(game: str, seed: int, max_plies: int = 400):
+    """The states along one uniformly random game (the same object, moved on)."""
+    rng = random.Random(seed)
+    s = games.new_state(game)
+    yield s
+    while not s.is_terminal() and s.ply < max_plies:
+        s.play(rng.choice(s.move_ids()))
+        yield s
+
+
+# ---- registry and declarations --------------------------------------------------------------
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_declaration_is_complete(game):
+    info = games.info_of(game)
+    assert games.canonical(game) == game
+    assert info.name in games.names() and info.cls.name == info.name
+    assert info.evals and info.default_eval in info.evals
+    assert sorted(info.evals.values()) == list(range(1, len(info.evals) + 1)), \
+        "evaluation ids are local to the game: 1..n (0 is the default)"
+    assert info.default_opening in info.opening_kinds()
+    for kind in info.opening_kinds()[2:]:
+        text = info.openings[kind](games.parse(game)[1], 7, 3)
+        s = games.new_state(game, text)
+        assert not s.is_terminal() and s.to_text() == text
+    for spec in info.bench_players:
+        from mcts_arena import players
+        players.parse(spec, game)
+    for macro, body in info.macros.items():
+        from mcts_arena import players
+        players.parse(f"MCTS({macro})", game)
+
+
+def test_bad_game_parameters_are_one_line_errors():
+    name = next(n for n in games.names() if games.info_of(n).params)
+    key, p = next(iter(games.info_of(name).params.items()))
+    with pytest.raises(games.UnknownGameError, match=rf"^{name} parameter {key}={p.high + 1} "
+                       rf"out of range: expected {p.low} to {p.high}$"):
+        games.new_state(f"{name}({key}={p.high + 1})")
+    with pytest.raises(games.UnknownGameError, match=rf"^unknown parameter 'nosuch' of {name}"):
+        games.canonical(f"{name}(nosuch=1)")
+    with pytest.raises(games.UnknownGameError, match="expected an integer"):
+        games.canonical(f"{name}({key}=big)")
+    assert games.canonical(f"{name}({key}={p.default})") == name
+    assert games.canonical(f" {name}( {key} = {p.low} ) ") == f"{name}({key}={p.low})"
+
+
+def test_every_variant_has_perft_data_and_a_reference():
+    assert set(PERFT) == set(VARIANTS), "tests/data/perft.json must list every variant"
+    for name in games.names():
+        assert name in REFERENCE, f"add {name}'s reference rules to tests/reference_games.py"
+
+
+# ---- perft ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_perft_matches_data(game):
+    s = games.new_state(game)
+    want = PERFT[game]["start"]
+    assert [s.perft(d) for d in range(len(want))] == want
+    assert s.perft(1) == len(s.moves())
+
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_perft_data_matches_reference(game):
+    name, params = games.parse(game)
+    ref = REFERENCE[name]
+    pos = ref.start(params, games.new_state(game).to_text())
+    want = PERFT[game]["start"]
+    depth = PERFT[game]["reference_depth"]
+    assert [ref_perft(ref, pos, d) for d in range(depth + 1)] == want[:depth + 1]
+
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_midgame_perft_matches_reference(game):
+    """Positions along random games: the core and the reference agree at depth 2."""
+    name, params = games.parse(game)
+    ref = REFERENCE[name]
+    for seed in range(2):
+        for s in random_game(game, seed, 60):
+            if s.ply % 20 == 5:
+                # from the text alone: the played history (LOA's repetition draws) is not in it
+                pos = ref.start(params, s.to_text())
+                core = games.new_state(game, s.to_text())
+                assert core.perft(2) == ref_perft(ref, pos, 2), s.to_text()
+
+
+# ---- do / undo / hash / clone / text ----------------------------------------------------------
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_random_plies_round_trips(game):
+    start = games.new_state(game)
+    cls = games.game_class(game)
+    plies = 0
+    for seed in range(40):
+        if plies >= 1000:
+            break
+        s = games.new_state(game)
+        history = [(s.to_text(), s.zobrist())]
+        rng = random.Random(seed)
+        while not s.is_terminal() and s.ply < 300:
+            moves = s.move_ids()
+            assert moves and s.perft(1) == len(moves)
+            assert len(moves) <= s.max_moves, "the searches size their buffers by max_moves"
+            for m in moves[:6]:          # every move taken back restores text and hash
+                s.play(m)
+                s.undo()
+                assert (s.to_text(), s.zobrist()) == history[-1]
+            m = rng.choice(moves)
+            c = s.copy()
+            s.play(m)
+            plies += 1
+            assert c.to_text() == history[-1][0] and c.zobrist() == history[-1][1], \
+                "a clone must not share state"
+            c.play(m)
+            assert c.to_text() == s.to_text() and c.zobrist() == s.zobrist()
+            # the hash is a function of the position: rebuilt from text it is the same
+            r = cls.from_text(s.to_text()) if not games.parse(game)[1] else \
+                games.new_state(game, s.to_text())
+            assert r.to_text() == s.to_text() and r.zobrist() == s.zobrist()
+            assert sorted(r.move_ids()) == sorted(s.move_ids()) or s.is_terminal()
+            for mv in s.moves():
+                assert s.format_move(s.parse_move(mv)) == mv
+            history.append((s.to_text(), s.zobrist()))
+        while s.ply > 0:
+            s.undo()
+            history.pop()
+            assert (s.to_text(), s.zobrist()) == history[-1]
+        assert s.to_text() == start.to_text() and s.zobrist() == start.zobrist()
+        with pytest.raises(IndexError):
+            s.undo()
+    assert plies >= 300
+
+
+# ---- random playouts --------------------------------------------------------------------------
+
+def _generic_playout(s, rng):
+    n = 0
+    while not s.is_terminal():
+        s.play(rng.choice(s.move_ids()))
+        n += 1
+    w = s.winner()
+    for _ in range(n):
+        s.undo()
+    return RESULT_DRAW if w is None else w
+
+
+#: Games whose fast playout knowingly differs from the rules (documented in the game module).
+PLAYOUT_DEVIATIONS = {"loa": "random_playout does not detect repetition draws"}
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.xfail(
+    reason=PLAYOUT_DEVIATIONS[g], strict=True)) if g in PLAYOUT_DEVIATIONS else g
+    for g in VARIANTS])
+def test_fast_playout_agrees_with_generic_loop(game):
+    s = games.new_state(game)
+    text, h = s.to_text(), s.zobrist()
+    n = 300
+    fast = [s.random_playout_result(seed) for seed in range(1, n + 1)]
+    assert s.to_text() == text and s.zobrist() == h, "random_playout must restore the state"
+    assert fast == [s.random_playout_result(seed) for seed in range(1, n + 1)], "seeded"
+    assert set(fast) <= {0, 1, RESULT_DRAW}
+    rng = random.Random(5)
+    slow = [_generic_playout(s, rng) for _ in range(n)]
+    for outcome in (0, 1, RESULT_DRAW):
+        # same distribution: both are uniformly random games (fixed seeds: deterministic)
+        assert abs(fast.count(outcome) - slow.count(outcome)) / n < 0.12, outcome
+    # same end conditions: a playout from a finished game returns its result at once, and a
+    # ply limit of 0 returns the position's own result
+    for s2 in random_game(game, 3):
+        pass
+    assert s2.is_terminal()
+    assert s2.random_playout_result(1) == (s2.winner() if s2.winner() is not None
+                                           else RESULT_DRAW)
+    assert games.new_state(game).random_playout_result(1, 0) == RESULT_ONGOING
+
+
+# ---- evaluation and results -------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_evaluations_and_results_agree(game):
+    info = games.info_of(game)
+    start = games.new_state(game)
+    for ef in info.evals:
+        assert start.evaluation(ef) == pytest.approx(0.0, abs=1e-12), \
+            f"{ef}: a symmetric start position evaluates to 0"
+    assert start.evaluation("default") == start.evaluation(info.default_eval)
+    for seed in range(8):
+        for s in random_game(game, seed):
+            for ef in info.evals:
+                v = s.evaluation(ef)
+                assert -1.0 <= v <= 1.0
+            r = s.winner()
+            assert s.is_terminal() == (s.moves() == [])
+            if not s.is_terminal():
+                assert r is None and not s.is_draw() and s.reward(0) == s.reward(1) == 0
+                continue
+            if r is None:
+                assert s.is_draw() and s.reward(0) == s.reward(1) == 0
+                assert all(s.evaluation(ef) == 0.0 for ef in info.evals)
+            else:
+                assert not s.is_draw() and s.reward(r) == 1 and s.reward(1 - r) == -1
+                want = 1.0 if r == s.to_move() else -1.0
+                assert all(s.evaluation(ef) == want for ef in info.evals)

@@ -1,0 +1,112 @@
+"""arena reproduce: manifest, scaling to matched effort, verdicts, pages (real SQLite stores)."""
+import pytest
+from click.testing import CliRunner
+
+from mcts_arena.arena import effort, reproduce
+from mcts_arena.cli import cli
+from mcts_arena.errors import UserError
+from mcts_arena.report.reproduction import classify
+
+RATES = """rates:
+  - {game: kalah, player: "MCTS", unit: sims, per_second: 3000, source: test}
+  - {game: kalah, player: "MCTS(fet4)", unit: sims, per_second: 2000, source: test}
+"""
+CONFIG = """name: tiny_kalah
+description: "tiny: Kalah at the paper's 1 s"
+game: kalah
+budget: {time: 1.0}
+games: 1000
+seed: 3
+openings: random_boards
+matches:
+  - {player: "MCTS(fet4)", opponent: "MCTS"}
+  - sweep: {player: "MCTS(fet4,im{alpha})", opponent: "MCTS(fet4)", alpha: [0.1, 0.3, 0.9]}
+"""
+MANIFEST = """pages:
+  - {id: kal, title: "Tiny Kalah page", experiments: [tiny_kalah.yaml]}
+  - {id: other, title: "Not played", experiments: [tiny_kalah.yaml]}
+"""
+
+
+@pytest.fixture
+def setup(tmp_path, monkeypatch):
+    (tmp_path / "rates.yaml").write_text(RATES)
+    monkeypatch.setenv(effort.RATES_ENV, str(tmp_path / "rates.yaml"))
+    (tmp_path / "tiny_kalah.yaml").write_text(CONFIG)
+    (tmp_path / "manifest.yaml").write_text(MANIFEST)
+    return tmp_path
+
+
+@pytest.mark.parametrize("ours, lo, hi, paper, verdict", [
+    (60, 50, 70, 65, "consistent"),
+    (60, 55, 65, 80, "same direction"),
+    (40, 35, 45, 80, "opposite"),
+    (None, None, None, 80, "no games"),
+    (55, 45, 65, None, "no paper row"),
+    (45, 40, 52, 60, "opposite"),
+    (50, 30, 70, 94.3, "level"),
+])
+def test_classify(ours, lo, hi, paper, verdict):
+    assert classify(ours, lo, hi, paper) == verdict
+
+
+def test_scaled_experiment_is_matched_effort_with_capped_games(setup):
+    sc = reproduce.Scale(effort=0.05, games=6, sweep_games=2)
+    exp = reproduce.scaled_experiment(setup / "tiny_kalah.yaml", sc)
+    assert exp.budget.effort == pytest.approx(0.05) and exp.budget.time is None
+    first, *sweep = exp.pairings
+    assert first.games == 6 and [p.games for p in sweep] == [2, 2, 2]
+    assert first.player_budget.sims == 100 and first.opponent_budget.sims == 150
+    assert reproduce.paper_seconds(exp) == pytest.approx(0.05)
+
+
+def test_manifest_mistakes_are_one_line(setup):
+    bad = setup / "bad.yaml"
+    bad.write_text("pages:\n  - {id: x, experiments: [nope.yaml]}\n")
+    with pytest.raises(UserError, match=r"pages\[0\].experiments\[0\]: no such config"):
+        reproduce.load_manifest(bad)
+    m = reproduce.load_manifest(setup / "manifest.yaml")
+    with pytest.raises(UserError, match="--only 'zz': no such page; valid: kal, other"):
+        m.select(["zz"])
+
+
+def test_reproduce_plays_and_writes_pages(setup, monkeypatch):
+    monkeypatch.chdir(setup)
+    args = ["reproduce", "--manifest", "manifest.yaml", "--scale", "0.02", "--games", "4",
+            "--sweep-games", "2", "--jobs", "1", "--quiet", "--only", "kal"]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    page = (setup / "docs/reproduction/kal.md").read_text()
+    assert "MCTS(fet4) vs MCTS |" in page and "Stands for the paper's 1 s per move" in page
+    assert "40 sims" in page and "60 sims" in page           # 2000 and 3000 per s x 0.02
+    index = (setup / "docs/reproduction/index.md").read_text()
+    assert "[Tiny Kalah page](kal.md)" in index and "Not played" not in index
+    # resumable: a second call plays nothing new and writes the same verdict counts
+    from mcts_arena.store import Store
+    with Store.open(setup / "results/reproduction/tiny_kalah", readonly=True) as st:
+        n = st.game_count()
+    assert n == 4 + 3 * 2
+    r2 = CliRunner().invoke(cli, args)
+    assert r2.exit_code == 0, r2.output
+    with Store.open(setup / "results/reproduction/tiny_kalah", readonly=True) as st:
+        assert st.game_count() == n
+    assert (setup / "docs/reproduction/index.md").read_text().split("**Totals**")[1] == \
+        index.split("**Totals**")[1]
+
+
+def test_pages_only_on_nothing_played(setup, monkeypatch):
+    monkeypatch.chdir(setup)
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--pages-only"])
+    assert r.exit_code == 0, r.output
+    assert "Not played yet." in (setup / "docs/reproduction/other.md").read_text()
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["--scale", "0"], "--scale must be in (0, 100], got 0.0"),
+    (["--games", "0"], "--games must be a positive integer, got 0"),
+    (["--only", "nope"], "--only 'nope': no such page"),
+])
+def test_bad_options(setup, monkeypatch, args, msg):
+    monkeypatch.chdir(setup)
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", *args])
+    assert r.exit_code == 2 and msg in r.output
