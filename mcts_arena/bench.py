@@ -22,7 +22,31 @@ def playout_speed(names: list[str], seconds: float) -> dict:
         out[name] = {"playouts_per_s": round(rate, 1), "avg_plies": round(plies, 2),
                      "moves_per_s": round(rate * plies, 1), "playouts": count,
                      "seconds": round(elapsed, 3)}
+        if name == "hex":
+            ref = c_hex_reference(seconds)
+            if ref:
+                out[name]["c_reference_playouts_per_s"] = ref
+                out[name]["ratio_to_c"] = round(rate / ref, 3)
     return out
+
+
+def c_hex_reference(seconds: float) -> float | None:
+    """Playouts/s of the plain C loop benchmarks/hex_fill_ref.c (shuffle, fill, one flood
+    fill; 11x11), compiled with gcc now; None when gcc or the file is missing."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parent.parent / "benchmarks" / "hex_fill_ref.c"
+    if not src.is_file() or shutil.which("gcc") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "hex_fill_ref"
+        subprocess.run(["gcc", "-O3", "-o", str(exe), str(src)], check=True)
+        res = subprocess.run([str(exe), str(seconds)], check=True, capture_output=True,
+                             text=True)
+    return float(res.stdout.split()[0])
 
 
 def search_speed(names: list[str], seconds: float) -> dict:
@@ -55,6 +79,10 @@ def format_rows(out: dict, search: bool) -> list[str]:
             lines.append(f"{name:13s} {r['playouts_per_s']:12,.0f} playouts/s  "
                          f"{r['moves_per_s']:14,.0f} moves/s  (avg {r['avg_plies']:.1f} plies, "
                          f"{r['playouts']} playouts in {r['seconds']:.2f} s)")
+            if "c_reference_playouts_per_s" in r:
+                lines.append(f"{'':13s} plain C loop (benchmarks/hex_fill_ref.c) "
+                             f"{r['c_reference_playouts_per_s']:,.0f} playouts/s: ours "
+                             f"{r['ratio_to_c']:.2f}x")
             continue
         for spec, row in r.items():
             if "sims_per_s" in row:

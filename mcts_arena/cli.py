@@ -501,8 +501,10 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
     workers = scheduler.worker_count(jobs)
     # every config and rate is checked before anything is played or written
     plan = [(p, reproduce.page_dirs(p, sc, out_dir)) for p in pages]
-    command = "arena reproduce " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else \
-        "arena reproduce"
+    # the command that plays these pages (where they run and are written does not change them)
+    command = (f"arena reproduce --scale {scale:g} --games {games}"
+               + (f" --sweep-games {sweep_games}" if sweep_games else "")
+               + f" --tournament-games {tournament_games}" + (f" --only {only}" if only else ""))
     if not pages_only:
         engine = None
         if backend == "ray":
@@ -557,7 +559,19 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
     from pathlib import Path
 
     from mcts_arena.report import plots, render, tables
+    from mcts_arena import solve
 
+    solve_dirs = [p for p in paths if solve.has_solve_results(p)]
+    if solve_dirs:
+        for p in solve_dirs:
+            summary = solve.summarise(p)
+            if fmt == "json":
+                click.echo(json.dumps(summary, indent=2))
+            else:
+                click.echo(solve.format_table(summary), nl=False)
+        paths = tuple(p for p in paths if p not in solve_dirs)
+        if not paths:
+            return
     folder = Path(out) if out else Path(paths[0]) / "report"
     if folder.exists() and not folder.is_dir():
         _fail(f"--out {folder}: is a file, expected a folder for the report")
@@ -630,3 +644,93 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
         click.echo(f"arena: interrupted; resume with the same command (results in {directory})",
                    err=True)
         sys.exit(EXIT_INTERRUPTED)
+
+
+@cli.command("prove")
+@click.argument("game", metavar="GAME")
+@click.option("--position", default=None, help="The position in the game's text form.")
+@click.option("--nodes", type=int, default=0, show_default=True,
+              help="Node budget per move (0 = no limit); past it a value is unknown.")
+@click.option("--depth", type=int, default=0, show_default=True,
+              help="Only results reached within this many plies (0 = to the end).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def prove_cmd(game: str, position: str | None, nodes: int, depth: int, as_json: bool) -> None:
+    """Solve a position exactly (αβ over win/draw/loss with a transposition table): the value
+    for the side to move and the value of every legal move. GAME may carry parameters, e.g.
+    `hex(size=4)`. For small boards: Hex up to 5x5, endgames and short tactics elsewhere."""
+    from mcts_arena.solver import Solver
+
+    if nodes < 0 or depth < 0:
+        _fail("--nodes and --depth must be >= 0")
+    state = _load_state(game, position)
+    name = games.split(game)[0]
+    if state.is_terminal():
+        _fail("the position is already finished (nothing to prove)")
+    values, stats = Solver().solve_moves(state, nodes, depth)
+    word = {1: "win", 0: "draw", -1: "loss", None: "unknown"}
+    known = [v for v in values.values() if v is not None]
+    overall = max(known) if known else None
+    if overall is not None and overall < 1 and None in values.values():
+        overall = None            # an unknown move might still be better
+    rows = [(state.format_move(m), word[v]) for m, v in values.items()]
+    wins = [m for m, w in rows if w == "win"]
+    if as_json:
+        click.echo(json.dumps({"game": name, "position": state.to_text(),
+                               "value": word[overall], "moves": dict(rows),
+                               "winning_moves": wins, **stats}, indent=2))
+        return
+    click.echo(f"{name}: {state.to_text()}")
+    click.echo(f"value for the side to move: {word[overall]}  ({stats['nodes']:,} nodes, "
+               f"{stats['time']:.2f} s)")
+    click.echo(f"winning moves ({len(wins)}): {' '.join(wins) or '-'}")
+    for w in ("draw", "loss", "unknown"):
+        ms = [m for m, x in rows if x == w]
+        if ms:
+            click.echo(f"{w} ({len(ms)}): {' '.join(ms)}")
+
+
+@cli.command("solve")
+@click.argument("suite_path", metavar="SUITE")
+@click.option("--players", "specs", multiple=True,
+              help="A player (repeat the option); default: Random, FlatMC, MCTS, and MCTS(ipp) "
+                   "where the game has a playout policy (bridge playouts in Hex).")
+@click.option("--budgets", default="100,1000,10000", show_default=True,
+              help="Comma-separated simulation budgets (αβ: nodes).")
+@click.option("--seeds", type=int, default=10, show_default=True,
+              help="Independent searches per player and position.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Base seed.")
+@click.option("--out", default=None, metavar="DIR",
+              help="Results directory [default: results/solve-<suite name>].")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+def solve_cmd(suite_path, specs, budgets, seeds, seed, out, as_json, quiet) -> None:
+    """Run test-position suite SUITE: per player, position and seed, the move chosen at each
+    budget; prints solved % per budget, the median simulations until the choice is correct and
+    stays so, and time; writes solve.json and solve.png. Resumable (DIR/arena.sqlite)."""
+    from pathlib import Path
+
+    from mcts_arena import solve
+
+    try:
+        budget_list = [int(b) for b in budgets.split(",") if b.strip()]
+    except ValueError:
+        _fail(f"--budgets must be comma-separated positive integers, got {budgets!r}")
+    if not budget_list or min(budget_list) <= 0:
+        _fail(f"--budgets must be comma-separated positive integers, got {budgets!r}")
+    if seeds <= 0:
+        _fail(f"--seeds must be a positive integer, got {seeds}")
+    suite = solve.load_suite(suite_path)
+    if not specs:     # the sanity players, plain UCT, and UCT with the game's playout policy
+        specs = ["Random", "FlatMC", "MCTS"] + (
+            ["MCTS(ipp)"] if "policy" in games.info_of(suite.game).options else [])
+    directory = Path(out) if out else Path("results") / f"solve-{suite.name}"
+    echo = None if quiet or as_json else (lambda m: click.echo(m, err=True))
+    summary = solve.run_suite(suite, list(specs), sorted(set(budget_list)), seeds, directory,
+                              base_seed=seed, echo=echo)
+    (directory / "solve.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    png = solve.write_plot(summary, directory / "solve.png")
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(solve.format_table(summary), nl=False)
+    click.echo(f"results: {directory} (solve.json, {png.name})")

@@ -200,5 +200,52 @@ class LinesOfAction:
 
 
 #: registry name -> reference rules
-REFERENCE = {"breakthrough": Breakthrough(), "kalah": Kalah(), "tictactoe": TicTacToe(),
+
+class Hex:
+    """Cells as a tuple row by row ('x', 'o', None); a winner from scratch by breadth-first
+    search; the swap rule: White's first move may mirror Black's lone stone into White's."""
+
+    def start(self, params, text):
+        parts = text.split()
+        rows = parts[0].split("/")
+        n = len(rows)
+        cells = tuple(None if ch == "." else ch for row in rows for ch in row)
+        return cells, parts[1], n, len(parts) == 3 or bool(params.get("swap"))
+
+    @staticmethod
+    def connected(cells, n, colour):
+        start = [c for c in range(n) if cells[c] == "x"] if colour == "x" else \
+            [r * n for r in range(n) if cells[r * n] == "o"]
+        seen, todo = set(start), list(start)
+        while todo:
+            x = todo.pop()
+            r, c = divmod(x, n)
+            if (colour == "x" and r == n - 1) or (colour == "o" and c == n - 1):
+                return True
+            for dr, dc in ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)):
+                rr, cc = r + dr, c + dc
+                y = rr * n + cc
+                if 0 <= rr < n and 0 <= cc < n and y not in seen and cells[y] == colour:
+                    seen.add(y)
+                    todo.append(y)
+        return False
+
+    def over(self, pos):
+        cells, _, n, _ = pos
+        return self.connected(cells, n, "x") or self.connected(cells, n, "o")
+
+    def moves(self, pos):
+        cells, side, n, swap = pos
+        other = "o" if side == "x" else "x"
+        out = [(cells[:i] + (side,) + cells[i + 1:], other, n, swap)
+               for i in range(n * n) if cells[i] is None]
+        stones = [i for i in range(n * n) if cells[i] is not None]
+        if swap and side == "o" and len(stones) == 1 and cells[stones[0]] == "x":
+            r, c = divmod(stones[0], n)
+            mirrored = [None] * (n * n)
+            mirrored[c * n + r] = "o"
+            out.append((tuple(mirrored), "x", n, swap))
+        return out
+
+REFERENCE = {"breakthrough": Breakthrough(), "kalah": Kalah(), "tictactoe": TicTacToe(), "hex": Hex(),
              "loa": LinesOfAction()}

@@ -75,9 +75,11 @@ cdef class GameState:
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil
     cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil
+    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil
     cdef int move_order(self, int move) noexcept nogil
     cdef double move_prior(self, int move) noexcept nogil
     cdef double move_bias(self, int move) noexcept nogil
     cdef bint is_decisive(self, int move) noexcept nogil
+    cdef int threats(self, int* out, int limit) noexcept nogil
 
     cdef GameState clone(self)

@@ -95,6 +95,12 @@ cdef class GameState:
             depth -= 1
         return res
 
+    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil:
+        """A whole playout by `policy` on the game's own fast path (state restored), returning
+        the result; or -3 when the game has none (the search then plays the policy move by
+        move). Hex overrides it for its bridge policy."""
+        return -3
+
     cdef int move_order(self, int move) noexcept nogil:
         """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""
         return 0
@@ -113,6 +119,12 @@ cdef class GameState:
         cdef bint won = self.result() == 1 - self.player
         self.undo_move()
         return won
+
+    cdef int threats(self, int* out, int limit) noexcept nogil:
+        """Moves with which the opponent would win at once if it were its turn (at most
+        `limit` of them in out), or -1 when the game cannot tell (the default). The exact
+        solver uses it: two threats lose, one must be blocked."""
+        return -1
 
     cdef GameState clone(self):
         raise NotImplementedError

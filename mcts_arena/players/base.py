@@ -179,6 +179,15 @@ class MCTSPlayer(Player):
             np_visits=node_prior_visits(self.spec, time if time else self.effort))
         return move, stats
 
+    def trace(self, state, checkpoints: list[int]):
+        """One search of max(checkpoints) simulations; [(sims, move, seconds)]: the move it
+        would play after each checkpoint (the prefix of a longer search with the same seed
+        is the shorter search, so this stands for independent searches at each budget)."""
+        _, stats = self.search.search(state, sims=max(checkpoints),
+                                      np_visits=node_prior_visits(self.spec, None),
+                                      checkpoints=sorted(checkpoints))
+        return stats["trace"]
+
 
 class AlphaBetaPlayer(Player):
     """αβ (alphabeta.pyx): iterative deepening, TT, killers, history, static ordering."""

@@ -90,6 +90,7 @@ cdef struct Opts:
     bint need_v
     bint backup_v
     bint fast_random
+    bint policy_fast     # a non-random policy alone: try the game's policy_playout
     bint flat            # flat Monte Carlo: never expand below the root
     long max_nodes
 
@@ -169,6 +170,8 @@ cdef class MCTSSearch:
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
+                              and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
+        self.o.policy_fast = (self.o.policy != PP_RANDOM and self.o.fet < 0 and self.o.det < 0
                               and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
         if self.o.df < 1:
             raise ValueError("df must be >= 1")
@@ -379,6 +382,15 @@ cdef class MCTSSearch:
             if res == 1:
                 return -1.0
             return 0.0
+        if self.o.policy_fast and not self.tracing:
+            # the game's own whole-playout path for its policy (Hex bridge playouts)
+            res = s.policy_playout(self.o.policy, &self.rng)
+            if res == 0:
+                return 1.0
+            if res == 1:
+                return -1.0
+            if res == DRAW:
+                return 0.0
         while True:
             res = s.result()
             if res != ONGOING:
@@ -532,6 +544,27 @@ cdef class MCTSSearch:
                 c.amaf_w += <float>(r0 if p == 0 else -r0)
 
     # ---- search ---------------------------------------------------------------------------
+    cdef int _current_move(self) noexcept nogil:
+        """The move the search would play now, without random tie-breaks (for checkpoints): a
+        proven win, else the most visits among moves not proven lost (first on ties)."""
+        cdef Node* root = &self.nodes[0]
+        cdef Node* c
+        cdef int i, best = -1, best_any = -1
+        cdef long bv = -1, bva = -1
+        for i in range(root.first, root.first + root.nactive):
+            c = &self.nodes[i]
+            if c.proven == 1:
+                return c.move
+            if c.visits > bva:
+                bva = c.visits
+                best_any = i
+            if c.proven != -1 and c.visits > bv:
+                bv = c.visits
+                best = i
+        if best < 0:
+            best = best_any
+        return self.nodes[best].move if best >= 0 else -1
+
     cdef void _size_buffers(self, GameState s) except *:
         """Move buffers for a game whose positions have up to s.max_moves legal moves."""
         if s.max_moves <= self.mv_cap:
@@ -545,7 +578,8 @@ cdef class MCTSSearch:
             raise MemoryError()
         self.mv_cap = s.max_moves
 
-    def search(self, GameState state, double seconds=0.0, sims=0, int np_visits=-1):
+    def search(self, GameState state, double seconds=0.0, sims=0, int np_visits=-1,
+               checkpoints=None):
         """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims.
 
         Budgets outside mcts_arena.budgets' ranges (NaN, inf, more than SIMS_MAX) raise a
@@ -554,7 +588,14 @@ cdef class MCTSSearch:
         stats: sims, nodes, depth (deepest tree ply), time, playout_plies, proven (+1 the side
         to move has a proven win, -1 a proven loss, 0 unknown), pool_full, and children: one
         (move, visits, mean reward, implicit value v, proven) per root move, mover's view.
+        With `checkpoints` (increasing simulation counts) stats also has `trace`: the move the
+        search would play after each checkpoint's simulations, [(sims, move, seconds)] (a
+        search stopped early, e.g. proven, repeats its last choice for the later ones).
         """
+        cdef long* cps = NULL
+        cdef int* cp_move = NULL
+        cdef double* cp_time = NULL
+        cdef int ncp = 0, icp = 0
         cdef GameState s = state.clone()
         cdef double t0, deadline, elapsed
         cdef long done = 0
@@ -580,12 +621,23 @@ cdef class MCTSSearch:
         self._init_node(&self.nodes[0], -1, 1 - s.player, s.player)
         if np_visits < 0:
             np_visits = self.o.np
+        if checkpoints:
+            ncp = len(checkpoints)
+            cps = <long*>malloc(ncp * sizeof(long))
+            cp_move = <int*>malloc(ncp * sizeof(int))
+            cp_time = <double*>malloc(ncp * sizeof(double))
+            for i in range(ncp):
+                cps[i] = checkpoints[i]
         t0 = now()
         deadline = t0 + (seconds if seconds > 0 else TIME_CAP)
         with nogil:
             if not self._expand(s, 0, np_visits):
                 pass
             while True:
+                while icp < ncp and done >= cps[icp] and self.nodes[0].first >= 0:
+                    cp_move[icp] = self._current_move()
+                    cp_time[icp] = now() - t0
+                    icp += 1
                 if nsims > 0 and done >= nsims:
                     break
                 if now() >= deadline:
@@ -599,7 +651,17 @@ cdef class MCTSSearch:
         elapsed = now() - t0
         root = &self.nodes[0]
         if root.first < 0:
+            free(cps); free(cp_move); free(cp_time)
             raise RuntimeError("MCTS could not expand the root")
+        trace = None
+        if ncp:
+            trace = []
+            for i in range(ncp):
+                if i < icp:
+                    trace.append((cps[i], cp_move[i], cp_time[i]))
+                else:
+                    trace.append((cps[i], self._current_move(), elapsed))
+            free(cps); free(cp_move); free(cp_time)
         best = self._final_choice()
         children = []
         for i in range(root.first, root.first + root.nactive):
@@ -608,7 +670,8 @@ cdef class MCTSSearch:
                              c.v, c.proven))
         return self.nodes[best].move, {
             "sims": done, "nodes": self.n_nodes, "playout_plies": self.playout_plies, "depth": self.max_depth, "time": elapsed,
-            "proven": -root.proven, "pool_full": bool(self.full), "children": children}
+            "proven": -root.proven, "pool_full": bool(self.full), "children": children,
+            **({"trace": trace} if trace is not None else {})}
 
     cdef int _final_choice(self):
         """Proven win at once; else most visits among moves not proven lost (ties at random)."""

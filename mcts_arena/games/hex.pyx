@@ -1,0 +1,863 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Hex on an n x n rhombus (n = 3..19, 11 by default), with the swap (pie) rule as an option.
+
+Rules: Black (player 0, `x`) moves first and connects the top and bottom edges (rows 1 and n);
+White (player 1, `o`) connects the left and right edges (columns a and the last). A move puts a
+stone on an empty cell. Exactly one player connects on a full board, so there are no draws.
+With the swap rule (`swap=True`), White's first move may be `swap`: Black's single stone is
+taken off and a White stone put on the cell mirrored in the long diagonal (row and column
+exchanged), and Black moves again: the usual "swap pieces" form, which keeps the edges.
+
+Cells are `row * n + col` (row 0 = row 1, col 0 = file a); `swap` is the move id SWAP (400).
+The Zobrist hash includes a salt per board size and swap rule.
+Cell (r, c) touches (r-1, c), (r-1, c+1), (r, c+1), (r+1, c), (r+1, c-1), (r, c-1), in this
+cyclic order, so two adjacent cells x, x+D[i] share exactly the common neighbours x+D[i-1] and
+x+D[i+1]: the ends of the bridge whose carriers are x and x+D[i]. The four edges are virtual
+cells n*n+0..3 (top, bottom: Black's; left, right: White's), so an edge is a stone of its
+owner to the flood fill and to the bridge test (a stone on row 2 is "bridged" to row 1's edge).
+
+Notation: `a1`..`s19` (file = column, number = row), `swap`. Text form: the rows from 1 to n
+with `x`, `o`, `.`, separated by `/`, then ` x` or ` o` for the side to move, then ` swap`
+when the swap rule is in force, e.g. `...../...../...../...../..... x` (5x5 start).
+
+Win detection: a flood fill from the stone just played over its own colour, stopping when both
+of its player's edges are touched (O(size of the group)). The random playout is the
+fill-and-test-once of Browne's slides: the empty cells are shared out at random (the side to
+move gets the extra one of an odd count) and one flood fill from the top edge says who won.
+
+Bridge playouts (`ipp`; the `bridge` macro): when the opponent's last stone went into one
+carrier of a bridge of the side to move (both ends its stones or its edge, the other carrier
+empty), answer in the other carrier (at random among several), else a uniformly random cell.
+`forced_move` gives the reply (so it comes before ε-greedy and αβ playouts) and
+`policy_playout` runs a whole bridge playout on local arrays, testing the winner once at the end.
+
+Evaluation efTD: two-distance potentials (van Rijswijck's Queenbee). The two-distance of an
+empty cell to an edge is 1 if it touches the edge (directly or through a group of own stones),
+else 1 + the second smallest two-distance among its neighbours (a group's neighbours count as
+the cell's own): the opponent can always block the best route, so the second best is what is
+guaranteed. A player's potential is the least sum of its two edge distances over the empty
+cells; the value is tanh(d / 4) for Black with d = P_white - P_black clamped to [-16, 16]
+(negated for White), so only a finished game scores +-1. Chosen over
+electrical resistance (Anshelevich's Hexy) because it needs no linear solve: a few relaxation
+sweeps over the board, O(cells) each, nogil and allocation-free, which is what the per-node
+use in `im`/`cb` and αβ needs; resistance costs a dense O(cells^3) solve per evaluation.
+
+Knowledge for PB/np/αβ ordering: a bridge reply (2) > a move making a bridge to an own stone
+or edge (1) > other (0); `move_bias` = order / 2 plus a small centre term, `move_prior` a win
+rate from 0.35 (plain) to 0.75 (bridge reply).
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
+from libc.math cimport tanh
+
+from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+
+DEF MAXN = 19
+DEF MAXC = 361            # MAXN * MAXN
+DEF NB_SIZE = 366         # cells + 4 edges + "nobody"
+DEF INF = 1000
+
+cdef enum:
+    EF_TD = 1                 # local evaluation id: two-distance
+    SWAP = 400
+    V_TOP = 0
+    V_BOTTOM = 1
+    V_LEFT = 2
+    V_RIGHT = 3
+    V_NONE = 4
+
+MIN_SIZE = 3
+MAX_SIZE = MAXN
+DEFAULT_SIZE = 11
+SWAP_MOVE = SWAP
+
+# NB[n][cell][i]: neighbour i of `cell` on the n x n board, off-board ones as virtual cells
+# n*n + V_TOP.. (V_NONE past a corner).
+cdef int NB[MAXN + 1][MAXC][6]
+cdef int DR[6]
+cdef int DC[6]
+DR[:] = [-1, -1, 0, 1, 1, 0]
+DC[:] = [0, 1, 1, 0, -1, -1]
+
+
+cdef void _init_tables():
+    cdef int n, r, c, i, rr, cc, v
+    for n in range(3, MAXN + 1):
+        for r in range(n):
+            for c in range(n):
+                for i in range(6):
+                    rr = r + DR[i]
+                    cc = c + DC[i]
+                    if 0 <= rr < n and 0 <= cc < n:
+                        v = rr * n + cc
+                    elif rr < 0 and 0 <= cc < n:
+                        v = n * n + V_TOP
+                    elif rr >= n and 0 <= cc < n:
+                        v = n * n + V_BOTTOM
+                    elif cc < 0 and 0 <= rr < n:
+                        v = n * n + V_LEFT
+                    elif cc >= n and 0 <= rr < n:
+                        v = n * n + V_RIGHT
+                    else:
+                        v = n * n + V_NONE
+                    NB[n][r * n + c][i] = v
+
+
+_init_tables()
+
+cdef uint64_t ZOB[2][MAXC]
+cdef uint64_t ZOB_SIDE
+cdef uint64_t _seed = 0x4E5C0DE11
+cdef int _sq
+for _sq in range(MAXC):
+    ZOB[0][_sq] = splitmix64(&_seed)
+    ZOB[1][_sq] = splitmix64(&_seed)
+ZOB_SIDE = splitmix64(&_seed)
+# one salt per (size, swap rule): equal stone sets on different boards or rules never share a
+# hash (a transposition table may outlive one game)
+cdef uint64_t SALT[MAXN + 1][2]
+for _sq in range(MAXN + 1):
+    SALT[_sq][0] = splitmix64(&_seed)
+    SALT[_sq][1] = splitmix64(&_seed)
+
+
+cdef inline void _set_edges(unsigned char* b, int nc) noexcept nogil:
+    b[nc + V_TOP] = 1
+    b[nc + V_BOTTOM] = 1
+    b[nc + V_LEFT] = 2
+    b[nc + V_RIGHT] = 2
+    b[nc + V_NONE] = 3
+
+
+cdef inline bint _black_connected(unsigned char* b, int n) noexcept nogil:
+    """Does Black connect top and bottom on board b (b is marked on the way: pass a copy)?
+    Flood fill from the top row over Black stones (colour 1; visited ones become 5)."""
+    cdef int stack[MAXC]
+    cdef int sp = 0, c, i, x, nc = n * n
+    cdef int* nb
+    for c in range(n):
+        if b[c] == 1:
+            b[c] = 5
+            stack[sp] = c
+            sp += 1
+    while sp > 0:
+        sp -= 1
+        x = stack[sp]
+        if x >= nc - n:
+            return True
+        nb = NB[n][x]
+        for i in range(6):
+            c = nb[i]
+            if c < nc and b[c] == 1:
+                b[c] = 5
+                stack[sp] = c
+                sp += 1
+    return False
+
+
+cdef inline bint _white_connected(unsigned char* b, int n) noexcept nogil:
+    """Does White connect left and right (b is marked on the way: pass a copy)?"""
+    cdef int stack[MAXC]
+    cdef int sp = 0, c, i, x, r, nc = n * n
+    cdef int* nb
+    for r in range(n):
+        c = r * n
+        if b[c] == 2:
+            b[c] = 6
+            stack[sp] = c
+            sp += 1
+    while sp > 0:
+        sp -= 1
+        x = stack[sp]
+        if x % n == n - 1:
+            return True
+        nb = NB[n][x]
+        for i in range(6):
+            c = nb[i]
+            if c < nc and b[c] == 2:
+                b[c] = 6
+                stack[sp] = c
+                sp += 1
+    return False
+
+
+cdef inline int _bridge_reply(unsigned char* b, int n, int x, int me, Rng* rng) noexcept nogil:
+    """The other carrier of a bridge of colour `me` that a stone on x intruded (both ends `me`
+    stones or `me`'s edge, the other carrier empty); random among several; -1 for none."""
+    cdef int i, y, a, bb, found = 0, reply = -1, nc = n * n
+    cdef int* nb = NB[n][x]
+    for i in range(6):
+        y = nb[i]
+        if y >= nc or b[y] != 0:
+            continue
+        a = nb[(i + 5) % 6]
+        bb = nb[(i + 1) % 6]
+        if a != bb and b[a] == me and b[bb] == me:
+            found += 1
+            if found == 1 or rng_below(rng, found) == 0:
+                reply = y
+    return reply
+
+
+cdef inline bint _makes_bridge(unsigned char* b, int n, int x, int me) noexcept nogil:
+    """Would a `me` stone on x form a bridge (two empty carriers) with a `me` stone or edge?"""
+    cdef int i, y1, y2, e, nc = n * n, r, c, rr, cc
+    cdef int* nb = NB[n][x]
+    r = x // n
+    c = x % n
+    for i in range(6):
+        y1 = nb[i]
+        y2 = nb[(i + 1) % 6]
+        if y1 >= nc or y2 >= nc or b[y1] != 0 or b[y2] != 0:
+            continue
+        # the far end of the bridge over carriers y1, y2: (r, c) + D[i] + D[i+1]
+        rr = r + DR[i] + DR[(i + 1) % 6]
+        cc = c + DC[i] + DC[(i + 1) % 6]
+        if 0 <= rr < n and 0 <= cc < n:
+            e = rr * n + cc
+            if b[e] == me:
+                return True
+        elif me == 1 and (rr < 0 or rr >= n) and 0 <= cc < n:
+            return True
+        elif me == 2 and (cc < 0 or cc >= n) and 0 <= rr < n:
+            return True
+    return False
+
+
+cdef inline void _count(int c, int x, int v, int* d, int* cnt, int* mark, int* queue,
+                        int* qt) noexcept nogil:
+    """Cell c sees settled node x (value v - 1): the second distinct one settles c at v."""
+    if d[c] < INF or mark[c] == x:
+        return
+    mark[c] = x
+    cnt[c] += 1
+    if cnt[c] == 2:
+        d[c] = v
+        queue[qt[0]] = c
+        qt[0] += 1
+
+
+cdef class Hex(GameState):
+    """Hex position; see the module docstring for rules and conventions."""
+
+    name = "hex"
+    eval_functions = {"efTD": EF_TD}
+
+    cdef public int n               # board size
+    cdef public bint swap_rule
+    cdef int nc                     # cells (n * n)
+    cdef int nstones
+    cdef int res
+    cdef unsigned char cell[NB_SIZE]
+    cdef int hist_move[MAXC + 4]
+    cdef int hist_res[MAXC + 4]
+    cdef int hist_aux[MAXC + 4]     # swap: the cell Black's stone was on
+    cdef int seen[NB_SIZE]
+    cdef int stamp
+
+    def __init__(self, int size=11, swap=0):
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"bad Hex size {size}: valid {MIN_SIZE}..{MAX_SIZE}")
+        self._setup(size, bool(swap))
+        self._finish(0)
+
+    cdef void _setup(self, int size, bint swap):
+        cdef int i
+        self.n = size
+        self.nc = size * size
+        self.max_moves = size * size + 1
+        self.swap_rule = swap
+        for i in range(NB_SIZE):
+            self.cell[i] = 0
+            self.seen[i] = 0
+        _set_edges(self.cell, self.nc)
+        self.stamp = 0
+
+    cdef void _finish(self, int player):
+        """Side to move, counters, result and hash from the cells."""
+        cdef int c
+        cdef unsigned char tmp[NB_SIZE]
+        self.player = player
+        self.ply = 0
+        self.nstones = 0
+        self.hash = (ZOB_SIDE if player == 1 else 0) ^ SALT[self.n][1 if self.swap_rule else 0]
+        for c in range(self.nc):
+            if self.cell[c]:
+                self.nstones += 1
+                self.hash ^= ZOB[self.cell[c] - 1][c]
+        self.res = ONGOING
+        memcpy(tmp, self.cell, NB_SIZE)
+        if _black_connected(tmp, self.n):
+            self.res = 0
+        memcpy(tmp, self.cell, NB_SIZE)
+        if _white_connected(tmp, self.n):
+            self.res = 1 if self.res == ONGOING else DRAW   # DRAW marks "both": rejected by caller
+
+    cdef inline bint _swap_available(self) noexcept nogil:
+        return self.swap_rule and self.player == 1 and self.nstones == 1 and self.ply_black_only()
+
+    cdef inline bint ply_black_only(self) noexcept nogil:
+        cdef int c
+        for c in range(self.nc):
+            if self.cell[c] == 2:
+                return False
+        return True
+
+    cdef bint _connects(self, int x, int p) noexcept nogil:
+        """Does the group of the p stone just put on x touch both of p's edges?"""
+        cdef int stack[MAXC]
+        cdef int sp = 1, c, i, y, col = p + 1, nc = self.nc, n = self.n
+        cdef int e1 = nc + (V_TOP if p == 0 else V_LEFT)
+        cdef int e2 = nc + (V_BOTTOM if p == 0 else V_RIGHT)
+        cdef bint t1 = False, t2 = False
+        cdef int* nb
+        self.stamp += 1
+        if self.stamp > 1000000000:
+            for i in range(NB_SIZE):
+                self.seen[i] = 0
+            self.stamp = 1
+        stack[0] = x
+        self.seen[x] = self.stamp
+        while sp > 0:
+            sp -= 1
+            y = stack[sp]
+            nb = NB[n][y]
+            for i in range(6):
+                c = nb[i]
+                if c >= nc:
+                    if c == e1:
+                        t1 = True
+                    elif c == e2:
+                        t2 = True
+                elif self.cell[c] == col and self.seen[c] != self.stamp:
+                    self.seen[c] = self.stamp
+                    stack[sp] = c
+                    sp += 1
+            if t1 and t2:
+                return True
+        return False
+
+    # ---- rules ----------------------------------------------------------------------------
+    cdef int gen_moves(self, int* out) noexcept nogil:
+        cdef int c, k = 0
+        for c in range(self.nc):
+            if self.cell[c] == 0:
+                out[k] = c
+                k += 1
+        if self._swap_available():
+            out[k] = SWAP
+            k += 1
+        return k
+
+    cdef void do_move(self, int move) noexcept nogil:
+        cdef int p = self.player, c, t
+        self.hist_move[self.ply] = move
+        self.hist_res[self.ply] = self.res
+        if move == SWAP:
+            for c in range(self.nc):
+                if self.cell[c] == 1:
+                    break
+            t = (c % self.n) * self.n + c // self.n
+            self.hist_aux[self.ply] = c
+            self.cell[c] = 0
+            self.cell[t] = 2
+            self.hash ^= ZOB[0][c] ^ ZOB[1][t]
+        else:
+            self.cell[move] = p + 1
+            self.hash ^= ZOB[p][move]
+            self.nstones += 1
+            if self._connects(move, p):
+                self.res = p
+        self.hash ^= ZOB_SIDE
+        self.player = 1 - p
+        self.ply += 1
+
+    cdef void undo_move(self) noexcept nogil:
+        self.ply -= 1
+        cdef int move = self.hist_move[self.ply], c, t
+        cdef int p = 1 - self.player
+        if move == SWAP:
+            c = self.hist_aux[self.ply]
+            t = (c % self.n) * self.n + c // self.n
+            self.cell[t] = 0
+            self.cell[c] = 1
+            self.hash ^= ZOB[0][c] ^ ZOB[1][t]
+        else:
+            self.cell[move] = 0
+            self.hash ^= ZOB[p][move]
+            self.nstones -= 1
+        self.hash ^= ZOB_SIDE
+        self.res = self.hist_res[self.ply]
+        self.player = p
+
+    cdef int result(self) noexcept nogil:
+        return self.res
+
+    # ---- playouts -------------------------------------------------------------------------
+    cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
+        """Fill-and-test-once: share the empty cells out at random (the side to move gets
+        ceil(k/2) of k), then one flood fill says who connects (the winner of the full board is
+        the winner of the game). A max_plies short of filling the board plays move by move."""
+        cdef unsigned char b[NB_SIZE]
+        cdef int empties[MAXC]
+        cdef int k = 0, c, i, j, t, nother, p = self.player
+        if self.res != ONGOING:
+            return self.res
+        if max_plies < self.nc - self.nstones + 1:
+            # a ply limit short of a full board: the base class's move-by-move loop
+            return GameState.random_playout(self, rng, max_plies)
+        memcpy(b, self.cell, NB_SIZE)
+        for c in range(self.nc):
+            if b[c] == 0:
+                empties[k] = c
+                k += 1
+        if self._swap_available() and rng_below(rng, k + 1) == k:
+            self._swap_on(b)
+            p = 0
+        # the opponent's floor(k/2) cells: a partial Fisher-Yates shuffle picks them
+        nother = k >> 1
+        for i in range(nother):
+            j = i + rng_below(rng, k - i)
+            t = empties[j]
+            empties[j] = empties[i]
+            empties[i] = t
+            b[t] = 2 - p
+        for i in range(nother, k):
+            b[empties[i]] = p + 1
+        return 0 if _black_connected(b, self.n) else 1
+
+    cdef void _swap_on(self, unsigned char* b) noexcept nogil:
+        cdef int c
+        for c in range(self.nc):
+            if b[c] == 1:
+                b[c] = 0
+                b[(c % self.n) * self.n + c // self.n] = 2
+                return
+
+    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil:
+        """The bridge playout on local arrays: each stone answers a bridge intrusion by the
+        previous one if there is one, else goes on a random empty cell; one test at the end."""
+        cdef unsigned char b[NB_SIZE]
+        if policy != PP_IPP:
+            return -3
+        if self.res != ONGOING:
+            return self.res
+        self._bridge_fill(b, rng)
+        return 0 if _black_connected(b, self.n) else 1
+
+    cdef void _bridge_fill(self, unsigned char* b, Rng* rng) noexcept nogil:
+        """Fill a copy b of the board by a bridge playout."""
+        cdef int empties[MAXC]
+        cdef int where[MAXC]
+        cdef int k = 0, c, i, m, last = -1, p = self.player, n = self.n
+        memcpy(b, self.cell, NB_SIZE)
+        if self.ply > 0 and self.hist_move[self.ply - 1] != SWAP:
+            last = self.hist_move[self.ply - 1]
+        if self._swap_available():
+            for c in range(self.nc):
+                if b[c] == 0:
+                    k += 1
+            if rng_below(rng, k + 1) == k:
+                self._swap_on(b)
+                p = 0
+                last = -1
+            k = 0
+        for c in range(self.nc):
+            if b[c] == 0:
+                where[c] = k
+                empties[k] = c
+                k += 1
+        while k > 0:
+            m = -1
+            if last >= 0:
+                m = _bridge_reply(b, n, last, p + 1, rng)
+            if m < 0:
+                m = empties[rng_below(rng, k)]
+            # remove m from the empty list
+            i = where[m]
+            k -= 1
+            empties[i] = empties[k]
+            where[empties[i]] = i
+            b[m] = p + 1
+            last = m
+            p = 1 - p
+
+    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil:
+        """The bridge reply to the opponent's last stone, or -1."""
+        cdef int last
+        if self.ply == 0:
+            return -1
+        last = self.hist_move[self.ply - 1]
+        if last == SWAP:
+            return -1
+        return _bridge_reply(self.cell, self.n, last, self.player + 1, rng)
+
+    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
+        cdef int m
+        if policy == PP_IPP:
+            m = self.forced_move(moves, n, rng)
+            if m >= 0:
+                return m
+        return moves[rng_below(rng, n)]
+
+    # ---- evaluation -----------------------------------------------------------------------
+    cdef double evaluate(self, int evalfn) noexcept nogil:
+        cdef int r = self.res
+        cdef double v
+        if r != ONGOING:
+            return 1.0 if r == self.player else -1.0
+        cdef int d = self._potential(1) - self._potential(0)
+        # clamped so that only a finished game scores +-1 (a hopeless side has potential INF)
+        if d > 16:
+            d = 16
+        elif d < -16:
+            d = -16
+        v = tanh(d / 4.0)
+        return v if self.player == 0 else -v
+
+    cdef int _potential(self, int p) noexcept nogil:
+        """min over empty cells of (two-distance to p's first edge + to its second edge)."""
+        cdef int d1[MAXC]
+        cdef int d2[MAXC]
+        cdef int c, best = 2 * INF, s
+        cdef int nc = self.nc
+        self._two_distance(p, nc + (V_TOP if p == 0 else V_LEFT), d1)
+        self._two_distance(p, nc + (V_BOTTOM if p == 0 else V_RIGHT), d2)
+        for c in range(nc):
+            if self.cell[c] == 0:
+                s = d1[c] + d2[c]
+                if s < best:
+                    best = s
+        return best if best < 2 * INF else 2 * INF
+
+    cdef void _two_distance(self, int p, int edge, int* d) noexcept nogil:
+        """Two-distances of the empty cells to `edge` for player p (INF where unreachable).
+
+        Breadth-first by value: when a node (the edge, then empty cells in order of value) is
+        settled at v, each empty cell of its neighbourhood (direct, or through an adjacent
+        group of p's stones) counts it; the second distinct node a cell counts settles it at
+        v + 1 (cells seeing the edge itself settle at 1). O(cells * neighbourhood)."""
+        cdef int n = self.n, nc = self.nc, col = p + 1
+        cdef int grp[MAXC]
+        cdef int gstart[MAXC + 1]       # group g's adjacent empties: gadj[gstart[g]:gstart[g+1]]
+        cdef int gadj[6 * MAXC]
+        cdef int gedge[MAXC]            # does group g touch `edge`?
+        cdef int gmark[MAXC]
+        cdef int cnt[MAXC]
+        cdef int mark[MAXC]
+        cdef int queue[MAXC]
+        cdef int ng = 0, c, i, j, y, x, g, sp, qh = 0, qt = 0, v, k, top
+        cdef int stack[MAXC]
+        cdef int* nb
+        for c in range(nc):
+            grp[c] = -1
+            d[c] = INF
+            cnt[c] = 0
+            mark[c] = -1
+            gmark[c] = -1
+        # label groups and list each group's adjacent empties (gadj may repeat a cell)
+        top = 0
+        for c in range(nc):
+            if self.cell[c] == col and grp[c] < 0:
+                gstart[ng] = top
+                gedge[ng] = 0
+                grp[c] = ng
+                stack[0] = c
+                sp = 1
+                while sp > 0:
+                    sp -= 1
+                    x = stack[sp]
+                    nb = NB[n][x]
+                    for i in range(6):
+                        y = nb[i]
+                        if y < nc:
+                            if self.cell[y] == col and grp[y] < 0:
+                                grp[y] = ng
+                                stack[sp] = y
+                                sp += 1
+                            elif self.cell[y] == 0 and mark[y] != ng:
+                                mark[y] = ng
+                                gadj[top] = y
+                                top += 1
+                        elif y == edge:
+                            gedge[ng] = 1
+                ng += 1
+        gstart[ng] = top
+        for c in range(nc):
+            mark[c] = -1
+        # level 1: empties touching the edge, directly or through a group
+        for c in range(nc):
+            if self.cell[c] != 0:
+                continue
+            nb = NB[n][c]
+            for i in range(6):
+                y = nb[i]
+                if y == edge or (y < nc and self.cell[y] == col and gedge[grp[y]]):
+                    d[c] = 1
+                    queue[qt] = c
+                    qt += 1
+                    break
+        while qh < qt:
+            x = queue[qh]
+            qh += 1
+            v = d[x] + 1
+            nb = NB[n][x]
+            for i in range(6):
+                y = nb[i]
+                if y >= nc:
+                    continue
+                if self.cell[y] == 0:
+                    _count(y, x, v, d, cnt, mark, queue, &qt)
+                elif self.cell[y] == col:
+                    g = grp[y]
+                    if gmark[g] == x:
+                        continue
+                    gmark[g] = x
+                    for j in range(gstart[g], gstart[g + 1]):
+                        k = gadj[j]
+                        if k != x:
+                            _count(k, x, v, d, cnt, mark, queue, &qt)
+
+    # ---- knowledge ------------------------------------------------------------------------
+    cdef bint is_decisive(self, int move) noexcept nogil:
+        if move == SWAP:
+            return False
+        cdef bint won
+        self.cell[move] = self.player + 1
+        won = self._connects(move, self.player)
+        self.cell[move] = 0
+        return won
+
+    cdef int threats(self, int* out, int limit) noexcept nogil:
+        """Empty cells where the opponent's stone would connect its edges at once."""
+        cdef int c, k = 0, o = 1 - self.player
+        for c in range(self.nc):
+            if self.cell[c] == 0:
+                self.cell[c] = o + 1
+                if self._connects(c, o):
+                    out[k] = c
+                    k += 1
+                self.cell[c] = 0
+                if k >= limit:
+                    break
+        return k
+
+    cdef int move_order(self, int move) noexcept nogil:
+        """2: answers a bridge intrusion; 1: makes a bridge to an own stone or edge; else 0."""
+        cdef int last
+        if move == SWAP:
+            return 0
+        if self.ply > 0:
+            last = self.hist_move[self.ply - 1]
+            if last != SWAP and self._is_reply(last, move):
+                return 2
+        if _makes_bridge(self.cell, self.n, move, self.player + 1):
+            return 1
+        return 0
+
+    cdef bint _is_reply(self, int last, int move) noexcept nogil:
+        cdef int i, a, bb
+        cdef int* nb = NB[self.n][last]
+        cdef int me = self.player + 1
+        for i in range(6):
+            if nb[i] != move:
+                continue
+            a = nb[(i + 5) % 6]
+            bb = nb[(i + 1) % 6]
+            return a != bb and self.cell[a] == me and self.cell[bb] == me
+        return False
+
+    cdef double _centre(self, int move) noexcept nogil:
+        """1 at the centre, 0 in the corners (hex distance to the centre, scaled)."""
+        cdef double h = (self.n - 1) / 2.0
+        cdef double dr = move // self.n - h, dc = move % self.n - h
+        cdef double s = dr + dc
+        cdef double dist = (abs(dr) + abs(dc) + abs(s)) / 2.0
+        return 1.0 - dist / (2.0 * h)
+
+    cdef double move_bias(self, int move) noexcept nogil:
+        if move == SWAP:
+            return 0.5
+        return 0.8 * self.move_order(move) / 2.0 + 0.2 * self._centre(move)
+
+    cdef double move_prior(self, int move) noexcept nogil:
+        if move == SWAP:
+            return 0.5
+        return 0.35 + 0.15 * self.move_order(move) + 0.1 * self._centre(move)
+
+    cdef GameState clone(self):
+        cdef Hex c = Hex.__new__(Hex)
+        cdef int i
+        c.n = self.n
+        c.nc = self.nc
+        c.max_moves = self.max_moves
+        c.swap_rule = self.swap_rule
+        c.nstones = self.nstones
+        c.res = self.res
+        c.player = self.player
+        c.ply = self.ply
+        c.hash = self.hash
+        c.stamp = 0
+        memcpy(c.cell, self.cell, NB_SIZE)
+        memcpy(c.hist_move, self.hist_move, self.ply * sizeof(int))
+        memcpy(c.hist_res, self.hist_res, self.ply * sizeof(int))
+        memcpy(c.hist_aux, self.hist_aux, self.ply * sizeof(int))
+        for i in range(NB_SIZE):
+            c.seen[i] = 0
+        return c
+
+    # ---- Python face ----------------------------------------------------------------------
+    def format_move(self, int move):
+        if move == SWAP:
+            return "swap"
+        if move < 0 or move >= self.nc:
+            raise ValueError(f"bad Hex move id {move} on {self.n}x{self.n}: valid 0..{self.nc - 1}")
+        return "abcdefghijklmnopqrs"[move % self.n] + str(move // self.n + 1)
+
+    def parse_move(self, str text):
+        t = text.strip().lower()
+        if t == "swap":
+            return SWAP
+        files = "abcdefghijklmnopqrs"[:self.n]
+        if len(t) < 2 or t[0] not in files or not t[1:].isdigit() or \
+                not 1 <= int(t[1:]) <= self.n:
+            raise ValueError(f"bad Hex move {text!r} on {self.n}x{self.n}: expected a cell "
+                             f"'a1'..'{files[self.n - 1]}{self.n}' or 'swap'")
+        return (int(t[1:]) - 1) * self.n + files.index(t[0])
+
+    def _ch(self, int c):
+        return ".xo"[self.cell[c]]
+
+    def to_text(self):
+        rows = ["".join(self._ch(r * self.n + c) for c in range(self.n)) for r in range(self.n)]
+        return "/".join(rows) + (" x" if self.player == 0 else " o") + \
+            (" swap" if self.swap_rule else "")
+
+    @classmethod
+    def from_text(cls, str text, size=None, swap=None):
+        """Read the text form (see the module docstring); `size` and `swap`, when given, must
+        agree with it (a text without ` swap` takes the swap rule from `swap`)."""
+        parts = text.split()
+        if swap and len(parts) == 2:
+            parts.append("swap")
+        if len(parts) not in (2, 3) or parts[1] not in ("x", "o") or \
+                (len(parts) == 3 and parts[2] != "swap"):
+            raise ValueError(f"bad Hex position {text!r}: expected 'row1/row2/.../rowN side "
+                             "[swap]' with side 'x' or 'o'")
+        rows = parts[0].split("/")
+        n = len(rows)
+        if not MIN_SIZE <= n <= MAX_SIZE or any(len(r) != n for r in rows) or \
+                any(set(r) - set("xo.") for r in rows):
+            raise ValueError(f"bad Hex position {text!r}: need N rows of N characters from "
+                             f"'x', 'o', '.' with N in {MIN_SIZE}..{MAX_SIZE}")
+        if size is not None and size != n:
+            raise ValueError(f"bad Hex position {text!r}: {n}x{n}, but size={size}")
+        if swap is not None and not swap and len(parts) == 3:
+            raise ValueError(f"bad Hex position {text!r}: ' swap' in the text, but swap=0")
+        swap = len(parts) == 3
+        nx = sum(r.count("x") for r in rows)
+        no = sum(r.count("o") for r in rows)
+        side = 0 if parts[1] == "x" else 1
+        ok = (nx == no and side == 0) or (nx == no + 1 and side == 1)
+        if swap:       # after a swap White is one stone ahead
+            ok = ok or (no == nx + 1 and side == 0) or (nx == no and nx >= 1 and side == 1)
+        if not ok:
+            raise ValueError(f"bad Hex position {text!r}: {nx} x and {no} o stones with "
+                             f"{parts[1]!r} to move cannot arise"
+                             + ("" if swap else " (without the swap rule)"))
+        cdef Hex s = cls.__new__(cls)
+        s._setup(n, swap)
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                s.cell[r * n + c] = ".xo".index(ch)
+        s._finish(side)
+        if s.res == DRAW:
+            raise ValueError(f"bad Hex position {text!r}: both sides connect")
+        if s.res == side:
+            raise ValueError(f"bad Hex position {text!r}: the side to move has already won")
+        return s
+
+    def board_str(self):
+        files = "abcdefghijklmnopqrs"[:self.n]
+        lines = ["   " + " ".join(files)]
+        for r in range(self.n):
+            lines.append(" " * r + f"{r + 1:>2} " + " ".join(self._ch(r * self.n + c)
+                                                         for c in range(self.n)))
+        r = self.res
+        if r == ONGOING:
+            lines.append(("Black (x, top-bottom)" if self.player == 0
+                          else "White (o, left-right)") + " to move")
+        else:
+            lines.append(("Black" if r == 0 else "White") + " has won")
+        return "\n".join(lines)
+
+    # ---- helpers for tests and tools --------------------------------------------------------
+    def hash_from_scratch(self):
+        h = (ZOB_SIDE if self.player == 1 else 0) ^ SALT[self.n][1 if self.swap_rule else 0]
+        for c in range(self.nc):
+            if self.cell[c]:
+                h ^= ZOB[self.cell[c] - 1][c]
+        return h
+
+    def cells(self):
+        """The board as a list of 0 (empty), 1 (Black), 2 (White), row by row."""
+        return [self.cell[c] for c in range(self.nc)]
+
+    def two_distances(self, int p, str edge):
+        """Two-distance map (list, None for stones and unreachable) of player p to an edge
+        ('first' = top/left, 'second' = bottom/right), for tests and for looking."""
+        cdef int d[MAXC]
+        e = self.nc + ((V_TOP if p == 0 else V_LEFT) if edge == "first"
+                       else (V_BOTTOM if p == 0 else V_RIGHT))
+        self._two_distance(p, e, d)
+        return [None if (self.cell[c] or d[c] >= INF) else d[c] for c in range(self.nc)]
+
+    def potential(self, int p):
+        return self._potential(p)
+
+    def py_move_order(self, str move):
+        return self.move_order(self.parse_move(move))
+
+    def py_is_decisive(self, str move):
+        return bool(self.is_decisive(self.parse_move(move)))
+
+    def py_forced_move(self, unsigned long long seed=1):
+        """The bridge reply here (notation) or None."""
+        cdef Rng r
+        rng_seed(&r, seed)
+        m = self.forced_move(NULL, 0, &r)
+        return None if m < 0 else self.format_move(m)
+
+    def bridge_playout_board(self, unsigned long long seed=1):
+        """The full board one bridge playout from here ends on (0/1/2 per cell)."""
+        cdef Rng r
+        cdef unsigned char b[NB_SIZE]
+        rng_seed(&r, seed)
+        self._bridge_fill(b, &r)
+        return [b[c] for c in range(self.nc)]
+
+    def bridge_playout_result(self, unsigned long long seed=1):
+        """Result of one bridge playout from here (state restored)."""
+        cdef Rng r
+        rng_seed(&r, seed)
+        return self.policy_playout(PP_IPP, &r)
+
+
+from mcts_arena.games.info import GameInfo, Param
+
+GAME = GameInfo(
+    name="hex",
+    description="Hex n x n (size 3-19, 11 by default; swap=1 for the pie rule): connect your edges",
+    cls=Hex,
+    evals=Hex.eval_functions,
+    default_eval="efTD",
+    default_c=1.0,
+    params={"size": Param(default=11, low=3, high=19, meaning="board side"),
+            "swap": Param(default=0, low=0, high=1, meaning="swap (pie) rule on White's first move")},
+    # Browne's "UCT with bridge playouts": the game's improved playout policy is the bridge reply
+    macros={"bridge": "ipp"},
+    options=frozenset({"policy", "np", "abp"}),
+    typical_plies=60,
+    bench_players=("MCTS", "MCTS(bridge)", "MCTS(rave300)", "αβ(efTD)"),
+)
