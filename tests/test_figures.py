@@ -96,7 +96,7 @@ def test_bradley_terry_errors_match_the_two_player_closed_form(tmp_path):
 @pytest.mark.parametrize("game,player,opponent,fig,points", [
     ("breakthrough", "MCTS(bl,im{})", "MCTS(bl)", ["fig2-top"], [(0.6, 63.3)]),
     ("breakthrough", "MCTS(bl,np,im{})", "MCTS(bl,np)", ["fig2-bottom-1s", "fig2-bottom-5s"], []),
-    ("loa", "MCTS(abp2,PB,im{})", "MCTS(abp2,PB)", ["fig4-abp-pb"], [(0.2, 50.59), (0.2, 50.91)]),
+    ("loa", "MCTS(ipp,abp2,det0.5,PB,im{})", "MCTS(ipp,abp2,det0.5,PB)", ["fig4-abp-pb"], [(0.2, 50.59), (0.2, 50.91)]),
     ("kalah", "MCTS(fet4,im{})", "MCTS(fet4)", ["fig1"], []),
     ("kalah", "MCTS(fet4,im{})", "MCTS", [], []),
 ])

@@ -78,8 +78,8 @@ def test_printed_percent_matches_counts(row):
         ("breakthrough", "αβ(efMS)", "αβ(efLH)", 10, 31.25),
         ("breakthrough", "MCTS(bl')", "αβ(efLH)", 120, 25.38),
         ("breakthrough", "MCTS(bl',im0.6)", "αβ(efLH)", 60, 55.60),
-        ("loa", "MCTS(abp2,PB,im0.2)", "MCTS(abp2,PB)", 1, 50.59),
-        ("loa", "MCTS(abp2,im0.2)", "αβ(efWB)", 5, 51.0),
+        ("loa", "MCTS(ipp,abp2,det0.5,PB,im0.2)", "MCTS(ipp,abp2,det0.5,PB)", 1, 50.59),
+        ("loa", "MCTS(ipp,abp2,det0.5,im0.2)", "αβ(efWB)", 5, 51.0),
         ("kalah", "MCTS(fet3)", "MCTS(fet4)", 1, 48.80),
         ("kalah", "MCTS(ege1.0)", "MCTS(fet4)", 1, 6.96),
         ("breakthrough", "MCTS(ipp,ege0.1,det0.5)", "MCTS(ipp,ege0.1)", 1, 74.8),  # authors: mcts_h_ege

@@ -13,6 +13,9 @@ for — a scaled-down run of the 1 s table is compared with the paper's 1 s numb
     no games         nothing counted yet: no percentage is shown
     no paper row     the paper publishes no number for this pairing at this budget
 
+A tournament's matches get no verdict: the paper prints only its brackets, and the page shows
+ours beside the paper's winner.
+
 Kalah rows are scored by the paper's pair rule (a pair of games on one board with seats
 swapped; decisive pairs only), as the paper scores them. A figure has no published numbers,
 only the α range the paper reads as best; each of our sweep points inside that range counts
@@ -169,7 +172,9 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                                "ci_high": None if o is None else hi / 100,
                                "paper_pct": pr.win_pct if pr else None})
             v = classify(o, lo, hi, pr.win_pct if pr else None)
-            if not (v == "no paper row" and row.get("sweep")):   # a figure's point: see below
+            if exp.tournament and pr is None:
+                v = "—"            # a bracket's match: the tournament is judged by its winner
+            elif not (v == "no paper row" and row.get("sweep")):   # a figure's point: below
                 counts[v] += 1
             res.games += row["games"] + row["errors"]
             ours = "—" if o is None else f"{o:.1f} [{lo:.1f}, {hi:.1f}]"
