@@ -1,10 +1,10 @@
 """Stored games as pandas DataFrames: the table layer under `arena report`.
 
-    import mcts_arena.results as results
-    games = results.load("results/quickstart")          # one row per game
-    games.groupby("pairing")["result"].value_counts()
-    from mcts_arena.report.render import report_frame
-    rows = report_frame(["results/quickstart"])          # the report's rows (its CSV)
+    >>> import mcts_arena.results as results
+    >>> games = results.load("results/quickstart")          # one row per game
+    >>> games.groupby("pairing")["result"].value_counts()
+    >>> from mcts_arena.report.render import report_frame   # the report's rows (its CSV)
+    >>> rows = report_frame(["results/quickstart"])
 
 `load(DIR)` reads a results directory (read-only) into a DataFrame with one row per stored game
 (error games included; their `result` is "error"). Columns (`GAME_COLUMNS`):
