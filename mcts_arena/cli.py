@@ -525,13 +525,8 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
     docs_dir.mkdir(parents=True, exist_ok=True)
     results = []
     for page, dirs in plan:
-        secs = {}
-        for path in page.experiments:
-            base = reproduce.scaled_experiment(path, sc)
-            secs[base.name] = reproduce.paper_seconds(base) / sc.effort
-        for t in page.tournaments:
-            secs[reproduce.scaled_tournament(t, sc).name] = 1.0
-        results.append(reproduction.write_page(page, dirs, secs, docs_dir, command))
+        results.append(reproduction.write_page(page, dirs, reproduce.page_seconds(page),
+                                               docs_dir, command))
     notes = docs_dir / "notes.md"
     idx = reproduction.write_index(results, docs_dir, command, sc.describe(),
                                    "See [notes.md](notes.md) for what departs from the paper "

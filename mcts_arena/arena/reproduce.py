@@ -168,6 +168,21 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
     return True
 
 
+def page_seconds(page: Page) -> dict[str, float]:
+    """The paper's seconds per move that each experiment (and tournament) of `page` stands for,
+    by experiment name: a reproduction's row is compared with the paper's row at that budget."""
+    from mcts_arena.arena import tournament
+
+    secs = {}
+    for path in page.experiments:
+        base = cfg.load(path)
+        secs[base.name] = paper_seconds(base)
+    for t in page.tournaments:
+        spec = tournament.resolve(t.name, t.game, t.eval)
+        secs[spec.name] = spec.budget.time or 1.0
+    return secs
+
+
 def page_dirs(page: Page, scale: Scale, out: Path) -> list[Path]:
     """The results directories of a page's experiments and tournaments (played or not)."""
     dirs = [out / scaled_experiment(p, scale).name for p in page.experiments]
