@@ -64,6 +64,7 @@ cdef class GameState:
     cdef public int max_moves
 
     cdef int gen_moves(self, int* out) noexcept nogil
+    cdef int search_moves(self, int* out) noexcept nogil
     cdef void do_move(self, int move) noexcept nogil
     cdef void undo_move(self) noexcept nogil
     cdef int result(self) noexcept nogil

@@ -29,6 +29,12 @@ cdef class GameState:
     cdef void do_move(self, int move) noexcept nogil:
         pass
 
+    cdef int search_moves(self, int* out) noexcept nogil:
+        """The moves a search expands here: the rules' moves (`gen_moves`) unless the game
+        narrows them for search only (Gomoku's cells near the stones). Never empty while the
+        game goes on, and always including every move that wins or stops a win at once."""
+        return self.gen_moves(out)
+
     cdef void undo_move(self) noexcept nogil:
         pass
 
