@@ -76,11 +76,14 @@ T[:] = [0, 1, 10, 100, 1000, 100000]
 cdef unsigned short CW[MAXN + 1][MAXC][CWMAX]
 cdef unsigned char CWN[MAXN + 1][MAXC]
 cdef unsigned short WC[MAXN + 1][NWIN][5]
+cdef unsigned short WLIST[MAXN + 1][NWIN]   # the window ids that fit on the board, in order
+cdef int NWL[MAXN + 1]
 
 
 cdef void _init_tables():
     cdef int n, r, c, d, k, sr, sc, w, j
     for n in range(7, MAXN + 1):
+        NWL[n] = 0
         for r in range(n):
             for c in range(n):
                 CWN[n][r * n + c] = 0
@@ -90,6 +93,8 @@ cdef void _init_tables():
                     if not (0 <= sr + 4 * DR[d] < n and 0 <= sc + 4 * DC[d] < n):
                         continue
                     w = d * MAXC + sr * n + sc
+                    WLIST[n][NWL[n]] = w
+                    NWL[n] += 1
                     for k in range(5):
                         r = sr + k * DR[d]
                         c = sc + k * DC[d]
@@ -159,6 +164,7 @@ cdef class Gomoku(GameState):
     cdef unsigned char wcnt[2][NWIN]     # stones of each player in each window
     cdef long long score[2]              # sum of T[k] over each player's pattern windows
     cdef int n4[2]                       # each player's four-windows (k == 4, none of the other)
+    cdef int n3[2]                       # each player's three-windows
     cdef unsigned char nearcnt[MAXC]     # stones within `near` of each cell
     cdef int hist_move[MAXC]
     cdef int hist_res[MAXC]
@@ -194,6 +200,7 @@ cdef class Gomoku(GameState):
         memset(self.nearcnt, 0, MAXC)
         self.score[0] = self.score[1] = 0
         self.n4[0] = self.n4[1] = 0
+        self.n3[0] = self.n3[1] = 0
         self.nstones = 0
         self.hash = (ZOB_SIDE if player == 1 else 0) ^ SALT[self.n][1 if self.exact else 0]
         self.res = ONGOING
@@ -224,7 +231,10 @@ cdef class Gomoku(GameState):
             co = theirs[w]
             if co == 0:
                 self.score[p] += T[cp + 1] - T[cp]
-                if cp == 3:
+                if cp == 2:
+                    self.n3[p] += 1
+                elif cp == 3:
+                    self.n3[p] -= 1
                     self.n4[p] += 1
                 elif cp == 4:
                     self.n4[p] -= 1
@@ -232,6 +242,8 @@ cdef class Gomoku(GameState):
                 self.score[o] -= T[co]
                 if co == 4:
                     self.n4[o] -= 1
+                elif co == 3:
+                    self.n3[o] -= 1
             mine[w] = cp + 1
         if R > 0:
             r0 = x // n
@@ -256,7 +268,10 @@ cdef class Gomoku(GameState):
             mine[w] = cp
             if co == 0:
                 self.score[p] -= T[cp + 1] - T[cp]
-                if cp == 3:
+                if cp == 2:
+                    self.n3[p] -= 1
+                elif cp == 3:
+                    self.n3[p] += 1
                     self.n4[p] -= 1
                 elif cp == 4:
                     self.n4[p] += 1
@@ -264,6 +279,8 @@ cdef class Gomoku(GameState):
                 self.score[o] += T[co]
                 if co == 4:
                     self.n4[o] += 1
+                elif co == 3:
+                    self.n3[o] += 1
         if R > 0:
             r0 = x // n
             c0 = x % n
@@ -345,6 +362,37 @@ cdef class Gomoku(GameState):
             p = 1 - p
         return DRAW
 
+    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
+                              int* count) noexcept nogil:
+        """random_playout's fast loop, recording the stones (RAVE)."""
+        cdef unsigned char b[MAXC]
+        cdef int empties[MAXC]
+        cdef int k = 0, c, i, j, p = self.player, n = self.n, res = DRAW
+        cdef bint exact = self.exact
+        count[0] = count[1] = 0
+        if self.res != ONGOING:
+            return self.res
+        memcpy(b, self.cell, self.nc)
+        for c in range(self.nc):
+            if b[c] == 0:
+                empties[k] = c
+                k += 1
+        for i in range(k):
+            j = i + rng_below(rng, k - i)
+            c = empties[j]
+            empties[j] = empties[i]
+            b[c] = p + 1
+            if i < cap:
+                moves[i] = c
+                movers[i] = p
+                count[0] = i + 1
+            count[1] = i + 1
+            if _five_at(b, n, c, p + 1, exact):
+                res = p
+                break
+            p = 1 - p
+        return res
+
     cdef int _near_random(self, Rng* rng) noexcept nogil:
         """A uniformly random empty cell near a stone (any empty cell when there is none)."""
         cdef int tries, c, k = 0, pick
@@ -412,13 +460,15 @@ cdef class Gomoku(GameState):
     # ---- threats ----------------------------------------------------------------------------
     cdef int _five_points(self, int p, int* out, int limit) noexcept nogil:
         """Distinct empty cells where a stone of p makes five (exact under `exact`)."""
-        cdef int w, k, c, i, j, found = 0
+        cdef int w, k, c, i, j, iw, found = 0
         cdef unsigned short* cells
         cdef unsigned char* mine = self.wcnt[p]
         cdef unsigned char* theirs = self.wcnt[1 - p]
+        cdef unsigned short* wl = WLIST[self.n]
         if self.n4[p] == 0 or limit <= 0:
             return 0
-        for w in range(NWIN):
+        for iw in range(NWL[self.n]):
+            w = wl[iw]
             if mine[w] != 4 or theirs[w] != 0:
                 continue
             cells = WC[self.n][w]
@@ -447,15 +497,19 @@ cdef class Gomoku(GameState):
         double four), at random among several; -1 for none. Each window with three of p's
         stones and none of the other pairs its two empty cells: a stone on one makes the other
         a five-point."""
-        cdef int w, k, e0, e1, c, found = 0, choice = -1
+        cdef int w, k, e0, e1, c, iw, found = 0, choice = -1
         cdef unsigned short* cells
         cdef unsigned char* mine = self.wcnt[p]
         cdef unsigned char* theirs = self.wcnt[1 - p]
+        cdef unsigned short* wl = WLIST[self.n]
+        if self.n3[p] < 2:
+            return -1          # two five-points need two three-windows
         self.stamp += 1
         if self.stamp > 1000000000:
             memset(self.pstamp, 0, MAXC * sizeof(int))
             self.stamp = 1
-        for w in range(NWIN):
+        for iw in range(NWL[self.n]):
+            w = wl[iw]
             if mine[w] != 3 or theirs[w] != 0:
                 continue
             cells = WC[self.n][w]
@@ -602,6 +656,8 @@ cdef class Gomoku(GameState):
         c.score[1] = self.score[1]
         c.n4[0] = self.n4[0]
         c.n4[1] = self.n4[1]
+        c.n3[0] = self.n3[0]
+        c.n3[1] = self.n3[1]
         memcpy(c.nearcnt, self.nearcnt, MAXC)
         memcpy(c.hist_move, self.hist_move, self.ply * sizeof(int))
         memcpy(c.hist_res, self.hist_res, self.ply * sizeof(int))
@@ -707,9 +763,10 @@ cdef class Gomoku(GameState):
         return [buf[i] for i in range(k)]
 
     def pattern_sums(self):
-        """(S_black, S_white, fours_black, fours_white): the evaluation's window sums and
-        four-window counts, kept incrementally (tests compare them with a rebuild)."""
-        return self.score[0], self.score[1], self.n4[0], self.n4[1]
+        """(S_black, S_white, fours_black, fours_white, threes_black, threes_white): the
+        evaluation's window sums and four- and three-window counts, kept incrementally (tests
+        compare them with a rebuild from the text)."""
+        return (self.score[0], self.score[1], self.n4[0], self.n4[1], self.n3[0], self.n3[1])
 
     def five_points(self, int p):
         """Cells (notation) where a stone of player p would make five."""
@@ -736,6 +793,21 @@ cdef class Gomoku(GameState):
         return self.policy_playout(PP_IPP, &r)
 
 
+def _centre_opening(params, seed, pair_index):
+    """Three stones (Black, White, Black) on distinct random cells of the central 5x5 square,
+    White to move: a varied, balanced-enough start for seat-swapped pairs (both games of a pair
+    start from the same three stones)."""
+    import random
+    n = params.get("size", DEFAULT_SIZE)
+    rng = random.Random(seed * 1_000_003 + pair_index)
+    h = n // 2
+    cells = rng.sample([(r, c) for r in range(h - 2, h + 3) for c in range(h - 2, h + 3)], 3)
+    rows = [["."] * n for _ in range(n)]
+    for (r, c), ch in zip(cells, "xox"):
+        rows[r][c] = ch
+    return "/".join("".join(r) for r in rows) + " o" + (" exact" if params.get("exact") else "")
+
+
 def _gtp_parse(text: str) -> str:
     return text.strip().lower()
 
@@ -759,7 +831,9 @@ GAME = GameInfo(
     # The Gomoku report's agents (docs/gomoku.md): `heavy` is the heavy playout policy, `full`
     # the combination of every enhancement of the report (RAVE, sigmoid prior, forced actions,
     # progressive bias and unpruning) on plain UCT
-    macros={"heavy": "ipp", "full": "rave1000,np,fa,PB,pu5"},
+    macros={"heavy": "ipp", "full": "rave1000,np10,fa,PB,pu5"},
+    openings={"centre": _centre_opening},
+    default_opening="centre",
     options=frozenset({"policy", "np", "abp"}),
     typical_plies=60,
     bench_players=("MCTS", "MCTS(heavy)", "MCTS(rave1000)", "MCTS(full)", "αβ(efPT)"),

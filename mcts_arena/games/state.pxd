@@ -77,6 +77,8 @@ cdef class GameState:
     cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil
     cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil
+    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
+                              int* count) noexcept nogil
     cdef int move_order(self, int move) noexcept nogil
     cdef double move_prior(self, int move) noexcept nogil
     cdef double move_bias(self, int move) noexcept nogil

@@ -101,6 +101,35 @@ cdef class GameState:
             depth -= 1
         return res
 
+    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
+                              int* count) noexcept nogil:
+        """A uniformly random playout (as the searches' move-by-move loop plays it: the
+        game's `playout_move` for the random policy) that also records its moves and who made
+        them, the first `cap` of them, in moves/movers; count[0] = moves recorded, count[1] =
+        moves played. State restored; returns the result. RAVE's playouts use it, so a game
+        with a fast path (Gomoku) gives RAVE its speed."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
+        cdef int n, m, depth = 0, k = 0, res
+        res = self.result()
+        while res == ONGOING and depth < 100000:
+            n = self.gen_moves(buf)
+            if n == 0:
+                break
+            m = self.playout_move(PP_RANDOM, buf, n, rng)
+            if k < cap:
+                moves[k] = m
+                movers[k] = self.player
+                k += 1
+            self.do_move(m)
+            depth += 1
+            res = self.result()
+        count[0] = k
+        count[1] = depth
+        while depth > 0:
+            self.undo_move()
+            depth -= 1
+        return res
+
     cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil:
         """A whole playout by `policy` on the game's own fast path (state restored), returning
         the result; or -3 when the game has none (the search then plays the policy move by

@@ -98,6 +98,7 @@ cdef struct Opts:
     bint backup_v
     bint fast_random
     bint policy_fast     # a non-random policy alone: try the game's policy_playout
+    bint rave_fast       # RAVE with random playouts: the game's recorded_playout
     bint flat            # flat Monte Carlo: never expand below the root
     long max_nodes
 
@@ -183,6 +184,8 @@ cdef class MCTSSearch:
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
                               and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
+        self.o.rave_fast = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
+                            and self.o.ege < 0 and self.o.abp == 0 and self.o.rave > 0)
         self.o.policy_fast = (self.o.policy != PP_RANDOM and self.o.fet < 0 and self.o.det < 0
                               and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
         if self.o.df < 1:
@@ -392,6 +395,19 @@ cdef class MCTSSearch:
         cdef int* moves = self.mv_playout
         cdef int n, m, depth = 0, res
         cdef double e, r0 = 0.0
+        cdef int counts[2]
+        if self.o.rave_fast and not self.tracing:
+            # random playouts for RAVE: the game's own loop records the moves for AMAF
+            res = s.recorded_playout(&self.rng, &self.played[self.n_played],
+                                     &self.played_by[self.n_played], MAX_PATH - self.n_played,
+                                     counts)
+            self.n_played += counts[0]
+            self.playout_plies += counts[1]
+            if res == 0:
+                return 1.0
+            if res == 1:
+                return -1.0
+            return 0.0
         if self.o.fast_random and not self.tracing:
             res = s.random_playout(&self.rng, 100000)
             if res == 0:
