@@ -206,10 +206,13 @@ cdef class Gomoku(GameState):
         self.res = ONGOING
         for c in range(self.nc):
             if b[c]:
+                self._place(c, b[c] - 1)
+        # fives are looked for on the whole board (under `exact` a run of five seen before its
+        # sixth stone is placed would be a false five)
+        for c in range(self.nc):
+            if b[c] and _five_at(self.cell, self.n, c, b[c], self.exact):
                 p = b[c] - 1
-                self._place(c, p)
-                if _five_at(self.cell, self.n, c, p + 1, self.exact):
-                    self.res = p if self.res == ONGOING or self.res == p else DRAW
+                self.res = p if self.res == ONGOING or self.res == p else DRAW
         if self.res == ONGOING and self.nstones == self.nc:
             self.res = DRAW
         self.player = player
