@@ -571,6 +571,41 @@ cdef class Gomoku(GameState):
             return -0.9
         return 0.9 * tanh((self.score[me] - self.score[1 - me]) / 1000.0)
 
+    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
+        """evaluate() of the position after `move`, from the mover's view, without playing it:
+        the 20 windows through the cell give the new sums and four counts (node priors call
+        this for every new child)."""
+        cdef int p = self.player, o = 1 - p, j, w, cp, co, n4p = self.n4[p], n4o = self.n4[o]
+        cdef long long sp = self.score[p], so = self.score[o]
+        cdef unsigned short* ws = CW[self.n][move]
+        cdef double v
+        if self.is_decisive(move):
+            return 1.0
+        if self.nstones + 1 == self.nc:
+            return 0.0
+        for j in range(CWN[self.n][move]):
+            w = ws[j]
+            cp = self.wcnt[p][w]
+            co = self.wcnt[o][w]
+            if co == 0:
+                sp += T[cp + 1] - T[cp]
+                if cp == 3:
+                    n4p += 1
+                elif cp == 4:
+                    n4p -= 1
+            elif cp == 0:
+                so -= T[co]
+                if co == 4:
+                    n4o -= 1
+        # the opponent is to move after the move: evaluate()'s rules from its side, negated
+        if n4o > 0:
+            v = 0.95
+        elif n4p >= 2:
+            v = -0.9
+        else:
+            v = 0.9 * tanh((so - sp) / 1000.0)
+        return -v
+
     cdef long long _point_score(self, int x, int p) noexcept nogil:
         """Single point score of a p stone on empty x: p's window gains plus the opponent's
         window values it kills."""
