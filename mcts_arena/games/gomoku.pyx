@@ -869,12 +869,12 @@ GAME = GameInfo(
     # The Gomoku report's agents (docs/gomoku.md): `heavy` is the heavy playout policy, `full`
     # the combination of every enhancement of the report (RAVE, sigmoid prior, forced actions,
     # progressive bias and unpruning) on plain UCT
-    macros={"heavy": "ipp", "full": "rave1000,np10,fa,PB,pu5"},
+    macros={"heavy": "ipp", "full": "rave10000,np10,fa,pb10,pu5"},
     openings={"centre": _centre_opening},
     default_opening="centre",
     options=frozenset({"policy", "np", "abp"}),
     typical_plies=60,
-    bench_players=("MCTS", "MCTS(heavy)", "MCTS(rave1000)", "MCTS(full)", "αβ(efPT)"),
+    bench_players=("MCTS", "MCTS(heavy)", "MCTS(rave10000)", "MCTS(full)", "αβ(efPT)"),
     # a middle game of 30 stones (random near-stone play with urgent moves from h8; no four
     # on the board): `arena bench gomoku --search` measures the searches here too
     bench_positions={"middle": ".............../.............../.............../.............../"
