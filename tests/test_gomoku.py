@@ -296,3 +296,19 @@ def test_fa_npk_npb_tokens():
     assert [c[1] for c in a] != [c[1] for c in b]
     # fa plays nothing special in a quiet position: a normal search runs
     assert choose("MCTS(fa)", quiet, sims=500)[1]["sims"] == 500
+
+
+@pytest.mark.parametrize("spec", ["MCTS(im0.4)", "MCTS(heavy,im0.2)", "MCTS(ege0.1)",
+                                  "MCTS(fet8)", "MCTS(abp1)", "MCTS(rave500,np5,npk=2,npb=0.1)",
+                                  "MCTS(pb5,pu3)", "MCTS(full,im0.2)", "αβ(efPT)", "Greedy"])
+def test_every_option_plays_a_whole_game(spec):
+    """Each option that applies to Gomoku plays a full 9x9 game against plain MCTS."""
+    g = "gomoku(size=9)"
+    a, b = make(spec, g, seed=5), make("MCTS", g, seed=6)
+    s = games.new_state(g)
+    while not s.is_terminal():
+        p = a if s.to_move() == 0 else b
+        budget = {"sims": 60} if p.spec.kind == "MCTS" else {"time": 0.01}
+        mv, _ = p.choose(s.copy(), **budget)
+        s.play(mv)
+    assert s.is_terminal() and s.ply >= 9
