@@ -88,6 +88,47 @@ def test_random_games_undo_hash_text_round_trip():
             assert (s.to_text(), s.zobrist()) == start
 
 
+def test_union_find_win_test_survives_undo_clone_and_swap():
+    """do_move's union-find (undone by undo_move) against the plain reference's breadth-first
+    test from scratch: winner after every move of random walks that also undo 1-3 moves, swap
+    and clone midway; is_decisive and the threats list against trying each cell."""
+    rng = random.Random(11)
+    for n in (3, 4, 6, 9):
+        for swap in (False, True):
+            for _ in range(3):
+                s, ref = Hex(n, swap=swap), RefHex(n, swap=swap)
+                for step in range(4 * n * n):
+                    if s.is_terminal() or (len(ref.history) and rng.random() < 0.25):
+                        k = min(len(ref.history), rng.randint(1, 3))
+                        for _ in range(k):
+                            s.undo()
+                            ref.undo()
+                    else:
+                        m = rng.choice(s.moves())
+                        s.play(m)
+                        ref.play(m)
+                    if rng.random() < 0.1:
+                        s = s.copy()
+                    w = ref.winner()
+                    assert s.winner() == (None if w is None else {"x": 0, "o": 1}[w])
+                    if not s.is_terminal() and rng.random() < 0.3:
+                        side = ref.side
+                        other = "o" if side == "x" else "x"
+                        wins, threats = set(), set()
+                        for mv in s.moves():
+                            if mv == "swap":
+                                continue
+                            rc = (int(mv[1:]) - 1, "abcdefghijklmnopqrs".index(mv[0]))
+                            for colour, found in ((side, wins), (other, threats)):
+                                ref.board[rc] = colour
+                                if connected(n, ref.board, colour):
+                                    found.add(mv)
+                                del ref.board[rc]
+                        assert {mv for mv in s.moves() if mv != "swap" and s.py_is_decisive(mv)} \
+                            == wins
+                        assert set(s.py_threats(99)) == threats
+
+
 def test_swap_rule():
     s = Hex(5, swap=True)
     s.play("b1")

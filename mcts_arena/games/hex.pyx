@@ -20,8 +20,11 @@ Notation: `a1`..`s19` (file = column, number = row), `swap`. Text form: the rows
 with `x`, `o`, `.`, separated by `/`, then ` x` or ` o` for the side to move, then ` swap`
 when the swap rule is in force, e.g. `...../...../...../...../..... x` (5x5 start).
 
-Win detection: a flood fill from the stone just played over its own colour, stopping when both
-of its player's edges are touched (O(size of the group)). The random playout is the
+Win detection: a union-find over the stones (union by size, no path compression, so do_move's
+unions are undone exactly by undo_move); each group's root records which of its owner's edges
+the group touches, and a stone that leaves its group touching both wins: O(log cells) per move
+instead of a flood fill over the group. The same records answer "would a stone here win"
+(`is_decisive`, `threats`) without placing it. The random playout is the
 fill-and-test-once of Browne's slides: the empty cells are shared out at random (the side to
 move gets the extra one of an odd count) and one flood fill from the top edge says who won.
 
@@ -75,6 +78,8 @@ SWAP_MOVE = SWAP
 # NB[n][cell][i]: neighbour i of `cell` on the n x n board, off-board ones as virtual cells
 # n*n + V_TOP.. (V_NONE past a corner).
 cdef int NB[MAXN + 1][MAXC][6]
+# EB[n][cell][p]: the edges of player p that `cell` touches (bit 1: top/left, bit 2: bottom/right)
+cdef unsigned char EB[MAXN + 1][MAXC][2]
 cdef int DR[6]
 cdef int DC[6]
 DR[:] = [-1, -1, 0, 1, 1, 0]
@@ -102,6 +107,8 @@ cdef void _init_tables():
                     else:
                         v = n * n + V_NONE
                     NB[n][r * n + c][i] = v
+                EB[n][r * n + c][0] = (1 if r == 0 else 0) | (2 if r == n - 1 else 0)
+                EB[n][r * n + c][1] = (1 if c == 0 else 0) | (2 if c == n - 1 else 0)
 
 
 _init_tables()
@@ -253,8 +260,13 @@ cdef class Hex(GameState):
     cdef int hist_move[MAXC + 4]
     cdef int hist_res[MAXC + 4]
     cdef int hist_aux[MAXC + 4]     # swap: the cell Black's stone was on
-    cdef int seen[NB_SIZE]
-    cdef int stamp
+    # union-find over the stones (union by size, no path compression, so it can be undone):
+    # each group's root holds its size and the edges of its owner it touches (EB bits)
+    cdef int uf_parent[MAXC]
+    cdef int uf_size[MAXC]
+    cdef unsigned char uf_edges[MAXC]
+    cdef int uf_log[MAXC + 4][3]    # per ply, the unions made: attached root * 4 + old edge bits
+    cdef unsigned char uf_n[MAXC + 4]
 
     def __init__(self, int size=11, swap=0):
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -270,13 +282,12 @@ cdef class Hex(GameState):
         self.swap_rule = swap
         for i in range(NB_SIZE):
             self.cell[i] = 0
-            self.seen[i] = 0
         _set_edges(self.cell, self.nc)
-        self.stamp = 0
 
     cdef void _finish(self, int player):
         """Side to move, counters, result and hash from the cells."""
         cdef int c
+        cdef int scratch[3]
         cdef unsigned char tmp[NB_SIZE]
         self.player = player
         self.ply = 0
@@ -287,6 +298,14 @@ cdef class Hex(GameState):
                 self.nstones += 1
                 self.hash ^= ZOB[self.cell[c] - 1][c]
         self.res = ONGOING
+        # the union-find, stone by stone (a stone joins only the stones already put back)
+        memcpy(tmp, self.cell, NB_SIZE)
+        for c in range(self.nc):
+            self.cell[c] = 0
+        for c in range(self.nc):
+            if tmp[c]:
+                self.cell[c] = tmp[c]
+                self._join(c, tmp[c] - 1, scratch)
         memcpy(tmp, self.cell, NB_SIZE)
         if _black_connected(tmp, self.n):
             self.res = 0
@@ -304,39 +323,60 @@ cdef class Hex(GameState):
                 return False
         return True
 
-    cdef bint _connects(self, int x, int p) noexcept nogil:
-        """Does the group of the p stone just put on x touch both of p's edges?"""
-        cdef int stack[MAXC]
-        cdef int sp = 1, c, i, y, col = p + 1, nc = self.nc, n = self.n
-        cdef int e1 = nc + (V_TOP if p == 0 else V_LEFT)
-        cdef int e2 = nc + (V_BOTTOM if p == 0 else V_RIGHT)
-        cdef bint t1 = False, t2 = False
-        cdef int* nb
-        self.stamp += 1
-        if self.stamp > 1000000000:
-            for i in range(NB_SIZE):
-                self.seen[i] = 0
-            self.stamp = 1
-        stack[0] = x
-        self.seen[x] = self.stamp
-        while sp > 0:
-            sp -= 1
-            y = stack[sp]
-            nb = NB[n][y]
-            for i in range(6):
-                c = nb[i]
-                if c >= nc:
-                    if c == e1:
-                        t1 = True
-                    elif c == e2:
-                        t2 = True
-                elif self.cell[c] == col and self.seen[c] != self.stamp:
-                    self.seen[c] = self.stamp
-                    stack[sp] = c
-                    sp += 1
-            if t1 and t2:
-                return True
-        return False
+    cdef inline int _find(self, int x) noexcept nogil:
+        while self.uf_parent[x] != x:
+            x = self.uf_parent[x]
+        return x
+
+    cdef int _join(self, int x, int p, int* log) noexcept nogil:
+        """Add p's stone on x (already on the board) to the union-find, merging it with the
+        groups of p around it; the unions are written to `log` (3 at most: six neighbours hold
+        at most three separate groups). Returns how many."""
+        cdef int i, y, ry, a, r, root = x, k = 0, col = p + 1, nc = self.nc
+        cdef int* nb = NB[self.n][x]
+        self.uf_parent[x] = x
+        self.uf_size[x] = 1
+        self.uf_edges[x] = EB[self.n][x][p]
+        for i in range(6):
+            y = nb[i]
+            if y < nc and self.cell[y] == col:
+                ry = self._find(y)
+                if ry != root:
+                    if self.uf_size[ry] >= self.uf_size[root]:
+                        a = root
+                        r = ry
+                    else:
+                        a = ry
+                        r = root
+                    log[k] = a * 4 + self.uf_edges[r]
+                    k += 1
+                    self.uf_parent[a] = r
+                    self.uf_size[r] += self.uf_size[a]
+                    self.uf_edges[r] |= self.uf_edges[a]
+                    root = r
+        return k
+
+    cdef inline void _unjoin(self, int* log, int k) noexcept nogil:
+        """Undo the k unions of `log`, last first."""
+        cdef int a, r
+        while k > 0:
+            k -= 1
+            a = log[k] >> 2
+            r = self.uf_parent[a]
+            self.uf_edges[r] = log[k] & 3
+            self.uf_size[r] -= self.uf_size[a]
+            self.uf_parent[a] = a
+
+    cdef inline bint _would_connect(self, int x, int p) noexcept nogil:
+        """Would p's stone on the empty cell x join both of p's edges? (nothing changes)"""
+        cdef int i, y, col = p + 1, nc = self.nc
+        cdef int* nb = NB[self.n][x]
+        cdef unsigned char e = EB[self.n][x][p]
+        for i in range(6):
+            y = nb[i]
+            if y < nc and self.cell[y] == col:
+                e |= self.uf_edges[self._find(y)]
+        return e == 3
 
     # ---- rules ----------------------------------------------------------------------------
     cdef int gen_moves(self, int* out) noexcept nogil:
@@ -363,11 +403,14 @@ cdef class Hex(GameState):
             self.cell[c] = 0
             self.cell[t] = 2
             self.hash ^= ZOB[0][c] ^ ZOB[1][t]
+            # Black's stone was alone (a singleton group), White's new one is alone too
+            self.uf_n[self.ply] = self._join(t, 1, self.uf_log[self.ply])
         else:
             self.cell[move] = p + 1
             self.hash ^= ZOB[p][move]
             self.nstones += 1
-            if self._connects(move, p):
+            self.uf_n[self.ply] = self._join(move, p, self.uf_log[self.ply])
+            if self.uf_edges[self._find(move)] == 3:
                 self.res = p
         self.hash ^= ZOB_SIDE
         self.player = 1 - p
@@ -383,7 +426,11 @@ cdef class Hex(GameState):
             self.cell[t] = 0
             self.cell[c] = 1
             self.hash ^= ZOB[0][c] ^ ZOB[1][t]
+            self.uf_parent[c] = c          # Black's lone stone back (t may be c itself)
+            self.uf_size[c] = 1
+            self.uf_edges[c] = EB[self.n][c][0]
         else:
+            self._unjoin(self.uf_log[self.ply], self.uf_n[self.ply])
             self.cell[move] = 0
             self.hash ^= ZOB[p][move]
             self.nstones -= 1
@@ -623,22 +670,15 @@ cdef class Hex(GameState):
     cdef bint is_decisive(self, int move) noexcept nogil:
         if move == SWAP:
             return False
-        cdef bint won
-        self.cell[move] = self.player + 1
-        won = self._connects(move, self.player)
-        self.cell[move] = 0
-        return won
+        return self._would_connect(move, self.player)
 
     cdef int threats(self, int* out, int limit) noexcept nogil:
         """Empty cells where the opponent's stone would connect its edges at once."""
         cdef int c, k = 0, o = 1 - self.player
         for c in range(self.nc):
-            if self.cell[c] == 0:
-                self.cell[c] = o + 1
-                if self._connects(c, o):
-                    out[k] = c
-                    k += 1
-                self.cell[c] = 0
+            if self.cell[c] == 0 and self._would_connect(c, o):
+                out[k] = c
+                k += 1
                 if k >= limit:
                     break
         return k
@@ -698,13 +738,15 @@ cdef class Hex(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        c.stamp = 0
         memcpy(c.cell, self.cell, NB_SIZE)
+        memcpy(c.uf_parent, self.uf_parent, self.nc * sizeof(int))
+        memcpy(c.uf_size, self.uf_size, self.nc * sizeof(int))
+        memcpy(c.uf_edges, self.uf_edges, self.nc)
+        memcpy(c.uf_log, self.uf_log, self.ply * sizeof(int) * 3)
+        memcpy(c.uf_n, self.uf_n, self.ply)
         memcpy(c.hist_move, self.hist_move, self.ply * sizeof(int))
         memcpy(c.hist_res, self.hist_res, self.ply * sizeof(int))
         memcpy(c.hist_aux, self.hist_aux, self.ply * sizeof(int))
-        for i in range(NB_SIZE):
-            c.seen[i] = 0
         return c
 
     # ---- Python face ----------------------------------------------------------------------
@@ -821,6 +863,12 @@ cdef class Hex(GameState):
 
     def py_is_decisive(self, str move):
         return bool(self.is_decisive(self.parse_move(move)))
+
+    def py_threats(self, int limit=400):
+        """The opponent's wins in one (notation), as `threats` lists them for the solver."""
+        cdef int out[MAXC]
+        cdef int k = self.threats(out, min(limit, MAXC))
+        return [self.format_move(out[i]) for i in range(k)]
 
     def py_forced_move(self, unsigned long long seed=1):
         """The bridge reply here (notation) or None."""
