@@ -22,27 +22,29 @@ def playout_speed(names: list[str], seconds: float) -> dict:
         out[name] = {"playouts_per_s": round(rate, 1), "avg_plies": round(plies, 2),
                      "moves_per_s": round(rate * plies, 1), "playouts": count,
                      "seconds": round(elapsed, 3)}
-        if name == "hex":
-            ref = c_hex_reference(seconds)
-            if ref:
-                out[name]["c_reference_playouts_per_s"] = ref
-                out[name]["ratio_to_c"] = round(rate / ref, 3)
+        ref = c_reference(name, seconds)
+        if ref:
+            out[name]["c_reference_playouts_per_s"] = ref
+            out[name]["ratio_to_c"] = round(rate / ref, 3)
     return out
 
 
-def c_hex_reference(seconds: float) -> float | None:
-    """Playouts/s of the plain C loop benchmarks/hex_fill_ref.c (shuffle, fill, one flood
-    fill; 11x11), compiled with gcc now; None when gcc or the file is missing."""
+def c_reference(game: str, seconds: float) -> float | None:
+    """Playouts/s of the game's plain C loop `benchmarks/<name>_playout_ref.c` (the yardstick
+    an issue names: Gomoku's random stones with a five check around the last one), compiled
+    with gcc now and run in this process's run; None when the game has no such file, the
+    game spec has parameters (the loop knows the default board only) or gcc is missing."""
     import shutil
     import subprocess
     import tempfile
     from pathlib import Path
 
-    src = Path(__file__).resolve().parent.parent / "benchmarks" / "hex_fill_ref.c"
-    if not src.is_file() or shutil.which("gcc") is None:
+    name, params = games.split(game)
+    src = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}_playout_ref.c"
+    if params or not src.is_file() or shutil.which("gcc") is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        exe = Path(tmp) / "hex_fill_ref"
+        exe = Path(tmp) / "playout_ref"
         subprocess.run(["gcc", "-O3", "-o", str(exe), str(src)], check=True)
         res = subprocess.run([str(exe), str(seconds)], check=True, capture_output=True,
                              text=True)
@@ -55,19 +57,23 @@ def search_speed(names: list[str], seconds: float) -> dict:
 
     out = {}
     for name in names:
-        state = games.new_state(name)
+        info = games.info_of(name)
         rows = {}
-        for spec in games.info_of(name).bench_players:
-            p = players.make(spec, name, seed=1)
-            _, st = p.choose(state, time=seconds)
-            if p.spec.kind == "alphabeta":
-                rows[p.name] = {"nodes_per_s": round(st["nodes"] / st["time"], 1),
-                                "depth": st["depth"], "seconds": round(st["time"], 3)}
-            else:
-                rows[p.name] = {"sims_per_s": round(st["sims"] / st["time"], 1),
-                                "nodes": st["nodes"], "bytes_per_node": NODE_BYTES,
-                                "tree_mb": round(st["nodes"] * NODE_BYTES / 2**20, 1),
-                                "seconds": round(st["time"], 3)}
+        # the start position, then the game's other benchmark positions (a middle game)
+        for where, text in [("start", None), *info.bench_positions.items()]:
+            state = games.new_state(name, text)
+            for spec in info.bench_players:
+                p = players.make(spec, name, seed=1)
+                _, st = p.choose(state, time=seconds)
+                key = p.name if where == "start" else f"{p.name} @{where}"
+                if p.spec.kind == "alphabeta":
+                    rows[key] = {"nodes_per_s": round(st["nodes"] / st["time"], 1),
+                                 "depth": st["depth"], "seconds": round(st["time"], 3)}
+                else:
+                    rows[key] = {"sims_per_s": round(st["sims"] / st["time"], 1),
+                                 "nodes": st["nodes"], "bytes_per_node": NODE_BYTES,
+                                 "tree_mb": round(st["nodes"] * NODE_BYTES / 2**20, 1),
+                                 "seconds": round(st["time"], 3)}
         out[name] = rows
     return out
 
@@ -80,16 +86,16 @@ def format_rows(out: dict, search: bool) -> list[str]:
                          f"{r['moves_per_s']:14,.0f} moves/s  (avg {r['avg_plies']:.1f} plies, "
                          f"{r['playouts']} playouts in {r['seconds']:.2f} s)")
             if "c_reference_playouts_per_s" in r:
-                lines.append(f"{'':13s} plain C loop (benchmarks/hex_fill_ref.c) "
+                lines.append(f"{'':13s} plain C loop (benchmarks/{name}_playout_ref.c) "
                              f"{r['c_reference_playouts_per_s']:,.0f} playouts/s: ours "
                              f"{r['ratio_to_c']:.2f}x")
             continue
         for spec, row in r.items():
             if "sims_per_s" in row:
-                lines.append(f"{name:13s} {spec:24s} {row['sims_per_s']:12,.0f} sims/s   "
+                lines.append(f"{name:13s} {spec:30s} {row['sims_per_s']:12,.0f} sims/s   "
                              f"{row['nodes']:>10,} nodes x {row['bytes_per_node']} B = "
                              f"{row['tree_mb']} MB")
             else:
-                lines.append(f"{name:13s} {spec:24s} {row['nodes_per_s']:12,.0f} nodes/s  "
+                lines.append(f"{name:13s} {spec:30s} {row['nodes_per_s']:12,.0f} nodes/s  "
                              f"depth {row['depth']}")
     return lines

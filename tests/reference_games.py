@@ -247,5 +247,46 @@ class Hex:
             out.append((tuple(mirrored), "x", n, swap))
         return out
 
+class Gomoku:
+    """Cells as a tuple row by row ('x', 'o', None); five from scratch by scanning every line
+    of every cell; exact: a run of exactly five (freestyle: five or more); draw on a full board.
+    Every empty cell is a legal move."""
+
+    def start(self, params, text):
+        parts = text.split()
+        rows = parts[0].split("/")
+        n = len(rows)
+        cells = tuple(None if ch == "." else ch for row in rows for ch in row)
+        return cells, parts[1], n, len(parts) == 3 or bool(params.get("exact"))
+
+    @staticmethod
+    def has_five(cells, n, colour, exact):
+        for r in range(n):
+            for c in range(n):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    # only from the first stone of a run, so its whole length is measured
+                    pr, pc = r - dr, c - dc
+                    if 0 <= pr < n and 0 <= pc < n and cells[pr * n + pc] == colour:
+                        continue
+                    k, rr, cc = 0, r, c
+                    while 0 <= rr < n and 0 <= cc < n and cells[rr * n + cc] == colour:
+                        k, rr, cc = k + 1, rr + dr, cc + dc
+                    if k == 5 or (k > 5 and not exact):
+                        return True
+        return False
+
+    def over(self, pos):
+        cells, _, n, exact = pos
+        return (None not in cells or self.has_five(cells, n, "x", exact)
+                or self.has_five(cells, n, "o", exact))
+
+    def moves(self, pos):
+        cells, side, n, exact = pos
+        other = "o" if side == "x" else "x"
+        return [(cells[:i] + (side,) + cells[i + 1:], other, n, exact)
+                for i in range(n * n) if cells[i] is None]
+
+
 REFERENCE = {"breakthrough": Breakthrough(), "kalah": Kalah(), "tictactoe": TicTacToe(), "hex": Hex(),
+             "gomoku": Gomoku(),
              "loa": LinesOfAction()}

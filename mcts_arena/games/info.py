@@ -62,6 +62,8 @@ class GameInfo:
     gtp_move: Callable | None = None
     gtp_parse: Callable | None = None
     bench_playouts: int = 2000          # playouts that estimate the average game length
+    #: positions besides the start that `arena bench --search` measures: label -> text form
+    bench_positions: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         if self.default_eval not in self.evals:

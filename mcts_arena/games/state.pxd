@@ -64,6 +64,7 @@ cdef class GameState:
     cdef public int max_moves
 
     cdef int gen_moves(self, int* out) noexcept nogil
+    cdef int search_moves(self, int* out) noexcept nogil
     cdef void do_move(self, int move) noexcept nogil
     cdef void undo_move(self) noexcept nogil
     cdef int result(self) noexcept nogil
@@ -76,6 +77,8 @@ cdef class GameState:
     cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil
     cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil
+    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
+                              int* count) noexcept nogil
     cdef int move_order(self, int move) noexcept nogil
     cdef double move_prior(self, int move) noexcept nogil
     cdef double move_bias(self, int move) noexcept nogil

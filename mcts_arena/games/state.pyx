@@ -29,6 +29,12 @@ cdef class GameState:
     cdef void do_move(self, int move) noexcept nogil:
         pass
 
+    cdef int search_moves(self, int* out) noexcept nogil:
+        """The moves a search expands here: the rules' moves (`gen_moves`) unless the game
+        narrows them for search only (Gomoku's cells near the stones). Never empty while the
+        game goes on, and always including every move that wins or stops a win at once."""
+        return self.gen_moves(out)
+
     cdef void undo_move(self) noexcept nogil:
         pass
 
@@ -90,6 +96,35 @@ cdef class GameState:
             self.do_move(moves[rng_below(rng, n)])
             depth += 1
             res = self.result()
+        while depth > 0:
+            self.undo_move()
+            depth -= 1
+        return res
+
+    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
+                              int* count) noexcept nogil:
+        """A uniformly random playout (as the searches' move-by-move loop plays it: the
+        game's `playout_move` for the random policy) that also records its moves and who made
+        them, the first `cap` of them, in moves/movers; count[0] = moves recorded, count[1] =
+        moves played. State restored; returns the result. RAVE's playouts use it, so a game
+        with a fast path (Gomoku) gives RAVE its speed."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
+        cdef int n, m, depth = 0, k = 0, res
+        res = self.result()
+        while res == ONGOING and depth < 100000:
+            n = self.gen_moves(buf)
+            if n == 0:
+                break
+            m = self.playout_move(PP_RANDOM, buf, n, rng)
+            if k < cap:
+                moves[k] = m
+                movers[k] = self.player
+                k += 1
+            self.do_move(m)
+            depth += 1
+            res = self.result()
+        count[0] = k
+        count[1] = depth
         while depth > 0:
             self.undo_move()
             depth -= 1

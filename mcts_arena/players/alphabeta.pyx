@@ -97,7 +97,7 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
         return terminal_score(s, res, ply)
     if depth <= 0:
         return s.evaluate(evalfn)
-    n = s.gen_moves(moves)
+    n = s.search_moves(moves)
     if n == 0:
         return s.evaluate(evalfn)
     order_moves(s, moves, n, -1, NULL, NULL, NULL)
@@ -217,7 +217,7 @@ cdef class AlphaBeta:
                     return e.value
                 if e.flag == 3 and e.value <= alpha:
                     return e.value
-        n = s.gen_moves(moves)
+        n = s.search_moves(moves)
         if n == 0:
             return s.evaluate(self.evalfn)
         order_moves(s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
@@ -273,7 +273,7 @@ cdef class AlphaBeta:
         cdef double t0 = now(), value = 0.0, v
         cdef int d, best = -1, done_depth = 0, limit
         cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
-        cdef int n = s.gen_moves(moves) if s.result() == ONGOING else 0
+        cdef int n = s.search_moves(moves) if s.result() == ONGOING else 0
         if n == 0:
             raise ValueError("no legal move: the game is over")
         if s.max_moves > self.mv_stride:

@@ -147,7 +147,7 @@ def mcts_options(spec: PlayerSpec) -> dict:
     for key in ("fet", "df", "mb", "rave", "pu", "abp", "abw"):
         if key in o:
             opts[key] = int(o[key])
-    for key in ("det", "ege", "pb"):
+    for key in ("det", "ege", "pb", "npk", "npb"):
         if key in o:
             opts[key] = float(o[key])
     for sel in ("im", "cb", "pbim"):
@@ -156,6 +156,8 @@ def mcts_options(spec: PlayerSpec) -> dict:
             opts["alpha"] = float(o[sel])
     if o.get("exp1"):
         opts["exp1"] = True
+    if o.get("fa"):
+        opts["fa"] = True
     return opts
 
 

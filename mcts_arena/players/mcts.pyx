@@ -25,13 +25,17 @@ Playouts: uniform (the game's fast `random_playout` when nothing else is asked),
 `abpN` (each move by a depth-N αβ); with `ipp` the game's forced moves (win at once, stop a
 win in one) come before ε-greedy or αβ choices; `fetX` (stop after X moves and return v0), `detX` (after every
 `dfN` playout moves, default 5, stop with ±1 when |v0| >= X). Rewards are in [-1, 1].
+Node priors (`npN`): N virtual visits at the game's `move_prior`, or with `npk`/`npb` at the
+sigmoid 1 / (1 + e^-(k v + b)) of the evaluation v after the move (the Gomoku report's prior).
+Forced actions (`fa`): before searching, the game's `forced_move` (Gomoku: make or stop a five,
+make or stop an open four) is played at once without search.
 Backpropagation: mean, or with `mbT` the max child value once a node has T visits; implicit
 minimax `v_s = max_a v_{s,a}` (sign by side to move); the solver's proofs.
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset
-from libc.math cimport log, sqrt
+from libc.math cimport log, sqrt, exp
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP
@@ -78,6 +82,9 @@ cdef struct Opts:
     int df
     double ege
     int np
+    double npk           # sigmoid node priors: prior = 1 / (1 + e^-(npk v + npb)), v = eval_after
+    double npb
+    bint fa              # forced actions: the game's urgent move at once, before any search
     int mb
     double pb
     int sel
@@ -91,6 +98,7 @@ cdef struct Opts:
     bint backup_v
     bint fast_random
     bint policy_fast     # a non-random policy alone: try the game's policy_playout
+    bint rave_fast       # RAVE with random playouts: the game's recorded_playout
     bint flat            # flat Monte Carlo: never expand below the root
     long max_nodes
 
@@ -99,7 +107,8 @@ NODE_BYTES = sizeof(Node)
 
 
 #: The option keys MCTSSearch understands; any other key is a mistake and an error.
-OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "mb", "pb", "sel",
+OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
+               "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "max_nodes")
 
 
@@ -141,8 +150,9 @@ cdef class MCTSSearch:
         free(self.marks)
 
     def __init__(self, dict options, unsigned long long seed=1):
-        """options: C, evalfn (id), policy (id), fet, det, df, ege, np, mb, pb, sel ('im', 'cb',
-        'pbim' or ''), alpha, rave, pu, exp1, abp, flat, max_nodes. Absent = off."""
+        """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
+        sel ('im', 'cb', 'pbim' or ''), alpha, rave, pu, exp1, abp, flat, max_nodes. Absent =
+        off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -156,6 +166,9 @@ cdef class MCTSSearch:
         self.o.df = o.get("df", 5)
         self.o.ege = o.get("ege", -1.0)
         self.o.np = o.get("np", -1)
+        self.o.npk = o.get("npk", 0.0)
+        self.o.npb = o.get("npb", 0.0)
+        self.o.fa = o.get("fa", False)
         self.o.mb = o.get("mb", -1)
         self.o.pb = o.get("pb", 0.0)
         self.o.sel = {"": SEL_PLAIN, "im": SEL_IM, "cb": SEL_CB, "pbim": SEL_PBIM}[o.get("sel", "")]
@@ -171,6 +184,8 @@ cdef class MCTSSearch:
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
                               and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
+        self.o.rave_fast = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
+                            and self.o.ege < 0 and self.o.abp == 0 and self.o.rave > 0)
         self.o.policy_fast = (self.o.policy != PP_RANDOM and self.o.fet < 0 and self.o.det < 0
                               and self.o.ege < 0 and self.o.abp == 0 and self.o.rave == 0)
         if self.o.df < 1:
@@ -224,7 +239,7 @@ cdef class MCTSSearch:
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil:
         """Create the children of `node` (state s is at node). False if the pool is full."""
         cdef int* moves = self.mv_expand
-        cdef int n = s.gen_moves(moves)
+        cdef int n = s.search_moves(moves)
         cdef int i, j, first, me = s.player, res
         cdef Node* c
         cdef Node tmp
@@ -240,7 +255,12 @@ cdef class MCTSSearch:
             if self.o.pb > 0 or self.o.pu > 0:
                 c.bias = s.move_bias(moves[i])
             if np_visits > 0:
-                prior = s.move_prior(moves[i])
+                if self.o.npk > 0:
+                    # the Gomoku report's prior: a sigmoid of the evaluation after the move
+                    prior = 1.0 / (1.0 + exp(-(self.o.npk * s.eval_after(moves[i], self.o.evalfn)
+                                               + self.o.npb)))
+                else:
+                    prior = s.move_prior(moves[i])
                 if prior >= 0:
                     c.visits = np_visits
                     c.wins = np_visits * (2.0 * prior - 1.0)
@@ -375,6 +395,19 @@ cdef class MCTSSearch:
         cdef int* moves = self.mv_playout
         cdef int n, m, depth = 0, res
         cdef double e, r0 = 0.0
+        cdef int counts[2]
+        if self.o.rave_fast and not self.tracing:
+            # random playouts for RAVE: the game's own loop records the moves for AMAF
+            res = s.recorded_playout(&self.rng, &self.played[self.n_played],
+                                     &self.played_by[self.n_played], MAX_PATH - self.n_played,
+                                     counts)
+            self.n_played += counts[0]
+            self.playout_plies += counts[1]
+            if res == 0:
+                return 1.0
+            if res == 1:
+                return -1.0
+            return 0.0
         if self.o.fast_random and not self.tracing:
             res = s.random_playout(&self.rng, 100000)
             if res == 0:
@@ -613,6 +646,15 @@ cdef class MCTSSearch:
         if s.result() != ONGOING:
             raise ValueError("no legal move: the game is over")
         self._size_buffers(s)
+        if self.o.fa:
+            # forced actions (the Gomoku report, 4.3): an urgent move is played without search
+            best = s.forced_move(self.mv_expand, s.gen_moves(self.mv_expand), &self.rng)
+            if best >= 0:
+                return best, {"sims": 0, "nodes": 0, "playout_plies": 0, "depth": 0,
+                              "time": 0.0, "proven": 0, "pool_full": False, "children": [],
+                              "forced": True,
+                              **({"trace": [(cp, best, 0.0) for cp in checkpoints]}
+                                 if checkpoints else {})}
         self.n_nodes = 0
         self.full = False
         self.max_depth = 0

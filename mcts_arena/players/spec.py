@@ -67,6 +67,7 @@ MCTS_TOKENS: dict[str, _Tok] = {
     "df": _Tok("df", "int", 1, 10**6, "check the det condition after every N playout moves (default 5)"),
     "ege": _Tok("ege", "float", 0, 1, "epsilon-greedy playouts: random with probability e, else best successor"),
     "np": _Tok("np", "int", 0, 10**6, "node priors with N virtual visits (bare np: 10 per second of budget)", 0),
+    "fa": _Tok("fa", "flag", 0, 0, "forced actions: play the game's urgent move at once, without search", True),
     "mb": _Tok("mb", "int", 0, 10**9, "max backpropagation once a node has T visits"),
     "pb": _Tok("pb", "float", 0, 10**6, "progressive bias W*H(s,a)/(n+1) (PB = weight 1)", 1.0),
     "im": _Tok("im", "float", 0, 1, "implicit minimax backups with weight alpha"),
@@ -88,17 +89,19 @@ KEY_OPTIONS: dict[str, tuple[str, str, float, float, str]] = {
     "sims": ("sims", "int", 1, budgets.SIMS_MAX, "simulations per move (MCTS, FlatMC) or nodes (αβ)"),
     "depth": ("depth", "int", 1, 64, "αβ: fixed depth"),
     "np": ("np", "int", 0, 10**6, "node-prior virtual visits"),
+    "npk": ("npk", "float", 0.001, 100, "node priors as the sigmoid 1/(1+e^-(k v + b)) of the evaluation after the move: k"),
+    "npb": ("npb", "float", -100, 100, "the sigmoid prior's offset b (with npk)"),
     "seed": ("seed", "int", 0, 2**63, "extra seed salt for this player"),
     "abw": ("abw", "int", 0, 256, "αβ playouts: moves searched per node (default 8, 0 = all)"),
     "tt": ("tt", "int", 0, 1, "αβ: transposition table (1, default) or none (0, as the paper's αβ)"),
     "hh": ("hh", "int", 0, 1, "αβ: history heuristic (1, default) or none (0, as the paper's αβ)"),
 }
-KIND_KEYS = {"MCTS": {"C", "time", "sims", "np", "seed", "abw"} | set(MCTS_TOKENS),
+KIND_KEYS = {"MCTS": {"C", "time", "sims", "np", "npk", "npb", "seed", "abw"} | set(MCTS_TOKENS),
              "alphabeta": {"time", "sims", "depth", "seed", "tt", "hh"},
              "FlatMC": {"C", "time", "sims", "seed"}, "Greedy": {"seed"}, "Random": {"seed"}}
 
 # Canonical order of MCTS options.
-_MCTS_ORDER = ["policy", "fet", "det", "df", "ege", "np", "mb", "pb", "im", "cb", "pbim", "rave",
+_MCTS_ORDER = ["policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa", "mb", "pb", "im", "cb", "pbim", "rave",
                "pu", "exp1", "abp", "abw", "C"]
 
 
@@ -172,7 +175,9 @@ def _format_option(name: str, value) -> str:
         return str(value)
     if name == "exp1":
         return "exp1"
-    if name in ("C", "abw", "tt", "hh"):
+    if name == "fa":
+        return "fa"
+    if name in ("C", "abw", "tt", "hh", "npk", "npb"):
         return f"{name}={_num(value)}"
     if name == "np" and value == 0:
         return "np"
@@ -265,6 +270,8 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerS
     for on_by_default in ("tt", "hh"):
         if opts.get(on_by_default) == 1:
             del opts[on_by_default]
+    if ("npk" in opts or "npb" in opts) and "np" not in opts:
+        raise SpecError(f"npk/npb in {text!r} shape node priors: add np (e.g. np10)")
     for exclusive in (("im", "cb", "pbim"),):
         present = [k for k in exclusive if k in opts]
         if len(present) > 1:
