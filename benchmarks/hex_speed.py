@@ -1,6 +1,6 @@
 """Hex speed, side by side in one run (issue 11): MCTS simulations/s on 11x11 of this tree and,
 optionally, of an older build of mcts_arena (--base), OpenSpiel's C++ MCTS (--openspiel-python,
-a Python with `pyspiel`), and the plain C fill-and-test loop (benchmarks/hex_fill_ref.c).
+a Python with `pyspiel`), and the plain C fill-and-test loop (benchmarks/hex_playout_ref.c).
 
 Every measurement runs in its own subprocess, one after the other, in rounds (interleaved, so
 a change of load hits all of them alike); the medians over the rounds are printed with ratios.
@@ -99,7 +99,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None, help="write the medians as JSON")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from mcts_arena.bench import c_hex_reference
+    from mcts_arena.bench import c_reference
 
     runs: dict[str, list[dict]] = {"this": [], "base": [], "openspiel": [], "c": []}
     for r in range(args.rounds):
@@ -108,7 +108,7 @@ def main() -> None:
             runs["base"].append(_probe(sys.executable, args.base.resolve(), PROBE, args.seconds))
         if args.openspiel_python:
             runs["openspiel"].append(_probe(args.openspiel_python, None, OPENSPIEL, args.seconds))
-        c = c_hex_reference(args.seconds)
+        c = c_reference("hex", args.seconds)
         if c:
             runs["c"].append({"playouts/s": c})
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
@@ -124,7 +124,7 @@ def main() -> None:
         print(line)
     if "c" in med:
         c = med["c"]["playouts/s"]
-        print(f"plain C loop (hex_fill_ref.c)   {c:14,.0f} playouts/s; ours {this['playouts/s'] / c:.2f}x")
+        print(f"plain C loop (hex_playout_ref.c)   {c:14,.0f} playouts/s; ours {this['playouts/s'] / c:.2f}x")
     if "openspiel" in med:
         o = med["openspiel"]["MCTS empty sims/s"]
         print(f"OpenSpiel MCTSBot (C++, 1 random rollout) {o:,.0f} sims/s; ours (MCTS, empty 11x11) "

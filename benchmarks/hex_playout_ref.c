@@ -1,6 +1,6 @@
 /* Plain C reference for Hex 11x11 random playouts (issue 11): shuffle the empty cells, fill the
  * board alternately, one flood fill from the top edge. Prints playouts per second.
- * gcc -O3 -o /tmp/hex_fill_ref benchmarks/hex_fill_ref.c && /tmp/hex_fill_ref 2 */
+ * gcc -O3 -o /tmp/hex_playout_ref benchmarks/hex_playout_ref.c && /tmp/hex_playout_ref 2 */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
