@@ -80,3 +80,17 @@ def test_finished_position_is_refused(tmp_path):
     suite.write_text("hex(size=3) | xx./ooo/x.. x | best: c1\n")
     res = CliRunner().invoke(cli, ["solve", str(suite), "--out", str(tmp_path / "r")])
     assert res.exit_code == 2 and "already finished" in res.output and ":1:" in res.output
+
+
+def test_solver_does_not_take_a_lost_extra_turn_for_a_win():
+    # Kalah: sowing the last seed into the store earns another turn and empties the side, so the
+    # game ends and the opponent's 5 seeds make it 25-11. GameState's default is_decisive
+    # compares the result with the side to move after the move (the mover again) and calls
+    # this a win; the solver confirms every such claim by playing the move.
+    s = games.new_state("kalah", "0,0,0,0,0,1,10/0,0,0,0,0,5,20 0")
+    t = s.copy()
+    t.play("6")
+    assert t.is_terminal() and t.winner() == 1 and t.to_move() == 0
+    assert Solver().solve(s) == -1
+    vals, _ = Solver().solve_moves(s)
+    assert vals == {s.parse_move("6"): -1}
