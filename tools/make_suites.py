@@ -18,6 +18,10 @@ lost (Breakthrough has no draws; so has LOA in practice) or drawn. Positions who
 the solver cannot settle within the budget are dropped, so every line is ground truth: a
 correct move wins, a wrong move does not.
 
+LOA draws a repeated position, so a position's value can depend on the path to it; there each
+move is searched with its own fresh transposition table (what tests/test_suites.py repeats).
+Breakthrough and Kalah positions never repeat.
+
 Kalah (endgames): at most `--seeds-left` seeds in the houses; the full solver gives every move's
 value (win, draw or loss for the mover, on the final score); `best` is every move of the best
 value, kept when some move is worse.
@@ -75,11 +79,14 @@ def move_value(sv: Solver, s, m: int, budget: int, depth: int = 0) -> int | None
     return v if t.to_move() == s.to_move() else -v
 
 
-def shortest_win(sv: Solver, s, depths=(1, 3, 5), budget: int = 400_000):
+def shortest_win(sv: Solver, s, depths=(1, 3, 5), budget: int = 400_000, fresh=False):
     """(N, moves winning within N plies) for the smallest N in `depths` with a forced win."""
     for d in depths:
         if d == 1:
             wins = [m for m in s.move_ids() if s.py_is_decisive(s.format_move(m))]
+        elif fresh:
+            wins = [m for m in s.move_ids()
+                    if move_value(Solver(tt_bits=18), s, m, budget, d - 1) == 1]
         else:
             vals, _ = sv.solve_moves(s, budget, d)
             wins = [m for m, v in vals.items() if v == 1]
@@ -97,8 +104,10 @@ def tempting(game: str, s, correct: set[str], wrong_pool: list[str]) -> list[str
 
 
 def win_in_n_suite(game: str, seed: int, count: int, seconds: float, budget: int,
-                   spread: tuple[int, ...]) -> list[str]:
-    """Breakthrough/LOA lines: see the module docstring."""
+                   spread: tuple[int, ...], fresh: bool = False) -> list[str]:
+    """Breakthrough/LOA lines: see the module docstring. `fresh`: each move is searched with a
+    new transposition table (LOA: a repetition is a draw, so a position's value depends on the
+    path to it, and a table shared between the moves' searches can carry a value across)."""
     rng = random.Random(seed)
     sv = Solver(tt_bits=20)
     per_depth = {d: 0 for d in spread}
@@ -116,7 +125,7 @@ def win_in_n_suite(game: str, seed: int, count: int, seconds: float, budget: int
             if s.is_terminal() or s.to_text() in seen:
                 continue
             seen.add(s.to_text())
-            d, wins = shortest_win(sv, s, spread, budget)
+            d, wins = shortest_win(sv, s, spread, budget, fresh)
             if d is None or per_depth[d] >= quota[d]:
                 continue
             n_moves = len(s.moves())
@@ -127,7 +136,7 @@ def win_in_n_suite(game: str, seed: int, count: int, seconds: float, budget: int
             for m in s.move_ids():
                 if m in wins:
                     continue
-                v = move_value(sv, s, m, budget)
+                v = move_value(Solver(tt_bits=18) if fresh else sv, s, m, budget)
                 if v is None or v == 1:
                     break
                 others[m] = v
@@ -222,7 +231,7 @@ def main() -> None:
     else:
         spread = (1, 3, 5) if args.game == "breakthrough" else (1, 3)
         lines = win_in_n_suite(args.game, args.seed, args.count, args.seconds, args.budget,
-                               spread)
+                               spread, fresh=args.game == "loa")
     cmd = " ".join(["tools/make_suites.py", args.game, f"--seed {args.seed}",
                     f"--count {args.count}", f"--budget {args.budget}"]
                    + ([f"--seeds-left {args.seeds_left}"] if args.game == "kalah" else []))
