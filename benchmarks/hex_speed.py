@@ -3,9 +3,12 @@ optionally, of an older build of mcts_arena (--base), OpenSpiel's C++ MCTS (--op
 a Python with `pyspiel`), and the plain C fill-and-test loop (benchmarks/hex_playout_ref.c).
 
 Every measurement runs in its own subprocess, one after the other, in rounds (interleaved, so
-a change of load hits all of them alike); the medians over the rounds are printed with ratios.
+a change of load hits all of them alike), a fixed amount of work timed in CPU seconds of the
+process (time.process_time: a waiting process is not charged, which wall time would on a
+shared machine); the medians over the rounds are printed with ratios. The C loop times itself
+(wall clock, one second).
 
-    .venv/bin/python benchmarks/hex_speed.py --seconds 1 --rounds 3 \\
+    .venv/bin/python benchmarks/hex_speed.py --rounds 3 \\
         --base /tmp/main-build --openspiel-python /tmp/osvenv/bin/python
 
 Rows: random playouts/s (fill-and-test-once), MCTS and MCTS(bridge) simulations/s from the
@@ -29,51 +32,47 @@ PROBE = r"""
 import json, random, sys, time
 from mcts_arena import games, players
 from mcts_arena.solver import Solver
-secs = float(sys.argv[1])
+scale = float(sys.argv[1])
+clock = time.process_time      # CPU seconds of this process: less noisy on a shared machine
 out = {}
 s = games.new_state("hex")
-n, t0 = 0, time.perf_counter()
-while time.perf_counter() - t0 < secs:
-    for i in range(256):
-        s.random_playout_result(n + i)
-    n += 256
-out["playouts/s"] = n / (time.perf_counter() - t0)
+n = int(400_000 * scale)
+t0 = clock()
+for i in range(n):
+    s.random_playout_result(i)
+out["playouts/s"] = n / (clock() - t0)
 mid = games.new_state("hex")
 rng = random.Random(5)
 for _ in range(40):
     mid.play(rng.choice(mid.moves()))
 for label, state in (("empty", s), ("mid40", mid)):
-    for spec in ("MCTS", "MCTS(bridge)"):
+    for spec, sims in (("MCTS", 150_000), ("MCTS(bridge)", 60_000)):
         p = players.make(spec, "hex", seed=1)
-        _, st = p.choose(state, time=secs)
-        out[f"{spec} {label} sims/s"] = st["sims"] / st["time"]
+        t0 = clock()
+        _, st = p.choose(state, sims=int(sims * scale))
+        out[f"{spec} {label} sims/s"] = st["sims"] / (clock() - t0)
 line = open(sys.argv[2]).read().splitlines()
 pos = next(l for l in line if l.strip() and not l.startswith("#")).split("|")[1].strip()
 st5 = games.new_state("hex(size=5)", pos)
 sv = Solver()
-t0 = time.perf_counter()
+t0 = clock()
 _, info = sv.solve_moves(st5)
-out["solver nodes/s (hex5 #1)"] = info["nodes"] / (time.perf_counter() - t0)
+out["solver nodes/s (hex5 #1)"] = info["nodes"] / (clock() - t0)
 print(json.dumps(out))
 """
 
 OPENSPIEL = r"""
 import json, sys, time
 import pyspiel
-secs = float(sys.argv[1])
+scale = float(sys.argv[1])
 game = pyspiel.load_game("hex(board_size=11)")
 ev = pyspiel.RandomRolloutEvaluator(1, 1)
-sims = 2000
-while True:
-    bot = pyspiel.MCTSBot(game, ev, 1.0, sims, 10**9, False, 1, False,
-                          pyspiel.ChildSelectionPolicy.UCT)
-    t0 = time.perf_counter()
-    bot.step(game.new_initial_state())
-    dt = time.perf_counter() - t0
-    if dt >= secs * 0.5 or sims >= 10**6:
-        break
-    sims *= 2
-print(json.dumps({"MCTS empty sims/s": sims / dt}))
+sims = int(10_000 * scale)
+bot = pyspiel.MCTSBot(game, ev, 1.0, sims, 10**9, False, 1, False,
+                      pyspiel.ChildSelectionPolicy.UCT)
+t0 = time.process_time()
+bot.step(game.new_initial_state())
+print(json.dumps({"MCTS empty sims/s": sims / (time.process_time() - t0)}))
 """
 
 
@@ -90,7 +89,9 @@ def _probe(python: str, tree: Path | None, code: str, seconds: float) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="work per measurement (1: 400k playouts, 150k MCTS and 60k MCTS(bridge) "
+                         "simulations, 10k OpenSpiel simulations; about a second each)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--base", type=Path, default=None,
                     help="a built mcts_arena tree to compare with (e.g. an export of main)")
@@ -103,12 +104,12 @@ def main() -> None:
 
     runs: dict[str, list[dict]] = {"this": [], "base": [], "openspiel": [], "c": []}
     for r in range(args.rounds):
-        runs["this"].append(_probe(sys.executable, ROOT, PROBE, args.seconds))
+        runs["this"].append(_probe(sys.executable, ROOT, PROBE, args.scale))
         if args.base:
-            runs["base"].append(_probe(sys.executable, args.base.resolve(), PROBE, args.seconds))
+            runs["base"].append(_probe(sys.executable, args.base.resolve(), PROBE, args.scale))
         if args.openspiel_python:
-            runs["openspiel"].append(_probe(args.openspiel_python, None, OPENSPIEL, args.seconds))
-        c = c_reference("hex", args.seconds)
+            runs["openspiel"].append(_probe(args.openspiel_python, None, OPENSPIEL, args.scale))
+        c = c_reference("hex", 1.0)
         if c:
             runs["c"].append({"playouts/s": c})
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)

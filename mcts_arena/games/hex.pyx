@@ -138,11 +138,14 @@ cdef inline void _set_edges(unsigned char* b, int nc) noexcept nogil:
 
 
 cdef inline bint _black_connected(unsigned char* b, int n) noexcept nogil:
-    """Does Black connect top and bottom on board b (b is marked on the way: pass a copy)?
-    Flood fill from the top row over Black stones (colour 1; visited ones become 5)."""
-    cdef int stack[MAXC]
-    cdef int sp = 0, c, i, x, nc = n * n
+    """Does Black connect top and bottom on board b (b is marked on the way: pass a copy with
+    its virtual edge cells)? Flood fill from the top row over Black stones (colour 1; visited
+    ones become 5) until the bottom edge's virtual cell, itself a 1, is reached: one test per
+    neighbour, with no bounds check."""
+    cdef int stack[MAXC + 4]
+    cdef int sp = 0, c, i, x, nc = n * n, goal = n * n + V_BOTTOM
     cdef int* nb
+    b[nc + V_TOP] = 5
     for c in range(n):
         if b[c] == 1:
             b[c] = 5
@@ -151,12 +154,12 @@ cdef inline bint _black_connected(unsigned char* b, int n) noexcept nogil:
     while sp > 0:
         sp -= 1
         x = stack[sp]
-        if x >= nc - n:
+        if x == goal:
             return True
         nb = NB[n][x]
         for i in range(6):
             c = nb[i]
-            if c < nc and b[c] == 1:
+            if b[c] == 1:
                 b[c] = 5
                 stack[sp] = c
                 sp += 1
@@ -164,10 +167,12 @@ cdef inline bint _black_connected(unsigned char* b, int n) noexcept nogil:
 
 
 cdef inline bint _white_connected(unsigned char* b, int n) noexcept nogil:
-    """Does White connect left and right (b is marked on the way: pass a copy)?"""
-    cdef int stack[MAXC]
-    cdef int sp = 0, c, i, x, r, nc = n * n
+    """Does White connect left and right (b is marked on the way: pass a copy with its
+    virtual edge cells)? As _black_connected, from column a to the right edge's cell."""
+    cdef int stack[MAXC + 4]
+    cdef int sp = 0, c, i, x, r, nc = n * n, goal = n * n + V_RIGHT
     cdef int* nb
+    b[nc + V_LEFT] = 6
     for r in range(n):
         c = r * n
         if b[c] == 2:
@@ -177,12 +182,12 @@ cdef inline bint _white_connected(unsigned char* b, int n) noexcept nogil:
     while sp > 0:
         sp -= 1
         x = stack[sp]
-        if x % n == n - 1:
+        if x == goal:
             return True
         nb = NB[n][x]
         for i in range(6):
             c = nb[i]
-            if c < nc and b[c] == 2:
+            if b[c] == 2:
                 b[c] = 6
                 stack[sp] = c
                 sp += 1
@@ -191,19 +196,29 @@ cdef inline bint _white_connected(unsigned char* b, int n) noexcept nogil:
 
 cdef inline int _bridge_reply(unsigned char* b, int n, int x, int me, Rng* rng) noexcept nogil:
     """The other carrier of a bridge of colour `me` that a stone on x intruded (both ends `me`
-    stones or `me`'s edge, the other carrier empty); random among several; -1 for none."""
-    cdef int i, y, a, bb, found = 0, reply = -1, nc = n * n
+    stones or `me`'s edge, the other carrier empty); random among several; -1 for none.
+
+    Direction i's cell is a carrier when it is empty and its two neighbours in the cyclic order
+    (directions i-1 and i+1, distinct cells) are `me`: the six tests are computed as bits
+    without branches (on a random board they mispredict), then the candidates are visited in
+    direction order, so the random choice draws exactly as a plain loop would."""
     cdef int* nb = NB[n][x]
+    cdef int n0 = nb[0], n1 = nb[1], n2 = nb[2], n3 = nb[3], n4 = nb[4], n5 = nb[5]
+    cdef int c0 = b[n0], c1 = b[n1], c2 = b[n2], c3 = b[n3], c4 = b[n4], c5 = b[n5]
+    cdef unsigned int m = (c0 == me) | (c1 == me) << 1 | (c2 == me) << 2 | (c3 == me) << 3 | \
+        (c4 == me) << 4 | (c5 == me) << 5
+    cdef unsigned int e = (c0 == 0) | (c1 == 0) << 1 | (c2 == 0) << 2 | (c3 == 0) << 3 | \
+        (c4 == 0) << 4 | (c5 == 0) << 5
+    # carrier i: e_i, m_(i-1), m_(i+1) (cyclic over six bits)
+    cdef unsigned int cand = e & ((m << 1) | (m >> 5)) & ((m >> 1) | (m << 5)) & 63
+    cdef int i, found = 0, reply = -1
+    if cand == 0:
+        return -1
     for i in range(6):
-        y = nb[i]
-        if y >= nc or b[y] != 0:
-            continue
-        a = nb[(i + 5) % 6]
-        bb = nb[(i + 1) % 6]
-        if a != bb and b[a] == me and b[bb] == me:
+        if cand & (1u << i) and nb[(i + 5) % 6] != nb[(i + 1) % 6]:
             found += 1
             if found == 1 or rng_below(rng, found) == 0:
-                reply = y
+                reply = nb[i]
     return reply
 
 
@@ -455,10 +470,9 @@ cdef class Hex(GameState):
             # a ply limit short of a full board: the base class's move-by-move loop
             return GameState.random_playout(self, rng, max_plies)
         memcpy(b, self.cell, NB_SIZE)
-        for c in range(self.nc):
-            if b[c] == 0:
-                empties[k] = c
-                k += 1
+        for c in range(self.nc):        # branch-free: a board in the tree is mostly empty
+            empties[k] = c
+            k += b[c] == 0
         if self._swap_available() and rng_below(rng, k + 1) == k:
             self._swap_on(b)
             p = 0
