@@ -125,12 +125,18 @@ def main() -> None:
         print(line)
     if "c" in med:
         c = med["c"]["playouts/s"]
+        med["playout_ratio_to_c"] = this["playouts/s"] / c
         print(f"plain C loop (hex_playout_ref.c)   {c:14,.0f} playouts/s; ours {this['playouts/s'] / c:.2f}x")
     if "openspiel" in med:
+        # ratios within each round (same load), then their median
+        def per_round(k):
+            return statistics.median(a["MCTS empty sims/s"] / o["MCTS empty sims/s"]
+                                     for a, o in zip(runs[k], runs["openspiel"]))
         o = med["openspiel"]["MCTS empty sims/s"]
+        med["ratio_to_openspiel"] = {k: per_round(k) for k in ("this", "base") if runs[k]}
         print(f"OpenSpiel MCTSBot (C++, 1 random rollout) {o:,.0f} sims/s; ours (MCTS, empty 11x11) "
-              f"{this['MCTS empty sims/s'] / o:.1f}x"
-              + (f", base {med['base']['MCTS empty sims/s'] / o:.1f}x" if args.base else ""))
+              f"{per_round('this'):.1f}x" + (f", base {per_round('base'):.1f}x" if args.base else "")
+              + " (median of the rounds' ratios)")
     if args.out:
         args.out.write_text(json.dumps(med, indent=2))
 

@@ -94,3 +94,22 @@ def test_solver_does_not_take_a_lost_extra_turn_for_a_win():
     assert Solver().solve(s) == -1
     vals, _ = Solver().solve_moves(s)
     assert vals == {s.parse_move("6"): -1}
+
+
+def test_alphabeta_searches_afresh_at_each_budget():
+    # an αβ player keeps its transposition table between searches: reusing one player for the
+    # increasing budgets made the search at budget 2 start from what budget 1 found
+    from mcts_arena import players
+    from mcts_arena.solve import _trace
+
+    state = games.new_state("breakthrough", ".....b../.bb..bbb/.ww..b../.b.bwbw./.ww.b.wb/"
+                                            ".b.b..w./w.w.ww../......w. w")
+
+    def make():
+        return players.make("αβ(efLH)", "breakthrough", seed=5)
+
+    alone = [state.format_move(make().choose(state, sims=b)[0]) for b in (1, 2, 3)]
+    assert [mv for _, mv, _ in _trace(make(), state, [1, 2, 3], make)] == alone
+    reused = make()
+    carried = [state.format_move(reused.choose(state, sims=b)[0]) for b in (1, 2, 3)]
+    assert carried != alone      # the position shows the difference
