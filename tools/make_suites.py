@@ -222,7 +222,8 @@ def main() -> None:
     ap.add_argument("game", choices=["breakthrough", "loa", "kalah"])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=12)
-    ap.add_argument("--seconds", type=float, default=300.0, help="stop searching after this long")
+    ap.add_argument("--seconds", type=float, default=1800.0,
+                    help="give up after this long (a cap: the suite depends on the seed only)")
     ap.add_argument("--budget", type=int, default=400_000, help="solver nodes per move")
     ap.add_argument("--seeds-left", type=int, default=12, help="Kalah: most seeds in the houses")
     args = ap.parse_args()
