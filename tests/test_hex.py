@@ -129,6 +129,22 @@ def test_union_find_win_test_survives_undo_clone_and_swap():
                         assert set(s.py_threats(99)) == threats
 
 
+def test_bitboard_connection_test_matches_the_reference():
+    """The playouts' bitboard test (six shifts per step across 64-bit words: sizes up to 19 use
+    six words) and the flood fill against the plain reference, on random boards of every size
+    and density, full boards included."""
+    from mcts_arena.games.hex import connection_tests
+    rng = random.Random(19)
+    for n in range(3, 20):
+        for density in (0.3, 0.5, 0.7, 1.0):
+            for _ in range(12):
+                cells = [0 if rng.random() > density else rng.choice((1, 2))
+                         for _ in range(n * n)]
+                board = {(i // n, i % n): ".xo"[v] for i, v in enumerate(cells) if v}
+                want = connected(n, board, "x")
+                assert connection_tests(n, cells) == (want, want)
+
+
 def test_swap_rule():
     s = Hex(5, swap=True)
     s.play("b1")

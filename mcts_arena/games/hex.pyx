@@ -50,7 +50,7 @@ or edge (1) > other (0); `move_bias` = order / 2 plus a small centre term, `move
 rate from 0.35 (plain) to 0.75 (bridge reply).
 """
 from libc.stdint cimport uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
@@ -60,6 +60,7 @@ DEF MAXN = 19
 DEF MAXC = 361            # MAXN * MAXN
 DEF NB_SIZE = 366         # cells + 4 edges + "nobody"
 DEF INF = 1000
+DEF MAXW = 6              # 64-bit words of a cell bitboard (361 cells)
 
 cdef enum:
     EF_TD = 1                 # local evaluation id: two-distance
@@ -80,6 +81,12 @@ SWAP_MOVE = SWAP
 cdef int NB[MAXN + 1][MAXC][6]
 # EB[n][cell][p]: the edges of player p that `cell` touches (bit 1: top/left, bit 2: bottom/right)
 cdef unsigned char EB[MAXN + 1][MAXC][2]
+# bitboards of the n x n board (bit = cell, row by row): its first and last rows, and the cells
+# not in its first / last column (the sources that may shift sideways)
+cdef uint64_t TOPROW[MAXN + 1][MAXW]
+cdef uint64_t BOTROW[MAXN + 1][MAXW]
+cdef uint64_t NOTFIRST[MAXN + 1][MAXW]
+cdef uint64_t NOTLAST[MAXN + 1][MAXW]
 cdef int DR[6]
 cdef int DC[6]
 DR[:] = [-1, -1, 0, 1, 1, 0]
@@ -88,6 +95,10 @@ DC[:] = [0, 1, 1, 0, -1, -1]
 
 cdef void _init_tables():
     cdef int n, r, c, i, rr, cc, v
+    memset(TOPROW, 0, sizeof(TOPROW))
+    memset(BOTROW, 0, sizeof(BOTROW))
+    memset(NOTFIRST, 0, sizeof(NOTFIRST))
+    memset(NOTLAST, 0, sizeof(NOTLAST))
     for n in range(3, MAXN + 1):
         for r in range(n):
             for c in range(n):
@@ -109,6 +120,15 @@ cdef void _init_tables():
                     NB[n][r * n + c][i] = v
                 EB[n][r * n + c][0] = (1 if r == 0 else 0) | (2 if r == n - 1 else 0)
                 EB[n][r * n + c][1] = (1 if c == 0 else 0) | (2 if c == n - 1 else 0)
+                v = r * n + c
+                if r == 0:
+                    TOPROW[n][v >> 6] |= (<uint64_t>1) << (v & 63)
+                if r == n - 1:
+                    BOTROW[n][v >> 6] |= (<uint64_t>1) << (v & 63)
+                if c != 0:
+                    NOTFIRST[n][v >> 6] |= (<uint64_t>1) << (v & 63)
+                if c != n - 1:
+                    NOTLAST[n][v >> 6] |= (<uint64_t>1) << (v & 63)
 
 
 _init_tables()
@@ -192,6 +212,61 @@ cdef inline bint _white_connected(unsigned char* b, int n) noexcept nogil:
                 stack[sp] = c
                 sp += 1
     return False
+
+
+cdef inline bint _black_bits_connected(uint64_t* black, int n) noexcept nogil:
+    """Does the Black stone set `black` (bitboard) connect the top and bottom rows? Grows the
+    stones reached from the top row by all six neighbour shifts at once, word by word, until
+    the bottom row is hit or nothing grows: no branch per cell (on a random board those
+    mispredict), about one step per row of the longest path."""
+    cdef uint64_t x[MAXW]
+    cdef uint64_t nx[MAXW]
+    cdef uint64_t r[MAXW]
+    cdef uint64_t l[MAXW]
+    cdef uint64_t v, grew, hit
+    cdef int w, nw = (n * n + 63) >> 6
+    cdef uint64_t* top = TOPROW[n]
+    cdef uint64_t* bot = BOTROW[n]
+    cdef uint64_t* nf = NOTFIRST[n]
+    cdef uint64_t* nl = NOTLAST[n]
+    for w in range(nw):
+        x[w] = black[w] & top[w]
+    while True:
+        for w in range(nw):
+            r[w] = x[w] & nl[w]          # may step right / up-right
+            l[w] = x[w] & nf[w]          # may step left / down-left
+        grew = 0
+        hit = 0
+        for w in range(nw):
+            # to higher cells: right (+1), down (+n), down-left (+n-1)
+            v = x[w] | (r[w] << 1) | (x[w] << n) | (l[w] << (n - 1))
+            # to lower cells: left (-1), up (-n), up-right (-n+1)
+            v |= (l[w] >> 1) | (x[w] >> n) | (r[w] >> (n - 1))
+            if w > 0:
+                v |= (r[w - 1] >> 63) | (x[w - 1] >> (64 - n)) | (l[w - 1] >> (65 - n))
+            if w + 1 < nw:
+                v |= (l[w + 1] << 63) | (x[w + 1] << (64 - n)) | (r[w + 1] << (65 - n))
+            v &= black[w]
+            grew |= v ^ x[w]
+            hit |= v & bot[w]
+            nx[w] = v
+        if hit:
+            return True
+        if not grew:
+            return False
+        for w in range(nw):
+            x[w] = nx[w]
+
+
+cdef inline bint _board_black_connected(unsigned char* b, int n) noexcept nogil:
+    """_black_bits_connected of the Black stones (1) of the cells of b."""
+    cdef uint64_t black[MAXW]
+    cdef int c, w, nc = n * n
+    for w in range(MAXW):
+        black[w] = 0
+    for c in range(nc):
+        black[c >> 6] |= (<uint64_t>(b[c] == 1)) << (c & 63)
+    return _black_bits_connected(black, n)
 
 
 cdef inline int _bridge_reply(unsigned char* b, int n, int x, int me, Rng* rng) noexcept nogil:
@@ -459,23 +534,44 @@ cdef class Hex(GameState):
     # ---- playouts -------------------------------------------------------------------------
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Fill-and-test-once: share the empty cells out at random (the side to move gets
-        ceil(k/2) of k), then one flood fill says who connects (the winner of the full board is
-        the winner of the game). A max_plies short of filling the board plays move by move."""
+        ceil(k/2) of k), then one connection test says who connects (the winner of the full
+        board is the winner of the game). A max_plies short of filling the board plays move by
+        move. The filled board is only a bitboard of Black's stones, tested by
+        _black_bits_connected (the swap rule's one position keeps a board copy)."""
         cdef unsigned char b[NB_SIZE]
+        cdef uint64_t black[MAXW]
         cdef int empties[MAXC]
-        cdef int k = 0, c, i, j, t, nother, p = self.player
+        cdef int k = 0, c, i, j, t, nother, p = self.player, nc = self.nc, w, lo, hi
+        cdef unsigned char* cell = self.cell
         if self.res != ONGOING:
             return self.res
         if max_plies < self.nc - self.nstones + 1:
             # a ply limit short of a full board: the base class's move-by-move loop
             return GameState.random_playout(self, rng, max_plies)
-        memcpy(b, self.cell, NB_SIZE)
-        for c in range(self.nc):        # branch-free: a board in the tree is mostly empty
+        if self._swap_available():
+            memcpy(b, self.cell, NB_SIZE)
+            for c in range(nc):
+                empties[k] = c
+                k += b[c] == 0
+            if rng_below(rng, k + 1) == k:
+                self._swap_on(b)
+                p = 0
+            nother = k >> 1
+            for i in range(nother):
+                j = i + rng_below(rng, k - i)
+                t = empties[j]
+                empties[j] = empties[i]
+                empties[i] = t
+                b[t] = 2 - p
+            for i in range(nother, k):
+                b[empties[i]] = p + 1
+            return 0 if _board_black_connected(b, self.n) else 1
+        for w in range(MAXW):
+            black[w] = 0
+        for c in range(nc):        # branch-free: a board in the tree is mostly empty
             empties[k] = c
-            k += b[c] == 0
-        if self._swap_available() and rng_below(rng, k + 1) == k:
-            self._swap_on(b)
-            p = 0
+            k += cell[c] == 0
+            black[c >> 6] |= (<uint64_t>(cell[c] == 1)) << (c & 63)
         # the opponent's floor(k/2) cells: a partial Fisher-Yates shuffle picks them
         nother = k >> 1
         for i in range(nother):
@@ -483,10 +579,13 @@ cdef class Hex(GameState):
             t = empties[j]
             empties[j] = empties[i]
             empties[i] = t
-            b[t] = 2 - p
-        for i in range(nother, k):
-            b[empties[i]] = p + 1
-        return 0 if _black_connected(b, self.n) else 1
+        # Black's share: the rest when Black is to move, else the picked cells
+        lo = nother if p == 0 else 0
+        hi = k if p == 0 else nother
+        for i in range(lo, hi):
+            t = empties[i]
+            black[t >> 6] |= (<uint64_t>1) << (t & 63)
+        return 0 if _black_bits_connected(black, self.n) else 1
 
     cdef void _swap_on(self, unsigned char* b) noexcept nogil:
         cdef int c
@@ -505,7 +604,7 @@ cdef class Hex(GameState):
         if self.res != ONGOING:
             return self.res
         self._bridge_fill(b, rng)
-        return 0 if _black_connected(b, self.n) else 1
+        return 0 if _board_black_connected(b, self.n) else 1
 
     cdef void _bridge_fill(self, unsigned char* b, Rng* rng) noexcept nogil:
         """Fill a copy b of the board by a bridge playout."""
@@ -904,6 +1003,19 @@ cdef class Hex(GameState):
         cdef Rng r
         rng_seed(&r, seed)
         return self.policy_playout(PP_IPP, &r)
+
+
+def connection_tests(int n, cells):
+    """(bitboard test, flood-fill test) of "Black connects top and bottom" for an n x n board
+    given as a list of 0/1/2 per cell (for tests: both against a plain reference)."""
+    cdef unsigned char b[NB_SIZE]
+    if not MIN_SIZE <= n <= MAX_SIZE or len(cells) != n * n:
+        raise ValueError("need n in 3..19 and n*n cells")
+    for c in range(n * n):
+        b[c] = cells[c]
+    _set_edges(b, n * n)
+    first = _board_black_connected(b, n)
+    return bool(first), bool(_black_connected(b, n))
 
 
 from mcts_arena.games.info import GameInfo, Param
