@@ -50,11 +50,11 @@ def test_config_macros():
 BAD = [
     ("MCTS(im1.5)", "breakthrough", "value out of range in token 'im1.5' of 'MCTS(im1.5)': expected 0 to 1"),
     ("MCTS(ege2)", "breakthrough", "value out of range in token 'ege2' of 'MCTS(ege2)': expected 0 to 1"),
-    ("MCTS(foo)", "breakthrough", "unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fet, im, ipp, mb, np, pb, pbim, pu, rave, sl, ef…, key=value"),
+    ("MCTS(foo)", "breakthrough", "unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, im, ipp, mb, np, pb, pbim, pu, rave, sl, ef…, key=value"),
     ("MCTS(ipp", "breakthrough", "bad player specification 'MCTS(ipp': expected KIND(token,...), e.g. MCTS(bl,im0.4)"),
     ("XX(ipp)", "breakthrough", "unknown player kind 'XX' in 'XX(ipp)'; valid kinds: MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, GTP, py"),
-    ("MCTS(np)", "kalah", "token 'np' in 'MCTS(np)' does not apply to kalah (it needs game knowledge only breakthrough, hex has)"),
-    ("MCTS(ipp)", "kalah", "token 'ipp' in 'MCTS(ipp)' does not apply to kalah (it needs game knowledge only breakthrough, hex, loa has)"),
+    ("MCTS(np)", "kalah", "token 'np' in 'MCTS(np)' does not apply to kalah (it needs game knowledge only breakthrough, gomoku, hex has)"),
+    ("MCTS(ipp)", "kalah", "token 'ipp' in 'MCTS(ipp)' does not apply to kalah (it needs game knowledge only breakthrough, gomoku, hex, loa has)"),
     ("MCTS(efLH)", "kalah", "unknown evaluation 'efLH' in 'MCTS(efLH)' for kalah; valid: efRS"),
     ("MCTS(efLH,bl)", "breakthrough", "conflicting evaluations 'efLH' and 'efMS' in 'MCTS(efLH,bl)'"),
     ("MCTS(fet)", "breakthrough", "token 'fet' in 'MCTS(fet)' needs a number (e.g. fet20)"),
@@ -63,12 +63,12 @@ BAD = [
     ("MCTS(im0.4,cb0.4)", "breakthrough", "options im and cb in 'MCTS(im0.4,cb0.4)' cannot be combined (each is a different use of the evaluation in selection)"),
     ("MCTS(C=-1)", "breakthrough", "value out of range in token 'C=-1' of 'MCTS(C=-1)': expected 0 to 100"),
     ("MCTS(C=x)", "breakthrough", "bad number in token 'C=x' of 'MCTS(C=x)': expected a number"),
-    ("MCTS(depth=3)", "breakthrough", "unknown option 'depth' in 'MCTS(depth=3)' for MCTS; valid: C, abw, np, seed, sims, time"),
+    ("MCTS(depth=3)", "breakthrough", "unknown option 'depth' in 'MCTS(depth=3)' for MCTS; valid: C, abw, np, npb, npk, seed, sims, time"),
     ("ab(d0)", "breakthrough", "value out of range in token 'd0' of 'ab(d0)': expected 1 to 64"),
     ("ab(im0.4)", "breakthrough", "unknown token 'im0.4' in 'ab(im0.4)' for αβ; valid tokens: d, ef…, key=value"),
     ("MCTS(ipp,,im0.4)", "breakthrough", "empty token in 'MCTS(ipp,,im0.4)' (a doubled or trailing comma?)"),
     ("", "breakthrough", "empty player specification"),
-    ("MCTS", "chess", "unknown game 'chess'; valid games: breakthrough, hex, kalah, loa, tictactoe"),
+    ("MCTS", "chess", "unknown game 'chess'; valid games: breakthrough, gomoku, hex, kalah, loa, tictactoe"),
 ]
 
 

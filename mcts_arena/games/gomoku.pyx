@@ -206,10 +206,13 @@ cdef class Gomoku(GameState):
         self.res = ONGOING
         for c in range(self.nc):
             if b[c]:
+                self._place(c, b[c] - 1)
+        # fives are looked for on the whole board (under `exact` a run of five seen before its
+        # sixth stone is placed would be a false five)
+        for c in range(self.nc):
+            if b[c] and _five_at(self.cell, self.n, c, b[c], self.exact):
                 p = b[c] - 1
-                self._place(c, p)
-                if _five_at(self.cell, self.n, c, p + 1, self.exact):
-                    self.res = p if self.res == ONGOING or self.res == p else DRAW
+                self.res = p if self.res == ONGOING or self.res == p else DRAW
         if self.res == ONGOING and self.nstones == self.nc:
             self.res = DRAW
         self.player = player
@@ -568,6 +571,41 @@ cdef class Gomoku(GameState):
             return -0.9
         return 0.9 * tanh((self.score[me] - self.score[1 - me]) / 1000.0)
 
+    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
+        """evaluate() of the position after `move`, from the mover's view, without playing it:
+        the 20 windows through the cell give the new sums and four counts (node priors call
+        this for every new child)."""
+        cdef int p = self.player, o = 1 - p, j, w, cp, co, n4p = self.n4[p], n4o = self.n4[o]
+        cdef long long sp = self.score[p], so = self.score[o]
+        cdef unsigned short* ws = CW[self.n][move]
+        cdef double v
+        if self.is_decisive(move):
+            return 1.0
+        if self.nstones + 1 == self.nc:
+            return 0.0
+        for j in range(CWN[self.n][move]):
+            w = ws[j]
+            cp = self.wcnt[p][w]
+            co = self.wcnt[o][w]
+            if co == 0:
+                sp += T[cp + 1] - T[cp]
+                if cp == 3:
+                    n4p += 1
+                elif cp == 4:
+                    n4p -= 1
+            elif cp == 0:
+                so -= T[co]
+                if co == 4:
+                    n4o -= 1
+        # the opponent is to move after the move: evaluate()'s rules from its side, negated
+        if n4o > 0:
+            v = 0.95
+        elif n4p >= 2:
+            v = -0.9
+        else:
+            v = 0.9 * tanh((so - sp) / 1000.0)
+        return -v
+
     cdef long long _point_score(self, int x, int p) noexcept nogil:
         """Single point score of a p stone on empty x: p's window gains plus the opponent's
         window values it kills."""
@@ -831,12 +869,12 @@ GAME = GameInfo(
     # The Gomoku report's agents (docs/gomoku.md): `heavy` is the heavy playout policy, `full`
     # the combination of every enhancement of the report (RAVE, sigmoid prior, forced actions,
     # progressive bias and unpruning) on plain UCT
-    macros={"heavy": "ipp", "full": "rave1000,np10,fa,PB,pu5"},
+    macros={"heavy": "ipp", "full": "rave10000,np10,fa,pb10,pu5"},
     openings={"centre": _centre_opening},
     default_opening="centre",
     options=frozenset({"policy", "np", "abp"}),
     typical_plies=60,
-    bench_players=("MCTS", "MCTS(heavy)", "MCTS(rave1000)", "MCTS(full)", "αβ(efPT)"),
+    bench_players=("MCTS", "MCTS(heavy)", "MCTS(rave10000)", "MCTS(full)", "αβ(efPT)"),
     # a middle game of 30 stones (random near-stone play with urgent moves from h8; no four
     # on the board): `arena bench gomoku --search` measures the searches here too
     bench_positions={"middle": ".............../.............../.............../.............../"

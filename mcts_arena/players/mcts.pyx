@@ -133,6 +133,7 @@ cdef class MCTSSearch:
     cdef bint tracing       # record playout moves (tests, `playout_once`)
     cdef int* mv_expand     # move buffers of _expand and _playout, sized by the game's max_moves
     cdef int* mv_playout
+    cdef Node* sort_tmp     # merge buffer of the unpruning order, max_moves nodes
     cdef int mv_cap
     # _select's exploration term C sqrt(ln n / v) by visit count v, valid while
     # ucb_gen[v] == ucb_call (one call of _select: ln n is fixed within it)
@@ -142,6 +143,7 @@ cdef class MCTSSearch:
 
     def __cinit__(self):
         self.mv_expand = self.mv_playout = NULL
+        self.sort_tmp = NULL
         self.mv_cap = 0
         self.ucb_call = 0
         memset(self.ucb_gen, 0, sizeof(self.ucb_gen))
@@ -154,6 +156,7 @@ cdef class MCTSSearch:
     def __dealloc__(self):
         free(self.mv_expand)
         free(self.mv_playout)
+        free(self.sort_tmp)
         free(self.nodes)
         free(self.marks)
 
@@ -286,13 +289,7 @@ cdef class MCTSSearch:
             s.undo_move()
         if self.o.pu > 0:
             # children sorted by heuristic, best first: unpruning reveals them in this order
-            for i in range(1, n):
-                tmp = self.nodes[first + i]
-                j = i - 1
-                while j >= 0 and self.nodes[first + j].bias < tmp.bias:
-                    self.nodes[first + j + 1] = self.nodes[first + j]
-                    j -= 1
-                self.nodes[first + j + 1] = tmp
+            self._sort_by_bias(&self.nodes[first], n)
         elif self.o.exp1:
             # random activation order
             for i in range(n - 1, 0, -1):
@@ -306,6 +303,47 @@ cdef class MCTSSearch:
         c.nactive = 1 if self.o.exp1 else n
         self._update_node(node)
         return True
+
+    cdef void _sort_by_bias(self, Node* a, int n) noexcept nogil:
+        """Stable sort of a[0:n] by bias, highest first (bottom-up merge sort through
+        sort_tmp): O(n log n) where an insertion sort cost O(n^2) on 225-child Gomoku nodes;
+        stable, so equal biases keep the generation order as before."""
+        cdef Node* src = a
+        cdef Node* dst = self.sort_tmp
+        cdef Node* t
+        cdef int width = 1, lo, mid, hi, i, j, k
+        while width < n:
+            lo = 0
+            while lo < n:
+                mid = lo + width if lo + width < n else n
+                hi = lo + 2 * width if lo + 2 * width < n else n
+                i = lo
+                j = mid
+                k = lo
+                while i < mid and j < hi:
+                    if src[j].bias > src[i].bias:     # strictly greater: stable
+                        dst[k] = src[j]
+                        j += 1
+                    else:
+                        dst[k] = src[i]
+                        i += 1
+                    k += 1
+                while i < mid:
+                    dst[k] = src[i]
+                    i += 1
+                    k += 1
+                while j < hi:
+                    dst[k] = src[j]
+                    j += 1
+                    k += 1
+                lo = hi
+            t = src
+            src = dst
+            dst = t
+            width *= 2
+        if src != a:
+            for i in range(n):
+                a[i] = src[i]
 
     cdef void _update_node(self, int node) noexcept nogil:
         """Implicit minimax backup and solver proof of `node` from its active children."""
@@ -356,7 +394,14 @@ cdef class MCTSSearch:
                 fallback = i
                 continue
             if c.visits == 0:
-                val = 1e100
+                if self.o.rave > 0 and c.amaf_n > 0:
+                    # RAVE ranks the untried moves by their AMAF value (as one visit's worth of
+                    # exploration): "unvisited first at random" threw away what RAVE knows
+                    # (MCTS(rave300) vs MCTS on 7x7 Hex at 2,000 sims: 48% before)
+                    q = c.amaf_w / c.amaf_n
+                    val = q + self.o.C * sqrt(logn)
+                else:
+                    val = 1e100
             else:
                 q = c.wins / c.visits
                 if self.o.rave > 0 and c.amaf_n > 0:
@@ -627,9 +672,11 @@ cdef class MCTSSearch:
             return
         free(self.mv_expand)
         free(self.mv_playout)
+        free(self.sort_tmp)
         self.mv_expand = <int*>malloc(s.max_moves * sizeof(int))
         self.mv_playout = <int*>malloc(s.max_moves * sizeof(int))
-        if self.mv_expand == NULL or self.mv_playout == NULL:
+        self.sort_tmp = <Node*>malloc(s.max_moves * sizeof(Node))
+        if self.mv_expand == NULL or self.mv_playout == NULL or self.sort_tmp == NULL:
             self.mv_cap = 0
             raise MemoryError()
         self.mv_cap = s.max_moves
@@ -785,5 +832,5 @@ cdef class MCTSSearch:
             out.append({"index": i, "move": nd.move, "visits": nd.visits, "wins": nd.wins,
                         "v": nd.v, "mover": nd.mover, "tomove": nd.tomove, "proven": nd.proven,
                         "first": nd.first, "nchild": nd.nchild, "nactive": nd.nactive,
-                        "amaf_n": nd.amaf_n})
+                        "amaf_n": nd.amaf_n, "amaf_w": nd.amaf_w})
         return out

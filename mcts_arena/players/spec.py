@@ -73,7 +73,7 @@ MCTS_TOKENS: dict[str, _Tok] = {
     "im": _Tok("im", "float", 0, 1, "implicit minimax backups with weight alpha"),
     "cb": _Tok("cb", "float", 0, 1, "control: constant bias (1-a)Q + a*v0(child), no backups"),
     "pbim": _Tok("pbim", "float", 0, 1, "control: progressive bias of implicit values a*v/(n+1)"),
-    "rave": _Tok("rave", "int", 1, 10**9, "UCT-RAVE, beta = max(0, (K - n_s) / K) (the usual RAVE schedule)"),
+    "rave": _Tok("rave", "int", 1, 10**9, "UCT-RAVE, beta = max(0, (K - n_s) / K); untried moves ranked by AMAF (K above the sims per move)"),
     "pu": _Tok("pu", "int", 1, 10**4, "progressive unpruning: start with K children by heuristic"),
     "exp": _Tok("exp1", "int", 1, 1, "exp1: expand one child per simulation (memory-saving)"),
     "abp": _Tok("abp", "int", 1, 8, "alpha-beta playouts: each playout move by a depth-N search", 2),
