@@ -145,6 +145,28 @@ def test_bitboard_connection_test_matches_the_reference():
                 assert connection_tests(n, cells) == (want, want)
 
 
+def test_rave_recorded_playout_draws_as_the_move_by_move_loop():
+    """Hex's recorded playout (RAVE) keeps the empty cells in order instead of listing them
+    each ply: the same moves, movers, result and length as GameState's loop, seed for seed,
+    with a short record cap too; the swap rule's early positions use the loop itself."""
+    rng = random.Random(23)
+    for n, swap in ((3, False), (5, False), (8, False), (11, False), (5, True), (9, True)):
+        for _ in range(6):
+            s = Hex(n, swap=swap)
+            for _ in range(rng.randint(0, n * n // 2)):
+                s.play(rng.choice(s.moves()))
+                if s.is_terminal():
+                    s.undo()
+                    break
+            before = (s.to_text(), s.zobrist())
+            for seed in range(10):
+                for cap in (400, 5):
+                    fast = s.py_recorded_playout(seed, cap)
+                    assert fast == s.py_recorded_playout(seed, cap, base=True)
+                    assert len(fast[1]) == min(cap, fast[3])
+                    assert (s.to_text(), s.zobrist()) == before
+
+
 def test_swap_rule():
     s = Hex(5, swap=True)
     s.play("b1")

@@ -50,7 +50,7 @@ or edge (1) > other (0); `move_bias` = order / 2 plus a small centre term, `move
 rate from 0.35 (plain) to 0.75 (bridge reply).
 """
 from libc.stdint cimport uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memset, memmove
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
@@ -587,6 +587,40 @@ cdef class Hex(GameState):
             black[t >> 6] |= (<uint64_t>1) << (t & 63)
         return 0 if _black_bits_connected(black, self.n) else 1
 
+    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
+                              int* count) noexcept nogil:
+        """RAVE's playout: GameState's move-by-move loop (a uniformly random empty cell each
+        ply, recorded, until a side connects), with the same draws: the empty cells are kept
+        in increasing order, as gen_moves lists them, so cell i of the list is the move the
+        loop's `moves[rng_below(n)]` picks; instead of a scan of the board per ply, the drawn
+        cell leaves the list. The win test is do_move's union-find. Where the swap can still
+        come up (the swap rule, at most one stone) the base loop runs."""
+        cdef int empties[MAXC]
+        cdef int k = 0, c, i, m, depth = 0, rec = 0, res = self.res
+        if self.swap_rule and self.nstones <= 1:
+            return GameState.recorded_playout(self, rng, moves, movers, cap, count)
+        for c in range(self.nc):
+            empties[k] = c
+            k += self.cell[c] == 0
+        while res == ONGOING and k > 0:
+            i = rng_below(rng, k)
+            m = empties[i]
+            k -= 1
+            memmove(&empties[i], &empties[i + 1], (k - i) * sizeof(int))
+            if rec < cap:
+                moves[rec] = m
+                movers[rec] = self.player
+                rec += 1
+            self.do_move(m)
+            depth += 1
+            res = self.res
+        count[0] = rec
+        count[1] = depth
+        while depth > 0:
+            self.undo_move()
+            depth -= 1
+        return res
+
     cdef void _swap_on(self, unsigned char* b) noexcept nogil:
         cdef int c
         for c in range(self.nc):
@@ -982,6 +1016,22 @@ cdef class Hex(GameState):
         cdef int out[MAXC]
         cdef int k = self.threats(out, min(limit, MAXC))
         return [self.format_move(out[i]) for i in range(k)]
+
+    def py_recorded_playout(self, unsigned long long seed=1, int cap=400, bint base=False):
+        """(result, moves recorded, their movers, plies played) of RAVE's recorded playout from
+        here (state restored); base=True runs GameState's move-by-move loop instead."""
+        cdef Rng r
+        cdef int mv[MAXC + 4]
+        cdef signed char who[MAXC + 4]
+        cdef int cnt[2]
+        cdef int res
+        cap = max(0, min(cap, MAXC + 4))
+        rng_seed(&r, seed)
+        if base:
+            res = GameState.recorded_playout(self, &r, mv, who, cap, cnt)
+        else:
+            res = self.recorded_playout(&r, mv, who, cap, cnt)
+        return res, [mv[i] for i in range(cnt[0])], [who[i] for i in range(cnt[0])], cnt[1]
 
     def py_forced_move(self, unsigned long long seed=1):
         """The bridge reply here (notation) or None."""
