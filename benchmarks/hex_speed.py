@@ -56,6 +56,10 @@ sv = Solver()
 t0 = clock()
 _, info = sv.solve_moves(st5)
 out["solver nodes/s (hex5 #1)"] = info["nodes"] / (clock() - t0)
+p = players.make("MCTS(rave300)", "hex", seed=1)
+t0 = clock()
+_, st = p.choose(s, sims=int(30_000 * scale))
+out["MCTS(rave300) empty sims/s"] = st["sims"] / (clock() - t0)
 print(json.dumps(out))
 """
 
@@ -88,7 +92,7 @@ def _probe(python: str, tree: Path | None, code: str, seconds: float) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", type=float, default=1.0,
-                    help="work per measurement (1: half a second of playouts, 150k MCTS and 100k MCTS(bridge) "
+                    help="work per measurement (1: half a second of playouts, 150k MCTS and 100k MCTS(bridge), 30k MCTS(rave300) "
                          "simulations, 10k OpenSpiel simulations; about a second each)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--base", type=Path, default=None,
