@@ -583,3 +583,35 @@ def score_interval(wins: float, draws: float, losses: float, method: str = "auto
     used = method if method != "auto" else ("wilson" if n < SMALL_SAMPLE else "wald")
     lo, hi = interval(wins, draws, losses, used)
     return max(0.0, lo), min(1.0, hi), used
+
+
+def bradley_terry_ladder(results: Mapping[tuple[str, str], tuple[float, float, float]],
+                         z: float = 1.96) -> list[dict]:
+    """Bradley–Terry Elo ratings (mean 0, `stats.bradley_terry`) with the half-width of their
+    95% interval, best first: [{"name", "elo", "error", "games"}, ...].
+
+    `results[(a, b)] = (wins_a, draws, wins_b)`. The error is z times the standard error from
+    the observed Fisher information at the fitted ratings (its pseudo-inverse, which is the
+    covariance under the mean-zero constraint); None when it is not finite.
+    """
+    ratings = bradley_terry(results)
+    names = list(ratings)
+    idx = {a: i for i, a in enumerate(names)}
+    n = len(names)
+    games = np.zeros((n, n))
+    for (a, b), (wa, d, wb) in results.items():
+        games[idx[a], idx[b]] += wa + d + wb
+        games[idx[b], idx[a]] += wa + d + wb
+    r = np.array([ratings[a] for a in names]) * _LN10_400
+    p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
+    w = games * p * (1.0 - p) * _LN10_400 ** 2
+    info = np.diag(w.sum(axis=1)) - w
+    cov = np.linalg.pinv(info) if n > 1 else np.zeros((1, 1))
+    out = []
+    for a in names:
+        var = cov[idx[a], idx[a]]
+        err = z * math.sqrt(var) if var > 0 and math.isfinite(var) else None
+        out.append({"name": a, "elo": ratings[a], "error": err,
+                    "games": int(games[idx[a]].sum())})
+    out.sort(key=lambda e: -e["elo"])
+    return out

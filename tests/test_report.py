@@ -105,7 +105,7 @@ def test_every_format_parses_and_plots_are_written(stores, tmp_path):
     res = run.invoke(cli, ["report", str(real), str(kal), "--format", "html", "--out", str(out)])
     assert res.exit_code == 0 and res.output == f"wrote {out / 'report.html'}\n"
     page = (out / "report.html").read_text()
-    assert page.count("<table>") == 3            # two experiments + Kalah pair table
+    assert page.count("<table>") == 4    # two experiments, Kalah pair table, the rep ratings
     assert "MCTS(im0.5) vs MCTS" in page and "data:image/png;base64," in page
 
     for fmt, needle in (("markdown", "| MCTS vs Random |"), ("latex", r"\begin{tabular}"),
@@ -200,3 +200,24 @@ def test_json_fields_are_documented():
     for k in tables.ROW_FIELDS:
         assert f"    {k}" in tables.__doc__ or f" {k}," in tables.__doc__ or \
             f", {k}" in tables.__doc__, k
+
+
+def test_linked_pairings_get_bradley_terry_ratings(stores, tmp_path):
+    """Pairings that link three or more players (here a sweep and a match sharing MCTS) give a
+    Bradley–Terry ladder in the report, equal to the ratings of the stored counts."""
+    from mcts_arena import stats
+
+    real, _ = stores
+    rep = build_report([str(real)])
+    e = rep.experiments[0]
+    players = {r["player"] for r in e.rows} | {r["opponent"] for r in e.rows}
+    assert e.ratings and {x["name"] for x in e.ratings} == players
+    want = stats.bradley_terry({(r["player"], r["opponent"]): (r["wins"], r["draws"], r["losses"])
+                                for r in e.rows})
+    assert all(x["elo"] == pytest.approx(want[x["name"]]) for x in e.ratings)
+    assert [x["elo"] for x in e.ratings] == sorted((x["elo"] for x in e.ratings), reverse=True)
+    res = CliRunner().invoke(cli, ["report", str(real), "--out", str(tmp_path)])
+    assert res.exit_code == 0 and "Bradley–Terry Elo" in res.output
+    assert (tmp_path / "elo-rep.png").is_file()
+    # two players only: no ladder
+    assert tables.experiment_ratings([r for r in e.rows if r["opponent"] == "Random"]) is None

@@ -46,10 +46,10 @@ def test_html_report_renders_and_every_image_loads(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     page = out / "report.html"
     n = page.read_text().count("<img ")
-    assert n == 2                                     # forest plot and the sweep
+    assert n == 3                     # forest plot, the sweep, the Bradley–Terry ladder
     r = _check(page, "--screenshot", str(tmp_path / "shot.png"), "--min-images", str(n))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.startswith(f"ok: {n} images loaded, 1 tables")
+    assert r.stdout.startswith(f"ok: {n} images loaded, 2 tables")
     assert (tmp_path / "shot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # the check can fail: one picture's data cut short, another's made garbage
@@ -58,4 +58,4 @@ def test_html_report_renders_and_every_image_loads(tmp_path, monkeypatch):
     bad = tmp_path / "bad.html"
     bad.write_text(text[:i] + "iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB" + text[i + 4000:])
     r = _check(bad)
-    assert r.returncode == 1 and "1 of 2 images did not load" in r.stdout, r.stdout
+    assert r.returncode == 1 and f"1 of {n} images did not load" in r.stdout, r.stdout

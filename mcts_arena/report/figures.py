@@ -25,7 +25,6 @@ import numpy as np
 OURS = "#1f77b4"
 PAPER = "#d62728"
 RANGES = ("#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
-_LN10_400 = math.log(10.0) / 400.0
 
 
 def _figure(width: float, height: float):
@@ -224,38 +223,8 @@ def sweep_plot(sweep, path: str | Path, title: str | None = None,
 
 
 # ---- Elo ladder ----------------------------------------------------------------------------
-def bradley_terry_ladder(results: Mapping[tuple[str, str], tuple[float, float, float]],
-                         z: float = 1.96) -> list[dict]:
-    """Bradley–Terry Elo ratings (mean 0, `stats.bradley_terry`) with the half-width of their
-    95% interval, best first: [{"name", "elo", "error", "games"}, ...].
-
-    `results[(a, b)] = (wins_a, draws, wins_b)`. The error is z times the standard error from
-    the observed Fisher information at the fitted ratings (its pseudo-inverse, which is the
-    covariance under the mean-zero constraint); None when it is not finite.
-    """
-    from mcts_arena import stats
-
-    ratings = stats.bradley_terry(results)
-    names = list(ratings)
-    idx = {a: i for i, a in enumerate(names)}
-    n = len(names)
-    games = np.zeros((n, n))
-    for (a, b), (wa, d, wb) in results.items():
-        games[idx[a], idx[b]] += wa + d + wb
-        games[idx[b], idx[a]] += wa + d + wb
-    r = np.array([ratings[a] for a in names]) * _LN10_400
-    p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
-    w = games * p * (1.0 - p) * _LN10_400 ** 2
-    info = np.diag(w.sum(axis=1)) - w
-    cov = np.linalg.pinv(info) if n > 1 else np.zeros((1, 1))
-    out = []
-    for a in names:
-        var = cov[idx[a], idx[a]]
-        err = z * math.sqrt(var) if var > 0 and math.isfinite(var) else None
-        out.append({"name": a, "elo": ratings[a], "error": err,
-                    "games": int(games[idx[a]].sum())})
-    out.sort(key=lambda e: -e["elo"])
-    return out
+# the ratings with their intervals are numbers, not pictures: they live in stats
+from mcts_arena.stats import bradley_terry_ladder  # noqa: E402,F401 - re-exported
 
 
 def elo_ladder(ladder: Sequence[Mapping], path: str | Path, title: str | None = None) -> Path:

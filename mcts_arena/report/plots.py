@@ -55,6 +55,11 @@ def write_figures(report: Report, out: str | Path) -> list[Path]:
                                     + (", paper ◆" if report.comparisons is not None else ""))
             report.figures.append((f"{name}: win % per pairing", str(p)))
             paths.append(p)
+        if e.ratings:
+            p = figures.elo_ladder(e.ratings, out / f"elo-{_slug(name)}.png",
+                                   title=f"{name}: Elo (Bradley–Terry)")
+            report.figures.append((f"{name}: Elo ladder", str(p)))
+            paths.append(p)
         st = e.tournament_state
         if st is None:
             continue

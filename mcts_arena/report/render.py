@@ -141,6 +141,14 @@ def _text_table(head, rows) -> list[str]:
     return [line, "-" * len(line)] + [fmt(c) for c in rows]
 
 
+RATING_HEAD = ["player", "Elo", "± 95%", "games"]
+
+
+def rating_cells(x: dict) -> list[str]:
+    err = "inf" if x["error"] is None else f"{x['error']:.1f}"
+    return [x["name"], f"{x['elo'] + 0.0:+.1f}", err, str(x["games"])]
+
+
 def render_text(report: Report) -> str:
     out: list[str] = []
     for e in report.experiments:
@@ -153,6 +161,9 @@ def render_text(report: Report) -> str:
                        "drew the other; the same seat winning both is discarded):")
             out += _text_table(PAIR_HEAD, [pair_cells(r) for r in paired])
         out += _notes(e.rows)
+        if e.ratings:
+            out += ["", "Bradley–Terry Elo (mean 0, 95% interval) from every pairing above:"]
+            out += _text_table(RATING_HEAD, [rating_cells(x) for x in e.ratings])
         if e.tournament:
             out += ["", e.tournament.rstrip()]
         out.append("")
@@ -194,6 +205,9 @@ def render_markdown(report: Report) -> str:
         notes = _notes(e.rows)
         if notes:
             out += [""] + [f"- {n}" for n in notes]
+        if e.ratings:
+            out += ["", "Bradley–Terry Elo (mean 0, 95% interval) from every pairing above:", ""]
+            out += _md_table(RATING_HEAD, [rating_cells(x) for x in e.ratings])
         if e.tournament:
             out += ["", "```", e.tournament.rstrip(), "```"]
         out.append("")
@@ -346,6 +360,10 @@ def render_html(report: Report) -> str:
             parts.append(_html_table(PAIR_HEAD, [pair_cells(r) for r in paired]))
         for n in _notes(e.rows):
             parts.append(f"<p>{html.escape(n)}</p>")
+        if e.ratings:
+            parts.append("<p>Bradley–Terry Elo (mean 0, 95% interval) from every pairing "
+                         "above:</p>")
+            parts.append(_html_table(RATING_HEAD, [rating_cells(x) for x in e.ratings]))
         if e.tournament:
             parts.append(f"<pre>{html.escape(e.tournament.rstrip())}</pre>")
     pics = [(t, p) for t, p in _pictures(report) if Path(p).exists()]

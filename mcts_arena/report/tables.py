@@ -421,6 +421,30 @@ class ExperimentReport:
     rows: list[dict]
     tournament: str | None = None        # bracket / cross-table text of a tournament dir
     tournament_state: object | None = None   # arena.tournament.State of a tournament dir
+    #: Bradley–Terry Elo of every player (best first, stats.bradley_terry_ladder) when the
+    #: experiment's pairings link three or more players; None otherwise
+    ratings: list[dict] | None = None
+
+
+def experiment_ratings(rows: list[dict]) -> list[dict] | None:
+    """Bradley–Terry ratings of an experiment's players from its pairings (a round robin, a
+    gauntlet, several matches that share players), or None with fewer than three players or
+    when the results do not link them all."""
+    from mcts_arena import stats
+
+    results: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for r in rows:
+        if not r["games"]:
+            continue
+        key = (r["player"], r["opponent"])
+        w, d, lo = results.get(key, (0, 0, 0))
+        results[key] = (w + r["wins"], d + r["draws"], lo + r["losses"])
+    if len({name for k in results for name in k}) < 3:
+        return None
+    try:
+        return stats.bradley_terry_ladder(results)
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -446,9 +470,11 @@ def build_report(paths: list[str], ci: str = "auto", compare: str | None = None)
     exps = []
     for d in dirs:
         with Store.open(d, readonly=True) as store:
-            exps.append(ExperimentReport(experiment_info(store), pairing_rows(store, ci),
-                                         tournament.render_stored(store),
-                                         tournament.stored_state(store)))
+            rows = pairing_rows(store, ci)
+            state = tournament.stored_state(store)
+            exps.append(ExperimentReport(experiment_info(store), rows,
+                                         tournament.render_stored(store), state,
+                                         experiment_ratings(rows) if state is None else None))
     all_rows = [r for e in exps for r in e.rows]
     sweeps = find_sweeps(all_rows)
     comparisons = compare_paper(all_rows) if compare == "paper" else None
