@@ -147,7 +147,11 @@ CREATE TABLE IF NOT EXISTS solve (
 """
 
 
-def _trace(player, state, cps: list[int]) -> list[tuple[int, str, float]]:
+def _trace(player, state, cps: list[int], fresh=None) -> list[tuple[int, str, float]]:
+    """The move chosen at each checkpoint. `fresh()` makes a new player of the same spec and
+    seed: αβ and Greedy search afresh at each budget with one, since a player keeps its
+    transposition table from search to search and a search at budget B would start from what
+    the searches at the smaller budgets found."""
     kind = player.spec.kind
     if kind in ("MCTS", "FlatMC"):
         return [(b, state.format_move(m), t) for b, m, t in player.trace(state, cps)]
@@ -158,6 +162,8 @@ def _trace(player, state, cps: list[int]) -> list[tuple[int, str, float]]:
         return [(b, state.format_move(m), dt) for b in cps]
     out = []
     for b in cps:
+        if fresh is not None:
+            player = fresh()
         m, st = player.choose(state, sims=b)
         out.append((b, state.format_move(m), st.get("time", 0.0)))
     return out
@@ -194,7 +200,8 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
                         continue
                     seed = derive_seed(base_seed, spec.canonical, pos.pid, i)
                     player = players.make(spec, seed=seed)
-                    tr = _trace(player, state, cps)
+                    tr = _trace(player, state, cps,
+                                lambda: players.make(spec, seed=seed))
                     with store._tx():
                         store.conn.execute("INSERT OR REPLACE INTO solve VALUES (?, ?, ?, ?, ?, ?)",
                                            (spec.canonical, pos.pid, i, key, json.dumps(tr),

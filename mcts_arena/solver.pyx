@@ -3,7 +3,7 @@
 move) to the end of the game, with a transposition table. Ground truth for `arena prove` and
 for the answers of the shipped solve suites.
 
-At every node a move that wins at once (`is_decisive`) is taken first; where the game lists the
+At every node a move that wins at once (`is_decisive`, confirmed by playing it) is taken first; where the game lists the
 opponent's wins in one (`threats`), two of them lose at once and one must be blocked; the
 other moves are searched
 in the game's static order (`move_order`, then `move_bias`: for Hex, bridge replies, bridge
@@ -61,6 +61,17 @@ cdef class Solver:
             moves[j + 1] = m
         return n
 
+    cdef bint _wins_at_once(self, GameState s, int move) noexcept nogil:
+        """Does `move` end the game with a win for the side playing it? The check behind a
+        game's `is_decisive` claim: GameState's default compares the result with the side to
+        move after the move, which is not the mover when the move earns another turn (Kalah),
+        so a move ending a lost game with an extra turn would be taken for a win."""
+        cdef int me = s.player, r
+        s.do_move(move)
+        r = s.result()
+        s.undo_move()
+        return r == me
+
     cdef int _solve(self, GameState s, int alpha, int beta, int ply) noexcept nogil:
         cdef int* moves = <int*>alloca(s.max_moves * sizeof(int) + 8)
         cdef int n, i, v, best = -2, alpha0 = alpha, me, nt
@@ -91,7 +102,7 @@ cdef class Solver:
         if n == 0:
             return 0
         for i in range(n):
-            if s.is_decisive(moves[i]):
+            if s.is_decisive(moves[i]) and self._wins_at_once(s, moves[i]):
                 return 1
         # the opponent's wins in one: two cannot both be stopped, one must be
         nt = s.threats(threat, 2)

@@ -88,6 +88,85 @@ def test_random_games_undo_hash_text_round_trip():
             assert (s.to_text(), s.zobrist()) == start
 
 
+def test_union_find_win_test_survives_undo_clone_and_swap():
+    """do_move's union-find (undone by undo_move) against the plain reference's breadth-first
+    test from scratch: winner after every move of random walks that also undo 1-3 moves, swap
+    and clone midway; is_decisive and the threats list against trying each cell."""
+    rng = random.Random(11)
+    for n in (3, 4, 6, 9):
+        for swap in (False, True):
+            for _ in range(3):
+                s, ref = Hex(n, swap=swap), RefHex(n, swap=swap)
+                for step in range(4 * n * n):
+                    if s.is_terminal() or (len(ref.history) and rng.random() < 0.25):
+                        k = min(len(ref.history), rng.randint(1, 3))
+                        for _ in range(k):
+                            s.undo()
+                            ref.undo()
+                    else:
+                        m = rng.choice(s.moves())
+                        s.play(m)
+                        ref.play(m)
+                    if rng.random() < 0.1:
+                        s = s.copy()
+                    w = ref.winner()
+                    assert s.winner() == (None if w is None else {"x": 0, "o": 1}[w])
+                    if not s.is_terminal() and rng.random() < 0.3:
+                        side = ref.side
+                        other = "o" if side == "x" else "x"
+                        wins, threats = set(), set()
+                        for mv in s.moves():
+                            if mv == "swap":
+                                continue
+                            rc = (int(mv[1:]) - 1, "abcdefghijklmnopqrs".index(mv[0]))
+                            for colour, found in ((side, wins), (other, threats)):
+                                ref.board[rc] = colour
+                                if connected(n, ref.board, colour):
+                                    found.add(mv)
+                                del ref.board[rc]
+                        assert {mv for mv in s.moves() if mv != "swap" and s.py_is_decisive(mv)} \
+                            == wins
+                        assert set(s.py_threats(99)) == threats
+
+
+def test_bitboard_connection_test_matches_the_reference():
+    """The playouts' bitboard test (six shifts per step across 64-bit words: sizes up to 19 use
+    six words) and the flood fill against the plain reference, on random boards of every size
+    and density, full boards included."""
+    from mcts_arena.games.hex import connection_tests
+    rng = random.Random(19)
+    for n in range(3, 20):
+        for density in (0.3, 0.5, 0.7, 1.0):
+            for _ in range(12):
+                cells = [0 if rng.random() > density else rng.choice((1, 2))
+                         for _ in range(n * n)]
+                board = {(i // n, i % n): ".xo"[v] for i, v in enumerate(cells) if v}
+                want = connected(n, board, "x")
+                assert connection_tests(n, cells) == (want, want)
+
+
+def test_rave_recorded_playout_draws_as_the_move_by_move_loop():
+    """Hex's recorded playout (RAVE) keeps the empty cells in order instead of listing them
+    each ply: the same moves, movers, result and length as GameState's loop, seed for seed,
+    with a short record cap too; the swap rule's early positions use the loop itself."""
+    rng = random.Random(23)
+    for n, swap in ((3, False), (5, False), (8, False), (11, False), (5, True), (9, True)):
+        for _ in range(6):
+            s = Hex(n, swap=swap)
+            for _ in range(rng.randint(0, n * n // 2)):
+                s.play(rng.choice(s.moves()))
+                if s.is_terminal():
+                    s.undo()
+                    break
+            before = (s.to_text(), s.zobrist())
+            for seed in range(10):
+                for cap in (400, 5):
+                    fast = s.py_recorded_playout(seed, cap)
+                    assert fast == s.py_recorded_playout(seed, cap, base=True)
+                    assert len(fast[1]) == min(cap, fast[3])
+                    assert (s.to_text(), s.zobrist()) == before
+
+
 def test_swap_rule():
     s = Hex(5, swap=True)
     s.play("b1")

@@ -80,3 +80,36 @@ def test_finished_position_is_refused(tmp_path):
     suite.write_text("hex(size=3) | xx./ooo/x.. x | best: c1\n")
     res = CliRunner().invoke(cli, ["solve", str(suite), "--out", str(tmp_path / "r")])
     assert res.exit_code == 2 and "already finished" in res.output and ":1:" in res.output
+
+
+def test_solver_does_not_take_a_lost_extra_turn_for_a_win():
+    # Kalah: sowing the last seed into the store earns another turn and empties the side, so the
+    # game ends and the opponent's 5 seeds make it 25-11. GameState's default is_decisive
+    # compares the result with the side to move after the move (the mover again) and calls
+    # this a win; the solver confirms every such claim by playing the move.
+    s = games.new_state("kalah", "0,0,0,0,0,1,10/0,0,0,0,0,5,20 0")
+    t = s.copy()
+    t.play("6")
+    assert t.is_terminal() and t.winner() == 1 and t.to_move() == 0
+    assert Solver().solve(s) == -1
+    vals, _ = Solver().solve_moves(s)
+    assert vals == {s.parse_move("6"): -1}
+
+
+def test_alphabeta_searches_afresh_at_each_budget():
+    # an αβ player keeps its transposition table between searches: reusing one player for the
+    # increasing budgets made the search at budget 2 start from what budget 1 found
+    from mcts_arena import players
+    from mcts_arena.solve import _trace
+
+    state = games.new_state("breakthrough", ".....b../.bb..bbb/.ww..b../.b.bwbw./.ww.b.wb/"
+                                            ".b.b..w./w.w.ww../......w. w")
+
+    def make():
+        return players.make("αβ(efLH)", "breakthrough", seed=5)
+
+    alone = [state.format_move(make().choose(state, sims=b)[0]) for b in (1, 2, 3)]
+    assert [mv for _, mv, _ in _trace(make(), state, [1, 2, 3], make)] == alone
+    reused = make()
+    carried = [state.format_move(reused.choose(state, sims=b)[0]) for b in (1, 2, 3)]
+    assert carried != alone      # the position shows the difference

@@ -20,8 +20,11 @@ Notation: `a1`..`s19` (file = column, number = row), `swap`. Text form: the rows
 with `x`, `o`, `.`, separated by `/`, then ` x` or ` o` for the side to move, then ` swap`
 when the swap rule is in force, e.g. `...../...../...../...../..... x` (5x5 start).
 
-Win detection: a flood fill from the stone just played over its own colour, stopping when both
-of its player's edges are touched (O(size of the group)). The random playout is the
+Win detection: a union-find over the stones (union by size, no path compression, so do_move's
+unions are undone exactly by undo_move); each group's root records which of its owner's edges
+the group touches, and a stone that leaves its group touching both wins: O(log cells) per move
+instead of a flood fill over the group. The same records answer "would a stone here win"
+(`is_decisive`, `threats`) without placing it. The random playout is the
 fill-and-test-once of Browne's slides: the empty cells are shared out at random (the side to
 move gets the extra one of an odd count) and one flood fill from the top edge says who won.
 
@@ -47,7 +50,7 @@ or edge (1) > other (0); `move_bias` = order / 2 plus a small centre term, `move
 rate from 0.35 (plain) to 0.75 (bridge reply).
 """
 from libc.stdint cimport uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset, memmove
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
@@ -57,6 +60,7 @@ DEF MAXN = 19
 DEF MAXC = 361            # MAXN * MAXN
 DEF NB_SIZE = 366         # cells + 4 edges + "nobody"
 DEF INF = 1000
+DEF MAXW = 6              # 64-bit words of a cell bitboard (361 cells)
 
 cdef enum:
     EF_TD = 1                 # local evaluation id: two-distance
@@ -75,6 +79,14 @@ SWAP_MOVE = SWAP
 # NB[n][cell][i]: neighbour i of `cell` on the n x n board, off-board ones as virtual cells
 # n*n + V_TOP.. (V_NONE past a corner).
 cdef int NB[MAXN + 1][MAXC][6]
+# EB[n][cell][p]: the edges of player p that `cell` touches (bit 1: top/left, bit 2: bottom/right)
+cdef unsigned char EB[MAXN + 1][MAXC][2]
+# bitboards of the n x n board (bit = cell, row by row): its first and last rows, and the cells
+# not in its first / last column (the sources that may shift sideways)
+cdef uint64_t TOPROW[MAXN + 1][MAXW]
+cdef uint64_t BOTROW[MAXN + 1][MAXW]
+cdef uint64_t NOTFIRST[MAXN + 1][MAXW]
+cdef uint64_t NOTLAST[MAXN + 1][MAXW]
 cdef int DR[6]
 cdef int DC[6]
 DR[:] = [-1, -1, 0, 1, 1, 0]
@@ -83,6 +95,10 @@ DC[:] = [0, 1, 1, 0, -1, -1]
 
 cdef void _init_tables():
     cdef int n, r, c, i, rr, cc, v
+    memset(TOPROW, 0, sizeof(TOPROW))
+    memset(BOTROW, 0, sizeof(BOTROW))
+    memset(NOTFIRST, 0, sizeof(NOTFIRST))
+    memset(NOTLAST, 0, sizeof(NOTLAST))
     for n in range(3, MAXN + 1):
         for r in range(n):
             for c in range(n):
@@ -102,6 +118,17 @@ cdef void _init_tables():
                     else:
                         v = n * n + V_NONE
                     NB[n][r * n + c][i] = v
+                EB[n][r * n + c][0] = (1 if r == 0 else 0) | (2 if r == n - 1 else 0)
+                EB[n][r * n + c][1] = (1 if c == 0 else 0) | (2 if c == n - 1 else 0)
+                v = r * n + c
+                if r == 0:
+                    TOPROW[n][v >> 6] |= (<uint64_t>1) << (v & 63)
+                if r == n - 1:
+                    BOTROW[n][v >> 6] |= (<uint64_t>1) << (v & 63)
+                if c != 0:
+                    NOTFIRST[n][v >> 6] |= (<uint64_t>1) << (v & 63)
+                if c != n - 1:
+                    NOTLAST[n][v >> 6] |= (<uint64_t>1) << (v & 63)
 
 
 _init_tables()
@@ -131,11 +158,14 @@ cdef inline void _set_edges(unsigned char* b, int nc) noexcept nogil:
 
 
 cdef inline bint _black_connected(unsigned char* b, int n) noexcept nogil:
-    """Does Black connect top and bottom on board b (b is marked on the way: pass a copy)?
-    Flood fill from the top row over Black stones (colour 1; visited ones become 5)."""
-    cdef int stack[MAXC]
-    cdef int sp = 0, c, i, x, nc = n * n
+    """Does Black connect top and bottom on board b (b is marked on the way: pass a copy with
+    its virtual edge cells)? Flood fill from the top row over Black stones (colour 1; visited
+    ones become 5) until the bottom edge's virtual cell, itself a 1, is reached: one test per
+    neighbour, with no bounds check."""
+    cdef int stack[MAXC + 4]
+    cdef int sp = 0, c, i, x, nc = n * n, goal = n * n + V_BOTTOM
     cdef int* nb
+    b[nc + V_TOP] = 5
     for c in range(n):
         if b[c] == 1:
             b[c] = 5
@@ -144,12 +174,12 @@ cdef inline bint _black_connected(unsigned char* b, int n) noexcept nogil:
     while sp > 0:
         sp -= 1
         x = stack[sp]
-        if x >= nc - n:
+        if x == goal:
             return True
         nb = NB[n][x]
         for i in range(6):
             c = nb[i]
-            if c < nc and b[c] == 1:
+            if b[c] == 1:
                 b[c] = 5
                 stack[sp] = c
                 sp += 1
@@ -157,10 +187,12 @@ cdef inline bint _black_connected(unsigned char* b, int n) noexcept nogil:
 
 
 cdef inline bint _white_connected(unsigned char* b, int n) noexcept nogil:
-    """Does White connect left and right (b is marked on the way: pass a copy)?"""
-    cdef int stack[MAXC]
-    cdef int sp = 0, c, i, x, r, nc = n * n
+    """Does White connect left and right (b is marked on the way: pass a copy with its
+    virtual edge cells)? As _black_connected, from column a to the right edge's cell."""
+    cdef int stack[MAXC + 4]
+    cdef int sp = 0, c, i, x, r, nc = n * n, goal = n * n + V_RIGHT
     cdef int* nb
+    b[nc + V_LEFT] = 6
     for r in range(n):
         c = r * n
         if b[c] == 2:
@@ -170,33 +202,98 @@ cdef inline bint _white_connected(unsigned char* b, int n) noexcept nogil:
     while sp > 0:
         sp -= 1
         x = stack[sp]
-        if x % n == n - 1:
+        if x == goal:
             return True
         nb = NB[n][x]
         for i in range(6):
             c = nb[i]
-            if c < nc and b[c] == 2:
+            if b[c] == 2:
                 b[c] = 6
                 stack[sp] = c
                 sp += 1
     return False
 
 
+cdef inline bint _black_bits_connected(uint64_t* black, int n) noexcept nogil:
+    """Does the Black stone set `black` (bitboard) connect the top and bottom rows? Grows the
+    stones reached from the top row by all six neighbour shifts at once, word by word, until
+    the bottom row is hit or nothing grows: no branch per cell (on a random board those
+    mispredict), about one step per row of the longest path."""
+    cdef uint64_t x[MAXW]
+    cdef uint64_t nx[MAXW]
+    cdef uint64_t r[MAXW]
+    cdef uint64_t l[MAXW]
+    cdef uint64_t v, grew, hit
+    cdef int w, nw = (n * n + 63) >> 6
+    cdef uint64_t* top = TOPROW[n]
+    cdef uint64_t* bot = BOTROW[n]
+    cdef uint64_t* nf = NOTFIRST[n]
+    cdef uint64_t* nl = NOTLAST[n]
+    for w in range(nw):
+        x[w] = black[w] & top[w]
+    while True:
+        for w in range(nw):
+            r[w] = x[w] & nl[w]          # may step right / up-right
+            l[w] = x[w] & nf[w]          # may step left / down-left
+        grew = 0
+        hit = 0
+        for w in range(nw):
+            # to higher cells: right (+1), down (+n), down-left (+n-1)
+            v = x[w] | (r[w] << 1) | (x[w] << n) | (l[w] << (n - 1))
+            # to lower cells: left (-1), up (-n), up-right (-n+1)
+            v |= (l[w] >> 1) | (x[w] >> n) | (r[w] >> (n - 1))
+            if w > 0:
+                v |= (r[w - 1] >> 63) | (x[w - 1] >> (64 - n)) | (l[w - 1] >> (65 - n))
+            if w + 1 < nw:
+                v |= (l[w + 1] << 63) | (x[w + 1] << (64 - n)) | (r[w + 1] << (65 - n))
+            v &= black[w]
+            grew |= v ^ x[w]
+            hit |= v & bot[w]
+            nx[w] = v
+        if hit:
+            return True
+        if not grew:
+            return False
+        for w in range(nw):
+            x[w] = nx[w]
+
+
+cdef inline bint _board_black_connected(unsigned char* b, int n) noexcept nogil:
+    """_black_bits_connected of the Black stones (1) of the cells of b."""
+    cdef uint64_t black[MAXW]
+    cdef int c, w, nc = n * n
+    for w in range(MAXW):
+        black[w] = 0
+    for c in range(nc):
+        black[c >> 6] |= (<uint64_t>(b[c] == 1)) << (c & 63)
+    return _black_bits_connected(black, n)
+
+
 cdef inline int _bridge_reply(unsigned char* b, int n, int x, int me, Rng* rng) noexcept nogil:
     """The other carrier of a bridge of colour `me` that a stone on x intruded (both ends `me`
-    stones or `me`'s edge, the other carrier empty); random among several; -1 for none."""
-    cdef int i, y, a, bb, found = 0, reply = -1, nc = n * n
+    stones or `me`'s edge, the other carrier empty); random among several; -1 for none.
+
+    Direction i's cell is a carrier when it is empty and its two neighbours in the cyclic order
+    (directions i-1 and i+1, distinct cells) are `me`: the six tests are computed as bits
+    without branches (on a random board they mispredict), then the candidates are visited in
+    direction order, so the random choice draws exactly as a plain loop would."""
     cdef int* nb = NB[n][x]
+    cdef int n0 = nb[0], n1 = nb[1], n2 = nb[2], n3 = nb[3], n4 = nb[4], n5 = nb[5]
+    cdef int c0 = b[n0], c1 = b[n1], c2 = b[n2], c3 = b[n3], c4 = b[n4], c5 = b[n5]
+    cdef unsigned int m = (c0 == me) | (c1 == me) << 1 | (c2 == me) << 2 | (c3 == me) << 3 | \
+        (c4 == me) << 4 | (c5 == me) << 5
+    cdef unsigned int e = (c0 == 0) | (c1 == 0) << 1 | (c2 == 0) << 2 | (c3 == 0) << 3 | \
+        (c4 == 0) << 4 | (c5 == 0) << 5
+    # carrier i: e_i, m_(i-1), m_(i+1) (cyclic over six bits)
+    cdef unsigned int cand = e & ((m << 1) | (m >> 5)) & ((m >> 1) | (m << 5)) & 63
+    cdef int i, found = 0, reply = -1
+    if cand == 0:
+        return -1
     for i in range(6):
-        y = nb[i]
-        if y >= nc or b[y] != 0:
-            continue
-        a = nb[(i + 5) % 6]
-        bb = nb[(i + 1) % 6]
-        if a != bb and b[a] == me and b[bb] == me:
+        if cand & (1u << i) and nb[(i + 5) % 6] != nb[(i + 1) % 6]:
             found += 1
             if found == 1 or rng_below(rng, found) == 0:
-                reply = y
+                reply = nb[i]
     return reply
 
 
@@ -253,8 +350,13 @@ cdef class Hex(GameState):
     cdef int hist_move[MAXC + 4]
     cdef int hist_res[MAXC + 4]
     cdef int hist_aux[MAXC + 4]     # swap: the cell Black's stone was on
-    cdef int seen[NB_SIZE]
-    cdef int stamp
+    # union-find over the stones (union by size, no path compression, so it can be undone):
+    # each group's root holds its size and the edges of its owner it touches (EB bits)
+    cdef int uf_parent[MAXC]
+    cdef int uf_size[MAXC]
+    cdef unsigned char uf_edges[MAXC]
+    cdef int uf_log[MAXC + 4][3]    # per ply, the unions made: attached root * 4 + old edge bits
+    cdef unsigned char uf_n[MAXC + 4]
 
     def __init__(self, int size=11, swap=0):
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -270,13 +372,12 @@ cdef class Hex(GameState):
         self.swap_rule = swap
         for i in range(NB_SIZE):
             self.cell[i] = 0
-            self.seen[i] = 0
         _set_edges(self.cell, self.nc)
-        self.stamp = 0
 
     cdef void _finish(self, int player):
         """Side to move, counters, result and hash from the cells."""
         cdef int c
+        cdef int scratch[3]
         cdef unsigned char tmp[NB_SIZE]
         self.player = player
         self.ply = 0
@@ -287,6 +388,14 @@ cdef class Hex(GameState):
                 self.nstones += 1
                 self.hash ^= ZOB[self.cell[c] - 1][c]
         self.res = ONGOING
+        # the union-find, stone by stone (a stone joins only the stones already put back)
+        memcpy(tmp, self.cell, NB_SIZE)
+        for c in range(self.nc):
+            self.cell[c] = 0
+        for c in range(self.nc):
+            if tmp[c]:
+                self.cell[c] = tmp[c]
+                self._join(c, tmp[c] - 1, scratch)
         memcpy(tmp, self.cell, NB_SIZE)
         if _black_connected(tmp, self.n):
             self.res = 0
@@ -304,39 +413,60 @@ cdef class Hex(GameState):
                 return False
         return True
 
-    cdef bint _connects(self, int x, int p) noexcept nogil:
-        """Does the group of the p stone just put on x touch both of p's edges?"""
-        cdef int stack[MAXC]
-        cdef int sp = 1, c, i, y, col = p + 1, nc = self.nc, n = self.n
-        cdef int e1 = nc + (V_TOP if p == 0 else V_LEFT)
-        cdef int e2 = nc + (V_BOTTOM if p == 0 else V_RIGHT)
-        cdef bint t1 = False, t2 = False
-        cdef int* nb
-        self.stamp += 1
-        if self.stamp > 1000000000:
-            for i in range(NB_SIZE):
-                self.seen[i] = 0
-            self.stamp = 1
-        stack[0] = x
-        self.seen[x] = self.stamp
-        while sp > 0:
-            sp -= 1
-            y = stack[sp]
-            nb = NB[n][y]
-            for i in range(6):
-                c = nb[i]
-                if c >= nc:
-                    if c == e1:
-                        t1 = True
-                    elif c == e2:
-                        t2 = True
-                elif self.cell[c] == col and self.seen[c] != self.stamp:
-                    self.seen[c] = self.stamp
-                    stack[sp] = c
-                    sp += 1
-            if t1 and t2:
-                return True
-        return False
+    cdef inline int _find(self, int x) noexcept nogil:
+        while self.uf_parent[x] != x:
+            x = self.uf_parent[x]
+        return x
+
+    cdef int _join(self, int x, int p, int* log) noexcept nogil:
+        """Add p's stone on x (already on the board) to the union-find, merging it with the
+        groups of p around it; the unions are written to `log` (3 at most: six neighbours hold
+        at most three separate groups). Returns how many."""
+        cdef int i, y, ry, a, r, root = x, k = 0, col = p + 1, nc = self.nc
+        cdef int* nb = NB[self.n][x]
+        self.uf_parent[x] = x
+        self.uf_size[x] = 1
+        self.uf_edges[x] = EB[self.n][x][p]
+        for i in range(6):
+            y = nb[i]
+            if y < nc and self.cell[y] == col:
+                ry = self._find(y)
+                if ry != root:
+                    if self.uf_size[ry] >= self.uf_size[root]:
+                        a = root
+                        r = ry
+                    else:
+                        a = ry
+                        r = root
+                    log[k] = a * 4 + self.uf_edges[r]
+                    k += 1
+                    self.uf_parent[a] = r
+                    self.uf_size[r] += self.uf_size[a]
+                    self.uf_edges[r] |= self.uf_edges[a]
+                    root = r
+        return k
+
+    cdef inline void _unjoin(self, int* log, int k) noexcept nogil:
+        """Undo the k unions of `log`, last first."""
+        cdef int a, r
+        while k > 0:
+            k -= 1
+            a = log[k] >> 2
+            r = self.uf_parent[a]
+            self.uf_edges[r] = log[k] & 3
+            self.uf_size[r] -= self.uf_size[a]
+            self.uf_parent[a] = a
+
+    cdef inline bint _would_connect(self, int x, int p) noexcept nogil:
+        """Would p's stone on the empty cell x join both of p's edges? (nothing changes)"""
+        cdef int i, y, col = p + 1, nc = self.nc
+        cdef int* nb = NB[self.n][x]
+        cdef unsigned char e = EB[self.n][x][p]
+        for i in range(6):
+            y = nb[i]
+            if y < nc and self.cell[y] == col:
+                e |= self.uf_edges[self._find(y)]
+        return e == 3
 
     # ---- rules ----------------------------------------------------------------------------
     cdef int gen_moves(self, int* out) noexcept nogil:
@@ -363,11 +493,14 @@ cdef class Hex(GameState):
             self.cell[c] = 0
             self.cell[t] = 2
             self.hash ^= ZOB[0][c] ^ ZOB[1][t]
+            # Black's stone was alone (a singleton group), White's new one is alone too
+            self.uf_n[self.ply] = self._join(t, 1, self.uf_log[self.ply])
         else:
             self.cell[move] = p + 1
             self.hash ^= ZOB[p][move]
             self.nstones += 1
-            if self._connects(move, p):
+            self.uf_n[self.ply] = self._join(move, p, self.uf_log[self.ply])
+            if self.uf_edges[self._find(move)] == 3:
                 self.res = p
         self.hash ^= ZOB_SIDE
         self.player = 1 - p
@@ -383,7 +516,11 @@ cdef class Hex(GameState):
             self.cell[t] = 0
             self.cell[c] = 1
             self.hash ^= ZOB[0][c] ^ ZOB[1][t]
+            self.uf_parent[c] = c          # Black's lone stone back (t may be c itself)
+            self.uf_size[c] = 1
+            self.uf_edges[c] = EB[self.n][c][0]
         else:
+            self._unjoin(self.uf_log[self.ply], self.uf_n[self.ply])
             self.cell[move] = 0
             self.hash ^= ZOB[p][move]
             self.nstones -= 1
@@ -397,24 +534,44 @@ cdef class Hex(GameState):
     # ---- playouts -------------------------------------------------------------------------
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Fill-and-test-once: share the empty cells out at random (the side to move gets
-        ceil(k/2) of k), then one flood fill says who connects (the winner of the full board is
-        the winner of the game). A max_plies short of filling the board plays move by move."""
+        ceil(k/2) of k), then one connection test says who connects (the winner of the full
+        board is the winner of the game). A max_plies short of filling the board plays move by
+        move. The filled board is only a bitboard of Black's stones, tested by
+        _black_bits_connected (the swap rule's one position keeps a board copy)."""
         cdef unsigned char b[NB_SIZE]
+        cdef uint64_t black[MAXW]
         cdef int empties[MAXC]
-        cdef int k = 0, c, i, j, t, nother, p = self.player
+        cdef int k = 0, c, i, j, t, nother, p = self.player, nc = self.nc, w, lo, hi
+        cdef unsigned char* cell = self.cell
         if self.res != ONGOING:
             return self.res
         if max_plies < self.nc - self.nstones + 1:
             # a ply limit short of a full board: the base class's move-by-move loop
             return GameState.random_playout(self, rng, max_plies)
-        memcpy(b, self.cell, NB_SIZE)
-        for c in range(self.nc):
-            if b[c] == 0:
+        if self._swap_available():
+            memcpy(b, self.cell, NB_SIZE)
+            for c in range(nc):
                 empties[k] = c
-                k += 1
-        if self._swap_available() and rng_below(rng, k + 1) == k:
-            self._swap_on(b)
-            p = 0
+                k += b[c] == 0
+            if rng_below(rng, k + 1) == k:
+                self._swap_on(b)
+                p = 0
+            nother = k >> 1
+            for i in range(nother):
+                j = i + rng_below(rng, k - i)
+                t = empties[j]
+                empties[j] = empties[i]
+                empties[i] = t
+                b[t] = 2 - p
+            for i in range(nother, k):
+                b[empties[i]] = p + 1
+            return 0 if _board_black_connected(b, self.n) else 1
+        for w in range(MAXW):
+            black[w] = 0
+        for c in range(nc):        # branch-free: a board in the tree is mostly empty
+            empties[k] = c
+            k += cell[c] == 0
+            black[c >> 6] |= (<uint64_t>(cell[c] == 1)) << (c & 63)
         # the opponent's floor(k/2) cells: a partial Fisher-Yates shuffle picks them
         nother = k >> 1
         for i in range(nother):
@@ -422,10 +579,47 @@ cdef class Hex(GameState):
             t = empties[j]
             empties[j] = empties[i]
             empties[i] = t
-            b[t] = 2 - p
-        for i in range(nother, k):
-            b[empties[i]] = p + 1
-        return 0 if _black_connected(b, self.n) else 1
+        # Black's share: the rest when Black is to move, else the picked cells
+        lo = nother if p == 0 else 0
+        hi = k if p == 0 else nother
+        for i in range(lo, hi):
+            t = empties[i]
+            black[t >> 6] |= (<uint64_t>1) << (t & 63)
+        return 0 if _black_bits_connected(black, self.n) else 1
+
+    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
+                              int* count) noexcept nogil:
+        """RAVE's playout: GameState's move-by-move loop (a uniformly random empty cell each
+        ply, recorded, until a side connects), with the same draws: the empty cells are kept
+        in increasing order, as gen_moves lists them, so cell i of the list is the move the
+        loop's `moves[rng_below(n)]` picks; instead of a scan of the board per ply, the drawn
+        cell leaves the list. The win test is do_move's union-find. Where the swap can still
+        come up (the swap rule, at most one stone) the base loop runs."""
+        cdef int empties[MAXC]
+        cdef int k = 0, c, i, m, depth = 0, rec = 0, res = self.res
+        if self.swap_rule and self.nstones <= 1:
+            return GameState.recorded_playout(self, rng, moves, movers, cap, count)
+        for c in range(self.nc):
+            empties[k] = c
+            k += self.cell[c] == 0
+        while res == ONGOING and k > 0:
+            i = rng_below(rng, k)
+            m = empties[i]
+            k -= 1
+            memmove(&empties[i], &empties[i + 1], (k - i) * sizeof(int))
+            if rec < cap:
+                moves[rec] = m
+                movers[rec] = self.player
+                rec += 1
+            self.do_move(m)
+            depth += 1
+            res = self.res
+        count[0] = rec
+        count[1] = depth
+        while depth > 0:
+            self.undo_move()
+            depth -= 1
+        return res
 
     cdef void _swap_on(self, unsigned char* b) noexcept nogil:
         cdef int c
@@ -444,7 +638,7 @@ cdef class Hex(GameState):
         if self.res != ONGOING:
             return self.res
         self._bridge_fill(b, rng)
-        return 0 if _black_connected(b, self.n) else 1
+        return 0 if _board_black_connected(b, self.n) else 1
 
     cdef void _bridge_fill(self, unsigned char* b, Rng* rng) noexcept nogil:
         """Fill a copy b of the board by a bridge playout."""
@@ -623,22 +817,15 @@ cdef class Hex(GameState):
     cdef bint is_decisive(self, int move) noexcept nogil:
         if move == SWAP:
             return False
-        cdef bint won
-        self.cell[move] = self.player + 1
-        won = self._connects(move, self.player)
-        self.cell[move] = 0
-        return won
+        return self._would_connect(move, self.player)
 
     cdef int threats(self, int* out, int limit) noexcept nogil:
         """Empty cells where the opponent's stone would connect its edges at once."""
         cdef int c, k = 0, o = 1 - self.player
         for c in range(self.nc):
-            if self.cell[c] == 0:
-                self.cell[c] = o + 1
-                if self._connects(c, o):
-                    out[k] = c
-                    k += 1
-                self.cell[c] = 0
+            if self.cell[c] == 0 and self._would_connect(c, o):
+                out[k] = c
+                k += 1
                 if k >= limit:
                     break
         return k
@@ -698,13 +885,15 @@ cdef class Hex(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        c.stamp = 0
         memcpy(c.cell, self.cell, NB_SIZE)
+        memcpy(c.uf_parent, self.uf_parent, self.nc * sizeof(int))
+        memcpy(c.uf_size, self.uf_size, self.nc * sizeof(int))
+        memcpy(c.uf_edges, self.uf_edges, self.nc)
+        memcpy(c.uf_log, self.uf_log, self.ply * sizeof(int) * 3)
+        memcpy(c.uf_n, self.uf_n, self.ply)
         memcpy(c.hist_move, self.hist_move, self.ply * sizeof(int))
         memcpy(c.hist_res, self.hist_res, self.ply * sizeof(int))
         memcpy(c.hist_aux, self.hist_aux, self.ply * sizeof(int))
-        for i in range(NB_SIZE):
-            c.seen[i] = 0
         return c
 
     # ---- Python face ----------------------------------------------------------------------
@@ -822,6 +1011,28 @@ cdef class Hex(GameState):
     def py_is_decisive(self, str move):
         return bool(self.is_decisive(self.parse_move(move)))
 
+    def py_threats(self, int limit=400):
+        """The opponent's wins in one (notation), as `threats` lists them for the solver."""
+        cdef int out[MAXC]
+        cdef int k = self.threats(out, min(limit, MAXC))
+        return [self.format_move(out[i]) for i in range(k)]
+
+    def py_recorded_playout(self, unsigned long long seed=1, int cap=400, bint base=False):
+        """(result, moves recorded, their movers, plies played) of RAVE's recorded playout from
+        here (state restored); base=True runs GameState's move-by-move loop instead."""
+        cdef Rng r
+        cdef int mv[MAXC + 4]
+        cdef signed char who[MAXC + 4]
+        cdef int cnt[2]
+        cdef int res
+        cap = max(0, min(cap, MAXC + 4))
+        rng_seed(&r, seed)
+        if base:
+            res = GameState.recorded_playout(self, &r, mv, who, cap, cnt)
+        else:
+            res = self.recorded_playout(&r, mv, who, cap, cnt)
+        return res, [mv[i] for i in range(cnt[0])], [who[i] for i in range(cnt[0])], cnt[1]
+
     def py_forced_move(self, unsigned long long seed=1):
         """The bridge reply here (notation) or None."""
         cdef Rng r
@@ -842,6 +1053,19 @@ cdef class Hex(GameState):
         cdef Rng r
         rng_seed(&r, seed)
         return self.policy_playout(PP_IPP, &r)
+
+
+def connection_tests(int n, cells):
+    """(bitboard test, flood-fill test) of "Black connects top and bottom" for an n x n board
+    given as a list of 0/1/2 per cell (for tests: both against a plain reference)."""
+    cdef unsigned char b[NB_SIZE]
+    if not MIN_SIZE <= n <= MAX_SIZE or len(cells) != n * n:
+        raise ValueError("need n in 3..19 and n*n cells")
+    for c in range(n * n):
+        b[c] = cells[c]
+    _set_edges(b, n * n)
+    first = _board_black_connected(b, n)
+    return bool(first), bool(_black_connected(b, n))
 
 
 from mcts_arena.games.info import GameInfo, Param

@@ -48,6 +48,7 @@ cdef long SIMS_CAP = _budgets.SIMS_MAX
 
 DEF MAX_PATH = 4096
 DEF MARK_SIZE = 65536
+DEF UCB_CACHE = 64      # _select: exploration terms cached per visit count below this
 
 cdef enum:
     SEL_PLAIN = 0
@@ -134,11 +135,18 @@ cdef class MCTSSearch:
     cdef int* mv_playout
     cdef Node* sort_tmp     # merge buffer of the unpruning order, max_moves nodes
     cdef int mv_cap
+    # _select's exploration term C sqrt(ln n / v) by visit count v, valid while
+    # ucb_gen[v] == ucb_call (one call of _select: ln n is fixed within it)
+    cdef double ucb_term[UCB_CACHE]
+    cdef long ucb_gen[UCB_CACHE]
+    cdef long ucb_call
 
     def __cinit__(self):
         self.mv_expand = self.mv_playout = NULL
         self.sort_tmp = NULL
         self.mv_cap = 0
+        self.ucb_call = 0
+        memset(self.ucb_gen, 0, sizeof(self.ucb_gen))
         self.cap = 1 << 16
         self.nodes = <Node*>malloc(self.cap * sizeof(Node))
         if self.nodes == NULL:
@@ -370,6 +378,7 @@ cdef class MCTSSearch:
         cdef double best = -1e300, val, q, beta, logn, a = self.o.alpha
         cdef long limit
         logn = log(nd.visits if nd.visits > 0 else 1)
+        self.ucb_call += 1
         last = nd.first + nd.nactive
         if self.o.pu > 0 and nd.visits >= 40:
             limit = self.o.pu + 1 + <long>(log(nd.visits / 40.0) / log(1.3))
@@ -403,7 +412,15 @@ cdef class MCTSSearch:
                     q = (1.0 - a) * q + a * c.v
                 elif self.o.sel == SEL_PBIM:
                     q = (1.0 - a) * q + a * c.v / (c.visits + 1.0)
-                val = q + self.o.C * sqrt(logn / c.visits)
+                if c.visits < UCB_CACHE:
+                    # the same product as below, computed once per visit count and call: wide
+                    # nodes (Hex, Gomoku) have many children with equal small counts
+                    if self.ucb_gen[c.visits] != self.ucb_call:
+                        self.ucb_gen[c.visits] = self.ucb_call
+                        self.ucb_term[c.visits] = self.o.C * sqrt(logn / c.visits)
+                    val = q + self.ucb_term[c.visits]
+                else:
+                    val = q + self.o.C * sqrt(logn / c.visits)
                 if self.o.pb > 0:
                     val += self.o.pb * c.bias / (c.visits + 1.0)
             if val > best:
@@ -577,7 +594,13 @@ cdef class MCTSSearch:
             nd.real = 1
             nd.wins += r0 if nd.mover == 0 else -r0
             if nd.first >= 0:
-                if self.o.backup_v or nd.proven == 0:
+                # without implicit minimax only a proof can change here, and only when the
+                # child on the path is proven: a child's proof is set at its parent's
+                # expansion (which updates the parent) or in this backpropagation, so an
+                # unproven child leaves the parent as it was (the loop over its children,
+                # a wide node's main cost here, is skipped)
+                if self.o.backup_v or (nd.proven == 0 and
+                                       (i == depth or self.nodes[self.path[i + 1]].proven != 0)):
                     self._update_node(node)
                 if self.o.rave > 0:
                     self._rave_update(node, i, r0)
