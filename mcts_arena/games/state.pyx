@@ -149,9 +149,11 @@ cdef class GameState:
         return 0.0
 
     cdef bint is_decisive(self, int move) noexcept nogil:
-        """Does `move` win the game at once?"""
+        """Does `move` win the game at once (for the side making it, which in Kalah may be the
+        side to move again afterwards)?"""
+        cdef int me = self.player
         self.do_move(move)
-        cdef bint won = self.result() == 1 - self.player
+        cdef bint won = self.result() == me
         self.undo_move()
         return won
 
