@@ -1,8 +1,12 @@
-"""The FEN-like text form shared by the 8x8 two-colour games (Breakthrough, LOA).
+"""Text forms shared by several games.
 
-`rank8/rank7/.../rank1 S`: eight ranks of eight characters, the first player's symbol, the
-second player's symbol or `.`, then the side to move as that player's symbol. Square index
-`row * 8 + col` with row 0 = rank 1, col 0 = file a.
+- The FEN-like form of the 8x8 two-colour games (Breakthrough, LOA): `rank8/rank7/.../rank1 S`,
+  eight ranks of eight characters, the first player's symbol, the second player's symbol or
+  `.`, then the side to move as that player's symbol. Square index `row * 8 + col` with row 0 =
+  rank 1, col 0 = file a.
+- The n x n stone grid of Hex and Gomoku: `row1/row2/.../rowN S [RULE]`, N rows of N characters
+  from `x` (the first player), `o` and `.`, the side to move `x` or `o`, then an optional word
+  for a rule in force (Hex `swap`, Gomoku `exact`). Cell index `row * N + col`, row 0 = row 1.
 """
 from __future__ import annotations
 
@@ -36,3 +40,37 @@ def format_ranks(a: int, b: int, side: int, first: str, second: str) -> str:
         rows.append("".join(first if (a >> (row * 8 + c)) & 1 else second if (b >> (row * 8 + c)) & 1
                             else "." for c in range(8)))
     return "/".join(rows) + " " + (first if side == 0 else second)
+
+
+def parse_grid(text: str, game: str, rule: str, rule_param: int | None, size: int | None,
+               low: int, high: int) -> tuple[list[str], int, bool]:
+    """(rows, side to move 0/1, rule in force) of a stone-grid text (module docstring).
+
+    `rule_param` is the game parameter for the rule word (None: not given; a true value puts
+    the rule in force for a text without the word, a false one refuses a text with it); `size`,
+    when given, must be the text's N; N must be in low..high. One-line ValueErrors name the
+    game and the problem. The stone counts are the caller's to check (rules differ)."""
+    parts = text.split()
+    if rule_param and len(parts) == 2:
+        parts.append(rule)
+    if len(parts) not in (2, 3) or parts[1] not in ("x", "o") or \
+            (len(parts) == 3 and parts[2] != rule):
+        raise ValueError(f"bad {game} position {text!r}: expected 'row1/row2/.../rowN side "
+                         f"[{rule}]' with side 'x' or 'o'")
+    rows = parts[0].split("/")
+    n = len(rows)
+    if not low <= n <= high or any(len(r) != n for r in rows) or \
+            any(set(r) - set("xo.") for r in rows):
+        raise ValueError(f"bad {game} position {text!r}: need N rows of N characters from "
+                         f"'x', 'o', '.' with N in {low}..{high}")
+    if size is not None and size != n:
+        raise ValueError(f"bad {game} position {text!r}: {n}x{n}, but size={size}")
+    if rule_param is not None and not rule_param and len(parts) == 3:
+        raise ValueError(f"bad {game} position {text!r}: ' {rule}' in the text, but {rule}=0")
+    return rows, 0 if parts[1] == "x" else 1, len(parts) == 3
+
+
+def format_grid(cells, n: int, side: int, rule: str | None) -> str:
+    """The stone-grid text of `cells` (0 empty, 1 first player, 2 second, row by row)."""
+    rows = ["".join(".xo"[cells[r * n + c]] for c in range(n)) for r in range(n)]
+    return "/".join(rows) + (" x" if side == 0 else " o") + (f" {rule}" if rule else "")

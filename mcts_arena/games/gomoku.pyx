@@ -52,6 +52,7 @@ from libc.math cimport tanh, exp
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.boardtext import parse_grid, format_grid
 
 DEF MAXN = 19
 DEF MAXC = 361            # MAXN * MAXN
@@ -342,32 +343,18 @@ cdef class Gomoku(GameState):
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Uniformly random stones on the empty cells (a partial shuffle), five checked around
         each new stone on a local copy of the board; a full board is a draw."""
-        cdef unsigned char b[MAXC]
-        cdef int empties[MAXC]
-        cdef int k = 0, c, i, j, p = self.player, n = self.n
-        cdef bint exact = self.exact
+        cdef int counts[2]
         if self.res != ONGOING:
             return self.res
         if max_plies < self.nc - self.nstones:
             return GameState.random_playout(self, rng, max_plies)
-        memcpy(b, self.cell, self.nc)
-        for c in range(self.nc):
-            if b[c] == 0:
-                empties[k] = c
-                k += 1
-        for i in range(k):
-            j = i + rng_below(rng, k - i)
-            c = empties[j]
-            empties[j] = empties[i]
-            b[c] = p + 1
-            if _five_at(b, n, c, p + 1, exact):
-                return p
-            p = 1 - p
-        return DRAW
+        return self.recorded_playout(rng, NULL, NULL, 0, counts)
 
     cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
                               int* count) noexcept nogil:
-        """random_playout's fast loop, recording the stones (RAVE)."""
+        """The random playout's loop on a local copy of the board (a partial shuffle of the
+        empty cells, five checked around each new stone), recording the first `cap` stones
+        (RAVE); random_playout is this with cap 0."""
         cdef unsigned char b[MAXC]
         cdef int empties[MAXC]
         cdef int k = 0, c, i, j, p = self.player, n = self.n, res = DRAW
@@ -722,41 +709,23 @@ cdef class Gomoku(GameState):
         return ".xo"[self.cell[c]]
 
     def to_text(self):
-        rows = ["".join(self._ch(r * self.n + c) for c in range(self.n)) for r in range(self.n)]
-        return "/".join(rows) + (" x" if self.player == 0 else " o") + \
-            (" exact" if self.exact else "")
+        return format_grid(self.cells(), self.n, self.player, "exact" if self.exact else None)
 
     @classmethod
     def from_text(cls, str text, size=None, exact=None, near=2):
         """Read the text form (module docstring); `size` and `exact`, when given, must agree
         with it (a text without ` exact` takes the rule from `exact`)."""
-        parts = text.split()
-        if exact and len(parts) == 2:
-            parts.append("exact")
-        if len(parts) not in (2, 3) or parts[1] not in ("x", "o") or \
-                (len(parts) == 3 and parts[2] != "exact"):
-            raise ValueError(f"bad Gomoku position {text!r}: expected 'row1/row2/.../rowN side "
-                             "[exact]' with side 'x' or 'o'")
-        rows = parts[0].split("/")
+        rows, side, exact = parse_grid(text, "Gomoku", "exact", exact, size, MIN_SIZE, MAX_SIZE)
         n = len(rows)
-        if not MIN_SIZE <= n <= MAX_SIZE or any(len(r) != n for r in rows) or \
-                any(set(r) - set("xo.") for r in rows):
-            raise ValueError(f"bad Gomoku position {text!r}: need N rows of N characters from "
-                             f"'x', 'o', '.' with N in {MIN_SIZE}..{MAX_SIZE}")
-        if size is not None and size != n:
-            raise ValueError(f"bad Gomoku position {text!r}: {n}x{n}, but size={size}")
-        if exact is not None and not exact and len(parts) == 3:
-            raise ValueError(f"bad Gomoku position {text!r}: ' exact' in the text, but exact=0")
         if not 0 <= near <= 4:
             raise ValueError(f"bad Gomoku near {near}: valid 0..4")
         nx = sum(r.count("x") for r in rows)
         no = sum(r.count("o") for r in rows)
-        side = 0 if parts[1] == "x" else 1
         if not ((nx == no and side == 0) or (nx == no + 1 and side == 1)):
             raise ValueError(f"bad Gomoku position {text!r}: {nx} x and {no} o stones with "
-                             f"{parts[1]!r} to move cannot arise")
+                             f"{'xo'[side]!r} to move cannot arise")
         cdef Gomoku s = cls.__new__(cls)
-        s._setup(n, len(parts) == 3, near)
+        s._setup(n, exact, near)
         for r, row in enumerate(rows):
             for c, ch in enumerate(row):
                 s.cell[r * n + c] = ".xo".index(ch)

@@ -55,6 +55,7 @@ from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.boardtext import parse_grid, format_grid
 
 DEF MAXN = 19
 DEF MAXC = 361            # MAXN * MAXN
@@ -919,41 +920,22 @@ cdef class Hex(GameState):
         return ".xo"[self.cell[c]]
 
     def to_text(self):
-        rows = ["".join(self._ch(r * self.n + c) for c in range(self.n)) for r in range(self.n)]
-        return "/".join(rows) + (" x" if self.player == 0 else " o") + \
-            (" swap" if self.swap_rule else "")
+        return format_grid(self.cells(), self.n, self.player, "swap" if self.swap_rule else None)
 
     @classmethod
     def from_text(cls, str text, size=None, swap=None):
         """Read the text form (see the module docstring); `size` and `swap`, when given, must
         agree with it (a text without ` swap` takes the swap rule from `swap`)."""
-        parts = text.split()
-        if swap and len(parts) == 2:
-            parts.append("swap")
-        if len(parts) not in (2, 3) or parts[1] not in ("x", "o") or \
-                (len(parts) == 3 and parts[2] != "swap"):
-            raise ValueError(f"bad Hex position {text!r}: expected 'row1/row2/.../rowN side "
-                             "[swap]' with side 'x' or 'o'")
-        rows = parts[0].split("/")
+        rows, side, swap = parse_grid(text, "Hex", "swap", swap, size, MIN_SIZE, MAX_SIZE)
         n = len(rows)
-        if not MIN_SIZE <= n <= MAX_SIZE or any(len(r) != n for r in rows) or \
-                any(set(r) - set("xo.") for r in rows):
-            raise ValueError(f"bad Hex position {text!r}: need N rows of N characters from "
-                             f"'x', 'o', '.' with N in {MIN_SIZE}..{MAX_SIZE}")
-        if size is not None and size != n:
-            raise ValueError(f"bad Hex position {text!r}: {n}x{n}, but size={size}")
-        if swap is not None and not swap and len(parts) == 3:
-            raise ValueError(f"bad Hex position {text!r}: ' swap' in the text, but swap=0")
-        swap = len(parts) == 3
         nx = sum(r.count("x") for r in rows)
         no = sum(r.count("o") for r in rows)
-        side = 0 if parts[1] == "x" else 1
         ok = (nx == no and side == 0) or (nx == no + 1 and side == 1)
         if swap:       # after a swap White is one stone ahead
             ok = ok or (no == nx + 1 and side == 0) or (nx == no and nx >= 1 and side == 1)
         if not ok:
             raise ValueError(f"bad Hex position {text!r}: {nx} x and {no} o stones with "
-                             f"{parts[1]!r} to move cannot arise"
+                             f"{'xo'[side]!r} to move cannot arise"
                              + ("" if swap else " (without the swap rule)"))
         cdef Hex s = cls.__new__(cls)
         s._setup(n, swap)
