@@ -17,8 +17,10 @@ Selection value of child c at a node (c.mover is the side to move there):
     Q = (1-α) Q + α c.v                              (imα; cbα with v = v0(child), never backed up)
     Q = (1-α) Q + α c.v / (c.visits + 1)            (pbimα)
     value = Q + C sqrt(ln n_s / c.visits) + W H(s,a) / (c.visits + 1)   (PB / pbW)
-Unvisited children come first (uniformly at random), a proven win is taken at once, proven
-losses are skipped while another move exists; ties are broken uniformly (reservoir sampling).
+Unvisited children come first (uniformly at random: the child block is shuffled at expansion,
+or sorted by heuristic under `puK`; with RAVE an untried move with AMAF data is ranked by it), a
+proven win is taken at once, proven losses are skipped while another move exists; ties are
+broken uniformly (reservoir sampling).
 
 Playouts: uniform (the game's fast `random_playout` when nothing else is asked), `ipp`, `egeε`
 (random by the playout policy with probability ε, else the best successor by evaluation),
@@ -290,8 +292,10 @@ cdef class MCTSSearch:
         if self.o.pu > 0:
             # children sorted by heuristic, best first: unpruning reveals them in this order
             self._sort_by_bias(&self.nodes[first], n)
-        elif self.o.exp1:
-            # random activation order
+        else:
+            # a random order (exp1: the activation order): selection then takes the first
+            # untried child, a uniformly random one, with no random draw per untried child
+            # and selection (a tie-break over k untried children cost k draws every time)
             for i in range(n - 1, 0, -1):
                 j = rng_below(&self.rng, i + 1)
                 tmp = self.nodes[first + i]
@@ -401,7 +405,9 @@ cdef class MCTSSearch:
                     q = c.amaf_w / c.amaf_n
                     val = q + self.o.C * sqrt(logn)
                 else:
-                    val = 1e100
+                    # untried: the children were shuffled at expansion (by heuristic under pu),
+                    # so the first one is a random (best-ordered) pick
+                    return i
             else:
                 q = c.wins / c.visits
                 if self.o.rave > 0 and c.amaf_n > 0:
