@@ -63,9 +63,9 @@ cdef class Solver:
 
     cdef bint _wins_at_once(self, GameState s, int move) noexcept nogil:
         """Does `move` end the game with a win for the side playing it? The check behind a
-        game's `is_decisive` claim: GameState's default compares the result with the side to
-        move after the move, which is not the mover when the move earns another turn (Kalah),
-        so a move ending a lost game with an extra turn would be taken for a win."""
+        game's `is_decisive` claim, which games may answer from their own shortcuts: a wrong
+        claim would be a wrong proof (GameState's default once compared the result with the
+        side to move after the move, which in Kalah may be the mover again)."""
         cdef int me = s.player, r
         s.do_move(move)
         r = s.result()
