@@ -187,6 +187,44 @@ def test_task_that_raises_is_an_error_game_and_the_run_goes_on(tmp_path, ray_clu
     assert [g["reason"] for g in by_pairing["Random"]] == ["normal", "normal"]
 
 
+def test_hung_task_is_cancelled_by_the_watchdog_and_the_run_goes_on(tmp_path, ray_cluster,
+                                                                    fake_players):
+    """A task stuck far beyond its job's bound (a player that sleeps 600 s a move) is cancelled
+    by the driver's watchdog: its games are error games that say so, the other pairing's games
+    are played, and the CPU comes back."""
+    import ray
+
+    from mcts_arena.arena.watchdog import Watchdog
+
+    text = fake_config('  - {player: "Sleepy(d600)", opponent: Random}\n'
+                       '  - {player: Random, opponent: Random(im0.5)}\n', 2) + "max_plies: 9\n"
+    exp = config.loads(text, source="t.yaml", players=fake_players)
+    p = plan_mod.make_plan(exp)
+    # bound per game: 0.5 s set-up + 9 plies x 2 ms (10 sims) + 0.2 s; the task gets twice its
+    # 2 games' bound, about 2.9 s
+    backend = _backend(ray_cluster, watchdog=Watchdog(grace_s=0.2, setup_s=0.5))
+    t0 = time.monotonic()
+    try:
+        res = run_experiment(exp, p, tmp_path / "r", workers=2, backend=backend, progress=False)
+        assert time.monotonic() - t0 < 120          # not the 600 s the stuck move would take
+        deadline = time.monotonic() + 20            # the cancelled task gives its CPU back
+        while ray.available_resources().get("CPU", 0) < ray.cluster_resources()["CPU"] and \
+                time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert ray.available_resources().get("CPU", 0) == ray.cluster_resources()["CPU"]
+    finally:
+        backend.close()
+    assert not res.interrupted and res.played == 4 and backend.hung == 1
+    with Store.open(tmp_path / "r", readonly=True) as s:
+        by = {pp["player"]: s.games(pp["pairing_id"]) for pp in s.pairings()}
+    hung = by["Sleepy(d600)"]
+    assert [g["reason"] for g in hung] == ["error", "error"]
+    assert all(re.fullmatch(r"watchdog: no progress within \d+\.\d s \(waiting for 2 game\(s\) "
+                            r"of Sleepy\(d600\) vs Random on Ray, budget 10 sims/move\); its "
+                            r"Ray task was cancelled", g["error"]) for g in hung), hung[0]["error"]
+    assert [g["reason"] for g in by["Random"]] == ["normal", "normal"]
+
+
 def _arena(args, **kw):
     env = dict(os.environ, PYTHONPATH=str(TESTS), **{config.PLAYERS_ENV: PROVIDER})
     return subprocess.Popen([sys.executable, "-m", "mcts_arena", *args], env=env,

@@ -8,7 +8,10 @@ local pool, with jobs spread over a Ray cluster (or a local Ray instance).
   a task whose worker or node dies is queued again, first in line (the deterministic game ids
   make a replayed game count once); after `max_deaths` deaths its games become `error` games.
   A task that raises (a fault the game loop does not catch) makes its games `error` games with
-  the exception's text; the run goes on.
+  the exception's text; the run goes on. A task that hangs (a player stuck in a loop) is cancelled
+  by the driver's watchdog (mcts_arena/arena/watchdog.py) once it outlives twice its job's bound
+  (a queued task may wait one job per CPU before it starts); its games become `error` games
+  that say so, and the run goes on.
 - At most `2 x cluster CPUs` tasks are in flight (the count is read again every few seconds, so
   nodes that join or leave are followed), so a stop (Ctrl-C) loses little work: in-flight
   tasks are cancelled, games already stored stay.
@@ -37,6 +40,7 @@ from pathlib import Path
 
 from mcts_arena.arena.match import GameRecord, _finish, play_job_list
 from mcts_arena.arena.plan import Job
+from mcts_arena.arena.watchdog import Watchdog, budget_text, job_bound
 from mcts_arena.errors import UserError
 
 # Tests only: a value here replaces this process's build fingerprint (how a test makes one node
@@ -118,6 +122,12 @@ def _error_games(job: Job, text: str) -> list[GameRecord]:
     return out
 
 
+def _job_text(job: Job) -> str:
+    g = job.games[0]
+    return (f"{len(job.games)} game(s) of {g.seats[0]} vs {g.seats[1]} on Ray, "
+            f"budget {budget_text(g.budgets[0])}")
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -187,7 +197,7 @@ class RayBackend:
 
     def __init__(self, address: str | None = None, players: str | None = None,
                  verbose: bool = False, max_deaths: int = 3, poll_s: float = 0.5,
-                 check_builds: bool = True):
+                 check_builds: bool = True, watchdog: Watchdog | None = None):
         try:
             import ray
         except ImportError:
@@ -199,6 +209,8 @@ class RayBackend:
         self.players = players or os.environ.get(PLAYERS_ENV)
         self.max_deaths = max_deaths
         self.poll_s = poll_s
+        self.watchdog = watchdog or Watchdog()
+        self.hung = 0               # tasks the watchdog cancelled
         self.deaths: collections.Counter = collections.Counter()
         self.replayed_games = 0
         self.cancelled = 0
@@ -288,12 +300,14 @@ class RayBackend:
             should_stop: Callable[[], bool] = lambda: False,
             skip: Callable[[Job], bool] | None = None) -> bool:
         ray = self.ray
+        wd = self.watchdog
         queue = collections.deque(jobs)
         in_flight: dict = {}
         try:
             while queue or in_flight:
                 if should_stop():
                     return False
+                wd.tick()
                 now = time.monotonic()
                 if now - self._refreshed > REFRESH_S:
                     self.workers = self._cpus()
@@ -303,13 +317,29 @@ class RayBackend:
                     job = queue.popleft()
                     if skip is not None and skip(job):    # its pairing's SPRT has decided
                         continue
-                    in_flight[self.task.remote(job, self.players)] = job
+                    ref = self.task.remote(job, self.players)
+                    in_flight[ref] = job
+                    # a task may first wait in Ray's queue behind one job per CPU (at most
+                    # 2 x CPUs are in flight), then play its games: twice the job's bound
+                    wd.arm(ref, 2 * job_bound(job, wd.grace_s, wd.setup_s), _job_text(job))
                 if not in_flight:
                     continue
-                ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=self.poll_s)
+                ready, _ = ray.wait(list(in_flight), num_returns=1,
+                                    timeout=wd.timeout(self.poll_s))
                 for ref in ready:
                     job = in_flight.pop(ref)
+                    wd.disarm(ref)
                     for rec in self._collect(ref, job, queue):
+                        on_record(rec)
+                for ref, why in wd.expired():
+                    # a hung task (a player stuck in a loop, a node that stopped answering):
+                    # its games are error games, its worker is killed, the run goes on
+                    job = in_flight.pop(ref, None)
+                    if job is None:
+                        continue
+                    ray.cancel(ref, force=True)
+                    self.hung += 1
+                    for rec in _error_games(job, f"watchdog: {why}; its Ray task was cancelled"):
                         on_record(rec)
             return True
         finally:
