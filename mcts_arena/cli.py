@@ -505,6 +505,7 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
     command = (f"arena reproduce --scale {scale:g} --games {games}"
                + (f" --sweep-games {sweep_games}" if sweep_games else "")
                + f" --tournament-games {tournament_games}" + (f" --only {only}" if only else ""))
+    all_error: tuple[tuple[str, int], ...] = ()
     if not pages_only:
         engine = None
         if backend == "ray":
@@ -514,9 +515,11 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
             workers = engine.workers
         try:
             for page, _dirs in plan:
-                if not reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
-                                          progress=not quiet,
-                                          echo=lambda m: click.echo(m, err=True)):
+                ran = reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
+                                         progress=not quiet,
+                                         echo=lambda m: click.echo(m, err=True))
+                all_error += ran.all_error
+                if ran.interrupted:
                     click.echo(f"arena: interrupted; resume with: {command}", err=True)
                     sys.exit(130)
         finally:
@@ -532,6 +535,10 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
                                    "See [notes.md](notes.md) for what departs from the paper "
                                    "and why." if notes.exists() else "")
     click.echo(f"wrote {idx} and {len(results)} page(s)")
+    if all_error:
+        # the pages are written (their other rows stand), but a row without a measurement
+        # must not pass for a finished record: the all-error rule of `arena run`
+        raise AllErrorGames(scheduler.all_error_message(all_error))
 
 
 @cli.command("report")

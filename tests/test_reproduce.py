@@ -110,3 +110,29 @@ def test_bad_options(setup, monkeypatch, args, msg):
     monkeypatch.chdir(setup)
     r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", *args])
     assert r.exit_code == 2 and msg in r.output
+
+
+def test_a_pairing_of_only_error_games_ends_with_exit_3_after_the_pages(setup, monkeypatch):
+    """The all-error rule of `arena run` holds for `arena reproduce`: the pages are written
+    (their other rows stand), then one line and exit status 3."""
+    import dataclasses
+
+    from mcts_arena.arena import scheduler
+    from mcts_arena.errors import EXIT_ALL_ERRORS
+
+    real = scheduler.run_experiment
+
+    def all_failed(*a, **k):      # as if every game of the first pairing had been an error game
+        return dataclasses.replace(real(*a, **k), all_error=(("MCTS(fet4) vs MCTS", 4),))
+
+    monkeypatch.setattr(scheduler, "run_experiment", all_failed)
+    monkeypatch.chdir(setup)
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--scale", "0.02",
+                                 "--games", "4", "--sweep-games", "2", "--jobs", "1", "--quiet",
+                                 "--only", "kal"])
+    assert r.exit_code == EXIT_ALL_ERRORS, r.output
+    assert (setup / "docs/reproduction/kal.md").is_file()
+    assert r.output.splitlines()[-1] == (
+        "arena: error: every game of 1 pairing(s) is an error game, nothing was measured: "
+        "MCTS(fet4) vs MCTS (4 of 4); see the errors above, fix the cause and run again "
+        "(error games are replayed)")

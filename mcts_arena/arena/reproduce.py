@@ -139,12 +139,23 @@ def scaled_tournament(entry: TournamentEntry, scale: Scale, players=None):
                                games=min(spec.games, games))
 
 
+@dataclass(frozen=True)
+class PageRun:
+    """What playing one page came to: interrupted (Ctrl-C), and the pairings of its
+    experiments whose stored games are all error games ((label, games), the all-error rule of
+    `arena run`; a tournament with such a match stops the whole command with that rule)."""
+
+    interrupted: bool = False
+    all_error: tuple[tuple[str, int], ...] = ()
+
+
 def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
-             progress: bool = True, echo: Callable[[str], Any] = print) -> bool:
-    """Play what is missing of one page; False when interrupted."""
+             progress: bool = True, echo: Callable[[str], Any] = print) -> PageRun:
+    """Play what is missing of one page."""
     from mcts_arena.arena import plan as plan_mod
     from mcts_arena.arena import scheduler, tournament
 
+    all_error: tuple[tuple[str, int], ...] = ()
     for path in page.experiments:
         exp = scaled_experiment(path, scale)
         the_plan = plan_mod.make_plan(exp)
@@ -154,7 +165,8 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
         res = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
                                        backend=backend, progress=progress)
         if res.interrupted:
-            return False
+            return PageRun(interrupted=True, all_error=all_error)
+        all_error += tuple(res.all_error)
     for entry in page.tournaments:
         spec = scaled_tournament(entry, scale)
         directory = out / spec.name
@@ -164,8 +176,8 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
                                         echo=lambda *_a, **_k: None,
                                         backend_factory=(lambda: backend) if backend else None)
         if res.interrupted:
-            return False
-    return True
+            return PageRun(interrupted=True, all_error=all_error)
+    return PageRun(all_error=all_error)
 
 
 def page_seconds(page: Page) -> dict[str, float]:
