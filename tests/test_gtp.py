@@ -502,3 +502,20 @@ def test_gtp_facts_come_from_the_game(monkeypatch):
     monkeypatch.setattr(games, "info_of", lambda g: kalah if g.startswith("kalah") else real(g))
     f = gtp_facts("kalah(stones=3)")
     assert f["boardsize"] == 3 and f["to_gtp"]("4") == "h4" and f["from_gtp"]("h4") == "4"
+
+
+def test_boardsize_switches_a_game_whose_size_is_a_parameter():
+    ans = converse(["boardsize 9", "play b e5", "genmove w", "showboard", "boardsize 5",
+                    "boardsize 20", "boardsize x", "boardsize 15", "play b h8"],
+                   spec="MCTS", game="gomoku(exact=1)", sims=50)
+    assert ans[0] == "=" and ans[1] == "=" and ans[2].startswith("= ")
+    board = ans[3]
+    assert "    a b c d e f g h i\n" in board and " j " not in board
+    assert ans[4:7] == ["? unacceptable size"] * 3
+    assert ans[7] == "=" and ans[8] == "="        # 15x15 again: h8 is on the board, empty
+    # the other parameters stay: still the exact-five rule
+    out = io.StringIO()
+    srv = GTPServer("MCTS", "gomoku(exact=1)", sims=10)
+    srv.serve(io.StringIO("boardsize 11\n"), out)
+    assert srv.game == "gomoku(size=11,exact=1)" and srv.state.to_text().endswith(" exact")
+    assert srv.spec.game == "gomoku(size=11,exact=1)"

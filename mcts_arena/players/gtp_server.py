@@ -1,6 +1,7 @@
 """`arena gtp SPEC --game GAME`: one of our players as a GTP engine on stdin/stdout.
 
-Standard commands: protocol_version, name, version, known_command, list_commands, boardsize,
+Standard commands: protocol_version, name, version, known_command, list_commands, boardsize
+(games whose size is a parameter switch size: `boardsize 9` makes `gomoku` `gomoku(size=9)`),
 clear_board, komi (ignored), play, genmove, undo, time_settings, time_left, showboard, quit.
 Extensions: `set_position TEXT` (the game's text form, as `arena show` prints it: openings no
 move sequence reaches, such as Kalah's random boards) and `set_random_seed N` (the player's
@@ -30,6 +31,7 @@ class GTPServer:
         from mcts_arena import players
 
         self.players = players
+        self.spec_text = spec_text
         self.spec = players.parse(spec_text, game)
         self.game = game
         self.seed = seed
@@ -56,8 +58,28 @@ class GTPServer:
         return "\n".join(COMMANDS)
 
     def boardsize(self, args):
-        size = self.facts["boardsize"]
-        if not args or size is None or args[0] != str(size):
+        """The game's size: a game whose size is a parameter (Hex, Gomoku: `size`) switches to
+        any size in the parameter's range, keeping its other parameters, and starts afresh;
+        other games accept only their one size."""
+        info = games.info_of(self.game)
+        key = info.gtp_boardsize
+        try:
+            n = int(args[0])
+        except (IndexError, ValueError):
+            raise ValueError("unacceptable size") from None
+        if isinstance(key, str):
+            p = info.params[key]
+            if not p.low <= n <= p.high:
+                raise ValueError("unacceptable size")
+            name, params = games.parse(self.game)
+            params[key] = n
+            game = games.canonical(f"{name}({','.join(f'{k}={v}' for k, v in params.items())})")
+            if game != self.game:
+                self.game = game
+                self.spec = self.players.parse(self.spec_text, game)
+                self.facts = gtp_facts(game)
+            return self.clear_board(args)
+        if key is None or n != key:
             raise ValueError("unacceptable size")
         return ""
 
