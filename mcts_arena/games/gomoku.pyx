@@ -149,6 +149,17 @@ cdef inline bint _five_at(unsigned char* b, int n, int x, int col, bint exact) n
     return False
 
 
+cdef inline double _value(int my_fours, int their_fours, long long mine,
+                          long long theirs) noexcept nogil:
+    """The evaluation of an unfinished position for the side to move from its four-window
+    counts and pattern sums (module docstring)."""
+    if my_fours > 0:
+        return 0.95
+    if their_fours >= 2:
+        return -0.9
+    return 0.9 * tanh((mine - theirs) / 1000.0)
+
+
 cdef class Gomoku(GameState):
     """Gomoku position; see the module docstring for rules and conventions."""
 
@@ -552,11 +563,7 @@ cdef class Gomoku(GameState):
         cdef int r = self.res, me = self.player
         if r != ONGOING:
             return 0.0 if r == DRAW else (1.0 if r == me else -1.0)
-        if self.n4[me] > 0:
-            return 0.95
-        if self.n4[1 - me] >= 2:
-            return -0.9
-        return 0.9 * tanh((self.score[me] - self.score[1 - me]) / 1000.0)
+        return _value(self.n4[me], self.n4[1 - me], self.score[me], self.score[1 - me])
 
     cdef double eval_after(self, int move, int evalfn) noexcept nogil:
         """evaluate() of the position after `move`, from the mover's view, without playing it:
@@ -565,7 +572,6 @@ cdef class Gomoku(GameState):
         cdef int p = self.player, o = 1 - p, j, w, cp, co, n4p = self.n4[p], n4o = self.n4[o]
         cdef long long sp = self.score[p], so = self.score[o]
         cdef unsigned short* ws = CW[self.n][move]
-        cdef double v
         if self.is_decisive(move):
             return 1.0
         if self.nstones + 1 == self.nc:
@@ -584,14 +590,8 @@ cdef class Gomoku(GameState):
                 so -= T[co]
                 if co == 4:
                     n4o -= 1
-        # the opponent is to move after the move: evaluate()'s rules from its side, negated
-        if n4o > 0:
-            v = 0.95
-        elif n4p >= 2:
-            v = -0.9
-        else:
-            v = 0.9 * tanh((so - sp) / 1000.0)
-        return -v
+        # the opponent is to move after the move: evaluate()'s value from its side, negated
+        return -_value(n4o, n4p, so, sp)
 
     cdef long long _point_score(self, int x, int p) noexcept nogil:
         """Single point score of a p stone on empty x: p's window gains plus the opponent's
@@ -815,10 +815,6 @@ def _centre_opening(params, seed, pair_index):
     return "/".join("".join(r) for r in rows) + " o" + (" exact" if params.get("exact") else "")
 
 
-def _gtp_parse(text: str) -> str:
-    return text.strip().lower()
-
-
 from mcts_arena.games.info import GameInfo, Param
 
 GAME = GameInfo(
@@ -851,5 +847,4 @@ GAME = GameInfo(
                      ".....ox....o.../...o..ox.xo..../......xo....x../...x.o..x.o..../"
                      "....x..x....x../........x....../............... x"},
     gtp_boardsize="size",
-    gtp_parse=_gtp_parse,
 )

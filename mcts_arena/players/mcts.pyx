@@ -109,6 +109,16 @@ cdef struct Opts:
 NODE_BYTES = sizeof(Node)
 
 
+cdef inline double _reward0(int res) noexcept nogil:
+    """A playout's result as the reward of player 0: a win +1, a loss -1, else (a draw, or a
+    playout cut off unfinished) 0."""
+    if res == 0:
+        return 1.0
+    if res == 1:
+        return -1.0
+    return 0.0
+
+
 #: The option keys MCTSSearch understands; any other key is a mistake and an error.
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
@@ -471,27 +481,14 @@ cdef class MCTSSearch:
                                      counts)
             self.n_played += counts[0]
             self.playout_plies += counts[1]
-            if res == 0:
-                return 1.0
-            if res == 1:
-                return -1.0
-            return 0.0
+            return _reward0(res)
         if self.o.fast_random and not self.tracing:
-            res = s.random_playout(&self.rng, 100000)
-            if res == 0:
-                return 1.0
-            if res == 1:
-                return -1.0
-            return 0.0
+            return _reward0(s.random_playout(&self.rng, 100000))
         if self.o.policy_fast and not self.tracing:
-            # the game's own whole-playout path for its policy (Hex bridge playouts)
+            # the game's own whole-playout path for its policy (Hex bridge playouts); -3: none
             res = s.policy_playout(self.o.policy, &self.rng)
-            if res == 0:
-                return 1.0
-            if res == 1:
-                return -1.0
-            if res == DRAW:
-                return 0.0
+            if res == 0 or res == 1 or res == DRAW:
+                return _reward0(res)
         while True:
             res = s.result()
             if res != ONGOING:
