@@ -35,7 +35,7 @@ bench: build
 
 # HTML annotation of every Cython module (yellow lines = Python interaction).
 annotate: $(STAMP)
-	$(VENV)/bin/cython -a -3 mcts_arena/games/*.pyx mcts_arena/players/*.pyx
+	$(VENV)/bin/cython -a -3 mcts_arena/games/*.pyx mcts_arena/players/search/*.pyx mcts_arena/bench/*.pyx
 
 clean:
 	rm -rf build $(VENV) *.egg-info

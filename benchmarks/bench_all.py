@@ -28,7 +28,7 @@ matches:
 def runner_throughput(games_n: int, jobs: int) -> dict:
     """Wall time of a fixed short experiment with `jobs` workers, and the scheduling overhead:
     the worker time not spent inside games (process start-up included), per game."""
-    from mcts_arena.store import Store
+    from mcts_arena.results.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp, "bench.yaml")

@@ -31,12 +31,12 @@ ROOT = HERE.parent
 PROBE = r"""
 import json, random, sys, time
 from mcts_arena import games, players
-from mcts_arena.solver import Solver
+from mcts_arena.players.search.prover import Solver
 scale = float(sys.argv[1])
 clock = time.process_time      # CPU seconds of this process: less noisy on a shared machine
 out = {}
 s = games.new_state("hex")
-from mcts_arena.gametools import playout_rate
+from mcts_arena.bench.loops import playout_rate
 n, wall = playout_rate(s, 0.5 * scale)    # `arena bench`'s loop, wall clock like the C loop
 out["playouts/s"] = n / wall
 mid = games.new_state("hex")

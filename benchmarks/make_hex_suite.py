@@ -1,7 +1,7 @@
 """Find 5x5 Hex positions with exactly one winning move (proven)."""
 import random, sys, time
 from mcts_arena.games.hex import Hex
-from mcts_arena.solver import Solver
+from mcts_arena.players.search.prover import Solver
 from mcts_arena import players
 rng = random.Random(int(sys.argv[1]))
 stones = int(sys.argv[2])

@@ -140,7 +140,7 @@ def test_knowledge_decisive_anti_decisive_defended_categories():
 
 
 def test_ipp_policy_wins_at_once_and_blocks():
-    from mcts_arena.players.mcts import MCTSSearch
+    from mcts_arena.players.search.mcts import MCTSSearch
 
     eng = MCTSSearch({"policy": 1}, 5)
     s = pos({"c7": "w", "a1": "w", "h8": "b", "g6": "b"})

@@ -8,7 +8,7 @@ import importlib
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
+from mcts_arena.runner import config
 from mcts_arena.cli import cli
 
 FAKE = "test_scheduler"

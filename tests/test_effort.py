@@ -3,7 +3,7 @@ from the rate entry that fits it best; the resolved budget reaches the search an
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config, effort, plan
+from mcts_arena.runner import config, effort, plan
 from mcts_arena.cli import cli
 from mcts_arena.players import parse
 
@@ -98,7 +98,7 @@ def test_run_plays_resolved_budgets_and_scales_np(rates, tmp_path):
     r = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "res"), "--jobs", "1",
                                  "--quiet"])
     assert r.exit_code == 0, r.output
-    from mcts_arena.store import Store
+    from mcts_arena.results.store import Store
     with Store.open(tmp_path / "res", readonly=True) as st:
         recs = st.games()
     assert len(recs) == 2

@@ -72,12 +72,12 @@ def make(spec_or_text, game=None, seed=0, macros=None):
 
 
 # ---- tests ---------------------------------------------------------------------------------
-from mcts_arena.arena import config, watchdog  # noqa: E402
-from mcts_arena.arena import plan as plan_mod  # noqa: E402
-from mcts_arena.arena.scheduler import LocalPoolBackend, run_experiment  # noqa: E402
-from mcts_arena.arena.watchdog import Watchdog  # noqa: E402
+from mcts_arena.runner import config, watchdog  # noqa: E402
+from mcts_arena.runner import plan as plan_mod  # noqa: E402
+from mcts_arena.runner.pool import LocalPoolBackend, run_experiment  # noqa: E402
+from mcts_arena.runner.watchdog import Watchdog  # noqa: E402
 from mcts_arena.cli import cli  # noqa: E402
-from mcts_arena.store import Store  # noqa: E402
+from mcts_arena.results.store import Store  # noqa: E402
 
 PROVIDER = __name__
 SAFETY_S = 120      # a hang fails the test instead of stalling the suite (not a speed check)
@@ -205,8 +205,8 @@ def test_watchdog_bounds_and_clock():
 DRIVER = textwrap.dedent("""
     import importlib, sys
     sys.path.insert(0, {tests!r})
-    from mcts_arena.arena import config, plan
-    from mcts_arena.arena.scheduler import run_experiment
+    from mcts_arena.runner import config, plan
+    from mcts_arena.runner.pool import run_experiment
     text = ("name: k\\ngame: breakthrough\\nbudget: {{sims: 10}}\\ngames: 2\\nseed: 1\\n"
             "matches:\\n  - {{player: 'Nap(d60)', opponent: Random}}\\n")
     exp = config.loads(text, players=importlib.import_module("test_faults"))
@@ -248,7 +248,7 @@ def test_die_with_parent_fallback_watch(tmp_path):
     """The parent-pid watch alone (as on systems without prctl) ends an orphan quietly."""
     code = textwrap.dedent(f"""
         import os, sys, time
-        from mcts_arena.arena import scheduler
+        from mcts_arena.runner import pool as scheduler
         scheduler.PR_SET_PDEATHSIG = 0          # an unknown prctl option: no parent signal
         pid = os.fork()
         if pid == 0:

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import players
-from mcts_arena.arena.config import Openings
-from mcts_arena.arena.match import play_game, play_job
-from mcts_arena.arena.plan import GameSpec, Job
+from mcts_arena.runner.config import Openings
+from mcts_arena.runner.match import play_game, play_job
+from mcts_arena.runner.plan import GameSpec, Job
 from mcts_arena.cli import cli
 from mcts_arena.players import SpecError
 from mcts_arena.players.gtp_server import GTPServer
@@ -370,7 +370,7 @@ def test_bad_engines_stop_the_run_at_start_up_with_nothing_written(tmp_path, mon
 
 def test_exit_at_once_before_protocol_version_is_reported(tmp_path):
     """An engine that dies before answering anything: the first command names it."""
-    from mcts_arena.players import external
+    from mcts_arena.players import gtp_process as external
     sp = players.parse(f'GTP(cmd="{PY} -c \\"import sys; sys.exit(4)\\"", name=quick)',
                        "breakthrough")
     with pytest.raises(external.ExternalError, match=r"player quick: engine exited \(exit "
@@ -439,7 +439,7 @@ def test_a_terminated_worker_takes_its_engine_along(sig):
 
 
 def test_an_effort_budget_needs_an_external_players_own_budget(tmp_path):
-    from mcts_arena.arena import config
+    from mcts_arena.runner import config
     text = ("game: breakthrough\nbudget: {effort: 1}\nmatches:\n"
             "  - {player: 'GTP(cmd=./eng, name=e)', opponent: Random}\n")
     with pytest.raises(config.ConfigError, match=r"matches\[0\].player: .*an external player "
@@ -479,7 +479,7 @@ def test_arena_play_reports_a_forfeit_and_a_crash_in_one_line():
 
 
 def test_tournament_entrants_are_named_by_their_name(tmp_path):
-    from mcts_arena.arena import tournament
+    from mcts_arena.runner import tournament
     path = tmp_path / "t.yaml"
     path.write_text("name: t\nkind: round_robin\ngame: tictactoe\nbudget: {sims: 5}\ngames: 2\n"
                     f"entrants: ['MCTS', {json.dumps(served('MCTS', 'tictactoe'))}, "
@@ -493,7 +493,7 @@ def test_gtp_facts_come_from_the_game(monkeypatch):
     import dataclasses
 
     from mcts_arena import games
-    from mcts_arena.players.external import gtp_facts
+    from mcts_arena.players.gtp_process import gtp_facts
     assert gtp_facts("breakthrough")["colors"] == ("w", "b")
     assert gtp_facts("breakthrough")["boardsize"] == 8 and gtp_facts("kalah")["boardsize"] is None
     real = games.info_of

@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import budgets, games, players
-from mcts_arena.arena import config
+from mcts_arena.runner import config
 from mcts_arena.cli import cli
-from mcts_arena.store import APPLICATION_ID, Store, acquire_lock
+from mcts_arena.results.store import APPLICATION_ID, Store, acquire_lock
 
 GOOD = ("name: c\ngame: breakthrough\nbudget: {sims: 10}\ngames: 2\nseed: 3\n"
         "matches:\n  - {player: Random, opponent: 'Random(im0.5)'}\n")
@@ -261,7 +261,7 @@ def test_store_made_before_the_application_id_is_still_ours(world):
 @pytest.mark.parametrize("kw", [{"seconds": float("nan")}, {"seconds": float("inf")},
                                 {"seconds": 1e9}, {"sims": 10 ** 20}, {"sims": 10 ** 12}])
 def test_mcts_search_refuses_budgets_out_of_range(kw):
-    from mcts_arena.players.mcts import MCTSSearch
+    from mcts_arena.players.search.mcts import MCTSSearch
 
     with pytest.raises(ValueError, match="MCTS (time|simulation) budget must be"):
         MCTSSearch({}, 1).search(games.new_state("tictactoe"), **kw)
@@ -270,7 +270,7 @@ def test_mcts_search_refuses_budgets_out_of_range(kw):
 @pytest.mark.parametrize("kw", [{"seconds": float("nan")}, {"seconds": float("inf")},
                                 {"nodes": 10 ** 20}])
 def test_alphabeta_search_refuses_budgets_out_of_range(kw):
-    from mcts_arena.players.alphabeta import AlphaBeta
+    from mcts_arena.players.search.alphabeta import AlphaBeta
 
     with pytest.raises(ValueError, match="αβ (time|node) budget must be"):
         AlphaBeta(0, 1).search(games.new_state("tictactoe"), depth=3, **kw)

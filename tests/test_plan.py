@@ -5,11 +5,11 @@ import pickle
 import pytest
 
 from mcts_arena import games
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.config import Openings
-from mcts_arena.arena.openings import opening_text
-from mcts_arena.arena.plan import derive_seed, make_plan
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.config import Openings
+from mcts_arena.runner.openings import opening_text
+from mcts_arena.runner.plan import derive_seed, make_plan
 from mcts_arena.stats import pair_outcome
 
 

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import run_experiment
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.pool import run_experiment
 from mcts_arena.cli import cli
-from mcts_arena.store import DB_NAME, Store
+from mcts_arena.results.store import DB_NAME, Store
 
 TESTS = Path(__file__).resolve().parent
 PROVIDER = "test_scheduler"
@@ -103,7 +103,7 @@ def fake_players(monkeypatch):
 
 
 def _backend(cluster, **kw):
-    from mcts_arena.arena.ray_backend import RayBackend
+    from mcts_arena.runner.ray_backend import RayBackend
 
     return RayBackend(address=cluster.address, players=PROVIDER, **kw)
 
@@ -194,7 +194,7 @@ def test_hung_task_is_cancelled_by_the_watchdog_and_the_run_goes_on(tmp_path, ra
     are played, and the CPU comes back."""
     import ray
 
-    from mcts_arena.arena.watchdog import Watchdog
+    from mcts_arena.runner.watchdog import Watchdog
 
     text = fake_config('  - {player: "Sleepy(d600)", opponent: Random}\n'
                        '  - {player: Random, opponent: Random(im0.5)}\n', 2) + "max_plies: 9\n"
@@ -263,7 +263,7 @@ def test_driver_killed_then_run_again_resumes(tmp_path, ray_cluster, fake_player
 
 def test_node_with_another_build_stops_the_run(tmp_path, ray_cluster, fake_players,
                                                monkeypatch):
-    from mcts_arena.arena import ray_backend
+    from mcts_arena.runner import ray_backend
     from mcts_arena.errors import UserError
 
     version, build = ray_backend.build_identity()

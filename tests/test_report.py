@@ -10,9 +10,9 @@ import pandas
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import run_experiment
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.pool import run_experiment
 from mcts_arena.cli import cli
 from mcts_arena.report import render, tables
 from mcts_arena.report.tables import build_report, compare_paper, find_sweeps

@@ -9,13 +9,13 @@ import pytest
 from click.testing import CliRunner
 from test_store import arena_env, stored, wait_for
 
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.match import GameRecord
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.match import GameRecord
 from mcts_arena import stats
-from mcts_arena.arena.summary import replay_game, summary_table
+from mcts_arena.results.summary import replay_game, summary_table
 from mcts_arena.cli import cli
-from mcts_arena.store import Store
+from mcts_arena.results.store import Store
 
 CFG = ("name: c\ngame: breakthrough\nbudget: {sims: 10}\ngames: 6\nseed: 3\n"
        "matches:\n  - {player: 'Random(im0.5)', opponent: Random}\n"

@@ -134,10 +134,10 @@ def make(spec_or_text, game=None, seed=0, macros=None):
 
 # ---- tests ---------------------------------------------------------------------------------
 from mcts_arena import games as games_mod
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import LocalPoolBackend, run_experiment
-from mcts_arena.store import Store
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.pool import LocalPoolBackend, run_experiment
+from mcts_arena.results.store import Store
 
 PROVIDER = __name__
 

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from mcts_arena import games
 from mcts_arena.cli import cli
-from mcts_arena.solver import Solver
+from mcts_arena.players.search.prover import Solver
 
 LINE = "hex(size=4) | ..x./o.../..../.... x | best: {best} | wrong: a4 | id: p1"
 
@@ -100,7 +100,7 @@ def test_alphabeta_searches_afresh_at_each_budget():
     # an αβ player keeps its transposition table between searches: reusing one player for the
     # increasing budgets made the search at budget 2 start from what budget 1 found
     from mcts_arena import players
-    from mcts_arena.solve import _trace
+    from mcts_arena.runner.suites import _trace
 
     state = games.new_state("breakthrough", ".....b../.bb..bbb/.ww..b../.b.bwbw./.ww.b.wb/"
                                             ".b.b..w./w.w.ww../......w. w")

@@ -5,13 +5,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
-from mcts_arena.arena.config import Sprt
-from mcts_arena.arena.scheduler import SprtTracker
+from mcts_arena.runner import config
+from mcts_arena.runner.config import Sprt
+from mcts_arena.runner.pool import SprtTracker
 from mcts_arena.cli import cli
 from mcts_arena import stats
 from mcts_arena.report.tables import build_report
-from mcts_arena.store import Store
+from mcts_arena.results.store import Store
 
 HEAD = "name: s\ngame: breakthrough\nbudget: {sims: 30}\ngames: 200\nseed: 4\n"
 MATCH = "matches:\n  - {player: 'MCTS(ipp)', opponent: Random}\n"

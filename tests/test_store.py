@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import games
-from mcts_arena.arena import config
-from mcts_arena.arena.match import GameRecord
+from mcts_arena.runner import config
+from mcts_arena.runner.match import GameRecord
 from mcts_arena.cli import cli
-from mcts_arena.store import Store, StoreLockedError, acquire_lock
+from mcts_arena.results.store import Store, StoreLockedError, acquire_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -207,7 +207,7 @@ def test_resume_after_sigkill(tmp_path):
         assert len(ids) == len(set(ids)) == 32
         import importlib
 
-        from mcts_arena.arena import plan as plan_mod
+        from mcts_arena.runner import plan as plan_mod
         exp = config.load(tmp_path / "k.yaml", players=importlib.import_module("test_scheduler"))
         assert sorted(ids) == sorted(plan_mod.make_plan(exp).game_ids())
         for g in rows:                                      # every stored game is whole

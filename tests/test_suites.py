@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from mcts_arena import games
 from mcts_arena.cli import cli
-from mcts_arena.solve import load_suite
-from mcts_arena.solver import Solver
+from mcts_arena.runner.suites import load_suite
+from mcts_arena.players.search.prover import Solver
 
 SUITES = Path(__file__).resolve().parent.parent / "suites"
 ALL = sorted(SUITES.glob("*.txt"))

@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 from test_store import arena_env, stored, wait_for
 
-from mcts_arena.arena import config, tournament
+from mcts_arena.runner import config, tournament
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.paper import load_paper_results
-from mcts_arena.store import Store
+from mcts_arena.results.store import Store
 
 REAL = importlib.import_module("mcts_arena.players")
 

@@ -1,5 +1,5 @@
 """Generate the proven tactical suites of suites/ (issue 11): Breakthrough and LOA wins in a few
-moves, Kalah endgames. Every answer comes from the exact solver (mcts_arena.solver, the one
+moves, Kalah endgames. Every answer comes from the exact solver (mcts_arena.players.search.prover, the one
 behind `arena prove`); nothing is guessed.
 
     .venv/bin/python tools/make_suites.py breakthrough --seed 1 --count 12 > suites/breakthrough_tactics.txt
@@ -38,7 +38,7 @@ import sys
 import time
 
 from mcts_arena import games, players
-from mcts_arena.solver import Solver
+from mcts_arena.players.search.prover import Solver
 
 WORD = {1: "win", 0: "draw", -1: "loss"}
 

@@ -11,7 +11,7 @@ from mcts_arena import games
 
 
 def playout_speed(names: list[str], seconds: float) -> dict:
-    from mcts_arena.gametools import average_plies, playout_rate
+    from mcts_arena.bench.loops import average_plies, playout_rate
 
     out = {}
     for name in names:
@@ -40,7 +40,7 @@ def c_reference(game: str, seconds: float) -> float | None:
     from pathlib import Path
 
     name, params = games.split(game)
-    src = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}_playout_ref.c"
+    src = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}_playout_ref.c"
     if params or not src.is_file() or shutil.which("gcc") is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
@@ -53,7 +53,7 @@ def c_reference(game: str, seconds: float) -> float | None:
 
 def search_speed(names: list[str], seconds: float) -> dict:
     from mcts_arena import players
-    from mcts_arena.players.mcts import NODE_BYTES
+    from mcts_arena.players.search.mcts import NODE_BYTES
 
     out = {}
     for name in names:

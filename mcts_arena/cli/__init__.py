@@ -113,7 +113,7 @@ def games_cmd() -> None:
 @click.option("--position", default=None, help="Start from this position (the game's text form).")
 def perft_cmd(game: str, depth: int, position: str | None) -> None:
     """Count the leaves of the move tree of GAME to DEPTH plies (the count is printed last)."""
-    from mcts_arena.gametools import perft
+    from mcts_arena.bench.loops import perft
 
     if depth < 0:
         _fail(f"perft depth must be a non-negative integer, got {depth}")
@@ -136,10 +136,10 @@ def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
     from pathlib import Path
 
     if Path(target, "arena.sqlite").is_file():
-        from mcts_arena.arena.summary import replay_game
+        from mcts_arena.results.summary import replay_game
 
         if game_id is None:
-            from mcts_arena.store import Store
+            from mcts_arena.results.store import Store
 
             with Store.open(target, readonly=True) as store:
                 ids = store.game_ids()
@@ -224,10 +224,10 @@ def players_cmd(game: str | None) -> None:
 def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     """Play one game: SPEC_A moves first, SPEC_B second; print the moves and the result."""
     from mcts_arena import players
-    from mcts_arena.arena.config import Openings, spec_budget
-    from mcts_arena.arena.match import play_game
-    from mcts_arena.arena.plan import GameSpec, Job
-    from mcts_arena.players.base import derive_seed
+    from mcts_arena.runner.config import Openings, spec_budget
+    from mcts_arena.runner.match import play_game
+    from mcts_arena.runner.plan import GameSpec, Job
+    from mcts_arena.players.builtin import derive_seed
 
     _check_budget_options(seconds, sims)
     state = _load_state(game, position)
@@ -367,11 +367,11 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     """
     import sys
 
-    from mcts_arena.arena import config as config_mod
-    from mcts_arena.arena import plan as plan_mod
-    from mcts_arena.arena import scheduler
-    from mcts_arena.arena.summary import summary_table
-    from mcts_arena.store import Store, preflight
+    from mcts_arena.runner import config as config_mod
+    from mcts_arena.runner import plan as plan_mod
+    from mcts_arena.runner import pool as scheduler
+    from mcts_arena.results.summary import summary_table
+    from mcts_arena.results.store import Store, preflight
 
     _check_scale_options(games, time_s, sims, effort)
     if ray_address is not None and backend != "ray":
@@ -396,7 +396,7 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     scheduler.preflight(exp)            # external engines answer, before anything on disk
     engine = None
     if backend == "ray":        # reach the cluster (and check its nodes) before any change on disk
-        from mcts_arena.arena.ray_backend import RayBackend
+        from mcts_arena.runner.ray_backend import RayBackend
 
         engine = RayBackend(address=ray_address, verbose=verbose)
         workers = engine.workers
@@ -482,7 +482,7 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
     import sys
     from pathlib import Path
 
-    from mcts_arena.arena import reproduce, scheduler
+    from mcts_arena.runner import pool as scheduler, reproduce
     from mcts_arena.report import reproduction
 
     if not 0 < scale <= 100:
@@ -509,7 +509,7 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
     if not pages_only:
         engine = None
         if backend == "ray":
-            from mcts_arena.arena.ray_backend import RayBackend
+            from mcts_arena.runner.ray_backend import RayBackend
 
             engine = RayBackend(address=ray_address)
             workers = engine.workers
@@ -561,7 +561,7 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
     from pathlib import Path
 
     from mcts_arena.report import plots, render, tables
-    from mcts_arena import solve
+    from mcts_arena.runner import suites as solve
 
     solve_dirs = [p for p in paths if solve.has_solve_results(p)]
     if solve_dirs:
@@ -618,9 +618,9 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
     import sys
     from pathlib import Path
 
-    from mcts_arena.arena import scheduler, tournament
-    from mcts_arena.arena.config import Budget
-    from mcts_arena.store import preflight
+    from mcts_arena.runner import pool as scheduler, tournament
+    from mcts_arena.runner.config import Budget
+    from mcts_arena.results.store import preflight
 
     _check_scale_options(games, time_s, sims)
     workers = scheduler.worker_count(jobs)
@@ -660,7 +660,7 @@ def prove_cmd(game: str, position: str | None, nodes: int, depth: int, as_json: 
     """Solve a position exactly (αβ over win/draw/loss with a transposition table): the value
     for the side to move and the value of every legal move. GAME may carry parameters, e.g.
     `hex(size=4)`. For small boards: Hex up to 5x5, endgames and short tactics elsewhere."""
-    from mcts_arena.solver import Solver
+    from mcts_arena.players.search.prover import Solver
 
     if nodes < 0 or depth < 0:
         _fail("--nodes and --depth must be >= 0")
@@ -711,7 +711,7 @@ def solve_cmd(suite_path, specs, budgets, seeds, seed, out, as_json, quiet) -> N
     stays so, and time; writes solve.json and solve.png. Resumable (DIR/arena.sqlite)."""
     from pathlib import Path
 
-    from mcts_arena import solve
+    from mcts_arena.runner import suites as solve
 
     try:
         budget_list = [int(b) for b in budgets.split(",") if b.strip()]

@@ -10,8 +10,8 @@
 """
 from __future__ import annotations
 
-from mcts_arena.players.base import Player, make
-from mcts_arena.players.external import display_name
+from mcts_arena.players.builtin import Player, make
+from mcts_arena.players.gtp_process import display_name
 from mcts_arena.players.spec import (PlayerSpec, SpecError, default_c, default_eval,
                                      describe_tokens, macros_of, parse)
 
@@ -24,7 +24,7 @@ def preflight(text: str, game: str, budget: dict, openings_kind: str = "start",
     """Check, before anything is written, that a player can play at all: a GTP engine is
     started, asked protocol_version, name, boardsize and clear_board, and quit (SpecError with
     one line naming the player and the problem). Other players were checked when parsed."""
-    from mcts_arena.players import external
+    from mcts_arena.players import gtp_process as external
 
     spec = parse(text, game, macros)
     if getattr(spec, "kind", None) == "GTP":

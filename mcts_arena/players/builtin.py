@@ -166,7 +166,7 @@ class MCTSPlayer(Player):
 
     def __init__(self, spec, seed, flat: bool = False):
         super().__init__(spec, seed)
-        from mcts_arena.players.mcts import MCTSSearch
+        from mcts_arena.players.search.mcts import MCTSSearch
 
         opts = mcts_options(spec)
         if flat:
@@ -196,7 +196,7 @@ class AlphaBetaPlayer(Player):
 
     def __init__(self, spec, seed):
         super().__init__(spec, seed)
-        from mcts_arena.players.alphabeta import AlphaBeta
+        from mcts_arena.players.search.alphabeta import AlphaBeta
 
         self.depth = int(spec.get("depth", 0) or 0)
         self.search = AlphaBeta(eval_id(spec), self.seed,
@@ -225,7 +225,7 @@ def make(spec: PlayerSpec | str, game: str | None = None, seed: int = 1,
     elif game is not None and spec.game != game:
         raise SpecError(f"player {spec.canonical} was parsed for {spec.game}, not {game}")
     if spec.kind in ("GTP", "py"):
-        from mcts_arena.players import external_players
+        from mcts_arena.players import gtp_player as external_players
 
         return external_players.make(spec, int(seed))
     return _KINDS[spec.kind](spec, int(seed))

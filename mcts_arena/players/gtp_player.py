@@ -17,8 +17,8 @@ from __future__ import annotations
 import time as _time
 
 from mcts_arena import games
-from mcts_arena.players.base import Player, PlayerForfeit
-from mcts_arena.players.external import (DEFAULT_TIMEOUT_S, EngineError, EngineTimeout,
+from mcts_arena.players.builtin import Player, PlayerForfeit
+from mcts_arena.players.gtp_process import (DEFAULT_TIMEOUT_S, EngineError, EngineTimeout,
                                          ExternalError, ExternalSpec, GTPRefused, _accepts,
                                          _knows, gtp_facts, load_class, start_engine)
 
@@ -104,7 +104,7 @@ class GTPPlayer(Player):
                 pass
 
     def _send(self, command: str, timeout: float | None = None) -> str:
-        from mcts_arena.players.external import START_TIMEOUT_S
+        from mcts_arena.players.gtp_process import START_TIMEOUT_S
 
         return self.engine.send(command, START_TIMEOUT_S if timeout is None else timeout)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from mcts_arena import __version__, games
-from mcts_arena.players.external import gtp_facts, parse_color
+from mcts_arena.players.gtp_process import gtp_facts, parse_color
 
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "time_settings",

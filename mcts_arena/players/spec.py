@@ -207,7 +207,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None) -> PlayerS
         raise SpecError(f"bad player specification {text!r}: expected KIND(token,...), "
                         f"e.g. MCTS(bl,im0.4)")
     kind_text, args = m.group(1), m.group(2)
-    from mcts_arena.players import external
+    from mcts_arena.players import gtp_process as external
 
     if kind_text in external.EXTERNAL_KINDS:
         try:

@@ -57,9 +57,9 @@ from mcts_arena import games as _games
 from mcts_arena import results
 from mcts_arena.results import check_results_dir  # noqa: F401  (the report's entry check)
 from mcts_arena.errors import UserError
-from mcts_arena.players.external import display_name
+from mcts_arena.players.gtp_process import display_name
 from mcts_arena import stats
-from mcts_arena.store import Store
+from mcts_arena.results.store import Store
 
 ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent",
               "player_spec", "opponent_spec", "budget",
@@ -165,7 +165,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     """The rows (see the module docstring) of every pairing in `store`, in config order."""
     if ci not in CI_CHOICES:
         raise UserError(f"unknown --ci {ci!r}; valid: {', '.join(CI_CHOICES)}")
-    from mcts_arena.arena.summary import sprt_status, sprt_text
+    from mcts_arena.results.summary import sprt_status, sprt_text
 
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
@@ -462,7 +462,7 @@ class Report:
 
 def build_report(paths: list[str], ci: str = "auto", compare: str | None = None) -> Report:
     """Read every results directory (read-only) into a Report."""
-    from mcts_arena.arena import tournament
+    from mcts_arena.runner import tournament
 
     if compare not in (None, "paper"):
         raise UserError(f"unknown --compare {compare!r}; valid: paper")

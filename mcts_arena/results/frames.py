@@ -46,7 +46,7 @@ import pandas as pd
 
 from mcts_arena import stats
 from mcts_arena.errors import UserError
-from mcts_arena.store import DB_NAME, Store
+from mcts_arena.results.store import DB_NAME, Store
 
 GAME_COLUMNS = ("experiment", "game", "game_id", "pairing", "pair_index", "swap", "player",
                 "opponent", "seat0", "seat1", "player_seat", "player_budget", "opponent_budget",

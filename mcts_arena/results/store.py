@@ -2,7 +2,7 @@
 
 WAL journal, `synchronous=FULL`: a game is on disk once `add_game` returns, whatever happens to
 the machine after. Only the driver process writes. Games are keyed by their deterministic id
-(`mcts_arena.arena.plan.game_id`), so storing a game twice keeps one row; an `error` game is the
+(`mcts_arena.runner.plan.game_id`), so storing a game twice keeps one row; an `error` game is the
 one exception: a later, successful play of the same id replaces it (a resumed run retries
 error games). `.lock` in the results directory (fcntl.flock) keeps a second `arena run` out.
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from mcts_arena import games
 from mcts_arena.errors import UserError
 from mcts_arena import stats
-from mcts_arena.players.external import display_name
-from mcts_arena.store import Store
+from mcts_arena.players.gtp_process import display_name
+from mcts_arena.results.store import Store
 
 def _pct(wins: float, draws: float, losses: float) -> str:
     """Score % and its 95 % interval by the one rule `arena report` uses too."""
@@ -49,8 +49,8 @@ def sprt_status(store: Store) -> dict[str, dict]:
     """Per pairing id, the SPRT as the run left it: the stored decision (`decision` "H0"/"H1",
     `games` at the decision, `llr`, `lower`, `upper`, the test's parameters), or the test on
     the games stored so far (`decision` None). Empty when the config has no `sprt`."""
-    from mcts_arena.arena.config import Sprt
-    from mcts_arena.arena.scheduler import replay_sprt
+    from mcts_arena.runner.config import Sprt
+    from mcts_arena.runner.pool import replay_sprt
 
     cfg = (store.experiment() or {}).get("config", {}).get("sprt")
     if not cfg:

@@ -50,7 +50,7 @@ import yaml
 
 from mcts_arena import budgets
 from mcts_arena import games as _games
-from mcts_arena.arena import effort
+from mcts_arena.runner import effort
 from mcts_arena.errors import UserError
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"

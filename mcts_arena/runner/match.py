@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass, field
 from types import ModuleType
 
 from mcts_arena import games
-from mcts_arena.arena.openings import opening_history, opening_text
-from mcts_arena.arena.plan import GameSpec, Job
+from mcts_arena.runner.openings import opening_history, opening_text
+from mcts_arena.runner.plan import GameSpec, Job
 
 FORFEIT_FACTOR = 2.0
 FORFEIT_GRACE_S = 0.5

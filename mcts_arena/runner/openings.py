@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from mcts_arena import games
-from mcts_arena.arena.config import Openings
+from mcts_arena.runner.config import Openings
 
 
 def opening_text(game: str, openings: Openings, seed: int, pair_index: int) -> str:

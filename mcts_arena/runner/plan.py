@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from mcts_arena.arena.config import Budget, Experiment, Openings, Pairing
+from mcts_arena.runner.config import Budget, Experiment, Openings, Pairing
 
 
 def derive_seed(*parts: object) -> int:

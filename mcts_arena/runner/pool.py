@@ -12,7 +12,7 @@ A backend takes jobs and calls `on_record(record)` in the parent for every finis
   a job that kills its worker `max_deaths` times becomes `error` games instead;
 - the parent waits on pipes and process sentinels together, and stops dispatching when
   `should_stop()` turns true (Ctrl-C): workers are terminated, finished games are already stored;
-- a watchdog (mcts_arena.arena.watchdog) bounds every move: workers send a `move` message
+- a watchdog (mcts_arena.runner.watchdog) bounds every move: workers send a `move` message
   before each move, and a worker that shows no progress within the bound of its budget (a
   stopped or hung process) is killed, the game it was playing becomes an `error` game naming
   the reason, and the rest of its job is queued again;
@@ -41,12 +41,12 @@ from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
 from typing import Protocol
 
-from mcts_arena.arena.config import Experiment, Sprt, players_provider
-from mcts_arena.arena.match import GameRecord, _finish, play_job
-from mcts_arena.arena.plan import Job, Plan
-from mcts_arena.arena.watchdog import Watchdog, budget_text, cpu_seconds, hard_bound
+from mcts_arena.runner.config import Experiment, Sprt, players_provider
+from mcts_arena.runner.match import GameRecord, _finish, play_job
+from mcts_arena.runner.plan import Job, Plan
+from mcts_arena.runner.watchdog import Watchdog, budget_text, cpu_seconds, hard_bound
 from mcts_arena.errors import UserError
-from mcts_arena.store import DB_NAME, Store, acquire_lock
+from mcts_arena.results.store import DB_NAME, Store, acquire_lock
 
 
 class RunnerError(RuntimeError):

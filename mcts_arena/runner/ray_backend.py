@@ -38,9 +38,9 @@ import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from mcts_arena.arena.match import GameRecord, _finish, play_job_list
-from mcts_arena.arena.plan import Job
-from mcts_arena.arena.watchdog import Watchdog, budget_text, job_bound
+from mcts_arena.runner.match import GameRecord, _finish, play_job_list
+from mcts_arena.runner.plan import Job
+from mcts_arena.runner.watchdog import Watchdog, budget_text, job_bound
 from mcts_arena.errors import UserError
 
 # Tests only: a value here replaces this process's build fingerprint (how a test makes one node
@@ -89,7 +89,7 @@ def _node_identity() -> tuple[str, str, str]:
 
 def _load_players(players_name: str | None):
     """(players module, None) or (None, why this node cannot load it)."""
-    from mcts_arena.arena.config import players_provider
+    from mcts_arena.runner.config import players_provider
 
     try:
         return players_provider(players_name), None
@@ -202,7 +202,7 @@ class RayBackend:
             import ray
         except ImportError:
             raise UserError("the Ray backend needs Ray: pip install 'mcts_arena[ray]'") from None
-        from mcts_arena.arena.config import PLAYERS_ENV
+        from mcts_arena.runner.config import PLAYERS_ENV
 
         self.ray = ray
         self.address = address

@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from mcts_arena.arena import config as cfg
-from mcts_arena.arena import effort
+from mcts_arena.runner import config as cfg
+from mcts_arena.runner import effort
 from mcts_arena.errors import UserError
 
 DEFAULT_MANIFEST = Path("configs") / "reproduction.yaml"
@@ -124,7 +124,7 @@ def scaled_experiment(path: Path, scale: Scale, players=None) -> cfg.Experiment:
 
 def scaled_tournament(entry: TournamentEntry, scale: Scale, players=None):
     """The paper's tuning tournament `entry` at `scale` (matched effort of 1 s x scale)."""
-    from mcts_arena.arena import tournament
+    from mcts_arena.runner import tournament
 
     spec = tournament.resolve(entry.name, entry.game, entry.eval)
     parse = (players or cfg.players_provider()).parse
@@ -152,8 +152,8 @@ class PageRun:
 def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
              progress: bool = True, echo: Callable[[str], Any] = print) -> PageRun:
     """Play what is missing of one page."""
-    from mcts_arena.arena import plan as plan_mod
-    from mcts_arena.arena import scheduler, tournament
+    from mcts_arena.runner import plan as plan_mod
+    from mcts_arena.runner import pool as scheduler, tournament
 
     all_error: tuple[tuple[str, int], ...] = ()
     for path in page.experiments:
@@ -183,7 +183,7 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
 def page_seconds(page: Page) -> dict[str, float]:
     """The paper's seconds per move that each experiment (and tournament) of `page` stands for,
     by experiment name: a reproduction's row is compared with the paper's row at that budget."""
-    from mcts_arena.arena import tournament
+    from mcts_arena.runner import tournament
 
     secs = {}
     for path in page.experiments:

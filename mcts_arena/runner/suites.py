@@ -173,8 +173,8 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
               base_seed: int = 1, echo=None) -> dict:
     """Search every (player, position, seed) not stored yet; return the summary (summarise)."""
     from mcts_arena import players
-    from mcts_arena.players.base import derive_seed
-    from mcts_arena.store import Store
+    from mcts_arena.players.builtin import derive_seed
+    from mcts_arena.results.store import Store
 
     parsed = []
     for text in specs:
@@ -215,7 +215,7 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
 def has_solve_results(directory) -> bool:
     """Does `directory` hold a store with solve results? A file that is not ours, or a damaged
     store, raises the store's one-line UserError (nothing is written)."""
-    from mcts_arena.store import Store
+    from mcts_arena.results.store import Store
 
     if not (Path(directory) / "arena.sqlite").is_file():
         return False
@@ -229,7 +229,7 @@ def summarise(directory, budgets: list[int] | None = None,
               players_order: list[str] | None = None) -> dict:
     """Solved %, median sims to a stable correct choice, mean seconds: per player and budget,
     and per position."""
-    from mcts_arena.store import Store
+    from mcts_arena.results.store import Store
 
     with Store.open(directory, readonly=True) as store:
         meta = json.loads(store.get_meta("solve") or "{}")

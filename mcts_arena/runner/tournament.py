@@ -44,10 +44,10 @@ from pathlib import Path
 import yaml
 
 from mcts_arena import games as _games
-from mcts_arena.arena import config as cfg
-from mcts_arena.arena.config import Budget, ConfigError, Experiment, Openings, Pairing
+from mcts_arena.runner import config as cfg
+from mcts_arena.runner.config import Budget, ConfigError, Experiment, Openings, Pairing
 from mcts_arena.errors import UserError
-from mcts_arena.players.external import display_name
+from mcts_arena.players.gtp_process import display_name
 
 KINDS = ("elimination", "round_robin", "gauntlet")
 BUILTINS = ("fet", "det", "ege", "im")
@@ -325,7 +325,7 @@ def _pairing(spec: TournamentSpec, a: str, b: str, games: int) -> Pairing:
 
 def state(spec: TournamentSpec, res: Results) -> State:
     """Replay the tournament over the stored results `res`."""
-    from mcts_arena.arena.bracket import Bracket
+    from mcts_arena.results.bracket import Bracket
 
     st = State(spec)
     pair_rule = _games.pair_rule(spec.game)
@@ -536,9 +536,9 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
                    backend_factory: Callable[[], object] | None = None) -> TournamentResult:
     """Play (or resume) the tournament; `echo` gets each finished round (elimination) or the
     final table. Returns when it is finished or interrupted (Ctrl-C)."""
-    from mcts_arena.arena import scheduler
-    from mcts_arena.arena.plan import make_plan
-    from mcts_arena.store import Store
+    from mcts_arena.runner import pool as scheduler
+    from mcts_arena.runner.plan import make_plan
+    from mcts_arena.results.store import Store
 
     directory = Path(directory)
     with Store.open(directory) as store:

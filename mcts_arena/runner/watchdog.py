@@ -47,7 +47,7 @@ import os
 import time
 from collections.abc import Callable, Hashable
 
-from mcts_arena.arena.match import forfeit_limit
+from mcts_arena.runner.match import forfeit_limit
 from mcts_arena.budgets import TIME_MAX
 
 MARGIN = 2.0

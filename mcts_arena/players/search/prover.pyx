@@ -16,7 +16,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, alloca
-from mcts_arena.players.alphabeta cimport now
+from mcts_arena.players.search.alphabeta cimport now
 
 cdef struct Entry:
     uint64_t key
