@@ -1,24 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Whole-game tools on the game interface: the random-playout benchmark (and perft).
+"""The loops `arena bench` times: random full-game playouts per second and the mean game length.
 
 They live in Cython so that what they measure is the game core, not the Python loop around it.
 """
 from libc.stdint cimport uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below
 from mcts_arena.games.state cimport alloca, GameState, ONGOING
-
-
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-def perft(GameState state, int depth):
-    """Number of move sequences of exactly `depth` plies from `state` (see GameState.perft)."""
-    return state.perft(depth)
 
 
 def playout_rate(GameState state, double seconds, unsigned long long seed=1):

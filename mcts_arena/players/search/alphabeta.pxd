@@ -18,7 +18,6 @@ cdef struct SearchCounters:
 
 cdef double WIN_SCORE
 
-cdef double now() noexcept nogil
 cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
                      int* killers, int* history) noexcept nogil
 cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, int evalfn,

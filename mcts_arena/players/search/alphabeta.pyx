@@ -18,10 +18,11 @@ Winands & Björnsson 2011).
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
 from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
+from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef double WIN_SCORE = 1000.0
 cdef double INF = 1e9
@@ -34,18 +35,12 @@ DEF MAX_PLY = 128
 DEF HISTORY_SIZE = 65536
 
 
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
 cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
                      int* killers, int* history) noexcept nogil:
     """Sort moves in place, best first: TT move, game category, killers, history. Returns n."""
     cdef long stack_keys[256]
     cdef long* keys = stack_keys
-    cdef int i, j, m
+    cdef int i, m
     cdef long k
     if n > 256:                 # a game with more moves than the usual buffer
         keys = <long*>malloc(n * sizeof(long))
@@ -63,17 +58,7 @@ cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
         if rng != NULL:
             k += <long>rng_below(rng, 256)
         keys[i] = k
-    # insertion sort, descending by key (n is small)
-    for i in range(1, n):
-        k = keys[i]
-        m = moves[i]
-        j = i - 1
-        while j >= 0 and keys[j] < k:
-            keys[j + 1] = keys[j]
-            moves[j + 1] = moves[j]
-            j -= 1
-        keys[j + 1] = k
-        moves[j + 1] = m
+    sort_moves(moves, keys, n)
     if keys != stack_keys:
         free(keys)
     return n

@@ -41,7 +41,8 @@ from libc.math cimport log, sqrt, exp
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP
-from mcts_arena.players.search.alphabeta cimport now, ab_playout_move
+from mcts_arena.clock cimport now
+from mcts_arena.players.search.alphabeta cimport ab_playout_move
 
 from mcts_arena import budgets as _budgets
 

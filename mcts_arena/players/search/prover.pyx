@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Exact solver for small games: αβ on the values {-1, 0, +1} (loss, draw, win for the side to
-move) to the end of the game, with a transposition table. Ground truth for `arena prove` and
-for the answers of the shipped solve suites.
+"""The exact prover for small games (`arena prove`): αβ on the values {-1, 0, +1} (loss, draw,
+win for the side to move) to the end of the game, with a transposition table. Ground truth for
+`arena prove` and for the answers of the shipped test-position suites (`arena solve`).
 
 At every node a move that wins at once (`is_decisive`, confirmed by playing it) is taken first; where the game lists the
 opponent's wins in one (`threats`), two of them lose at once and one must be blocked; the
@@ -15,8 +15,9 @@ flagged): a "win in N" search for games whose games are long.
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
+from mcts_arena.clock cimport now
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, alloca
-from mcts_arena.players.search.alphabeta cimport now
+from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef struct Entry:
     uint64_t key
@@ -25,7 +26,7 @@ cdef struct Entry:
     signed char depth_limited
 
 
-cdef class Solver:
+cdef class Prover:
     cdef Entry* tt
     cdef uint64_t mask
     cdef long nodes
@@ -45,20 +46,10 @@ cdef class Solver:
 
     cdef int _order(self, GameState s, int* moves, int n) noexcept nogil:
         cdef double* keys = <double*>alloca(n * sizeof(double) + 8)
-        cdef double k
-        cdef int i, j, m
+        cdef int i
         for i in range(n):
             keys[i] = s.move_order(moves[i]) * 10.0 + s.move_bias(moves[i])
-        for i in range(1, n):
-            k = keys[i]
-            m = moves[i]
-            j = i - 1
-            while j >= 0 and keys[j] < k:
-                keys[j + 1] = keys[j]
-                moves[j + 1] = moves[j]
-                j -= 1
-            keys[j + 1] = k
-            moves[j + 1] = m
+        sort_moves(moves, keys, n)
         return n
 
     cdef bint _wins_at_once(self, GameState s, int move) noexcept nogil:
@@ -135,7 +126,7 @@ cdef class Solver:
         e.depth_limited = self.hit_depth
         return best
 
-    def solve(self, GameState state, long max_nodes=0, int max_depth=0):
+    def prove(self, GameState state, long max_nodes=0, int max_depth=0):
         """Exact value of `state` for the side to move (+1 win, 0 draw, -1 loss), or None if
         the node budget ran out (or, with max_depth, no result within that many plies)."""
         cdef GameState s = state.clone()
@@ -151,7 +142,7 @@ cdef class Solver:
             return None
         return v
 
-    def solve_moves(self, GameState state, long max_nodes=0, int max_depth=0):
+    def prove_moves(self, GameState state, long max_nodes=0, int max_depth=0):
         """{move id: value for the side to move after playing it (+1 win, 0 draw, -1 loss, None
         unknown)} for every legal move, and the nodes searched."""
         cdef GameState s = state.clone()
@@ -161,7 +152,7 @@ cdef class Solver:
         out = {}
         for m in s.move_ids():
             s.do_move(m)
-            v = self.solve(s, max_nodes, max_depth - 1 if max_depth > 0 else 0) \
+            v = self.prove(s, max_nodes, max_depth - 1 if max_depth > 0 else 0) \
                 if s.result() == ONGOING else _terminal(s)
             total += self.nodes
             s.undo_move()
@@ -182,3 +173,21 @@ def _terminal(GameState s):
     if r == DRAW:
         return 0
     return 1 if r == s.player else -1
+
+
+WORDS = {1: "win", 0: "draw", -1: "loss", None: "unknown"}
+
+
+def prove_position(GameState state, long max_nodes=0, int max_depth=0):
+    """`arena prove`: the value of `state` for the side to move and of every legal move, as
+    words (win, draw, loss, unknown): {"value", "moves" (notation -> word), "winning_moves",
+    "nodes", "time"}. The position's value is unknown while an unknown move might be better
+    than every known one."""
+    values, stats = Prover().prove_moves(state, max_nodes, max_depth)
+    known = [v for v in values.values() if v is not None]
+    overall = max(known) if known else None
+    if overall is not None and overall < 1 and None in values.values():
+        overall = None            # an unknown move might still be better
+    moves = {state.format_move(m): WORDS[v] for m, v in values.items()}
+    return {"value": WORDS[overall], "moves": moves,
+            "winning_moves": [m for m, w in moves.items() if w == "win"], **stats}
