@@ -5,8 +5,8 @@ run summaries, SPRT state, tournament state, replays). Never imports the write s
     >>> games = results.load("results/quickstart")          # one row per game
     >>> results.pairing_counts(games)                       # W/D/L per pairing
 """
-from mcts_arena.results.frames import (COUNT_COLUMNS, GAME_COLUMNS, check_results_dir, frame,
+from mcts_arena.results.frames import (COUNT_COLUMNS, GAME_COLUMNS, require_results_dir, frame,
                                        load, pairing_counts)
 
-__all__ = ["COUNT_COLUMNS", "GAME_COLUMNS", "check_results_dir", "frame", "load",
+__all__ = ["COUNT_COLUMNS", "GAME_COLUMNS", "require_results_dir", "frame", "load",
            "pairing_counts"]

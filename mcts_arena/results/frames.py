@@ -109,7 +109,7 @@ def frame(store: Store) -> pd.DataFrame:
     return df
 
 
-def check_results_dir(path: str | Path) -> Path:
+def require_results_dir(path: str | Path) -> Path:
     """`path` as a Path if it is a results directory (holds arena.sqlite), else a UserError."""
     d = Path(path)
     if not d.is_dir() or not (d / DB_NAME).exists():
@@ -122,7 +122,7 @@ def check_results_dir(path: str | Path) -> Path:
 
 def load(directory: str | Path) -> pd.DataFrame:
     """The stored games of the results directory `directory` (read-only), one row per game."""
-    with Store.open(check_results_dir(directory), readonly=True) as store:
+    with Store.open(require_results_dir(directory)) as store:
         return frame(store)
 
 

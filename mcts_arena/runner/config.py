@@ -24,7 +24,7 @@ least `elo1`), the runner schedules no more games of that pairing. `alpha`, `bet
 0.05; `model` is `logistic` (default) or `normalized`. It does not change what a game is, so it
 is not part of the experiment's identity.
 
-Every mistake raises `ConfigError` (a UserError) with one line: the file, the YAML path of the
+Every mistake raises `ConfigError` (mcts_arena.errors, a UserError) with one line: the file, the YAML path of the
 field (`matches[2].sweep.alpha[3]`) and what was expected.
 
 Player strings are checked and canonicalised by the players provider: the module named by the
@@ -34,7 +34,6 @@ at fake players; the product never sets it.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
 import itertools
 import json
@@ -50,8 +49,11 @@ import yaml
 
 from mcts_arena import budgets
 from mcts_arena import games as _games
+from mcts_arena.budgets import Budget
+from mcts_arena.errors import ConfigError, EffortError
+from mcts_arena.results.sprt import Sprt
+from mcts_arena.results.store import pairing_id
 from mcts_arena.runner import effort
-from mcts_arena.errors import UserError
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
 DEFAULT_PLAYERS = "mcts_arena.players"
@@ -70,54 +72,7 @@ def default_openings(game: str) -> str:
     return _games.info_of(game).default_opening
 
 
-class ConfigError(UserError):
-    """A config mistake; the message is one line naming file, field path and expectation."""
-
-
 # ---- the validated experiment --------------------------------------------------------------
-@dataclass(frozen=True)
-class Budget:
-    """Per-move budget: wall-clock seconds (`time`), simulations/nodes (`sims`), or matched
-    effort (`effort`: the paper engine's search effort in that many seconds, see
-    arena/effort.py). A pairing's effort budget is resolved per player into `sims` with the
-    `effort` kept (node priors scale with it) and `rate_of` naming the rate entry used."""
-
-    time: float | None = None
-    sims: int | None = None
-    effort: float | None = None
-    rate_of: str | None = None
-    unit: str | None = None         # what `sims` counts for a resolved effort: sims or nodes
-
-    def as_dict(self) -> dict:
-        if self.time is not None:
-            return {"time": self.time}
-        d: dict = {}
-        if self.sims is not None:
-            d["sims"] = self.sims
-        if self.effort is not None:
-            d["effort"] = self.effort
-        if self.rate_of is not None:
-            d["rate_of"] = self.rate_of
-        if self.unit is not None:
-            d["unit"] = self.unit
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict | None) -> Budget | None:
-        if not d:
-            return None
-        return cls(time=d.get("time"), sims=d.get("sims"), effort=d.get("effort"),
-                   rate_of=d.get("rate_of"), unit=d.get("unit"))
-
-    def __str__(self) -> str:
-        if self.time is not None:
-            return f"{self.time:g} s/move"
-        if self.effort is not None:
-            return f"matched effort of {self.effort:g} paper-s/move" + (
-                f" ({self.sims} sims)" if self.sims is not None else "")
-        return f"{self.sims} sims/move"
-
-
 @dataclass(frozen=True)
 class Openings:
     """How games start: `start`, `random_plies` (N uniformly random plies), or a kind the
@@ -153,24 +108,9 @@ class Pairing:
 
 
 @dataclass(frozen=True)
-class Sprt:
-    """A GSPRT stopping rule: H0 elo <= elo0 against H1 elo >= elo1, error rates alpha, beta."""
-
-    elo0: float
-    elo1: float
-    alpha: float = 0.05
-    beta: float = 0.05
-    model: str = "logistic"
-
-    def __str__(self) -> str:
-        return (f"SPRT elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} "
-                f"beta={self.beta:g}" + ("" if self.model == "logistic" else f" ({self.model})"))
-
-
-@dataclass(frozen=True)
 class Experiment:
     name: str
-    game: str
+    game: _games.Game
     budget: Budget
     games: int
     seed: int
@@ -187,7 +127,7 @@ class Experiment:
 
     def identity(self) -> dict:
         """The settings that decide what every game is: changing any of them changes games."""
-        ident = {"name": self.name, "game": self.game, "budget": self.budget.as_dict(),
+        ident = {"name": self.name, "game": str(self.game), "budget": self.budget.as_dict(),
                  "seed": self.seed, "openings": self.openings.as_dict(),
                  "max_plies": self.max_plies, "macros": dict(self.macros)}
         if self.budget.effort is not None:     # the rates decide every player's budget
@@ -196,8 +136,7 @@ class Experiment:
 
     def to_json(self) -> str:
         """The resolved config (what the store keeps)."""
-        d = asdict(self)
-        return json.dumps(d, sort_keys=True)
+        return json.dumps(asdict(self), sort_keys=True)
 
 
 @dataclass(frozen=True)
@@ -216,20 +155,13 @@ def players_provider(name: str | None = None) -> ModuleType:
     return importlib.import_module(name or os.environ.get(PLAYERS_ENV) or DEFAULT_PLAYERS)
 
 
-def spec_budget(spec) -> dict | None:
-    """A player spec's own budget as {"time": s} / {"sims": n}, or None (the experiment's).
-    Accepts `budget_dict`, or `budget` as a dict or a tuple of pairs."""
-    b = getattr(spec, "budget_dict", None)
-    if b is None:
-        b = getattr(spec, "budget", None)
+def spec_budget(spec) -> Budget | None:
+    """A player spec's own budget, or None (the experiment's). Accepts a provider's spec whose
+    `budget` is a Budget, a dict ({"time": s} / {"sims": n}) or a tuple of (key, value) pairs."""
+    b = getattr(spec, "budget", None)
     if callable(b):
         b = b()
-    return dict(b) if b else None
-
-
-def pairing_id(player: str, opponent: str) -> str:
-    """Deterministic id of a pairing from its canonical specs (stable when matches reorder)."""
-    return "p" + hashlib.sha256(f"{player}\0{opponent}".encode()).hexdigest()[:8]
+    return Budget.of(b) if b else None
 
 
 # ---- loading -------------------------------------------------------------------------------
@@ -343,11 +275,11 @@ class _Validator:
             spec = self._parse(text.strip(), game=game, macros=macros)
         except ValueError as e:
             self.fail(path, f"bad player {text.strip()!r}: {e}")
-        own = Budget.from_dict(spec_budget(spec))
+        own = spec_budget(spec)
         if own is None and self._budget is not None and self._budget.effort is not None:
             try:
-                own = Budget.from_dict(effort.resolve(spec, self._budget.effort, self._parse))
-            except effort.EffortError as e:
+                own = effort.resolve(spec, self._budget.effort, self._parse)
+            except EffortError as e:
                 self.fail(path, str(e))
         return spec.canonical, own
 
@@ -439,13 +371,14 @@ class _Validator:
             self.fail(f"{path}.sims", f"expected {budgets.SIMS_TEXT}, got {_show(s)}")
         return Budget(sims=s)
 
-    def game(self, v: Any, path: str) -> str:
-        """The canonical name of a game spec (`hex(size=5)`); one line naming the bad part."""
+    def game(self, v: Any, path: str) -> _games.Game:
+        """The game a game spec names (`hex(size=5)`), resolved once; one line naming the bad
+        part."""
         if not isinstance(v, str):
             self.fail(path, f"expected a game name such as {_games.names()[0]!r} or "
                             f"NAME(key=value,...), got {_show(v)}")
         try:
-            return _games.canonical(v)
+            return _games.resolve(v)
         except ValueError as e:
             self.fail(path, str(e))
 

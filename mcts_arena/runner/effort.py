@@ -29,8 +29,8 @@ from typing import Any
 
 import yaml
 
-from mcts_arena.budgets import SIMS_MAX
-from mcts_arena.errors import UserError
+from mcts_arena.budgets import SIMS_MAX, Budget
+from mcts_arena.errors import EffortError
 
 RATES_FILE = Path(__file__).with_name("data") / "engine_rates.yaml"
 RATES_ENV = "MCTS_ARENA_RATES"     # another rates file (tests, or a user's own measurements)
@@ -40,10 +40,6 @@ _COST_FREE = {"C", "seed", "np", "sims", "time", "depth", "tt", "hh"}
 _EVALUATING = {"fet", "det", "ege", "im", "cb", "pbim", "abp", "mb"}
 #: Kinds that search with a budget, and the unit their rate counts.
 UNITS = {"MCTS": "sims", "FlatMC": "sims", "alphabeta": "nodes"}
-
-
-class EffortError(UserError):
-    """No rate for a player, or a malformed rates file."""
 
 
 @dataclass(frozen=True)
@@ -139,15 +135,16 @@ def rate_for(spec: Any, parse, rates: tuple[Rate, ...] | None = None) -> Rate:
     return best[1]
 
 
-def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = None) -> dict:
-    """The budget dict of `spec` at `effort` paper-seconds: {"sims": N, "effort": S,
-    "rate_of": entry, "unit": "sims" | "nodes"}. Players without a search (Random, Greedy) get {"sims": 1, "effort": S}."""
+def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = None) -> Budget:
+    """The budget of `spec` at `effort` paper-seconds: Budget(sims=N, effort=S, rate_of=entry,
+    unit="sims" | "nodes"). Players without a search (Random, Greedy) get
+    Budget(sims=1, effort=S)."""
     unit = UNITS.get(spec.kind)
     if spec.kind in ("GTP", "py"):      # external players: no rate can be known for them
         raise EffortError(f"an external player ({spec.canonical}) has no engine rate for a "
                           "matched-effort budget; give it a time= or sims= budget")
     if unit is None:
-        return {"sims": 1, "effort": effort}
+        return Budget(sims=1, effort=effort)
     r = rate_for(spec, parse, rates)
     if r.unit != unit:
         raise EffortError(f"engine rate {r.player} ({r.game}) counts {r.unit}, but "
@@ -156,4 +153,4 @@ def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = No
     if n > SIMS_MAX:
         raise EffortError(f"{effort:g} paper-seconds give {spec.canonical} {n} {unit} per move, "
                           f"above the most a move may have ({SIMS_MAX}); lower the effort")
-    return {"sims": n, "effort": effort, "rate_of": r.player, "unit": unit}
+    return Budget(sims=n, effort=effort, rate_of=r.player, unit=unit)

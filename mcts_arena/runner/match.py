@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from types import ModuleType
 
 from mcts_arena import games
+from mcts_arena.budgets import Budget
 from mcts_arena.runner.openings import opening_history, opening_text
 from mcts_arena.runner.plan import GameSpec, Job
 
@@ -33,7 +34,7 @@ class GameRecord:
     pair_index: int
     swap: int                       # 0: the pairing's player sat in seat 0 (moved first)
     seats: tuple[str, str]          # canonical specs in seat 0 and seat 1
-    budgets: tuple[dict, dict]
+    budgets: tuple[Budget, Budget]
     seeds: tuple[int, int]
     opening: str                    # text of the start position
     winner: int | None              # seat of the winner; None: draw or error
@@ -62,20 +63,20 @@ class GameRecord:
         return asdict(self)
 
 
-def forfeit_limit(budget: dict) -> float | None:
+def forfeit_limit(budget: Budget) -> float | None:
     """Seconds after which a move forfeits the game (None: no limit for simulation budgets)."""
-    t = budget.get("time")
+    t = Budget.of(budget).time
     return None if t is None else FORFEIT_FACTOR * t + FORFEIT_GRACE_S
 
 
-def _budget_kwargs(budget: dict) -> dict:
+def _budget_kwargs(budget: Budget) -> dict:
     """choose()'s keyword arguments: time or sims, and `effort` (the paper-seconds a matched
     effort budget stands for) only where the budget has one."""
-    if budget.get("time") is not None:
-        return {"time": budget["time"]}
-    kw = {"sims": budget["sims"]}
-    if budget.get("effort") is not None:
-        kw["effort"] = budget["effort"]
+    if budget.time is not None:
+        return {"time": budget.time}
+    kw = {"sims": budget.sims}
+    if budget.effort is not None:
+        kw["effort"] = budget.effort
     return kw
 
 
@@ -103,6 +104,7 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
                      opening=opening, winner=None, reason="normal")
     t_start = time.perf_counter()
     state = games.new_state(job.game, opening)
+    budgets = tuple(Budget.of(b) for b in g.budgets)
     agents = []
     try:
         for seat in (0, 1):
@@ -111,12 +113,11 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
                                            macros=macros))
                 hook = getattr(agents[seat], "new_game", None)
                 if hook is not None:
-                    hook(state.copy(), history, dict(g.budgets[seat]),
-                         forfeit_limit(g.budgets[seat]))
+                    hook(state.copy(), history, budgets[seat], forfeit_limit(budgets[seat]))
             except Exception as e:  # noqa: BLE001 - a player's fault becomes an error game
-                return _finish(rec, t_start, "error", None,
+                return finish(rec, t_start, "error", None,
                                _error_text(f"seat {seat} {g.seats[seat]}", e))
-        return _play(job, g, rec, state, agents, t_start, on_move, before_move)
+        return _play(job, g, budgets, rec, state, agents, t_start, on_move, before_move)
     finally:
         for a in agents:
             close = getattr(a, "close", None)
@@ -127,15 +128,16 @@ def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
                     pass
 
 
-def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: float,
+def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord, state,
+          agents: list, t_start: float,
           on_move: Callable | None = None,
           before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
     observers = [getattr(a, "observe", None) for a in agents]
     while not state.is_terminal():
         if rec.plies >= job.max_plies:
-            return _finish(rec, t_start, "max_plies", None, None)
+            return finish(rec, t_start, "max_plies", None, None)
         seat = state.to_move()
-        budget = g.budgets[seat]
+        budget = budgets[seat]
         before = state.zobrist()
         who = f"seat {seat} {g.seats[seat]}"
         if before_move is not None:
@@ -146,21 +148,21 @@ def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: 
         except Exception as e:  # noqa: BLE001
             reason = getattr(e, "forfeit", None)
             if reason in REASONS and reason not in ("normal", "error", "max_plies"):
-                return _finish(rec, t_start, reason, 1 - seat,
+                return finish(rec, t_start, reason, 1 - seat,
                                f"{who}: {' '.join(str(e).split())}")
-            return _finish(rec, t_start, "error", None, _error_text(who, e))
+            return finish(rec, t_start, "error", None, _error_text(who, e))
         wall = time.perf_counter() - t0
         if state.zobrist() != before:
-            return _finish(rec, t_start, "error", None, f"{who}: changed the game state it was given")
+            return finish(rec, t_start, "error", None, f"{who}: changed the game state it was given")
         limit = forfeit_limit(budget)
         if limit is not None and wall > limit:
-            return _finish(rec, t_start, "time_forfeit", 1 - seat,
+            return finish(rec, t_start, "time_forfeit", 1 - seat,
                            f"{who}: {wall:.3f} s for one move (limit {limit:.3f} s)")
         try:
             notation = state.format_move(move)
             state.play(move)
         except Exception as e:  # noqa: BLE001 - an illegal move is the player's fault
-            return _finish(rec, t_start, "error", None, _error_text(f"{who} played {move!r}", e))
+            return finish(rec, t_start, "error", None, _error_text(f"{who} played {move!r}", e))
         entry = {"seat": seat, "wall": round(wall, 6)}
         for k in _STAT_KEYS:
             if isinstance(stats, dict) and k in stats:
@@ -174,21 +176,41 @@ def _play(job: Job, g: GameSpec, rec: GameRecord, state, agents: list, t_start: 
                 try:
                     obs(seat, notation)
                 except Exception as e:  # noqa: BLE001
-                    return _finish(rec, t_start, "error", None,
+                    return finish(rec, t_start, "error", None,
                                    _error_text(f"seat {other} {g.seats[other]}", e))
         if on_move is not None:
             on_move(rec, state)
-    return _finish(rec, t_start, "normal", state.winner(), None)
+    return finish(rec, t_start, "normal", state.winner(), None)
 
 
-def _finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
-            error: str | None) -> GameRecord:
+def finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
+           error: str | None) -> GameRecord:
+    """End the game `rec` records: its reason, winner, error text, duration and finish time."""
     rec.reason = reason
     rec.winner = winner
     rec.error = error
     rec.duration = round(time.perf_counter() - t_start, 6)
     rec.finished = time.time()
     return rec
+
+
+def play_one(game: games.Game, specs: tuple[str, str], budgets: tuple[Budget, Budget],
+             seed: int, position: str | None, players: ModuleType,
+             on_move: Callable | None = None) -> GameRecord:
+    """One game outside an experiment (`arena play`), judged by the same loop: canonical specs
+    in seat 0 and 1 with their budgets, both seeds derived from `seed`, from the start or
+    `position` (a position other than the start has no move history)."""
+    from mcts_arena.players.player import derive_seed
+    from mcts_arena.runner.config import Openings
+
+    g = GameSpec(game_id="play", pairing_id="play", pair_index=0, swap=0, seats=tuple(specs),
+                 budgets=tuple(budgets), seeds=tuple(derive_seed(seed, i) for i in range(2)))
+    job = Job(job_id="play", game=game, openings=Openings(), opening_seed=seed, pair_index=0,
+              max_plies=100000, macros=(), games=(g,))
+    start = game.new_state().to_text()
+    opening = game.new_state(position).to_text() if position is not None else start
+    return play_game(job, g, opening, players, [] if opening == start else None,
+                     on_move=on_move)
 
 
 def play_job(job: Job, players: ModuleType,
@@ -204,10 +226,19 @@ def play_job(job: Job, players: ModuleType,
             rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
                              swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
                              opening="", winner=None, reason="normal")
-            yield _finish(rec, time.perf_counter(), "error", None, _error_text("opening", e))
+            yield finish(rec, time.perf_counter(), "error", None, _error_text("opening", e))
         return
     for g in job.games:
         yield play_game(job, g, opening, players, history, before_move=before_move)
+
+
+def error_record(g: GameSpec, text: str, plies: int = 0) -> GameRecord:
+    """The record of game `g` ended as an `error` game before or while it was played (a worker
+    that died or hung, a task that failed): never a win or a loss."""
+    rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
+                     swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
+                     opening="", winner=None, reason="error", plies=plies)
+    return finish(rec, time.perf_counter(), "error", None, text)
 
 
 def play_job_list(job: Job, players: ModuleType,

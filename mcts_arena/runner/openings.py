@@ -22,9 +22,10 @@ def opening_text(game: str, openings: Openings, seed: int, pair_index: int) -> s
         return games.new_state(game).to_text()
     if kind == "random_plies":
         return _random_plies(game, openings.plies, seed)
-    info = games.info_of(game)
+    g = games.resolve(game)
+    info = g.info
     if kind in info.openings:
-        return info.openings[kind](games.parse(game)[1], seed, pair_index)
+        return info.openings[kind](dict(g.params), seed, pair_index)
     raise ValueError(f"unknown openings kind {kind!r} for {info.name}; valid: "
                      f"{', '.join(info.opening_kinds())}")
 

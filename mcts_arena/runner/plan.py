@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from mcts_arena.runner.config import Budget, Experiment, Openings, Pairing
+from mcts_arena import games
+from mcts_arena.budgets import Budget
+from mcts_arena.runner.config import Experiment, Openings, Pairing
 
 
 def derive_seed(*parts: object) -> int:
@@ -39,7 +41,7 @@ class GameSpec:
     pair_index: int
     swap: int                           # 0: player in seat 0 (moves first); 1: seats swapped
     seats: tuple[str, str]              # canonical spec in seat 0 and seat 1
-    budgets: tuple[dict, dict]          # budget of seat 0 and seat 1 (dict: time or sims)
+    budgets: tuple[Budget, Budget]      # budget of seat 0 and seat 1
     seeds: tuple[int, int]              # player seeds of seat 0 and seat 1
 
     @property
@@ -53,7 +55,7 @@ class Job:
     """One seat-swapped pair on one opening (or the games of it still missing)."""
 
     job_id: str
-    game: str
+    game: games.Game
     openings: Openings
     opening_seed: int
     pair_index: int
@@ -89,10 +91,6 @@ def _replace_games(job: Job, games: tuple[GameSpec, ...]) -> Job:
                job.max_plies, job.macros, games)
 
 
-def _budget(own: Budget | None, default: Budget) -> dict:
-    return (own or default).as_dict()
-
-
 def pair_games(exp: Experiment, p: Pairing, k: int) -> tuple[GameSpec, ...]:
     """The one or two games of pair k of pairing p."""
     out = []
@@ -103,7 +101,7 @@ def pair_games(exp: Experiment, p: Pairing, k: int) -> tuple[GameSpec, ...]:
         gid = game_id(exp.name, p.id, k, swap)
         out.append(GameSpec(
             game_id=gid, pairing_id=p.id, pair_index=k, swap=swap, seats=seats,
-            budgets=(_budget(budgets[0], exp.budget), _budget(budgets[1], exp.budget)),
+            budgets=(budgets[0] or exp.budget, budgets[1] or exp.budget),
             seeds=(derive_seed(exp.seed, p.id, k, swap, 0), derive_seed(exp.seed, p.id, k, swap, 1)),
         ))
     return tuple(out)
@@ -127,7 +125,6 @@ def make_plan(exp: Experiment) -> Plan:
 # ---- dry run ---------------------------------------------------------------------------------
 def typical_plies(game: str) -> int:
     """The game's typical length in plies (its own estimate), for `arena run --dry-run`."""
-    from mcts_arena import games
     return games.info_of(game).typical_plies
 
 
@@ -137,7 +134,7 @@ def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec]) -> float | None
     plies = typical_plies(exp.game)
     total = 0.0
     for g in games:
-        times = [b.get("time") for b in g.budgets]
+        times = [b.time for b in g.budgets]
         if any(t is None for t in times):
             return None
         total += plies / 2 * (times[0] + times[1])

@@ -1,7 +1,9 @@
-"""Run the jobs of a plan on local worker processes and commit every game as it finishes.
+"""The local backend: play the jobs of a plan on worker processes of this machine, handing every
+finished game to the driver (`on_record`) as it comes.
 
-A backend takes jobs and calls `on_record(record)` in the parent for every finished game.
-`LocalPoolBackend` is the process pool (a Ray backend will offer the same `run`):
+A backend takes jobs and calls `on_record(record)` in the parent for every finished game
+(runner/experiment.py: `Backend`). `LocalPoolBackend` is the process pool (runner/ray_backend.py
+offers the same `run` on a Ray cluster):
 
 - at most one worker per CPU the process may use (`os.sched_getaffinity`), each pinned to its
   own CPU and playing one job at a time; processes start with the 'spawn' method (no state
@@ -12,23 +14,17 @@ A backend takes jobs and calls `on_record(record)` in the parent for every finis
   a job that kills its worker `max_deaths` times becomes `error` games instead;
 - the parent waits on pipes and process sentinels together, and stops dispatching when
   `should_stop()` turns true (Ctrl-C): workers are terminated, finished games are already stored;
-- a watchdog (mcts_arena.runner.watchdog) bounds every move: workers send a `move` message
+- a watchdog (runner/watchdog.py) bounds every move: workers send a `move` message
   before each move, and a worker that shows no progress within the bound of its budget (a
   stopped or hung process) is killed, the game it was playing becomes an `error` game naming
   the reason, and the rest of its job is queued again;
 - workers die with the driver: a parent-death signal (Linux prctl PR_SET_PDEATHSIG), a thread
   that watches the parent pid (elsewhere, and for the moment before prctl), and a broken pipe
   ends a worker quietly, with no traceback.
-
-`run_experiment` wires plan, store, backend, progress bar and Ctrl-C handling together. With an
-`sprt` in the experiment it also runs a GSPRT per pairing (`SprtTracker`): once the test
-decides, the decision is kept in the store's meta table (`sprt/<pairing id>`) and the pairing's
-jobs not yet dispatched are skipped (games already being played still count).
 """
 from __future__ import annotations
 
 import collections
-import json
 import multiprocessing as mp
 import os
 import signal
@@ -38,15 +34,13 @@ import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as mp_wait
-from pathlib import Path
-from typing import Protocol
 
-from mcts_arena.runner.config import Experiment, Sprt, players_provider
-from mcts_arena.runner.match import GameRecord, _finish, play_job
-from mcts_arena.runner.plan import Job, Plan
-from mcts_arena.runner.watchdog import Watchdog, budget_text, cpu_seconds, hard_bound
+from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
-from mcts_arena.results.store import DB_NAME, Store, acquire_lock
+from mcts_arena.runner.config import players_provider
+from mcts_arena.runner.match import GameRecord, error_record, play_job
+from mcts_arena.runner.plan import Job
+from mcts_arena.runner.watchdog import Watchdog, cpu_seconds, hard_bound
 
 
 class RunnerError(RuntimeError):
@@ -66,15 +60,6 @@ def worker_count(jobs: int) -> int:
     if jobs < 0:
         raise UserError(f"--jobs must be 0 (all CPUs) or a positive number, got {jobs}")
     return cpus if jobs == 0 else min(jobs, cpus)
-
-
-class Backend(Protocol):
-    def run(self, jobs: Iterable[Job], on_record: Callable[[GameRecord], None],
-            should_stop: Callable[[], bool] = ...,
-            skip: Callable[[Job], bool] | None = None) -> bool:
-        """Play every job, calling on_record in this process for each finished game; a job for
-        which skip(job) is true when its turn comes is dropped (SPRT). Returns True if all jobs
-        ran, False if should_stop() stopped the run early."""
 
 
 # ---- worker side ---------------------------------------------------------------------------
@@ -260,13 +245,9 @@ class LocalPoolBackend:
             return
         cur = w.current if w.current and w.current[0] in {g.game_id for g in left} else None
         g = next(x for x in left if x.game_id == cur[0]) if cur else left[0]
-        what = f"watchdog: {reason}; its worker was killed"
-        rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
-                         swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
-                         opening="", winner=None, reason="error",
-                         plies=cur[1] if cur else 0)
         self.hung_games += 1
-        on_record(_finish(rec, time.perf_counter(), "error", None, what))
+        on_record(error_record(g, f"watchdog: {reason}; its worker was killed",
+                               plies=cur[1] if cur else 0))
         rest = tuple(x for x in left if x.game_id != g.game_id)
         if rest:
             self.replayed_games += len(rest)
@@ -283,15 +264,15 @@ class LocalPoolBackend:
                     w.current = payload
                     g = next((x for x in w.job.games if x.game_id == payload[0]), None) \
                         if w.job is not None else None
-                    budget = g.budgets[payload[2]] if g is not None else {}
+                    budget = Budget.of(g.budgets[payload[2]]) if g is not None else Budget()
                     who = f"seat {payload[2]} {g.seats[payload[2]]}" if g else "a player"
                     progress = None
-                    if budget.get("time") is None:     # simulation speed varies: watch CPU
+                    if budget.time is None:     # simulation speed varies: watch CPU
                         pid = w.process.pid
                         progress = lambda pid=pid: cpu_seconds(pid)  # noqa: E731
                     wd.arm(w, wd.move_bound(budget),
                            f"a move from {who} at ply {payload[1] + 1}, budget "
-                           f"{budget_text(budget) if budget else '?'}",
+                           f"{budget if g is not None else '?'}",
                            progress=progress, hard_s=hard_bound(wd.grace_s))
                 elif kind == "game":
                     w.received.add(payload.game_id)
@@ -322,13 +303,8 @@ class LocalPoolBackend:
         code = w.process.exitcode
         if self.deaths[job.job_id] >= self.max_deaths:
             for g in left:
-                rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id,
-                                 pair_index=g.pair_index, swap=g.swap, seats=g.seats,
-                                 budgets=g.budgets, seeds=g.seeds, opening="", winner=None,
-                                 reason="error")
-                on_record(_finish(rec, time.perf_counter(), "error", None,
-                                  f"worker died {self.max_deaths} times playing this game "
-                                  f"(last exit code {code})"))
+                on_record(error_record(g, f"worker died {self.max_deaths} times playing this "
+                                          f"game (last exit code {code})"))
             return
         self.replayed_games += len(left)
         queue.appendleft(Job(job.job_id, job.game, job.openings, job.opening_seed,
@@ -350,323 +326,3 @@ class LocalPoolBackend:
                 w.process.kill()
                 w.process.join(2)
             w.conn.close()
-
-
-# ---- the whole run -------------------------------------------------------------------------
-@dataclass
-class RunResult:
-    planned: int            # games in the plan
-    stored_before: int      # planned games already stored when the run started
-    played: int             # games stored by this run
-    interrupted: bool
-    seconds: float
-    skipped: int = 0        # games never played because an SPRT decided their pairing
-    stored_planned: int = 0     # planned games in the store at the end (error games included)
-    errors: int = 0             # of those, error games (a later run replays them)
-    stored_total: int = 0       # every game in the store, planned or not (a lowered --games)
-    all_error: tuple[tuple[str, int], ...] = ()     # (pairing label, games): only error games
-
-    @property
-    def missing(self) -> int:
-        return self.planned - self.stored_before - self.played - self.skipped
-
-
-@dataclass(frozen=True)
-class StoreCounts:
-    stored_planned: int
-    errors: int
-    stored_total: int
-    all_error: tuple[tuple[str, int], ...]
-
-
-def store_counts(store: Store, exp: Experiment, planned_ids: set[str]) -> StoreCounts:
-    """What the store holds for this plan, and the all-error rule: a pairing whose stored games
-    of the plan are all `error` games has measured nothing, and the run must say so and end
-    with EXIT_ALL_ERRORS (mcts_arena.errors). Every backend's run ends through this."""
-    per: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
-    total = 0
-    for r in store.conn.execute("SELECT game_id, pairing_id, reason FROM game"):
-        total += 1
-        if r["game_id"] in planned_ids:
-            per[r["pairing_id"]][0] += 1
-            per[r["pairing_id"]][1] += r["reason"] == "error"
-    all_error = tuple((p.label, per[p.id][0]) for p in exp.pairings
-                      if per[p.id][0] and per[p.id][0] == per[p.id][1])
-    return StoreCounts(sum(n for n, _ in per.values()), sum(e for _, e in per.values()), total,
-                       all_error)
-
-
-def all_error_message(all_error) -> str:
-    """One line for the pairings whose games all failed."""
-    parts = [f"{label} ({n} of {n})" for label, n in all_error]
-    return (f"every game of {len(parts)} pairing(s) is an error game, nothing was measured: "
-            f"{'; '.join(parts)}; see the errors above, fix the cause and run again (error "
-            f"games are replayed)")
-
-
-def move_aside(directory: Path) -> Path:
-    """`--new`: rename an existing results directory to `<dir>.<YYYYmmdd-HHMMSS>`."""
-    fd = acquire_lock(directory)        # refuse while another run writes there
-    try:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = directory.with_name(f"{directory.name}.{stamp}")
-        i = 1
-        while target.exists():
-            target = directory.with_name(f"{directory.name}.{stamp}-{i}")
-            i += 1
-        directory.rename(target)
-        return target
-    finally:
-        os.close(fd)
-
-
-def check_compatible(store: Store, exp: Experiment) -> None:
-    """Refuse to add games to results played under a config that makes different games."""
-    old = store.experiment()
-    if old is None:
-        return
-    hint = "run with --new to move the old results aside, or choose another --out DIR"
-    new_id = exp.identity()
-    changed = [k for k in sorted(set(old["identity"]) | set(new_id))
-               if old["identity"].get(k) != new_id.get(k)]
-    if changed:
-        import json
-        k = changed[0]
-        was, now = json.dumps(old["identity"].get(k)), json.dumps(new_id.get(k))
-        more = f" (and {', '.join(changed[1:])})" if len(changed) > 1 else ""
-        raise UserError(f"{store.directory} holds games of a different config: {k} was {was}, "
-                        f"now {now}{more}; {hint}")
-    stored = store.pairing_games_count()
-    wanted = {p.id for p in exp.pairings}
-    for p in store.pairings():
-        if p["pairing_id"] not in wanted and stored.get(p["pairing_id"], 0):
-            raise UserError(f"{store.directory} holds {stored[p['pairing_id']]} games of "
-                            f"{p['player']} vs {p['opponent']}, which the config no longer has; "
-                            f"{hint}")
-
-
-class SprtTracker:
-    """GSPRT per pairing, fed one game at a time (pentanomial on complete seat-swapped pairs;
-    error games and unpaired games do not count). `add` returns the decision record (a dict)
-    the first time a pairing's test decides; afterwards the pairing stays decided."""
-
-    def __init__(self, sprt: Sprt):
-        from mcts_arena import stats
-
-        self.sprt = sprt
-        self.bounds = stats.sprt_bounds(sprt.alpha, sprt.beta)
-        self.pairs: dict[str, dict[int, dict[int, float]]] = collections.defaultdict(dict)
-        self.decisions: dict[str, dict] = {}
-
-    def params(self) -> dict:
-        s = self.sprt
-        return {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
-                "model": s.model}
-
-    def penta(self, pairing_id: str) -> tuple[int, int, int, int, int]:
-        from mcts_arena import stats
-
-        done = [(p[0], p[1]) for p in self.pairs[pairing_id].values() if len(p) == 2]
-        return stats.pentanomial(done)
-
-    def state(self, pairing_id: str) -> dict:
-        """The test on the games seen so far (whether or not it has decided before)."""
-        from mcts_arena import stats
-
-        counts = self.penta(pairing_id)
-        llr = stats.sprt_llr_pentanomial(counts, self.sprt.elo0, self.sprt.elo1, self.sprt.model)
-        lower, upper = self.bounds
-        return {"decision": stats.sprt_decision(llr, lower, upper), "games": 2 * sum(counts),
-                "llr": llr, "lower": lower, "upper": upper, "pentanomial": list(counts),
-                **self.params()}
-
-    def add(self, pairing_id: str, pair_index: int, swap: int, score: float | None) -> dict | None:
-        if score is None:
-            self.pairs[pairing_id].get(pair_index, {}).pop(swap, None)
-            return None
-        self.pairs[pairing_id].setdefault(pair_index, {})[swap] = score
-        if pairing_id in self.decisions or len(self.pairs[pairing_id][pair_index]) < 2:
-            return None
-        st = self.state(pairing_id)
-        if st["decision"] is None:
-            return None
-        self.decisions[pairing_id] = st
-        return st
-
-    def decided(self, pairing_id: str) -> bool:
-        return pairing_id in self.decisions
-
-
-def replay_sprt(store: Store, sprt: Sprt, planned_ids: set[str] | None = None) -> SprtTracker:
-    """A tracker fed the stored games in the order they finished (decisions as a run made them)."""
-    tracker = SprtTracker(sprt)
-    for r in store.conn.execute("SELECT game_id, pairing_id, pair_index, swap, score FROM game "
-                                "ORDER BY finished, game_id"):
-        if planned_ids is None or r["game_id"] in planned_ids:
-            tracker.add(r["pairing_id"], r["pair_index"], r["swap"], r["score"])
-    return tracker
-
-
-def pairing_rows(exp: Experiment) -> list[dict]:
-    return [{"pairing_id": p.id, "player": p.player, "opponent": p.opponent, "games": p.games,
-             "player_budget": p.player_budget.as_dict() if p.player_budget else None,
-             "opponent_budget": p.opponent_budget.as_dict() if p.opponent_budget else None}
-            for p in exp.pairings]
-
-
-class _StopFlag:
-    """First Ctrl-C: finish cleanly (stop dispatching, keep stored games); second: abort."""
-
-    def __init__(self):
-        self.stop = False
-        self._old = None
-
-    def __enter__(self):
-        try:
-            self._old = signal.signal(signal.SIGINT, self._handler)
-        except ValueError:          # not the main thread
-            self._old = None
-        return self
-
-    def _handler(self, signum, frame):
-        if self.stop:
-            raise KeyboardInterrupt
-        self.stop = True
-
-    def __exit__(self, *exc):
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
-
-    def __call__(self) -> bool:
-        return self.stop
-
-
-def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int,
-                   backend: Backend | None = None, progress: bool = True,
-                   players: str | None = None,
-                   announce: Callable[[int, int], None] | None = None,
-                   check_players: bool = True) -> RunResult:
-    """Play the games of `plan` missing from the store at `directory` (creating it).
-
-    The caller has already dealt with `--new`. Raises UserError for a refused config change or
-    a held lock. `announce(stored, to_play)` is called once the store is open and checked.
-    External engines are started once first (`preflight`) unless the caller did that already
-    (`check_players=False`).
-    """
-    t0 = time.monotonic()
-    if check_players:
-        preflight(exp, players)
-    with Store.open(directory) as store:
-        check_compatible(store, exp)
-        store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_rows(exp))
-        done = store.done_ids()
-        planned_ids = set(plan.game_ids())
-        stored_before = len(planned_ids & done)
-        jobs = plan.missing(done)
-        if announce is not None:
-            announce(stored_before, plan.total_games - stored_before)
-        labels = {p.id: p.label for p in exp.pairings}
-        scores = _running_scores(store, planned_ids)
-        tracker = None
-        if exp.sprt is not None:
-            tracker = replay_sprt(store, exp.sprt, planned_ids)
-            for pid, st in tracker.decisions.items():
-                old = store.get_meta(f"sprt/{pid}")
-                if old is None or {k: json.loads(old).get(k) for k in tracker.params()} \
-                        != tracker.params():
-                    store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
-        bar = _progress_bar(plan.total_games, stored_before, progress)
-        played = 0
-        skipped = 0
-
-        def on_record(rec: GameRecord) -> None:
-            nonlocal played
-            if store.add_game(rec) and rec.game_id in planned_ids:
-                played += 1
-                if tracker is not None:
-                    st = tracker.add(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
-                    if st is not None:
-                        store.set_meta(f"sprt/{rec.pairing_id}", json.dumps(st, sort_keys=True))
-                s = scores[rec.pairing_id]
-                s[{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[rec.score]] += 1
-                if bar is not None:
-                    bar.update(1)
-                    err = f" err {s[3]}" if s[3] else ""
-                    cpus = getattr(backend, "workers", workers)    # a Ray cluster's can change
-                    per_hour = 3600.0 * played / max(1e-9, time.monotonic() - t_run)
-                    bar.set_postfix_str(f"{cpus} CPUs {per_hour:,.0f} games/h | "
-                                        f"{labels.get(rec.pairing_id, rec.pairing_id)} "
-                                        f"+{s[0]} ={s[1]} -{s[2]}{err}", refresh=False)
-
-        def skip(job: Job) -> bool:
-            nonlocal skipped
-            if not tracker.decided(job.games[0].pairing_id):
-                return False
-            skipped += len(job.games)
-            if bar is not None:
-                bar.total -= len(job.games)
-            return True
-
-        backend = backend or LocalPoolBackend(workers, players=players)
-        t_run = time.monotonic()
-        try:
-            with _StopFlag() as stop:
-                if tracker is None:
-                    complete = backend.run(jobs, on_record, stop)
-                else:
-                    complete = backend.run(jobs, on_record, stop, skip=skip)
-        finally:
-            if bar is not None:
-                bar.close()
-        counts = store_counts(store, exp, planned_ids)
-    return RunResult(plan.total_games, stored_before, played, not complete,
-                     time.monotonic() - t0, skipped, counts.stored_planned, counts.errors,
-                     counts.stored_total, counts.all_error)
-
-
-def preflight(exp: Experiment, players: str | None = None) -> None:
-    """Start every external engine of the experiment once (players.preflight) before the store
-    is opened: a command that does not exist, exits at once or does not speak GTP is a
-    UserError naming the player, and nothing is written."""
-    provider = players_provider(players)
-    check = getattr(provider, "preflight", None)
-    if check is None:
-        return
-    seen = set()
-    for p in exp.pairings:
-        for spec, own in ((p.player, p.player_budget), (p.opponent, p.opponent_budget)):
-            budget = (own or exp.budget).as_dict()
-            key = (spec, json.dumps(budget, sort_keys=True))
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                check(spec, exp.game, budget, exp.openings.kind, exp.macros_dict())
-            except ValueError as e:
-                raise UserError(str(e)) from None
-
-
-def _running_scores(store: Store, planned_ids: set[str]) -> dict[str, list[int]]:
-    scores: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
-    for r in store.conn.execute("SELECT game_id, pairing_id, score FROM game"):
-        if r["game_id"] in planned_ids:
-            scores[r["pairing_id"]][{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[r["score"]]] += 1
-    return scores
-
-
-def _progress_bar(total: int, initial: int, enabled: bool):
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True,
-                smoothing=0.1, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
-                "[{elapsed}<{remaining}, {rate_fmt}] {postfix}")
-
-
-def results_dir(exp: Experiment, out: str | None) -> Path:
-    return Path(out) if out else Path("results") / exp.name
-
-
-def has_results(directory: Path) -> bool:
-    return (directory / DB_NAME).exists()

@@ -1,5 +1,5 @@
-"""A Ray backend for the scheduler: the same `run(jobs, on_record, should_stop, skip)` as the
-local pool, with jobs spread over a Ray cluster (or a local Ray instance).
+"""The Ray backend: the same `run(jobs, on_record, should_stop, skip)` as the local pool
+(runner/pool.py), with jobs spread over a Ray cluster (or a local Ray instance).
 
 - Each job (one seat-swapped pair) is a Ray task that returns its finished GameRecords; the
   driver commits them to the store as they arrive, so only the driver writes
@@ -38,10 +38,11 @@ import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from mcts_arena.runner.match import GameRecord, _finish, play_job_list
-from mcts_arena.runner.plan import Job
-from mcts_arena.runner.watchdog import Watchdog, budget_text, job_bound
+from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
+from mcts_arena.runner.match import GameRecord, error_record, play_job_list
+from mcts_arena.runner.plan import Job
+from mcts_arena.runner.watchdog import Watchdog, job_bound
 
 # Tests only: a value here replaces this process's build fingerprint (how a test makes one node
 # of a local cluster look like a different build).
@@ -113,19 +114,13 @@ def _play_job(job: Job, players_name: str | None):
 
 
 def _error_games(job: Job, text: str) -> list[GameRecord]:
-    out = []
-    for g in job.games:
-        rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
-                         swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
-                         opening="", winner=None, reason="error")
-        out.append(_finish(rec, time.perf_counter(), "error", None, text))
-    return out
+    return [error_record(g, text) for g in job.games]
 
 
 def _job_text(job: Job) -> str:
     g = job.games[0]
     return (f"{len(job.games)} game(s) of {g.seats[0]} vs {g.seats[1]} on Ray, "
-            f"budget {budget_text(g.budgets[0])}")
+            f"budget {Budget.of(g.budgets[0])}")
 
 
 def _one_line(text: str) -> str:

@@ -6,7 +6,9 @@ turns every config's `{time: T}` into the matched effort `{effort: T * scale}` (
 the simulations or nodes the paper's engine searched in that time, see arena/effort.py) and caps
 the games per pairing, then plays what is missing into results/<out>/<experiment>/ through the
 same scheduler and store as `arena run` — so it resumes after any stop, and a finished
-experiment costs nothing the second time. The pages are written by report/reproduction.py.
+experiment costs nothing the second time. The pages are written by report/reproduction.py
+from what is stored (`Record` says where each page's results are and what the paper's budget
+was).
 """
 from __future__ import annotations
 
@@ -18,9 +20,10 @@ from typing import Any
 
 import yaml
 
+from mcts_arena.budgets import Budget
+from mcts_arena.errors import UserError
 from mcts_arena.runner import config as cfg
 from mcts_arena.runner import effort
-from mcts_arena.errors import UserError
 
 DEFAULT_MANIFEST = Path("configs") / "reproduction.yaml"
 
@@ -132,10 +135,9 @@ def scaled_tournament(entry: TournamentEntry, scale: Scale, players=None):
     budgets = {}
     for label, text in spec.entrants:
         own = spec.budgets.get(label)
-        budgets[label] = own or cfg.Budget.from_dict(
-            effort.resolve(parse(text, game=spec.game), secs, parse))
+        budgets[label] = own or effort.resolve(parse(text, game=spec.game), secs, parse)
     games = max(2, scale.tournament_games - scale.tournament_games % 2)
-    return dataclasses.replace(spec, budget=cfg.Budget(effort=secs), budgets=budgets,
+    return dataclasses.replace(spec, budget=Budget(effort=secs), budgets=budgets,
                                games=min(spec.games, games))
 
 
@@ -153,7 +155,8 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
              progress: bool = True, echo: Callable[[str], Any] = print) -> PageRun:
     """Play what is missing of one page."""
     from mcts_arena.runner import plan as plan_mod
-    from mcts_arena.runner import pool as scheduler, tournament
+    from mcts_arena.runner import tournament
+    from mcts_arena.runner.experiment import run_experiment
 
     all_error: tuple[tuple[str, int], ...] = ()
     for path in page.experiments:
@@ -162,7 +165,7 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
         directory = out / exp.name
         echo(f"{page.id}: {exp.name} ({len(exp.pairings)} pairings, {the_plan.total_games} "
              f"games, {exp.budget}) -> {directory}")
-        res = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
+        res = run_experiment(exp, the_plan, directory, workers=workers,
                                        backend=backend, progress=progress)
         if res.interrupted:
             return PageRun(interrupted=True, all_error=all_error)
@@ -176,6 +179,46 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
                                         echo=lambda *_a, **_k: None,
                                         backend_factory=(lambda: backend) if backend else None)
         if res.interrupted:
+            return PageRun(interrupted=True, all_error=all_error)
+    return PageRun(all_error=all_error)
+
+
+@dataclass(frozen=True)
+class Record:
+    """What `arena reproduce` plays and writes: the pages with their results directories and
+    the paper's seconds per experiment, the scale, and the command that makes them (for the
+    pages' provenance line). Everything in it is checked before anything is played."""
+
+    pages: tuple[tuple[Page, tuple[Path, ...], dict], ...]   # (page, dirs, paper seconds)
+    scale: Scale
+    out: Path
+    command: str
+
+
+def prepare(manifest: str | Path, only: str | None, scale: Scale, out: str | Path) -> Record:
+    """Read the manifest, select the pages (`only`: comma-separated ids) and check every config,
+    rate and tournament of them (UserError before anything is played or written)."""
+    man = load_manifest(manifest)
+    pages = man.select([x.strip() for x in only.split(",") if x.strip()] if only else None)
+    out = Path(out)
+    rows = tuple((p, tuple(page_dirs(p, scale, out)), page_seconds(p)) for p in pages)
+    command = (f"arena reproduce --scale {scale.effort:g} --games {scale.games}"
+               + (f" --sweep-games {scale.sweep_games}" if scale.sweep_games else "")
+               + f" --tournament-games {scale.tournament_games}"
+               + (f" --only {only}" if only else ""))
+    return Record(rows, scale, out, command)
+
+
+def play(record: Record, *, workers: int, backend=None, progress: bool = True,
+         echo: Callable[[str], Any] = print) -> PageRun:
+    """Play what is missing of every page of `record`, in order; stops at an interruption.
+    The all-error pairings of every page are collected (PageRun.all_error)."""
+    all_error: tuple[tuple[str, int], ...] = ()
+    for page, _dirs, _secs in record.pages:
+        ran = run_page(page, record.scale, record.out, workers=workers, backend=backend,
+                       progress=progress, echo=echo)
+        all_error += ran.all_error
+        if ran.interrupted:
             return PageRun(interrupted=True, all_error=all_error)
     return PageRun(all_error=all_error)
 

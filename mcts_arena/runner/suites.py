@@ -1,4 +1,5 @@
-"""`arena solve`: test-position suites. A search against a position whose answer is known.
+"""`arena solve`: test-position suites, run. A search against a position whose answer is known.
+(Reading the stored runs back: results/suites.py; their table and picture: report/suites.py.)
 
 Suite file: one position per line, fields separated by ` | `:
 
@@ -23,14 +24,13 @@ decade), and the mean seconds. Every finished (player, position, seed) is commit
 from __future__ import annotations
 
 import json
-import math
-import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcts_arena import games
 from mcts_arena.errors import UserError
+from mcts_arena.results.suites import SUITE_SCHEMA, summarise
 
 
 
@@ -139,14 +139,6 @@ def checkpoints(budgets: list[int]) -> list[int]:
 
 # ---- running ----------------------------------------------------------------------------------
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS solve (
-    player TEXT NOT NULL, position_id TEXT NOT NULL, seed INTEGER NOT NULL,
-    budgets_json TEXT NOT NULL, trace_json TEXT NOT NULL, finished REAL NOT NULL,
-    PRIMARY KEY (player, position_id, seed, budgets_json));
-"""
-
-
 def _trace(player, state, cps: list[int], fresh=None) -> list[tuple[int, str, float]]:
     """The move chosen at each checkpoint. `fresh()` makes a new player of the same spec and
     seed: αβ and Greedy search afresh at each budget with one, since a player keeps its
@@ -173,19 +165,14 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
               base_seed: int = 1, echo=None) -> dict:
     """Search every (player, position, seed) not stored yet; return the summary (summarise)."""
     from mcts_arena import players
-    from mcts_arena.players.builtin import derive_seed
-    from mcts_arena.results.store import Store
+    from mcts_arena.players.player import derive_seed
+    from mcts_arena.runner.writer import Writer
 
-    parsed = []
-    for text in specs:
-        try:
-            parsed.append(players.parse(text, suite.positions[0].game))
-        except players.SpecError as e:
-            raise UserError(str(e)) from None
+    parsed = [players.parse(text, suite.positions[0].game) for text in specs]
     cps = checkpoints(budgets)
     key = json.dumps(cps)
-    with Store.open(directory) as store:
-        store.conn.executescript(_SCHEMA)
+    with Writer.open(directory) as store:
+        store.conn.executescript(SUITE_SCHEMA)
         store.set_meta("solve", json.dumps({"suite": suite.name, "path": suite.path,
                                             "budgets": budgets, "seeds": seeds,
                                             "players": [p.canonical for p in parsed],
@@ -202,7 +189,7 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
                     player = players.make(spec, seed=seed)
                     tr = _trace(player, state, cps,
                                 lambda: players.make(spec, seed=seed))
-                    with store._tx():
+                    with store.transaction():
                         store.conn.execute("INSERT OR REPLACE INTO solve VALUES (?, ?, ?, ?, ?, ?)",
                                            (spec.canonical, pos.pid, i, key, json.dumps(tr),
                                             time.time()))
@@ -212,118 +199,33 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
                      players_order=[p.canonical for p in parsed])
 
 
-def has_solve_results(directory) -> bool:
-    """Does `directory` hold a store with solve results? A file that is not ours, or a damaged
-    store, raises the store's one-line UserError (nothing is written)."""
-    from mcts_arena.results.store import Store
-
-    if not (Path(directory) / "arena.sqlite").is_file():
-        return False
-    with Store.open(directory, readonly=True) as store:
-        row = store.conn.execute("SELECT name FROM sqlite_master WHERE name = 'solve'").fetchone()
-        return row is not None and \
-            store.conn.execute("SELECT COUNT(*) FROM solve").fetchone()[0] > 0
+def parse_budgets(text: str) -> list[int]:
+    """`--budgets 100,1000,10000`: the distinct budgets, smallest first (UserError otherwise)."""
+    try:
+        values = [int(b) for b in text.split(",") if b.strip()]
+    except ValueError:
+        values = []
+    if not values or min(values) <= 0:
+        raise UserError(f"--budgets must be comma-separated positive integers, got {text!r}")
+    return sorted(set(values))
 
 
-def summarise(directory, budgets: list[int] | None = None,
-              players_order: list[str] | None = None) -> dict:
-    """Solved %, median sims to a stable correct choice, mean seconds: per player and budget,
-    and per position."""
-    from mcts_arena.results.store import Store
-
-    with Store.open(directory, readonly=True) as store:
-        meta = json.loads(store.get_meta("solve") or "{}")
-        rows = store.conn.execute("SELECT player, position_id, seed, budgets_json, trace_json "
-                                  "FROM solve").fetchall()
-    positions = {q["pid"]: q for q in meta.get("positions", [])}
-    budgets = budgets or meta.get("budgets") or []
-    order = players_order or meta.get("players") or sorted({r[0] for r in rows})
-    out = {"suite": meta.get("suite"), "budgets": budgets, "seeds": meta.get("seeds"),
-           "players": {}}
-    for player in order:
-        runs = [(r[1], json.loads(r[4])) for r in rows if r[0] == player and r[1] in positions]
-        if not runs:
-            continue
-        per_budget = []
-        for b in budgets:
-            ok, secs = [], []
-            for pid, tr in runs:
-                entry = next((e for e in tr if e[0] == b), None)
-                if entry is None:
-                    continue
-                ok.append(entry[1] in positions[pid]["best"])
-                secs.append(entry[2])
-            per_budget.append({"budget": b, "solved_pct": 100.0 * sum(ok) / len(ok) if ok else None,
-                               "runs": len(ok), "mean_seconds": statistics.fmean(secs) if secs else None})
-        stable = []
-        for pid, tr in runs:
-            best = positions[pid]["best"]
-            s = math.inf
-            for b, mv, _ in reversed(tr):
-                if mv in best:
-                    s = b
-                else:
-                    break
-            stable.append(s)
-        med = statistics.median(stable) if stable else math.inf
-        per_pos = {}
-        for pid in positions:
-            prs = [tr for p2, tr in runs if p2 == pid]
-            if prs:
-                per_pos[pid] = 100.0 * sum(tr[-1][1] in positions[pid]["best"] for tr in prs) / len(prs)
-        out["players"][player] = {
-            "per_budget": per_budget,
-            "median_sims_to_stable": None if math.isinf(med) else med,
-            "stable_runs": sum(not math.isinf(s) for s in stable), "runs": len(stable),
-            "solved_pct_by_position_at_max": per_pos}
-    return out
+def default_players(suite: Suite) -> list[str]:
+    """The sanity players, plain UCT, and UCT with the game's playout policy where it has one."""
+    return ["Random", "FlatMC", "MCTS"] + (
+        ["MCTS(ipp)"] if "policy" in games.info_of(suite.game).options else [])
 
 
-def format_table(summary: dict) -> str:
-    budgets = summary["budgets"]
-    head = f"{'player':28s}" + "".join(f"{_short(b):>9s}" for b in budgets) + \
-        f"{'median to stable':>18s}{'s at max':>10s}"
-    lines = [f"suite {summary.get('suite')}: solved % per budget (simulations; αβ nodes), "
-             f"{summary.get('seeds')} seed(s) per position", head, "-" * len(head)]
-    for player, r in summary["players"].items():
-        cells = "".join(f"{pb['solved_pct']:8.1f}%" if pb["solved_pct"] is not None else f"{'-':>9s}"
-                        for pb in r["per_budget"])
-        med = r["median_sims_to_stable"]
-        med_s = f"{med:,.0f}" if med is not None else f">{_short(max(budgets))}"
-        last = r["per_budget"][-1]["mean_seconds"] if r["per_budget"] else None
-        lines.append(f"{player:28s}{cells}{med_s:>18s}{(last or 0):10.3f}")
-    return "\n".join(lines) + "\n"
-
-
-def _short(b: int) -> str:
-    if b >= 1_000_000 and b % 1_000_000 == 0:
-        return f"{b // 1_000_000}M"
-    if b >= 1000 and b % 1000 == 0:
-        return f"{b // 1000}k"
-    return str(b)
-
-
-def write_plot(summary: dict, path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    for player, r in summary["players"].items():
-        xs = [pb["budget"] for pb in r["per_budget"] if pb["solved_pct"] is not None]
-        ys = [pb["solved_pct"] for pb in r["per_budget"] if pb["solved_pct"] is not None]
-        ax.plot(xs, ys, marker="o", label=player)
-    ax.set_xscale("log")
-    ax.set_ylim(-3, 103)
-    ax.set_xlabel("budget (simulations; αβ nodes)")
-    ax.set_ylabel("solved %")
-    ax.set_title(f"suite {summary.get('suite')}")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+def run(suite_path: str, specs: list[str], budgets_text: str, seeds: int, seed: int = 1,
+        out: str | None = None, echo=None) -> tuple[dict, Path]:
+    """`arena solve`: the suite run (resumed where it stopped) and its summary, also written to
+    DIR/solve.json. Returns (summary, DIR)."""
+    budgets = parse_budgets(budgets_text)
+    if seeds <= 0:
+        raise UserError(f"--seeds must be a positive integer, got {seeds}")
+    suite = load_suite(suite_path)
+    directory = Path(out) if out else Path("results") / f"solve-{suite.name}"
+    summary = run_suite(suite, list(specs) or default_players(suite), budgets, seeds, directory,
+                        base_seed=seed, echo=echo)
+    (directory / "solve.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    return summary, directory

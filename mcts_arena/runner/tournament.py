@@ -5,7 +5,8 @@ one experiment in it: every match is a pairing played by the runner (`run_experi
 matches of a round run in parallel on the same worker pool and store, and a killed tournament
 resumes where it stopped. The tournament's settings are kept in the store's meta table
 (`tournament`, JSON); the bracket is never stored, it is rebuilt from the stored games
-(`render_stored`, used by `arena report`).
+(results/tournament.py, which `arena report` uses too). This module builds a tournament (the
+paper's or a YAML file's) and plays it.
 
 Kinds:
 - `elimination`: the bracket rule of docs/paper.md section 5 (`arena.bracket.Bracket`): the i-th
@@ -35,7 +36,7 @@ labels are used, e.g. the 13-entrant fet brackets): `fet`, `det`, `ege` (`MCTS(f
 """
 from __future__ import annotations
 
-import itertools
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,52 +45,30 @@ from pathlib import Path
 import yaml
 
 from mcts_arena import games as _games
+from mcts_arena.budgets import Budget
+from mcts_arena.errors import AllErrorGames, ConfigError, UserError
+from mcts_arena.players.notation import display_name
+from mcts_arena.results.store import Store
+from mcts_arena.results.tournament import (KINDS, META_KEY, TIE_RULES, State, Tournament,
+                                           paper_line, render, state, stored_results)
 from mcts_arena.runner import config as cfg
-from mcts_arena.runner.config import Budget, ConfigError, Experiment, Openings, Pairing
-from mcts_arena.errors import UserError
-from mcts_arena.players.gtp_process import display_name
+from mcts_arena.runner.config import Experiment, Openings, Pairing
 
-KINDS = ("elimination", "round_robin", "gauntlet")
 BUILTINS = ("fet", "det", "ege", "im")
-TIE_RULES = ("first", "playoff")
 YAML_FIELDS = ("name", "kind", "game", "budget", "games", "seed", "openings", "max_plies",
                "macros", "entrants", "player", "tie", "max_playoffs", "description")
-META_KEY = "tournament"
 
 
 @dataclass
-class TournamentSpec:
-    """What a tournament plays; `settings()` is what the store keeps."""
+class TournamentSpec(Tournament):
+    """What a tournament plays: its settings (Tournament, what the store keeps) and what playing
+    needs besides."""
 
-    name: str                               # the experiment's name (and results folder)
-    title: str                              # fet, det, ..., or the YAML's name
-    kind: str
-    game: str
-    entrants: list[tuple[str, str]]         # (label, canonical spec) in bracket order
-    budget: Budget
-    games: int
-    player: tuple[str, str] | None = None   # gauntlet
     seed: int = 1
     openings: Openings = field(default_factory=Openings)
     max_plies: int = 1000
     macros: tuple[tuple[str, str], ...] = ()
-    tie: str = "first"
-    max_playoffs: int = 5
-    eval: str | None = None
-    paper: str | None = None                # id of the paper's tournament it reproduces
     budgets: dict[str, Budget | None] = field(default_factory=dict)   # a spec's own budget
-
-    def settings(self) -> dict:
-        return {"name": self.name, "title": self.title, "kind": self.kind, "game": self.game,
-                "entrants": [list(e) for e in self.entrants],
-                "player": list(self.player) if self.player else None, "games": self.games,
-                "tie": self.tie, "max_playoffs": self.max_playoffs, "eval": self.eval,
-                "paper": self.paper, "budget": self.budget.as_dict()}
-
-    def spec_of(self, label: str) -> str:
-        if self.player and label == self.player[0]:
-            return self.player[1]
-        return dict(self.entrants)[label]
 
 
 # ---- building a spec ---------------------------------------------------------------------
@@ -98,7 +77,7 @@ def _canon(parse, text: str, game: str, macros: dict | None, where: str) -> tupl
         spec = parse(text, game=game, macros=macros)
     except ValueError as e:
         raise UserError(f"{where}: bad player {text!r}: {e}") from None
-    return spec.canonical, Budget.from_dict(cfg.spec_budget(spec))
+    return spec.canonical, cfg.spec_budget(spec)
 
 
 def builtin(name: str, game: str, evalfn: str | None, players=None) -> TournamentSpec:
@@ -108,11 +87,8 @@ def builtin(name: str, game: str, evalfn: str | None, players=None) -> Tournamen
     if name not in BUILTINS:
         raise UserError(f"unknown tournament {name!r}; valid: {', '.join(BUILTINS)} or a YAML "
                         f"file")
-    try:
-        game = _games.canonical(game)
-        info = _games.info_of(game)
-    except ValueError as e:
-        raise UserError(str(e)) from None
+    game = _games.resolve(game)
+    info = game.info
     # The game's tuning defaults: evaluations a tournament may use (--eval), the baseline of
     # the `im` tournament per evaluation, the tournaments whose entrants use `ipp`, games/match.
     tuning = info.tuning
@@ -254,253 +230,59 @@ def resolve(name: str, game: str | None = None, evalfn: str | None = None,
                     f"(configs/tournaments/*.yaml)")
 
 
-# ---- results and state ---------------------------------------------------------------------
-Results = dict[str, dict[int, dict[int, float | None]]]   # pairing -> pair index -> swap -> score
-
-
-def stored_results(store) -> Results:
-    out: Results = {}
-    for r in store.conn.execute("SELECT pairing_id, pair_index, swap, score, reason FROM game"):
-        out.setdefault(r["pairing_id"], {}).setdefault(r["pair_index"], {})[r["swap"]] = (
-            None if r["reason"] == "error" else r["score"])
+def pairings(spec: TournamentSpec, st: State) -> dict[str, Pairing]:
+    """The matches of `st` as the runner's pairings (specs and their own budgets), by id."""
+    out = {}
+    for m in st.matches.values():
+        out[m.id] = Pairing(m.id, spec.spec_of(m.a), spec.spec_of(m.b), m.games,
+                            f"{m.a} vs. {m.b}", spec.budgets.get(m.a), spec.budgets.get(m.b))
     return out
 
 
-def _pid(a: str, b: str) -> str:
-    return cfg.pairing_id(a, b)
-
-
-def _range_games(games: int, step: int) -> range:
-    """Pair indices of a match's step: 0 = its `games`, j >= 1 = the j-th playoff pair."""
-    half = (games + 1) // 2
-    return range(half) if step == 0 else range(half + step - 1, half + step)
-
-
-def _wins(res: Results, pid: str, pairs: range, games: int, pair_rule: bool, step: int
-          ) -> tuple[int, int, int, int] | None:
-    """(wins a, wins b, draws, errors) over the pair indices, or None if a game is missing."""
-    from mcts_arena import stats
-    from mcts_arena.stats import pair_outcome
-
-    got = res.get(pid, {})
-    wa = wb = dr = err = 0
-    singles = []
-    for k in pairs:
-        want = 2 if step or 2 * k + 1 < games else 1
-        g = got.get(k, {})
-        if len(g) < want:
-            return None
-        if pair_rule and want == 2:
-            o = pair_outcome(g[0], g[1])
-            wa += o == "player"
-            wb += o == "opponent"
-            dr += o == "draw"
-            err += o == "error"
-            continue
-        singles.extend(g.values())
-    t = stats.tally(singles)
-    return wa + t.wins, wb + t.losses, dr + t.draws, err + t.errors
-
-
-@dataclass
-class State:
-    """A tournament rebuilt from stored games: what is decided and what still must be played."""
-
-    spec: TournamentSpec
-    bracket: object | None = None                   # elimination: arena.bracket.Bracket
-    pairings: dict[str, Pairing] = field(default_factory=dict)      # every match so far
-    needed: list[str] = field(default_factory=list)  # pairing ids with games to play
-    results: dict[tuple[str, str], tuple[int, int, int, int]] = field(default_factory=dict)
-
-    @property
-    def done(self) -> bool:
-        return not self.needed
-
-
-def _pairing(spec: TournamentSpec, a: str, b: str, games: int) -> Pairing:
-    sa, sb = spec.spec_of(a), spec.spec_of(b)
-    return Pairing(_pid(sa, sb), sa, sb, games, f"{a} vs. {b}", spec.budgets.get(a),
-                   spec.budgets.get(b))
-
-
-def state(spec: TournamentSpec, res: Results) -> State:
-    """Replay the tournament over the stored results `res`."""
-    from mcts_arena.results.bracket import Bracket
-
-    st = State(spec)
-    pair_rule = _games.pair_rule(spec.game)
-    if spec.kind != "elimination":
-        if spec.kind == "round_robin":
-            matches = list(itertools.combinations([e[0] for e in spec.entrants], 2))
-        else:
-            matches = [(spec.player[0], e[0]) for e in spec.entrants]
-        for a, b in matches:
-            p = _pairing(spec, a, b, spec.games)
-            st.pairings[p.id] = p
-            w = _wins(res, p.id, _range_games(spec.games, 0), spec.games, False, 0)
-            if w is None:
-                st.needed.append(p.id)
-            else:
-                st.results[(a, b)] = w
-        return st
-    b = Bracket([e[0] for e in spec.entrants], tie_rule=spec.tie, max_playoffs=spec.max_playoffs)
-    st.bracket = b
-    steps: dict[tuple[str, str], int] = {}
-    while not b.done:
-        missing = False
-        for a, c in b.pending_matches():
-            j = steps.get((a, c), 0)
-            games = spec.games + 2 * j
-            p = _pairing(spec, a, c, games)
-            st.pairings[p.id] = p
-            w = _wins(res, p.id, _range_games(spec.games, j), spec.games, pair_rule, j)
-            if w is None:
-                st.needed.append(p.id)
-                missing = True
-                continue
-            b.record(a, c, w[0], w[1])
-            old = st.results.get((a, c), (0, 0, 0, 0))
-            st.results[(a, c)] = tuple(x + y for x, y in zip(old, w))
-            steps[(a, c)] = j + 1
-        if missing:
-            break
-        if not b.pending_matches():
-            b.advance()
-    return st
-
-
 def experiment(spec: TournamentSpec, st: State) -> Experiment:
-    return Experiment(name=spec.name, game=spec.game, budget=spec.budget, games=spec.games,
-                      seed=spec.seed, openings=spec.openings, max_plies=spec.max_plies,
-                      macros=spec.macros, pairings=tuple(st.pairings.values()),
+    return Experiment(name=spec.name, game=_games.resolve(spec.game), budget=spec.budget,
+                      games=spec.games, seed=spec.seed, openings=spec.openings,
+                      max_plies=spec.max_plies, macros=spec.macros,
+                      pairings=tuple(pairings(spec, st).values()),
                       source=f"tournament {spec.title}",
                       description=f"{spec.kind} tournament {spec.title}")
 
 
-# ---- rendering -----------------------------------------------------------------------------
-def header(spec: TournamentSpec) -> str:
-    what = {"elimination": "elimination", "round_robin": "round robin",
-            "gauntlet": "gauntlet"}[spec.kind]
-    unit = "pairs won (pair rule)" if _games.pair_rule(spec.game) and spec.kind == "elimination" \
-        else "wins"
-    n = len(spec.entrants) + (1 if spec.player else 0)
-    line = (f"tournament {spec.title}: {what}, {spec.game}, {n} entrants, {spec.games} games "
-            f"per match at {spec.budget}")
-    if spec.kind == "elimination":
-        line += f", counting {unit}, tie rule {spec.tie}"
-    return line
+def prepare(name: str, game: str | None = None, evalfn: str | None = None,
+            games: int | None = None, time: float | None = None, sims: int | None = None,
+            tie: str | None = None, out: str | None = None) -> tuple[TournamentSpec, Path]:
+    """`arena tournament`: the tournament NAME with the command line's overrides, and its
+    results directory, checked (UserError) before anything is written."""
+    from mcts_arena.runner.writer import check_writable
+
+    spec = resolve(name, game, evalfn)
+    changes: dict = {}
+    if games is not None:
+        changes["games"] = games
+    if time is not None or sims is not None:
+        changes["budget"] = Budget(time=time, sims=sims)
+    if tie is not None:
+        changes["tie"] = tie
+    spec = dataclasses.replace(spec, **changes)
+    if spec.kind == "elimination" and spec.games % 2:
+        raise UserError(f"--games must be even for an elimination (seat-swapped pairs), got "
+                        f"{spec.games}")
+    directory = Path(out) if out else Path("results") / spec.name
+    check_writable(directory)       # a busy or foreign directory is refused before any output
+    return spec, directory
 
 
-def paper_line(spec: TournamentSpec) -> str | None:
-    if not spec.paper:
-        return None
-    from mcts_arena.paper import load_paper_results
-
-    t = load_paper_results().tournament(spec.paper)
-    return (f"Paper ({t.section}, {t.games_per_match} games per match at 1 s/move): "
-            f"Winner: {t.winner} = {t.winner_spec}")
-
-
-def render(st: State, with_header: bool = True) -> str:
-    spec = st.spec
-    out = [header(spec), ""] if with_header else []
-    if spec.kind == "elimination":
-        out.append(st.bracket.render().rstrip())
-        if st.bracket.done:
-            out.append(f"({st.bracket.winner} = {spec.spec_of(st.bracket.winner)})")
-        else:
-            out.append(f"(unfinished: round {st.bracket.round_number} has "
-                       f"{len(st.needed)} match(es) to play)")
-        pl = paper_line(spec)
-        if pl:
-            out.append(pl)
-    elif spec.kind == "round_robin":
-        out += cross_table(st)
-    else:
-        out += gauntlet_table(st)
-    return "\n".join(out) + "\n"
-
-
-def cross_table(st: State) -> list[str]:
-    from mcts_arena import stats
-
-    labels = [e[0] for e in st.spec.entrants]
-    score: dict[tuple[str, str], tuple[float, int]] = {}
-    for (a, b), (wa, wb, dr, _e) in st.results.items():
-        n = wa + wb + dr
-        score[(a, b)] = (wa + 0.5 * dr, n)
-        score[(b, a)] = (wb + 0.5 * dr, n)
-    try:
-        elo = stats.bradley_terry({k: (v[0], v[2], v[1]) for k, v in st.results.items()}) \
-            if st.results else {}
-    except ValueError:
-        elo = {}
-    order = sorted(range(len(labels)), key=lambda i: -elo.get(labels[i], 0.0))
-    width = max(len(x) for x in labels)
-    head = f"{'#':>2}  {'entrant':<{width}}  " + "  ".join(f"{i + 1:>5}" for i in order) + \
-           "   score   games     Elo (Bradley-Terry)"
-    lines = [head, "-" * len(head)]
-    for rank, i in enumerate(order):
-        a = labels[i]
-        cells, tot, games = [], 0.0, 0
-        for j in order:
-            if i == j:
-                cells.append(f"{'·':>5}")
-                continue
-            s, n = score.get((a, labels[j]), (0.0, 0))
-            cells.append(f"{100 * s / n:5.1f}" if n else f"{'-':>5}")
-            tot += s
-            games += n
-        e = f"{elo[a]:+8.1f}" if a in elo else f"{'-':>8}"
-        pct = f"{100 * tot / games:5.1f}%" if games else "    -"
-        lines.append(f"{i + 1:>2}  {a:<{width}}  " + "  ".join(cells) + f"  {pct}  {games:>6}  {e}")
-    lines.append("cells: score % of the row's entrant against the column's (draws half)")
-    if not st.done:
-        lines.append(f"(unfinished: {len(st.needed)} match(es) to play)")
-    return lines
-
-
-def gauntlet_table(st: State) -> list[str]:
-    from mcts_arena import stats
-
-    p = st.spec.player[0]
-    lines = [f"{p} against each entrant:"]
-    width = max(len(e[0]) for e in st.spec.entrants)
-    for label, _spec in st.spec.entrants:
-        r = st.results.get((p, label))
-        if r is None:
-            lines.append(f"  vs {label:<{width}}  (to play)")
+def tuning_evals() -> list[str]:
+    """The evaluations a built-in tournament may be run with (`--eval`), as the games declare
+    them (GameInfo.tuning["evals"]), in registry order."""
+    out: list[str] = []
+    for name in _games.names():
+        try:
+            evals = _games.info_of(name).tuning.get("evals", ())
+        except ImportError:         # a game that is not built
             continue
-        wa, wb, dr, _e = r
-        n = wa + wb + dr
-        sc = stats.score(wa, dr, wb)
-        e, ee = stats.elo(wa, dr, wb)
-        elo = f"{e + 0.0:+.1f} ± {ee:.1f}" if n and abs(e) != float("inf") and ee != float("inf") else "-"
-        lines.append(f"  vs {label:<{width}}  +{wa} ={dr} -{wb}  {100 * sc:6.2f}%  Elo {elo}")
-    return lines
-
-
-def spec_from_settings(s: dict) -> TournamentSpec:
-    return TournamentSpec(name=s["name"], title=s["title"], kind=s["kind"], game=s["game"],
-                          entrants=[tuple(e) for e in s["entrants"]],
-                          budget=Budget(**{k: s["budget"].get(k) for k in ("time", "sims")}),
-                          games=s["games"], player=tuple(s["player"]) if s["player"] else None,
-                          tie=s["tie"], max_playoffs=s["max_playoffs"], eval=s.get("eval"),
-                          paper=s.get("paper"))
-
-
-def stored_state(store) -> State | None:
-    """The tournament in `store` rebuilt from its games (None if it holds none)."""
-    raw = store.get_meta(META_KEY)
-    if not raw:
-        return None
-    return state(spec_from_settings(json.loads(raw)), stored_results(store))
-
-
-def render_stored(store) -> str | None:
-    """The bracket / cross-table of the tournament in `store` (None if it holds none)."""
-    st = stored_state(store)
-    return None if st is None else render(st)
+        out += [e for e in evals if e not in out]
+    return out
 
 
 # ---- running -------------------------------------------------------------------------------
@@ -536,12 +318,12 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
                    backend_factory: Callable[[], object] | None = None) -> TournamentResult:
     """Play (or resume) the tournament; `echo` gets each finished round (elimination) or the
     final table. Returns when it is finished or interrupted (Ctrl-C)."""
-    from mcts_arena.runner import pool as scheduler
+    from mcts_arena.runner.experiment import all_error_message, run_experiment
     from mcts_arena.runner.plan import make_plan
-    from mcts_arena.results.store import Store
+    from mcts_arena.runner.writer import Writer
 
     directory = Path(directory)
-    with Store.open(directory) as store:
+    with Writer.open(directory) as store:
         _check_settings(store, spec)
         store.set_meta(META_KEY, json.dumps(spec.settings(), sort_keys=True))
         res = stored_results(store)
@@ -565,18 +347,17 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
         exp = experiment(spec, st)
         plan = make_plan(exp)
         backend = backend_factory() if backend_factory else None
-        r = scheduler.run_experiment(exp, plan, directory, workers=workers, backend=backend,
+        r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
                                      progress=progress, players=players)
         played += r.played
-        with Store.open(directory, readonly=True) as store:
+        with Store.open(directory) as store:
             res = stored_results(store)
         if r.interrupted:
             return TournamentResult(state(spec, res), True, played, directory)
         if r.all_error:     # replaying them would loop for ever
-            from mcts_arena.errors import AllErrorGames
-
-            raise AllErrorGames(scheduler.all_error_message(r.all_error))
+            raise AllErrorGames(all_error_message(r.all_error))
         if r.played == 0 and state(spec, res).needed == st.needed:
+            labels = pairings(spec, st)
             raise UserError(f"tournament {spec.title}: games of "
-                            f"{', '.join(st.pairings[p].label for p in st.needed)} could not be "
+                            f"{', '.join(labels[p].label for p in st.needed)} could not be "
                             f"stored; see 'arena report {directory}'")

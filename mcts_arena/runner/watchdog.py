@@ -4,14 +4,14 @@ from its budget, so a stopped or hung worker never stalls a run.
 A backend arms one deadline per busy worker (any hashable key) and re-arms it whenever the
 worker shows progress; when a deadline passes, the backend kills that worker and records the
 game it was playing as an `error` game whose text gives the reason (`expired()` hands over the
-reason). The local pool (scheduler.LocalPoolBackend) re-arms on every move (its workers send a
+reason). The local pool (pool.LocalPoolBackend) re-arms on every move (its workers send a
 `move` message before each move); a backend that hears of a game only when it ends (Ray tasks)
 arms once per game or job with `game_bound`/`job_bound`.
 
 Interface:
 
-    move_bound(budget, grace_s)        seconds one move under `budget` ({"time": s} or
-                                       {"sims": n}) may take before its worker is declared hung
+    move_bound(budget, grace_s)        seconds one move under `budget` (a Budget) may take
+                                       before its worker is declared hung
     game_bound(budgets, max_plies, grace_s)   the same for a whole game (both seats' budgets)
     job_bound(job, grace_s)            the same for every game of a plan.Job, one after another
     wd = Watchdog(grace_s=GRACE_S, setup_s=SETUP_S, clock=time.monotonic, pause_s=PAUSE_S)
@@ -47,8 +47,8 @@ import os
 import time
 from collections.abc import Callable, Hashable
 
+from mcts_arena.budgets import TIME_MAX, Budget
 from mcts_arena.runner.match import forfeit_limit
-from mcts_arena.budgets import TIME_MAX
 
 MARGIN = 2.0
 GRACE_S = 10.0          # added to every bound: start-up of a search, a busy machine
@@ -57,11 +57,12 @@ SIM_SECONDS = 1e-4      # a simulation (or αβ node) this slow still fits the f
 PAUSE_S = 5.0           # a driver loop gap longer than this is the driver's own pause
 
 
-def move_bound(budget: dict, grace_s: float = GRACE_S) -> float:
+def move_bound(budget: Budget, grace_s: float = GRACE_S) -> float:
     """Seconds one move under `budget` may take before its worker is declared hung."""
+    budget = Budget.of(budget)
     limit = forfeit_limit(budget)
     if limit is None:
-        limit = float(budget.get("sims") or 0) * SIM_SECONDS
+        limit = float(budget.sims or 0) * SIM_SECONDS
     return MARGIN * limit + grace_s
 
 
@@ -92,11 +93,6 @@ def job_bound(job, grace_s: float = GRACE_S, setup_s: float = SETUP_S) -> float:
     return sum(game_bound(g.budgets, job.max_plies, grace_s, setup_s) for g in job.games)
 
 
-def budget_text(budget: dict) -> str:
-    t = budget.get("time")
-    return f"{t:g} s/move" if t is not None else f"{budget.get('sims')} sims/move"
-
-
 class Watchdog:
     """Deadlines per key (see the module docstring)."""
 
@@ -110,7 +106,7 @@ class Watchdog:
         self._due: dict[Hashable, list] = {}
         self._last = clock()
 
-    def move_bound(self, budget: dict) -> float:
+    def move_bound(self, budget: Budget) -> float:
         return move_bound(budget, self.grace_s)
 
     def arm(self, key: Hashable, seconds: float, what: str,
