@@ -28,7 +28,7 @@ import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcts_arena.report.tables import _strip_budget, build_report
+from mcts_arena.report.tables import strip_budget, build_report
 
 VERDICTS = ("consistent", "same direction", "opposite", "level", "no games", "no paper row")
 COUNTED = VERDICTS[:4]
@@ -94,8 +94,8 @@ def _paper_for(row: dict, seconds: float | None):
     from mcts_arena.paper import match_paper
 
     try:
-        found = match_paper(row["game"], _strip_budget(row["player"]),
-                            _strip_budget(row["opponent"]), seconds=seconds)
+        found = match_paper(row["game"], strip_budget(row["player"]),
+                            strip_budget(row["opponent"]), seconds=seconds)
     except ValueError:
         found = []
     return found[0] if found else None
@@ -257,3 +257,18 @@ def write_index(results: list[PageResult], docs: Path, command: str, scale_text:
     p = docs / "index.md"
     p.write_text("\n".join(lines), encoding="utf-8")
     return p
+
+
+def write_record(pages, docs: Path, command: str, scale_text: str) -> tuple[Path, int]:
+    """Every page of a reproduction and its index into `docs`: `pages` holds (page, results
+    directories, the paper's seconds per experiment) as runner/reproduce.py's Record lists
+    them. Returns the index's path and the number of pages."""
+    docs = Path(docs)
+    docs.mkdir(parents=True, exist_ok=True)
+    results = [write_page(page, list(dirs), seconds, docs, command)
+               for page, dirs, seconds in pages]
+    notes = docs / "notes.md"
+    idx = write_index(results, docs, command, scale_text,
+                      "See [notes.md](notes.md) for what departs from the paper and why."
+                      if notes.exists() else "")
+    return idx, len(results)
