@@ -82,7 +82,7 @@ def throughput(backend_name: str, workers: int, games: int, move_s: float) -> di
         res = run_experiment(exp, p, Path(tmp, "out"), workers=workers,
                              backend=_backend(backend_name, workers), progress=False)
         wall = res.seconds
-        with Store.open(Path(tmp, "out"), readonly=True) as store:
+        with Store.open(Path(tmp, "out")) as store:
             durations = [g["duration"] for g in store.games()]
     in_games = sum(durations)
     overhead = (wall * workers - in_games) / len(durations)

@@ -31,7 +31,7 @@ ROOT = HERE.parent
 PROBE = r"""
 import json, random, sys, time
 from mcts_arena import games, players
-from mcts_arena.players.search.prover import Solver
+from mcts_arena.players.search.prover import Prover
 scale = float(sys.argv[1])
 clock = time.process_time      # CPU seconds of this process: less noisy on a shared machine
 out = {}
@@ -52,9 +52,9 @@ for label, state in (("empty", s), ("mid40", mid)):
 line = open(sys.argv[2]).read().splitlines()
 pos = next(l for l in line if l.strip() and not l.startswith("#")).split("|")[1].strip()
 st5 = games.new_state("hex(size=5)", pos)
-sv = Solver()
+sv = Prover()
 t0 = clock()
-_, info = sv.solve_moves(st5)
+_, info = sv.prove_moves(st5)
 out["solver nodes/s (hex5 #1)"] = info["nodes"] / (clock() - t0)
 p = players.make("MCTS(rave300)", "hex", seed=1)
 t0 = clock()

@@ -99,7 +99,7 @@ def test_run_plays_resolved_budgets_and_scales_np(rates, tmp_path):
                                  "--quiet"])
     assert r.exit_code == 0, r.output
     from mcts_arena.results.store import Store
-    with Store.open(tmp_path / "res", readonly=True) as st:
+    with Store.open(tmp_path / "res") as st:
         recs = st.games()
     assert len(recs) == 2
     for rec in recs:

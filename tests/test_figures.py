@@ -155,7 +155,7 @@ def test_forest_plot_rows_and_paper_markers(tmp_path):
 
 def test_report_writes_and_embeds_every_picture(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     for name, body in (("rr", "kind: round_robin\nentrants: [Random, 'Random(im0.1)', "
                               "'Random(im0.2)']\n"),
                        ("el", "kind: elimination\nentrants: [Random, 'Random(im0.1)', "

@@ -77,7 +77,7 @@ def test_gtp_spec_canonical_round_trip_and_display_name():
     assert sp.kind == "GTP" and sp.target == './eng --level 3 (fast), "x"'
     assert sp.canonical == 'GTP(cmd="./eng --level 3 (fast), \\"x\\"",name=mine,time=2)'
     assert players.parse(sp.canonical, "breakthrough").canonical == sp.canonical
-    assert sp.budget_dict == {"time": 2.0}
+    assert sp.budget == {"time": 2.0}
     assert players.display_name(sp.canonical) == "mine"
     nameless = canon('GTP(cmd="./eng")')
     assert nameless == "GTP(cmd=./eng)" and players.display_name(nameless) == "./eng"
@@ -370,13 +370,13 @@ def test_bad_engines_stop_the_run_at_start_up_with_nothing_written(tmp_path, mon
 
 def test_exit_at_once_before_protocol_version_is_reported(tmp_path):
     """An engine that dies before answering anything: the first command names it."""
-    from mcts_arena.players import gtp_process as external
+    from mcts_arena.players import gtp_player as external
     sp = players.parse(f'GTP(cmd="{PY} -c \\"import sys; sys.exit(4)\\"", name=quick)',
                        "breakthrough")
     with pytest.raises(external.ExternalError, match=r"player quick: engine exited \(exit "
                                                      r"status 4\) (before|while answering) "
                                                      r"'protocol_version'"):
-        external.preflight(sp, {"sims": 1})
+        external.check_startup(sp, {"sims": 1})
 
 
 def test_run_with_a_served_engine_then_report_names_it_and_shows_time_per_move(tmp_path,
@@ -493,7 +493,7 @@ def test_gtp_facts_come_from_the_game(monkeypatch):
     import dataclasses
 
     from mcts_arena import games
-    from mcts_arena.players.gtp_process import gtp_facts
+    from mcts_arena.players.gtp_player import gtp_facts
     assert gtp_facts("breakthrough")["colors"] == ("w", "b")
     assert gtp_facts("breakthrough")["boardsize"] == 8 and gtp_facts("kalah")["boardsize"] is None
     real = games.info_of

@@ -1,7 +1,7 @@
 """Bad inputs a new user tried (issue 15): each gets one line `arena: error: ...`, exit status 2,
 and leaves the directory exactly as it was (checked by hashing every file under it).
 
-Player strings go through the fake provider of test_scheduler, except where a case says
+Player strings go through the fake provider (tests/fakes.py), except where a case says
 "real players" (the spec's own budget checks).
 """
 import hashlib
@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from mcts_arena import budgets, games, players
 from mcts_arena.runner import config
 from mcts_arena.cli import cli
-from mcts_arena.results.store import APPLICATION_ID, Store, acquire_lock
+from mcts_arena.results.store import APPLICATION_ID, Store
+from mcts_arena.runner.writer import Writer, acquire_lock
 
 GOOD = ("name: c\ngame: breakthrough\nbudget: {sims: 10}\ngames: 2\nseed: 3\n"
         "matches:\n  - {player: Random, opponent: 'Random(im0.5)'}\n")
@@ -43,7 +44,7 @@ def world(tmp_path, monkeypatch):
     ours: a plain file, a foreign SQLite database, one with another application id, garbage,
     and a truncated copy of our store."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     (tmp_path / "c.yaml").write_text(GOOD)
     res = CliRunner().invoke(cli, ["run", "c.yaml", "--quiet", "--jobs", "1", "--out", "good"])
     assert res.exit_code == 0, res.output
@@ -251,9 +252,9 @@ def test_store_made_before_the_application_id_is_still_ours(world):
     con.execute("PRAGMA application_id = 0")        # as an older version left it
     con.commit()
     con.close()
-    with Store.open(world / "good", readonly=True) as s:
+    with Store.open(world / "good") as s:
         assert s.game_count() == 2
-    with Store.open(world / "good") as s:            # the writer stamps it
+    with Writer.open(world / "good") as s:            # the writer stamps it
         assert s.conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
 

@@ -16,7 +16,7 @@ from mcts_arena.stats import pair_outcome
 def exp(matches, games_=4, seed=7, extra=""):
     text = (f"name: e\ngame: breakthrough\nbudget: {{time: 0.1}}\ngames: {games_}\n"
             f"seed: {seed}\n{extra}matches:\n{matches}")
-    return config.loads(text, players=importlib.import_module("test_scheduler"))
+    return config.loads(text, players=importlib.import_module("fakes"))
 
 
 ONE = "  - {player: 'Random(im0.4)', opponent: Random}\n"

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from mcts_arena.runner import config
 from mcts_arena.runner import plan as plan_mod
-from mcts_arena.runner.pool import run_experiment
+from mcts_arena.runner.experiment import run_experiment
 from mcts_arena.cli import cli
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "check_report_html.py"

@@ -83,12 +83,12 @@ def test_reproduce_plays_and_writes_pages(setup, monkeypatch):
     assert "[Tiny Kalah page](kal.md)" in index and "Not played" not in index
     # resumable: a second call plays nothing new and writes the same verdict counts
     from mcts_arena.results.store import Store
-    with Store.open(setup / "results/reproduction/tiny_kalah", readonly=True) as st:
+    with Store.open(setup / "results/reproduction/tiny_kalah") as st:
         n = st.game_count()
     assert n == 4 + 3 * 2
     r2 = CliRunner().invoke(cli, args)
     assert r2.exit_code == 0, r2.output
-    with Store.open(setup / "results/reproduction/tiny_kalah", readonly=True) as st:
+    with Store.open(setup / "results/reproduction/tiny_kalah") as st:
         assert st.game_count() == n
     assert (setup / "docs/reproduction/index.md").read_text().split("**Totals**")[1] == \
         index.split("**Totals**")[1]
@@ -117,7 +117,7 @@ def test_a_pairing_of_only_error_games_ends_with_exit_3_after_the_pages(setup, m
     (their other rows stand), then one line and exit status 3."""
     import dataclasses
 
-    from mcts_arena.runner import pool as scheduler
+    from mcts_arena.runner import experiment as scheduler
     from mcts_arena.errors import EXIT_ALL_ERRORS
 
     real = scheduler.run_experiment

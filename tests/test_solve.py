@@ -7,17 +7,17 @@ from click.testing import CliRunner
 
 from mcts_arena import games
 from mcts_arena.cli import cli
-from mcts_arena.players.search.prover import Solver
+from mcts_arena.players.search.prover import Prover
 
 LINE = "hex(size=4) | ..x./o.../..../.... x | best: {best} | wrong: a4 | id: p1"
 
 
 def test_solver_matches_known_4x4_openings():
-    vals, _ = Solver().solve_moves(games.new_state("hex(size=4)"))
+    vals, _ = Prover().prove_moves(games.new_state("hex(size=4)"))
     s = games.new_state("hex(size=4)")
     assert sorted(s.format_move(m) for m, v in vals.items() if v == 1) == ["a4", "b3", "c2", "d1"]
     # tic-tac-toe is a draw
-    assert Solver().solve(games.new_state("tictactoe")) == 0
+    assert Prover().prove(games.new_state("tictactoe")) == 0
 
 
 def test_prove_cli():
@@ -28,7 +28,7 @@ def test_prove_cli():
 
 def _winner_of(text):
     s = games.new_state("hex(size=4)", text)
-    vals, _ = Solver().solve_moves(s)
+    vals, _ = Prover().prove_moves(s)
     return [s.format_move(m) for m, v in vals.items() if v == 1]
 
 
@@ -91,8 +91,8 @@ def test_solver_does_not_take_a_lost_extra_turn_for_a_win():
     t = s.copy()
     t.play("6")
     assert t.is_terminal() and t.winner() == 1 and t.to_move() == 0
-    assert Solver().solve(s) == -1
-    vals, _ = Solver().solve_moves(s)
+    assert Prover().prove(s) == -1
+    vals, _ = Prover().prove_moves(s)
     assert vals == {s.parse_move("6"): -1}
 
 
