@@ -189,3 +189,17 @@ def test_cli_modules_hold_no_orchestration():
             if base in CLI_MACHINERY and m != "mcts_arena.cli.app":
                 found.append(f"{m} imports {base}")
     assert found == []
+
+
+def test_the_runners_workers_import_no_dataframes():
+    """Every worker process (and Ray task) imports the game loop and the local backend: they
+    must not pull pandas or scipy in (seconds per worker start on a small machine)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mcts_arena.runner.pool, mcts_arena.runner.ray_backend, "
+            "mcts_arena.runner.match; "
+            "print(sorted(m for m in ('pandas', 'scipy', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

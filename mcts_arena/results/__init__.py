@@ -5,8 +5,15 @@ run summaries, SPRT state, tournament state, replays). Never imports the write s
     >>> games = results.load("results/quickstart")          # one row per game
     >>> results.pairing_counts(games)                       # W/D/L per pairing
 """
-from mcts_arena.results.frames import (COUNT_COLUMNS, GAME_COLUMNS, require_results_dir, frame,
-                                       load, pairing_counts)
+__all__ = ["COUNT_COLUMNS", "GAME_COLUMNS", "frame", "load", "pairing_counts",
+           "require_results_dir"]
 
-__all__ = ["COUNT_COLUMNS", "GAME_COLUMNS", "require_results_dir", "frame", "load",
-           "pairing_counts"]
+
+def __getattr__(name: str):
+    # The DataFrame layer (frames.py: pandas, scipy) loads when first asked for, so the runner's
+    # workers, which import this package's light modules (store, sprt), do not pay for it.
+    if name in __all__:
+        from mcts_arena.results import frames
+
+        return getattr(frames, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,8 +11,6 @@ import collections
 import json
 from dataclasses import dataclass
 
-from mcts_arena import stats
-
 
 @dataclass(frozen=True)
 class Sprt:
@@ -35,6 +33,8 @@ class SprtTracker:
     the first time a pairing's test decides; afterwards the pairing stays decided."""
 
     def __init__(self, sprt: Sprt):
+        from mcts_arena import stats    # scipy: imported where a test runs, not by every worker
+
         self.sprt = sprt
         self.bounds = stats.sprt_bounds(sprt.alpha, sprt.beta)
         self.pairs: dict[str, dict[int, dict[int, float]]] = collections.defaultdict(dict)
@@ -46,11 +46,15 @@ class SprtTracker:
                 "model": s.model}
 
     def penta(self, pairing_id: str) -> tuple[int, int, int, int, int]:
+        from mcts_arena import stats
+
         done = [(p[0], p[1]) for p in self.pairs[pairing_id].values() if len(p) == 2]
         return stats.pentanomial(done)
 
     def state(self, pairing_id: str) -> dict:
         """The test on the games seen so far (whether or not it has decided before)."""
+        from mcts_arena import stats
+
         counts = self.penta(pairing_id)
         llr = stats.sprt_llr_pentanomial(counts, self.sprt.elo0, self.sprt.elo1, self.sprt.model)
         lower, upper = self.bounds
