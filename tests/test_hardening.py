@@ -6,6 +6,7 @@ Player strings go through the fake provider (tests/fakes.py), except where a cas
 """
 import hashlib
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -13,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import budgets, games, players
-from mcts_arena.runner import config
 from mcts_arena.cli import cli
 from mcts_arena.results.store import APPLICATION_ID, Store
+from mcts_arena.runner import config
 from mcts_arena.runner.writer import Writer, acquire_lock
 
 GOOD = ("name: c\ngame: breakthrough\nbudget: {sims: 10}\ngames: 2\nseed: 3\n"
@@ -38,31 +39,48 @@ def tree_hash(root: Path) -> str:
     return h.hexdigest()
 
 
-@pytest.fixture
-def world(tmp_path, monkeypatch):
-    """A working directory with a good config, a stored experiment, and files that are not
-    ours: a plain file, a foreign SQLite database, one with another application id, garbage,
-    and a truncated copy of our store."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
-    (tmp_path / "c.yaml").write_text(GOOD)
-    res = CliRunner().invoke(cli, ["run", "c.yaml", "--quiet", "--jobs", "1", "--out", "good"])
-    assert res.exit_code == 0, res.output
-    (tmp_path / "afile").write_text("not a directory\n")
+@pytest.fixture(scope="module")
+def world_template(tmp_path_factory):
+    """Built once per module (an `arena run` takes most of a second): a working directory with
+    a good config, a stored experiment, and files that are not ours: a plain file, a foreign
+    SQLite database, one with another application id, garbage, and a truncated copy of our
+    store."""
+    root = tmp_path_factory.mktemp("world")
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.chdir(root)
+        mp.setenv(config.PLAYERS_ENV, "fakes")
+        (root / "c.yaml").write_text(GOOD)
+        res = CliRunner().invoke(cli, ["run", "c.yaml", "--quiet", "--jobs", "1", "--out",
+                                       "good"])
+        assert res.exit_code == 0, res.output
+    finally:
+        mp.undo()
+    (root / "afile").write_text("not a directory\n")
     for name, app_id in (("foreign", 0), ("appdb", 0x1234)):
-        (tmp_path / name).mkdir()
-        con = sqlite3.connect(tmp_path / name / "arena.sqlite")
+        (root / name).mkdir()
+        con = sqlite3.connect(root / name / "arena.sqlite")
         con.execute(f"PRAGMA application_id = {app_id}")
         con.execute("CREATE TABLE notes (x TEXT)")
         con.execute("INSERT INTO notes VALUES ('mine')")
         con.commit()
         con.close()
-    (tmp_path / "garbage").mkdir()
-    (tmp_path / "garbage" / "arena.sqlite").write_bytes(bytes(range(256)) * 20)
-    (tmp_path / "trunc").mkdir()
-    whole = (tmp_path / "good" / "arena.sqlite").read_bytes()
-    (tmp_path / "trunc" / "arena.sqlite").write_bytes(whole[: len(whole) // 2])
-    return tmp_path
+    (root / "garbage").mkdir()
+    (root / "garbage" / "arena.sqlite").write_bytes(bytes(range(256)) * 20)
+    (root / "trunc").mkdir()
+    whole = (root / "good" / "arena.sqlite").read_bytes()
+    (root / "trunc" / "arena.sqlite").write_bytes(whole[: len(whole) // 2])
+    return root
+
+
+@pytest.fixture
+def world(world_template, tmp_path, monkeypatch):
+    """A fresh copy of the world for each test (tests change files in it), as the cwd."""
+    root = tmp_path / "world"
+    shutil.copytree(world_template, root)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    return root
 
 
 def bad(path, text):
