@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from mcts_arena.cli import cli
+from mcts_arena.results.store import Store
 from mcts_arena.runner import config, watchdog
 from mcts_arena.runner import plan as plan_mod
 from mcts_arena.runner.experiment import run_experiment
 from mcts_arena.runner.pool import LocalPoolBackend
 from mcts_arena.runner.watchdog import Watchdog
-from mcts_arena.cli import cli
-from mcts_arena.results.store import Store
 
 PROVIDER = "fault_fakes"
 SAFETY_S = 120      # a hang fails the test instead of stalling the suite (not a speed check)
@@ -58,6 +58,7 @@ def gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.process
 def test_stopped_worker_is_killed_and_its_game_is_an_error_game(tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_PID_DIR", str(tmp_path))
     exp = experiment("  - {player: Freeze, opponent: Random}\n"
@@ -85,6 +86,7 @@ def test_stopped_worker_is_killed_and_its_game_is_an_error_game(tmp_path, monkey
     assert backend.hung_games == 2
 
 
+@pytest.mark.process
 def test_stopped_worker_under_a_time_budget(tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_PID_DIR", str(tmp_path))
     exp = experiment("  - {player: Freeze, opponent: Random}\n", games=1,
@@ -100,6 +102,7 @@ def test_stopped_worker_under_a_time_budget(tmp_path, monkeypatch):
     assert res.all_error == (("Freeze vs Random", 1),)
 
 
+@pytest.mark.process
 def test_slow_but_working_search_is_not_killed(tmp_path):
     """A simulation budget's bound is a guess at speed: a worker still using CPU gets more."""
     exp = experiment("  - {player: 'Spin(d2)', opponent: Random}\n", games=1)
@@ -158,6 +161,7 @@ DRIVER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.process
 def test_killed_driver_takes_its_worker_with_it_quietly(tmp_path):
     env = dict(os.environ, FAKE_PID_DIR=str(tmp_path), PYTHONPATH=str(Path(__file__).parent))
     script = DRIVER.format(tests=str(Path(__file__).parent), out=str(tmp_path / "r"))
@@ -187,6 +191,7 @@ def test_killed_driver_takes_its_worker_with_it_quietly(tmp_path):
     assert err == "" and out == ""          # no BrokenPipeError traceback from the worker
 
 
+@pytest.mark.process
 def test_die_with_parent_fallback_watch(tmp_path):
     """The parent-pid watch alone (as on systems without prctl) ends an orphan quietly."""
     code = textwrap.dedent(f"""

@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import players
-from mcts_arena.runner.config import Openings
-from mcts_arena.runner.match import play_game, play_job
-from mcts_arena.runner.plan import GameSpec, Job
 from mcts_arena.cli import cli
 from mcts_arena.players import SpecError
 from mcts_arena.players.gtp_server import GTPServer
+from mcts_arena.runner.config import Openings
+from mcts_arena.runner.match import play_game, play_job
+from mcts_arena.runner.plan import GameSpec, Job
 
 DATA = Path(__file__).parent / "data" / "external"
 FAKE = DATA / "fake_gtp.py"
@@ -213,7 +213,8 @@ def test_round_trip_differs_with_another_seed():
 
 
 # ---- misbehaving engines ---------------------------------------------------------------------
-def one_game(spec, budget={"sims": 20}, opp="Random", game="breakthrough"):
+def one_game(spec, budget=(("sims", 20),), opp="Random", game="breakthrough"):
+    budget = dict(budget)
     j = job((canon(spec, game), opp), game, budgets=(budget, budget))
     return play_game(j, j.games[0], _start(game), players, [])
 
@@ -237,6 +238,7 @@ def test_crash_is_an_error_game_with_the_engines_last_stderr_lines_and_a_fresh_e
     assert not procs_with(tag)
 
 
+@pytest.mark.process
 def test_hang_under_a_time_budget_is_a_time_forfeit_and_the_engine_is_killed():
     tag = uuid.uuid4().hex
     r = one_game(fake("hang", after=1, tag=tag), budget={"time": 0.05})
@@ -246,6 +248,7 @@ def test_hang_under_a_time_budget_is_a_time_forfeit_and_the_engine_is_killed():
     assert not procs_with(tag)
 
 
+@pytest.mark.process
 def test_hang_under_a_simulation_budget_ends_at_the_specs_timeout():
     tag = uuid.uuid4().hex
     r = one_game(fake("hang", tag=tag, extra=", timeout=0.3"))
@@ -267,6 +270,7 @@ def test_illegal_move_and_resignation_lose_the_game(mode, reason, text):
     assert not procs_with(tag)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("mode", ["spawn", "deaf_spawn"])
 def test_no_process_outlives_its_game(mode):
     """An engine's children and an engine that ignores quit are killed with the game."""
@@ -408,6 +412,7 @@ one_game(fake("hang", tag={tag!r}, extra=", timeout=3600"))
 """
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
 def test_a_terminated_worker_takes_its_engine_along(sig):
     """The pool terminates busy workers on Ctrl-C (SIGTERM), a watchdog may kill one outright

@@ -295,6 +295,7 @@ def test_state_is_not_changed():
     assert (s.to_text(), s.zobrist()) == before
 
 
+@pytest.mark.slow
 def test_ipp_beats_random_playouts():
     """The paper: MCTS(ipp) beats MCTS(random playouts) 94% at 1 s (~70,000 simulations).
 

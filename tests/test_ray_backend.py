@@ -19,11 +19,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from mcts_arena.cli import cli
+from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.runner import config
 from mcts_arena.runner import plan as plan_mod
 from mcts_arena.runner.experiment import run_experiment
-from mcts_arena.cli import cli
-from mcts_arena.results.store import DB_NAME, Store
+
+pytestmark = pytest.mark.ray
 
 TESTS = Path(__file__).resolve().parent
 PROVIDER = "fakes"
@@ -263,8 +265,8 @@ def test_driver_killed_then_run_again_resumes(tmp_path, ray_cluster, fake_player
 
 def test_node_with_another_build_stops_the_run(tmp_path, ray_cluster, fake_players,
                                                monkeypatch):
-    from mcts_arena.runner import ray_backend
     from mcts_arena.errors import UserError
+    from mcts_arena.runner import ray_backend
 
     version, build = ray_backend.build_identity()
     odd = _add_node(ray_cluster, **{ray_backend.FAKE_BUILD_ENV: "0ther0build0"})

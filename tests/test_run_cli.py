@@ -9,14 +9,14 @@ import pytest
 from click.testing import CliRunner
 from helpers import arena_env, stored, wait_for
 
+from mcts_arena import stats
+from mcts_arena.cli import cli
+from mcts_arena.results.replay import replay_game
+from mcts_arena.results.store import Store
+from mcts_arena.results.summary import summary_table
 from mcts_arena.runner import config
 from mcts_arena.runner import plan as plan_mod
 from mcts_arena.runner.match import GameRecord
-from mcts_arena import stats
-from mcts_arena.results.replay import replay_game
-from mcts_arena.results.summary import summary_table
-from mcts_arena.cli import cli
-from mcts_arena.results.store import Store
 from mcts_arena.runner.writer import Writer
 
 CFG = ("name: c\ngame: breakthrough\nbudget: {sims: 10}\ngames: 6\nseed: 3\n"
@@ -96,6 +96,7 @@ def test_help_says_what_new_does():
     assert "0 = every CPU" in text
 
 
+@pytest.mark.process
 def test_sigint_keeps_finished_games_and_says_how_to_resume(tmp_path):
     (tmp_path / "c.yaml").write_text(
         CFG.replace("games: 6", "games: 20").replace("Boom", "'Sleepy(d0.004)'")

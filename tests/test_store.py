@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import arena_env, record, stored, wait_for
 
 from mcts_arena import games
-from mcts_arena.runner import config
 from mcts_arena.cli import cli
 from mcts_arena.errors import StoreLockedError
 from mcts_arena.results.store import Store
+from mcts_arena.runner import config
 from mcts_arena.runner.writer import Writer, acquire_lock
-
-from helpers import arena_env, record, stored, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -149,6 +148,7 @@ SLOW_CFG = ("name: k\ngame: breakthrough\nbudget: {sims: 10}\ngames: 16\nseed: 9
             "  - {player: 'Sleepy(d0.003,im0.1)', opponent: Random}\n")
 
 
+@pytest.mark.process
 def test_resume_after_sigkill(tmp_path):
     (tmp_path / "k.yaml").write_text(SLOW_CFG)
     cmd = [sys.executable, "-m", "mcts_arena", "run", "k.yaml", "--jobs", "2", "--quiet"]

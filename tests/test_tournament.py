@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 from helpers import arena_env, stored, wait_for
 
-from mcts_arena.results import tournament as tournament_state
-from mcts_arena.runner import config, tournament
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.paper import load_paper_results
+from mcts_arena.results import tournament as tournament_state
 from mcts_arena.results.store import Store
+from mcts_arena.runner import config, tournament
 
 REAL = importlib.import_module("mcts_arena.players")
 
@@ -94,6 +94,7 @@ def _tour(tmp_path, body, name="t"):
     return f
 
 
+@pytest.mark.slow
 def test_elimination_end_to_end_and_report_rerenders_the_bracket(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(cli, ["tournament", "fet", "--game", "tictactoe", "--sims", "10",
@@ -120,6 +121,7 @@ def test_elimination_end_to_end_and_report_rerenders_the_bracket(tmp_path, monke
     assert other.exit_code == 2 and "games was 2, now 4" in other.output
 
 
+@pytest.mark.slow
 def test_playoffs_break_ties_up_to_the_cap(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
@@ -159,6 +161,7 @@ def test_round_robin_and_gauntlet(tmp_path, monkeypatch):
     assert res.output.count("  vs Random") == 2
 
 
+@pytest.mark.process
 def test_resume_after_sigkill(tmp_path):
     f = tmp_path / "slow.yaml"
     f.write_text("name: slow\nkind: elimination\ngame: breakthrough\nbudget: {sims: 5}\n"
