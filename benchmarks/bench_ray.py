@@ -74,8 +74,8 @@ def _backend(name: str, workers: int):
 
 
 def throughput(backend_name: str, workers: int, games: int, move_s: float) -> dict:
-    from mcts_arena.runner.pool import run_experiment
     from mcts_arena.results.store import Store
+    from mcts_arena.runner.experiment import run_experiment
 
     with tempfile.TemporaryDirectory() as tmp:
         exp, p = _experiment(THROUGHPUT % (move_s, games), tmp)
@@ -97,7 +97,7 @@ def throughput(backend_name: str, workers: int, games: int, move_s: float) -> di
 def trivial(backend_name: str, workers: int, games: int) -> dict:
     """Games of a few microseconds: all the time is scheduling (and the store); with Ray the
     driver's memory is sampled every 1,000 games."""
-    from mcts_arena.runner.pool import run_experiment
+    from mcts_arena.runner.experiment import run_experiment
 
     with tempfile.TemporaryDirectory() as tmp:
         exp, p = _experiment(MEMORY % games, tmp)

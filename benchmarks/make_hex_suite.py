@@ -1,8 +1,13 @@
 """Find 5x5 Hex positions with exactly one winning move (proven)."""
-import random, sys, time
+import random
+import sys
+import time
+
 from mcts_arena.games.hex import Hex
 from mcts_arena.players.search.prover import Prover
+
 from mcts_arena import players
+
 rng = random.Random(int(sys.argv[1]))
 stones = int(sys.argv[2])
 sv = Prover()

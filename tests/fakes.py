@@ -28,7 +28,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-
 NAMES = ("Random", "Boom", "Slow", "Crash", "Doom", "Sleepy", "Escape", "NodeKill")
 
 

@@ -106,7 +106,7 @@ def test_random_games_incremental_state_and_evaluations():
     # (undo / hash / clone / text round trips are in test_game_conformance.py)
     rng = random.Random(7)
     plies = 0
-    for game in range(40):
+    for _game in range(40):
         s = games.new_state("breakthrough")
         while not s.is_terminal():
             assert s.zobrist() == s.hash_from_scratch()

@@ -8,8 +8,8 @@ import importlib
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.runner import config
 from mcts_arena.cli import cli
+from mcts_arena.runner import config
 
 FAKE = "fakes"
 HEAD = "game: breakthrough\nbudget: {sims: 10}\ngames: 2\n"

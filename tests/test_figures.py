@@ -9,12 +9,12 @@ import struct
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.runner import config
 from mcts_arena.cli import cli
-from mcts_arena.report import figures
-from mcts_arena.results.bracket import Bracket
 from mcts_arena.paper import load_paper_results
+from mcts_arena.report import figures
 from mcts_arena.report.tables import budget_comparable, compare_paper
+from mcts_arena.results.bracket import Bracket
+from mcts_arena.runner import config
 
 
 def _png_size(path):

@@ -7,11 +7,11 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from mcts_arena.players.search.prover import Prover
 
 from mcts_arena import games
 from mcts_arena.cli import cli as main
 from mcts_arena.players import make
-from mcts_arena.players.search.prover import Prover
 
 
 def board(x, o, side=None, size=15, exact=False):

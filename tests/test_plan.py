@@ -147,8 +147,8 @@ def test_dry_run_description():
 
 
 def test_kalah_and_loa_openings():
-    from mcts_arena.games.loa import loa_openings
     from mcts_arena.games.kalah import kalah_random_board
+    from mcts_arena.games.loa import loa_openings
     positions = loa_openings()
     assert opening_text("loa", Openings("opening_set"), 99, 3) == positions[3]
     assert opening_text("loa", Openings("opening_set"), 99, len(positions) + 3) == positions[3]

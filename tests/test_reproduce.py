@@ -2,10 +2,10 @@
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.runner import effort, reproduce
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.report.reproduction import classify
+from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
   - {game: kalah, player: "MCTS", unit: sims, per_second: 3000, source: test}
@@ -117,8 +117,8 @@ def test_a_pairing_of_only_error_games_ends_with_exit_3_after_the_pages(setup, m
     (their other rows stand), then one line and exit status 3."""
     import dataclasses
 
-    from mcts_arena.runner import experiment as scheduler
     from mcts_arena.errors import EXIT_ALL_ERRORS
+    from mcts_arena.runner import experiment as scheduler
 
     real = scheduler.run_experiment
 

@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import results
-from mcts_arena.runner import config
-from mcts_arena.runner import plan as plan_mod
-from mcts_arena.runner.experiment import run_experiment
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.report.render import report_frame
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
 
 TTT = ("name: ttt\ngame: tictactoe\nbudget: {sims: 20}\ngames: 8\nseed: 11\n"
        "matches:\n  - {player: 'MCTS(im0.4)', opponent: MCTS}\n"

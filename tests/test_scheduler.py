@@ -5,11 +5,11 @@ import itertools
 import pytest
 
 from mcts_arena import games as games_mod
+from mcts_arena.results.store import Store
 from mcts_arena.runner import config
 from mcts_arena.runner import plan as plan_mod
 from mcts_arena.runner.experiment import run_experiment
 from mcts_arena.runner.pool import LocalPoolBackend
-from mcts_arena.results.store import Store
 
 PROVIDER = "fakes"
 

@@ -5,12 +5,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.runner import config
-from mcts_arena.results.sprt import Sprt, SprtTracker
-from mcts_arena.cli import cli
 from mcts_arena import stats
+from mcts_arena.cli import cli
 from mcts_arena.report.tables import build_report
+from mcts_arena.results.sprt import Sprt, SprtTracker
 from mcts_arena.results.store import Store
+from mcts_arena.runner import config
 
 HEAD = "name: s\ngame: breakthrough\nbudget: {sims: 30}\ngames: 200\nseed: 4\n"
 MATCH = "matches:\n  - {player: 'MCTS(ipp)', opponent: Random}\n"

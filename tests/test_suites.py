@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from mcts_arena.players.search.prover import Prover
 
 from mcts_arena.cli import cli
 from mcts_arena.runner.suites import load_suite
-from mcts_arena.players.search.prover import Prover
 
 SUITES = Path(__file__).resolve().parent.parent / "suites"
 ALL = sorted(SUITES.glob("*.txt"))

@@ -37,8 +37,9 @@ import random
 import sys
 import time
 
-from mcts_arena import games, players
 from mcts_arena.players.search.prover import Prover
+
+from mcts_arena import games, players
 
 WORD = {1: "win", 0: "draw", -1: "loss"}
 

@@ -30,7 +30,8 @@ from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
               help="Where the pages go (index.md, one page per table or figure, PNGs).")
 @click.option("--manifest", default="configs/reproduction.yaml", show_default=True,
               help="The list of pages and their experiments.")
-@click.option("--pages-only", is_flag=True, help="Write the pages from what is stored; play nothing.")
+@click.option("--pages-only", is_flag=True,
+              help="Write the pages from what is stored; play nothing.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @BACKEND_OPTION
 @click.option("--ray-address", default=None, metavar="ADDR",

@@ -24,7 +24,8 @@ from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
                    "searched in S seconds (overrides the config's budget).")
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory of this experiment [default: results/<name>].")
-@click.option("--dry-run", is_flag=True, help="Print the plan and the estimated CPU time; play nothing.")
+@click.option("--dry-run", is_flag=True,
+              help="Print the plan and the estimated CPU time; play nothing.")
 @click.option("--new", "new", is_flag=True,
               help="Start afresh: an existing results directory is renamed to "
                    "<dir>.<YYYYmmdd-HHMMSS> (kept, never deleted) and a new one is started.")

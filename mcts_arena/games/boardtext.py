@@ -37,7 +37,8 @@ def format_ranks(a: int, b: int, side: int, first: str, second: str) -> str:
     """The text form of bitboards a (first player) and b (second player)."""
     rows = []
     for row in range(7, -1, -1):
-        rows.append("".join(first if (a >> (row * 8 + c)) & 1 else second if (b >> (row * 8 + c)) & 1
+        rows.append("".join(first if (a >> (row * 8 + c)) & 1
+                            else second if (b >> (row * 8 + c)) & 1
                             else "." for c in range(8)))
     return "/".join(rows) + " " + (first if side == 0 else second)
 

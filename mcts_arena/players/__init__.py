@@ -22,8 +22,15 @@ from mcts_arena.budgets import Budget
 from mcts_arena.errors import ExternalError, SpecError
 from mcts_arena.players.notation import display_name
 from mcts_arena.players.player import Player
-from mcts_arena.players.spec import (ExternalSpec, PlayerSpec, default_c, default_eval,
-                                     describe_tokens, macros_of, parse)
+from mcts_arena.players.spec import (
+    ExternalSpec,
+    PlayerSpec,
+    default_c,
+    default_eval,
+    describe_tokens,
+    macros_of,
+    parse,
+)
 
 __all__ = ["Player", "PlayerSpec", "SpecError", "check_startup", "default_c", "default_eval",
            "describe_tokens", "display_name", "macros_of", "make", "parse"]

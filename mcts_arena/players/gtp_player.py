@@ -34,7 +34,7 @@ START_TIMEOUT_S = 30.0          # each start-up command (protocol_version, name,
 class GTPPlayer(Player):
     """An engine over GTP (see the module docstring)."""
 
-    def __init__(self, spec: ExternalSpec, seed: int):
+    def __init__(self, spec, seed: int):
         super().__init__(spec, seed)
         self.facts = gtp_facts(spec.game)
         self.engine = None

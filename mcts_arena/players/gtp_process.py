@@ -8,8 +8,8 @@ The protocol above it (colours, the start-up conversation, moves) is players/gtp
 from __future__ import annotations
 
 import collections
-import re
 import os
+import re
 import select
 import signal
 import subprocess

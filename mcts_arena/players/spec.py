@@ -37,8 +37,15 @@ from mcts_arena.errors import SpecError
 from mcts_arena.games.info import KNOWLEDGE_OPTIONS
 from mcts_arena.players import notation
 from mcts_arena.players.notation import DISPLAY_KIND, number
-from mcts_arena.players.options import (BY_FIELD, EXCLUSIVE, OPTIONS, Option, keys_of,
-                                         tokens_of, write)
+from mcts_arena.players.options import (
+    BY_FIELD,
+    EXCLUSIVE,
+    OPTIONS,
+    Option,
+    keys_of,
+    tokens_of,
+    write,
+)
 
 __all__ = ["ExternalSpec", "PlayerSpec", "SpecError", "default_c", "default_eval",
            "describe_tokens", "macros_of", "parse"]
@@ -267,7 +274,8 @@ def _check_game(field: str, tok: str, game: str, text: str) -> None:
                         f"knowledge only {', '.join(have) or 'no registered game'} has)")
 
 
-def _expand_macros(tokens: list[str], macros: dict[str, str], text: str, depth: int = 0) -> list[str]:
+def _expand_macros(tokens: list[str], macros: dict[str, str], text: str,
+                   depth: int = 0) -> list[str]:
     if depth > 8:
         raise SpecError(f"macros nest too deeply in {text!r}")
     out = []

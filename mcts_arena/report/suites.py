@@ -11,7 +11,8 @@ def format_table(summary: dict) -> str:
     lines = [f"suite {summary.get('suite')}: solved % per budget (simulations; αβ nodes), "
              f"{summary.get('seeds')} seed(s) per position", head, "-" * len(head)]
     for player, r in summary["players"].items():
-        cells = "".join(f"{pb['solved_pct']:8.1f}%" if pb["solved_pct"] is not None else f"{'-':>9s}"
+        cells = "".join(f"{pb['solved_pct']:8.1f}%" if pb["solved_pct"] is not None
+                        else f"{'-':>9s}"
                         for pb in r["per_budget"])
         med = r["median_sims_to_stable"]
         med_s = f"{med:,.0f}" if med is not None else f">{_short(max(budgets))}"

@@ -49,13 +49,11 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from mcts_arena import budgets
+from mcts_arena import budgets, results, stats
 from mcts_arena import games as _games
-from mcts_arena import results, stats
 from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name, parts
 from mcts_arena.results import tournament
@@ -112,7 +110,7 @@ def budget_comparable(row: dict, paper_seconds: float | None) -> tuple[bool, str
 
 def pairing_budget_text(pb: dict | None, ob: dict | None) -> str:
     """The budget both sides played with; one matched effort reads as one budget (the sides'
-    simulations/nodes differ by design: see arena/effort.py)."""
+    simulations/nodes differ by design: see runner/effort.py)."""
     if pb == ob:
         return budgets.text(pb)
     if pb and ob and pb.get("effort") is not None and pb.get("effort") == ob.get("effort"):

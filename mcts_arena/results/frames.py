@@ -21,7 +21,8 @@
     winner                  winning seat (<NA>: draw or error)
     result                  for the pairing's player: "win", "draw", "loss" or "error"
     score                   1, 0.5, 0 for the player (NaN for an error game)
-    reason                  how the game ended (e.g. "terminal", "max_plies", "time_forfeit", "error")
+    reason                  how the game ended (e.g. "terminal", "max_plies", "time_forfeit",
+                            "error")
     plies                   game length in plies
     player_moves, opponent_moves       moves each side made
     player_sims, opponent_sims         mean simulations per move of each side (0 for a player
@@ -138,7 +139,8 @@ def _work(sims_total: float, nodes_total: float, moves: int) -> tuple[float | No
 
 def pairing_counts(games: pd.DataFrame) -> pd.DataFrame:
     """Per pairing (index: pairing id), the counts `arena report` shows (`COUNT_COLUMNS`):
-    W/D/L of the player (counted by `stats.tally`, as the run summary and tournaments count) over the counted games (error games are never counted, `errors`
+    W/D/L of the player (counted by `stats.tally`, as the run summary and tournaments count)
+    over the counted games (error games are never counted, `errors`
     says how many), time forfeits and ply-limit draws, wins and games per seat, mean plies,
     and each side's mean simulations per move (`*_work`; nodes where a side reports no
     simulations, `*_work_unit` says which; pooled over all moves of the counted games)."""

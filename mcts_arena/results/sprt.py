@@ -33,7 +33,7 @@ class SprtTracker:
     the first time a pairing's test decides; afterwards the pairing stays decided."""
 
     def __init__(self, sprt: Sprt):
-        from mcts_arena import stats    # scipy: imported where a test runs, not by every worker
+        from mcts_arena import stats  # scipy: imported where a test runs, not by every worker
 
         self.sprt = sprt
         self.bounds = stats.sprt_bounds(sprt.alpha, sprt.beta)

@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS experiment (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     name TEXT NOT NULL, config_json TEXT NOT NULL, identity_json TEXT NOT NULL,
-    version TEXT NOT NULL, machine_json TEXT NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL);
+    version TEXT NOT NULL, machine_json TEXT NOT NULL, created TEXT NOT NULL,
+    updated TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS pairing (
     pairing_id TEXT PRIMARY KEY, position INTEGER NOT NULL, player TEXT NOT NULL,
     opponent TEXT NOT NULL, games INTEGER NOT NULL, player_budget TEXT, opponent_budget TEXT);
@@ -68,9 +69,9 @@ CREATE TABLE IF NOT EXISTS pair (
     PRIMARY KEY (pairing_id, pair_index));
 """
 
-GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "seat1", "budgets_json",
-              "seeds_json", "opening", "winner", "score", "reason", "error", "plies", "moves_json",
-              "stats_json", "duration", "finished")
+GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "seat1",
+                      "budgets_json", "seeds_json", "opening", "winner", "score", "reason",
+                      "error", "plies", "moves_json", "stats_json", "duration", "finished")
 
 
 def pairing_id(player: str, opponent: str) -> str:

@@ -55,8 +55,10 @@ def summarise(directory, budgets: list[int] | None = None,
                     continue
                 ok.append(entry[1] in positions[pid]["best"])
                 secs.append(entry[2])
-            per_budget.append({"budget": b, "solved_pct": 100.0 * sum(ok) / len(ok) if ok else None,
-                               "runs": len(ok), "mean_seconds": statistics.fmean(secs) if secs else None})
+            per_budget.append({"budget": b,
+                               "solved_pct": 100.0 * sum(ok) / len(ok) if ok else None,
+                               "runs": len(ok),
+                               "mean_seconds": statistics.fmean(secs) if secs else None})
         stable = []
         for pid, tr in runs:
             best = positions[pid]["best"]
@@ -72,7 +74,8 @@ def summarise(directory, budgets: list[int] | None = None,
         for pid in positions:
             prs = [tr for p2, tr in runs if p2 == pid]
             if prs:
-                per_pos[pid] = 100.0 * sum(tr[-1][1] in positions[pid]["best"] for tr in prs) / len(prs)
+                solved = sum(tr[-1][1] in positions[pid]["best"] for tr in prs)
+                per_pos[pid] = 100.0 * solved / len(prs)
         out["players"][player] = {
             "per_budget": per_budget,
             "median_sims_to_stable": None if math.isinf(med) else med,

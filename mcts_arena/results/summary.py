@@ -36,9 +36,11 @@ def pairing_tallies(store: Store) -> list[dict]:
         rows = store.conn.execute(
             "SELECT score, reason FROM game WHERE pairing_id = ?", (p["pairing_id"],)).fetchall()
         t = stats.tally(dict(r) for r in rows)
-        out.append({"pairing_id": p["pairing_id"], "label": f"{display_name(p['player'])} vs {display_name(p['opponent'])}",
+        label = f"{display_name(p['player'])} vs {display_name(p['opponent'])}"
+        out.append({"pairing_id": p["pairing_id"], "label": label,
                     "planned": p["games"], "games": t.games, "wins": t.wins, "draws": t.draws,
-                    "losses": t.losses, "errors": t.errors, "forfeits": t.time_forfeits + t.illegal_moves,
+                    "losses": t.losses, "errors": t.errors,
+                    "forfeits": t.time_forfeits + t.illegal_moves,
                     "pairs": store.pair_outcomes(p["pairing_id"])})
     return out
 
@@ -66,7 +68,8 @@ def summary_table(store: Store) -> str:
     for r in rows:
         n = r["games"]
         line = (f"{r['label']:<{width}}  {n:>5}  {r['wins']:>5}  {r['draws']:>5}  "
-                f"{r['losses']:>5}  {r['errors']:>4}  {_pct(r['wins'], r['draws'], r['losses']):>20}")
+                f"{r['losses']:>5}  {r['errors']:>4}  "
+                f"{_pct(r['wins'], r['draws'], r['losses']):>20}")
         if pair_rule:
             pw, pd, pl = (r["pairs"].get(k, 0) for k in ("player", "draw", "opponent"))
             line += (f"   {f'{pw}-{pd}-{pl}':>12}  {r['pairs'].get('discarded', 0):>4}  "

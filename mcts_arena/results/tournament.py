@@ -231,7 +231,7 @@ def cross_table(st: State) -> list[str]:
     head = f"{'#':>2}  {'entrant':<{width}}  " + "  ".join(f"{i + 1:>5}" for i in order) + \
            "   score   games     Elo (Bradley-Terry)"
     lines = [head, "-" * len(head)]
-    for rank, i in enumerate(order):
+    for i in order:
         a = labels[i]
         cells, tot, games = [], 0.0, 0
         for j in order:
@@ -264,7 +264,8 @@ def gauntlet_table(st: State) -> list[str]:
         n = wa + wb + dr
         sc = stats.score(wa, dr, wb)
         e, ee = stats.elo(wa, dr, wb)
-        elo = f"{e + 0.0:+.1f} ± {ee:.1f}" if n and abs(e) != float("inf") and ee != float("inf") else "-"
+        finite = n and abs(e) != float("inf") and ee != float("inf")
+        elo = f"{e + 0.0:+.1f} ± {ee:.1f}" if finite else "-"
         lines.append(f"  vs {label:<{width}}  +{wa} ={dr} -{wb}  {100 * sc:6.2f}%  Elo {elo}")
     return lines
 

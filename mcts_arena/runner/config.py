@@ -24,7 +24,8 @@ least `elo1`), the runner schedules no more games of that pairing. `alpha`, `bet
 0.05; `model` is `logistic` (default) or `normalized`. It does not change what a game is, so it
 is not part of the experiment's identity.
 
-Every mistake raises `ConfigError` (mcts_arena.errors, a UserError) with one line: the file, the YAML path of the
+Every mistake raises `ConfigError` (mcts_arena.errors, a UserError) with one line: the file,
+the YAML path of the
 field (`matches[2].sweep.alpha[3]`) and what was expected.
 
 Player strings are checked and canonicalised by the players provider: the module named by the
@@ -165,7 +166,7 @@ def spec_budget(spec) -> Budget | None:
 
 
 # ---- loading -------------------------------------------------------------------------------
-class _UniqueKeyLoader(yaml.SafeLoader):
+class UniqueKeyLoader(yaml.SafeLoader):
     """SafeLoader that refuses a mapping with the same key twice (YAML silently keeps the last)."""
 
 
@@ -180,7 +181,7 @@ def _construct_mapping(loader, node, deep=False):
     return loader.construct_mapping(node, deep=deep)
 
 
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def load(path: str | os.PathLike, overrides: Overrides | None = None,
@@ -203,7 +204,7 @@ def loads(text: str, source: str = "<config>", default_name: str = "experiment",
           overrides: Overrides | None = None, players: ModuleType | None = None) -> Experiment:
     """Validate a config given as YAML text; `source` names it in messages."""
     try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)
+        data = yaml.load(text, Loader=UniqueKeyLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -211,10 +212,10 @@ def loads(text: str, source: str = "<config>", default_name: str = "experiment",
         raise ConfigError(f"{source}: YAML syntax error: {where}{problem}") from None
     except yaml.YAMLError as e:
         raise ConfigError(f"{source}: YAML syntax error: {' '.join(str(e).split())}") from None
-    return _Validator(source, players).experiment(data, default_name, overrides or Overrides())
+    return Validator(source, players).experiment(data, default_name, overrides or Overrides())
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -222,7 +223,7 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _show(v: Any) -> str:
+def shown(v: Any) -> str:
     if isinstance(v, (dict, list)):
         return type(v).__name__ + " " + json.dumps(v, default=str)[:40]
     return repr(v)
@@ -234,11 +235,12 @@ def format_value(v: Any) -> str:
 
 
 @dataclass
-class _Validator:
+class Validator:
     source: str
     players: ModuleType | None = None
     _parse: Any = field(default=None, init=False)
-    _budget: Budget | None = field(default=None, init=False)   # an effort budget is resolved per player
+    # an effort budget is resolved per player
+    _budget: Budget | None = field(default=None, init=False)
 
     # -- helpers --
     def fail(self, path: str, what: str):
@@ -247,7 +249,7 @@ class _Validator:
 
     def mapping(self, v: Any, path: str, what: str = "a mapping") -> dict:
         if not isinstance(v, dict):
-            self.fail(path, f"expected {what}, got {_show(v)}")
+            self.fail(path, f"expected {what}, got {shown(v)}")
         return v
 
     def known_keys(self, d: dict, path: str, valid: tuple[str, ...]) -> None:
@@ -257,18 +259,18 @@ class _Validator:
                 self.fail(f"{prefix}{k}", f"unknown field; valid fields: {', '.join(valid)}")
 
     def positive_int(self, v: Any, path: str, what: str) -> int:
-        if not _is_int(v) or v <= 0:
-            self.fail(path, f"expected a positive integer ({what}), got {_show(v)}")
+        if not is_int(v) or v <= 0:
+            self.fail(path, f"expected a positive integer ({what}), got {shown(v)}")
         return v
 
     def games(self, v: Any, path: str, what: str = "games per pairing") -> int:
         if not budgets.games_ok(v):
-            self.fail(path, f"expected {budgets.GAMES_TEXT} ({what}), got {_show(v)}")
+            self.fail(path, f"expected {budgets.GAMES_TEXT} ({what}), got {shown(v)}")
         return v
 
     def player(self, text: Any, path: str, game: str, macros: dict | None):
         if not isinstance(text, str) or not text.strip():
-            self.fail(path, f"expected a player spec string such as 'MCTS(ipp)', got {_show(text)}")
+            self.fail(path, f"expected a player spec string such as 'MCTS(ipp)', got {shown(text)}")
         if self._parse is None:
             self._parse = (self.players or players_provider()).parse
         try:
@@ -297,7 +299,7 @@ class _Validator:
         name = d.get("name", default_name)
         if not isinstance(name, str) or not NAME_RE.match(name):
             self.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
-                              f"results directory), got {_show(name)}")
+                              f"results directory), got {shown(name)}")
         game = self.game(d["game"], "game")
         budget = self.budget(d["budget"], "budget")
         if ov.time is not None or ov.sims is not None or ov.effort is not None:
@@ -306,15 +308,15 @@ class _Validator:
         if ov.games is not None:
             games = ov.games
         seed = d.get("seed", 1)
-        if not _is_int(seed) or seed < 0:
-            self.fail("seed", f"expected a non-negative integer, got {_show(seed)}")
+        if not is_int(seed) or seed < 0:
+            self.fail("seed", f"expected a non-negative integer, got {shown(seed)}")
         openings = self.openings(d.get("openings", default_openings(game)), "openings", game)
         max_plies = self.positive_int(d.get("max_plies", 1000), "max_plies",
                                       "plies before a game is drawn")
         macros = self.macros(d.get("macros", {}), "macros")
         description = d.get("description", "")
         if not isinstance(description, str):
-            self.fail("description", f"expected a string, got {_show(description)}")
+            self.fail("description", f"expected a string, got {shown(description)}")
         sprt = self.sprt(d["sprt"], "sprt") if d.get("sprt") is not None else None
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
                                 games, ov.games, budget)
@@ -336,20 +338,20 @@ class _Validator:
                 self.fail(f"{path}.{req}", "missing required field (an Elo difference)")
         for k in ("elo0", "elo1"):
             if not _is_number(d[k]):
-                self.fail(f"{path}.{k}", f"expected a number (Elo), got {_show(d[k])}")
+                self.fail(f"{path}.{k}", f"expected a number (Elo), got {shown(d[k])}")
         if not d["elo0"] < d["elo1"]:
             self.fail(f"{path}.elo1", f"expected elo1 above elo0 ({d['elo0']!r}), "
                                       f"got {d['elo1']!r}")
         for k in ("alpha", "beta"):
             if k in d and (not _is_number(d[k]) or not 0 < d[k] < 1):
                 self.fail(f"{path}.{k}", f"expected a probability strictly between 0 and 1, "
-                                         f"got {_show(d[k])}")
+                                         f"got {shown(d[k])}")
         alpha, beta = float(d.get("alpha", 0.05)), float(d.get("beta", 0.05))
         if alpha + beta >= 1:
             self.fail(path, f"alpha + beta must be below 1, got {alpha + beta:g}")
         model = d.get("model", "logistic")
         if model not in ("logistic", "normalized"):
-            self.fail(f"{path}.model", f"unknown model {_show(model)}; valid: logistic, "
+            self.fail(f"{path}.model", f"unknown model {shown(model)}; valid: logistic, "
                                        f"normalized")
         return Sprt(float(d["elo0"]), float(d["elo1"]), alpha, beta, model)
 
@@ -364,11 +366,11 @@ class _Validator:
             key = "time" if "time" in d else "effort"
             t = d[key]
             if not budgets.time_ok(t):
-                self.fail(f"{path}.{key}", f"expected {budgets.TIME_TEXT}, got {_show(t)}")
+                self.fail(f"{path}.{key}", f"expected {budgets.TIME_TEXT}, got {shown(t)}")
             return Budget(time=float(t)) if key == "time" else Budget(effort=float(t))
         s = d["sims"]
         if not budgets.sims_ok(s):
-            self.fail(f"{path}.sims", f"expected {budgets.SIMS_TEXT}, got {_show(s)}")
+            self.fail(f"{path}.sims", f"expected {budgets.SIMS_TEXT}, got {shown(s)}")
         return Budget(sims=s)
 
     def game(self, v: Any, path: str) -> _games.Game:
@@ -376,7 +378,7 @@ class _Validator:
         part."""
         if not isinstance(v, str):
             self.fail(path, f"expected a game name such as {_games.names()[0]!r} or "
-                            f"NAME(key=value,...), got {_show(v)}")
+                            f"NAME(key=value,...), got {shown(v)}")
         try:
             return _games.resolve(v)
         except ValueError as e:
@@ -391,12 +393,12 @@ class _Validator:
                 self.fail(path, "random_plies needs a count: write {random_plies: N}")
         elif isinstance(v, dict) and len(v) == 1 and "random_plies" in v:
             kind, plies = "random_plies", v["random_plies"]
-            if not _is_int(plies) or plies < 0:
+            if not is_int(plies) or plies < 0:
                 self.fail(f"{path}.random_plies",
-                          f"expected a non-negative integer, got {_show(plies)}")
+                          f"expected a non-negative integer, got {shown(plies)}")
         else:
             self.fail(path, f"expected one of {kinds} (random_plies as {{random_plies: N}}), "
-                            f"got {_show(v)}")
+                            f"got {shown(v)}")
         if kind not in valid:
             self.fail(path, f"unknown openings {kind!r} for {game}; valid: {kinds}")
         return Openings(kind, plies)
@@ -409,7 +411,7 @@ class _Validator:
                 self.fail(f"{path}.{k}", "expected a macro name of letters, digits, '_'")
             if not isinstance(exp, str) or not exp.strip():
                 self.fail(f"{path}.{k}", f"expected an option list such as 'ege0.1,det0.5', "
-                                         f"got {_show(exp)}")
+                                         f"got {shown(exp)}")
             out.append((k, exp.strip()))
         return tuple(sorted(out))
 
@@ -418,7 +420,7 @@ class _Validator:
                 budget: Budget | None = None) -> list[Pairing]:
         self._budget = budget
         if not isinstance(v, list) or not v:
-            self.fail(path, f"expected a non-empty list of matches, got {_show(v)}")
+            self.fail(path, f"expected a non-empty list of matches, got {shown(v)}")
         pairings: list[Pairing] = []
         seen: dict[frozenset | tuple, str] = {}
         for i, entry in enumerate(v):
@@ -443,7 +445,8 @@ class _Validator:
                 cb, bb = self.player(b, wb, game, macros)
                 key = frozenset((ca, cb)) if ca != cb else (ca, cb)
                 if key in seen:
-                    self.fail(ep, f"duplicate pairing {ca} vs {cb}: the same players as {seen[key]}")
+                    self.fail(ep, f"duplicate pairing {ca} vs {cb}: the same players as "
+                                  f"{seen[key]}")
                 seen[key] = ep
                 pairings.append(Pairing(pairing_id(ca, cb), ca, cb, games, ep, ba, bb, swept))
         return pairings
@@ -458,7 +461,7 @@ class _Validator:
         lst = e["round_robin"]
         rp = f"{ep}.round_robin"
         if not isinstance(lst, list) or len(lst) < 2:
-            self.fail(rp, f"expected a list of at least 2 players, got {_show(lst)}")
+            self.fail(rp, f"expected a list of at least 2 players, got {shown(lst)}")
         for i, j in itertools.combinations(range(len(lst)), 2):
             yield lst[i], lst[j], f"{rp}[{i}]", f"{rp}[{j}]"
 
@@ -471,7 +474,7 @@ class _Validator:
                 self.fail(f"{gp}.{req}", "missing required field")
         opp = g["opponents"]
         if not isinstance(opp, list) or not opp:
-            self.fail(f"{gp}.opponents", f"expected a non-empty list of players, got {_show(opp)}")
+            self.fail(f"{gp}.opponents", f"expected a non-empty list of players, got {shown(opp)}")
         for j, o in enumerate(opp):
             yield g["player"], o, f"{gp}.player", f"{gp}.opponents[{j}]"
 
@@ -486,7 +489,7 @@ class _Validator:
             t = s[role]
             if not isinstance(t, str) or not t.strip():
                 self.fail(f"{sp}.{role}", f"expected a player template such as "
-                                          f"'MCTS(bl,im{{alpha}})', got {_show(t)}")
+                                          f"'MCTS(bl,im{{alpha}})', got {shown(t)}")
             try:
                 names = [f for _, f, _, _ in string.Formatter().parse(t) if f is not None]
             except ValueError as err:
@@ -512,10 +515,10 @@ class _Validator:
                 self.fail(f"{sp}.{k}", f"variable is not used in the player or opponent template "
                                        f"(write {{{k}}} in one)")
             if not isinstance(vals, list) or not vals:
-                self.fail(f"{sp}.{k}", f"expected a non-empty list of values, got {_show(vals)}")
+                self.fail(f"{sp}.{k}", f"expected a non-empty list of values, got {shown(vals)}")
             for j, val in enumerate(vals):
                 if not (_is_number(val) or isinstance(val, str)):
-                    self.fail(f"{sp}.{k}[{j}]", f"expected a number or a string, got {_show(val)}")
+                    self.fail(f"{sp}.{k}[{j}]", f"expected a number or a string, got {shown(val)}")
         keys = list(variables)
         for combo in itertools.product(*(range(len(variables[k])) for k in keys)):
             values = {k: format_value(variables[k][j]) for k, j in zip(keys, combo)}

@@ -12,7 +12,8 @@ A rate entry is a player spec (`MCTS(bl,im0.4)`, `αβ(efMS)`). A player uses th
 entry of its game and kind whose *features* are all among its own: the features of a spec are
 its option names (values ignored: im0.4 and im0.6 cost the same) and, where the player
 evaluates positions at all, its evaluation function; among entries with as many features, the
-one sharing more option values wins (fet8 is cheaper than fet20). So `MCTS(bl,im0.6,np)` takes the rate of
+one sharing more option values wins (fet8 is cheaper than fet20). So `MCTS(bl,im0.6,np)` takes
+the rate of
 `MCTS(bl,im0.4)` when no entry is closer, and the resolved budget names the entry it used
 (`rate_of`), so a report can show the basis of every budget.
 
@@ -95,7 +96,8 @@ def _load_rates(path: str) -> tuple[Rate, ...]:
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as e:
-        raise EffortError(f"{path}: cannot read the engine rates: {' '.join(str(e).split())}") from None
+        raise EffortError(f"{path}: cannot read the engine rates: "
+                          f"{' '.join(str(e).split())}") from None
     return tuple(parse_rates(data, path))
 
 

@@ -42,7 +42,8 @@ class GameRecord:
     error: str | None = None        # what went wrong (error games) or who forfeited
     plies: int = 0
     moves: list[str] = field(default_factory=list)     # notation, in order
-    stats: list[dict] = field(default_factory=list)    # per move: seat, sims, nodes, depth, time, wall
+    # per move: seat, sims, nodes, depth, time, wall
+    stats: list[dict] = field(default_factory=list)
     duration: float = 0.0           # wall seconds of the whole game
     finished: float = 0.0           # unix time
 
@@ -153,7 +154,8 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
             return finish(rec, t_start, "error", None, _error_text(who, e))
         wall = time.perf_counter() - t0
         if state.zobrist() != before:
-            return finish(rec, t_start, "error", None, f"{who}: changed the game state it was given")
+            return finish(rec, t_start, "error", None,
+                          f"{who}: changed the game state it was given")
         limit = forfeit_limit(budget)
         if limit is not None and wall > limit:
             return finish(rec, t_start, "time_forfeit", 1 - seat,

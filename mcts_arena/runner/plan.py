@@ -102,7 +102,8 @@ def pair_games(exp: Experiment, p: Pairing, k: int) -> tuple[GameSpec, ...]:
         out.append(GameSpec(
             game_id=gid, pairing_id=p.id, pair_index=k, swap=swap, seats=seats,
             budgets=(budgets[0] or exp.budget, budgets[1] or exp.budget),
-            seeds=(derive_seed(exp.seed, p.id, k, swap, 0), derive_seed(exp.seed, p.id, k, swap, 1)),
+            seeds=(derive_seed(exp.seed, p.id, k, swap, 0),
+                   derive_seed(exp.seed, p.id, k, swap, 1)),
         ))
     return tuple(out)
 

@@ -9,7 +9,7 @@
   make a replayed game count once); after `max_deaths` deaths its games become `error` games.
   A task that raises (a fault the game loop does not catch) makes its games `error` games with
   the exception's text; the run goes on. A task that hangs (a player stuck in a loop) is cancelled
-  by the driver's watchdog (mcts_arena/arena/watchdog.py) once it outlives twice its job's bound
+  by the driver's watchdog (runner/watchdog.py) once it outlives twice its job's bound
   (a queued task may wait one job per CPU before it starts); its games become `error` games
   that say so, and the run goes on.
 - At most `2 x cluster CPUs` tasks are in flight (the count is read again every few seconds, so

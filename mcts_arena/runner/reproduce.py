@@ -3,9 +3,9 @@
 The manifest (configs/reproduction.yaml) lists the record's pages, each made of experiment
 configs (at the paper's budgets and game counts) and Appendix B tournaments. A reproduction run
 turns every config's `{time: T}` into the matched effort `{effort: T * scale}` (each player gets
-the simulations or nodes the paper's engine searched in that time, see arena/effort.py) and caps
+the simulations or nodes the paper's engine searched in that time, see runner/effort.py) and caps
 the games per pairing, then plays what is missing into results/<out>/<experiment>/ through the
-same scheduler and store as `arena run` — so it resumes after any stop, and a finished
+same runner and store as `arena run` — so it resumes after any stop, and a finished
 experiment costs nothing the second time. The pages are written by report/reproduction.py
 from what is stored (`Record` says where each page's results are and what the paper's budget
 was).

@@ -19,8 +19,14 @@ from pathlib import Path
 from mcts_arena.results.store import Store
 from mcts_arena.runner import config as config_mod
 from mcts_arena.runner import plan as plan_mod
-from mcts_arena.runner.experiment import (RunResult, check_compatible, has_results, move_aside,
-                                          results_dir, run_experiment)
+from mcts_arena.runner.experiment import (
+    RunResult,
+    check_compatible,
+    has_results,
+    move_aside,
+    results_dir,
+    run_experiment,
+)
 from mcts_arena.runner.pool import worker_count
 from mcts_arena.runner.preflight import start_engines
 from mcts_arena.runner.writer import check_writable

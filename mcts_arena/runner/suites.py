@@ -33,7 +33,6 @@ from mcts_arena.errors import UserError
 from mcts_arena.results.suites import SUITE_SCHEMA, summarise
 
 
-
 @dataclass
 class Position:
     pid: str
@@ -188,7 +187,7 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
                     seed = derive_seed(base_seed, spec.canonical, pos.pid, i)
                     player = players.make(spec, seed=seed)
                     tr = _trace(player, state, cps,
-                                lambda: players.make(spec, seed=seed))
+                                lambda spec=spec, seed=seed: players.make(spec, seed=seed))
                     with store.transaction():
                         store.conn.execute("INSERT OR REPLACE INTO solve VALUES (?, ?, ?, ?, ?, ?)",
                                            (spec.canonical, pos.pid, i, key, json.dumps(tr),

@@ -9,11 +9,12 @@ resumes where it stopped. The tournament's settings are kept in the store's meta
 paper's or a YAML file's) and plays it.
 
 Kinds:
-- `elimination`: the bracket rule of docs/paper.md section 5 (`arena.bracket.Bracket`): the i-th
+- `elimination`: the bracket rule of docs/paper.md section 5 (results/bracket.py): the i-th
   entrant plays the (n-1-i)-th, a middle bye goes to the end of the next round's list. A match is
   `games` games (seat-swapped pairs); the count that decides it is wins (a game scored by pairs:
-  pairs won by the pair rule, as the paper's Kalah brackets count). Ties: `first` (the paper's: the first of the pair
-  advances) or `playoff` (one more seat-swapped pair at a time, at most `max_playoffs`).
+  pairs won by the pair rule, as the paper's Kalah brackets count). Ties: `first` (the paper's:
+  the first of the pair advances) or `playoff` (one more seat-swapped pair at a time, at most
+  `max_playoffs`).
 - `round_robin`: every entrant against every other; a cross-table and Bradley-Terry Elo ratings
   fitted jointly (`stats.bradley_terry`).
 - `gauntlet`: one `player` against each of the entrants.
@@ -49,8 +50,17 @@ from mcts_arena.budgets import Budget
 from mcts_arena.errors import AllErrorGames, ConfigError, UserError
 from mcts_arena.players.notation import display_name
 from mcts_arena.results.store import Store
-from mcts_arena.results.tournament import (KINDS, META_KEY, TIE_RULES, State, Tournament,
-                                           paper_line, render, state, stored_results)
+from mcts_arena.results.tournament import (
+    KINDS,
+    META_KEY,
+    TIE_RULES,
+    State,
+    Tournament,
+    paper_line,
+    render,
+    state,
+    stored_results,
+)
 from mcts_arena.runner import config as cfg
 from mcts_arena.runner.config import Experiment, Openings, Pairing
 
@@ -72,7 +82,8 @@ class TournamentSpec(Tournament):
 
 
 # ---- building a spec ---------------------------------------------------------------------
-def _canon(parse, text: str, game: str, macros: dict | None, where: str) -> tuple[str, Budget | None]:
+def _canon(parse, text: str, game: str, macros: dict | None,
+           where: str) -> tuple[str, Budget | None]:
     try:
         spec = parse(text, game=game, macros=macros)
     except ValueError as e:
@@ -144,10 +155,10 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
     if not p.is_file():
         raise ConfigError(f"{src}: no such file")
     try:
-        data = yaml.load(p.read_text(encoding="utf-8"), Loader=cfg._UniqueKeyLoader)
+        data = yaml.load(p.read_text(encoding="utf-8"), Loader=cfg.UniqueKeyLoader)
     except yaml.YAMLError as e:
         raise ConfigError(f"{src}: YAML syntax error: {' '.join(str(e).split())}") from None
-    v = cfg._Validator(src, players)
+    v = cfg.Validator(src, players)
     d = v.mapping(data, "", "a mapping at the top level")
     v.known_keys(d, "", YAML_FIELDS)
     for req in ("kind", "entrants"):
@@ -155,10 +166,10 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
             v.fail(req, "missing required field")
     kind = d["kind"]
     if kind not in KINDS:
-        v.fail("kind", f"unknown kind {cfg._show(kind)}; valid: {', '.join(KINDS)}")
+        v.fail("kind", f"unknown kind {cfg.shown(kind)}; valid: {', '.join(KINDS)}")
     name = d.get("name", p.stem)
     if not isinstance(name, str) or not cfg.NAME_RE.match(name):
-        v.fail("name", f"expected a name of letters, digits, '_', '.', '-', got {cfg._show(name)}")
+        v.fail("name", f"expected a name of letters, digits, '_', '.', '-', got {cfg.shown(name)}")
     game = game or d.get("game")
     if game is None:
         v.fail("game", "missing required field (or give --game)")
@@ -166,17 +177,17 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
     budget = v.budget(d["budget"], "budget") if "budget" in d else Budget(time=1.0)
     games = v.games(d.get("games", 100), "games", "games per match")
     seed = d.get("seed", 1)
-    if not cfg._is_int(seed) or seed < 0:
-        v.fail("seed", f"expected a non-negative integer, got {cfg._show(seed)}")
+    if not cfg.is_int(seed) or seed < 0:
+        v.fail("seed", f"expected a non-negative integer, got {cfg.shown(seed)}")
     openings = v.openings(d.get("openings", cfg.default_openings(game)), "openings", game)
     max_plies = v.positive_int(d.get("max_plies", 1000), "max_plies", "plies before a draw")
     macros = v.macros(d.get("macros", {}), "macros")
     tie = d.get("tie", "first")
     if tie not in TIE_RULES:
-        v.fail("tie", f"unknown tie rule {cfg._show(tie)}; valid: {', '.join(TIE_RULES)}")
+        v.fail("tie", f"unknown tie rule {cfg.shown(tie)}; valid: {', '.join(TIE_RULES)}")
     max_playoffs = d.get("max_playoffs", 5)
-    if not cfg._is_int(max_playoffs) or max_playoffs < 0:
-        v.fail("max_playoffs", f"expected a non-negative integer, got {cfg._show(max_playoffs)}")
+    if not cfg.is_int(max_playoffs) or max_playoffs < 0:
+        v.fail("max_playoffs", f"expected a non-negative integer, got {cfg.shown(max_playoffs)}")
     raw = d["entrants"]
     if isinstance(raw, dict):
         items = [(str(k), val, f"entrants.{k}") for k, val in raw.items()]
@@ -184,7 +195,7 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
         items = [(None, val, f"entrants[{i}]") for i, val in enumerate(raw)]
     else:
         v.fail("entrants", f"expected a list of player specs or a mapping label: spec, got "
-                           f"{cfg._show(raw)}")
+                           f"{cfg.shown(raw)}")
     need = 1 if kind == "gauntlet" and "player" in d else 2
     if len(items) < need:
         v.fail("entrants", f"expected at least {need} entrants, got {len(items)}")

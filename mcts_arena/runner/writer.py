@@ -21,8 +21,17 @@ from pathlib import Path
 from mcts_arena import __version__
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import StoreLockedError, UserError
-from mcts_arena.results.store import (APPLICATION_ID, DB_NAME, GAME_TABLE_COLUMNS, LOCK_NAME,
-                                      SCHEMA, SCHEMA_VERSION, Store, check_intact, check_ours)
+from mcts_arena.results.store import (
+    APPLICATION_ID,
+    DB_NAME,
+    GAME_TABLE_COLUMNS,
+    LOCK_NAME,
+    SCHEMA,
+    SCHEMA_VERSION,
+    Store,
+    check_intact,
+    check_ours,
+)
 
 
 def machine_description() -> dict:
@@ -120,7 +129,8 @@ class Writer(Store):
                     "INSERT INTO pairing VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(pairing_id) DO "
                     "UPDATE SET position = excluded.position, games = excluded.games",
                     (p["pairing_id"], pos, p["player"], p["opponent"], p["games"],
-                     _json_or_none(p.get("player_budget")), _json_or_none(p.get("opponent_budget"))))
+                     _json_or_none(p.get("player_budget")),
+                     _json_or_none(p.get("opponent_budget"))))
 
     def add_game(self, rec) -> bool:
         """Commit one finished game (a match.GameRecord) at once; True if a row was written.
