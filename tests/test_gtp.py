@@ -3,25 +3,20 @@ players, through the one game loop; bad engines refused at start-up with nothing
 import io
 import json
 import os
-import shlex
 import sys
 import uuid
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import DATA, FAKE, PY, canon, fake, job, one_game, start_text
 
 from mcts_arena import players
 from mcts_arena.cli import cli
 from mcts_arena.players import SpecError
 from mcts_arena.players.gtp_server import GTPServer
-from mcts_arena.runner.config import Openings
 from mcts_arena.runner.match import play_game, play_job
-from mcts_arena.runner.plan import GameSpec, Job
 
-DATA = Path(__file__).parent / "data" / "external"
-FAKE = DATA / "fake_gtp.py"
-PY = shlex.quote(sys.executable)
 EXAMPLE = Path(__file__).parent.parent / "examples" / "example_player.py"
 
 
@@ -30,11 +25,6 @@ def served(spec="MCTS(ipp)", game="breakthrough", name="served", tag="none"):
     cmd = (f"{PY} -W ignore:{tag} -m mcts_arena gtp '{spec}' --game {game} --seed {{seed}} "
            "--sims {sims}")
     return f'GTP(cmd="{cmd}", name={name})'
-
-
-def fake(mode, game="breakthrough", after=0, tag="", extra=""):
-    cmd = f"{PY} {FAKE} --mode {mode} --game {game} --after {after} --tag {tag or 'none'}"
-    return f'GTP(cmd="{cmd}", name=fake_{mode}{extra})'
 
 
 def procs_with(tag: str) -> list[str]:
@@ -54,23 +44,6 @@ def procs_with(tag: str) -> list[str]:
     return out
 
 
-def job(seats, game="breakthrough", budgets=({"sims": 40}, {"sims": 40}), kind="start",
-        plies=0, pairs=1, seeds=((11, 22), (33, 44))):
-    gs = []
-    for k in range(pairs):
-        for swap in (0, 1):
-            s = seats if swap == 0 else seats[::-1]
-            b = budgets if swap == 0 else budgets[::-1]
-            gs.append(GameSpec(f"x/p/{k}/{swap}", "p", k, swap, s, b,
-                               tuple(x + 100 * k for x in seeds[swap])))
-    return Job("x/p/0", game, Openings(kind, plies), 5, 0, 1000, (), tuple(gs))
-
-
-def canon(text, game="breakthrough"):
-    return players.parse(text, game).canonical
-
-
-# ---- notation --------------------------------------------------------------------------------
 def test_gtp_spec_canonical_round_trip_and_display_name():
     sp = players.parse('GTP( cmd = "./eng --level 3 (fast), \\"x\\"" , name=mine, time=2)',
                        "breakthrough")
@@ -213,17 +186,6 @@ def test_round_trip_differs_with_another_seed():
 
 
 # ---- misbehaving engines ---------------------------------------------------------------------
-def one_game(spec, budget=(("sims", 20),), opp="Random", game="breakthrough"):
-    budget = dict(budget)
-    j = job((canon(spec, game), opp), game, budgets=(budget, budget))
-    return play_game(j, j.games[0], _start(game), players, [])
-
-
-def _start(game):
-    from mcts_arena import games
-    return games.new_state(game).to_text()
-
-
 def test_crash_is_an_error_game_with_the_engines_last_stderr_lines_and_a_fresh_engine_next():
     tag = uuid.uuid4().hex
     recs = list(play_job(job((canon(fake("crash", after=2, tag=tag)), "Random")), players))
@@ -286,7 +248,7 @@ def test_engine_refusing_a_move_we_send_is_an_error_game():
     tag = uuid.uuid4().hex
     spec = (f'GTP(cmd="{PY} {FAKE} --mode good --game tictactoe --tag {tag}", name=confused)')
     r = play_game(job((canon(spec), "Random")), job((canon(spec), "Random")).games[1],
-                  _start("breakthrough"), players, [])
+                  start_text("breakthrough"), players, [])
     assert r.reason == "error" and "engine answered '? illegal move' to 'play w " in r.error
     assert not procs_with(tag)
 
@@ -407,7 +369,7 @@ def test_run_with_a_served_engine_then_report_names_it_and_shows_time_per_move(t
 WORKER = """
 import sys
 sys.path.insert(0, {tests!r})
-from test_gtp import one_game, fake
+from helpers import one_game, fake
 one_game(fake("hang", tag={tag!r}, extra=", timeout=3600"))
 """
 
