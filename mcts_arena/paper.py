@@ -21,8 +21,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
-import yaml
-
+from mcts_arena import inputs
 from mcts_arena.players import notation
 
 VERDICTS = ("ours contains it", "ours higher", "ours lower")
@@ -205,7 +204,7 @@ def _tournament(d: dict[str, Any]) -> PaperTournament:
 
 def parse_paper_results(text: str) -> PaperResults:
     """Parse the YAML text of a paper-results file."""
-    data = yaml.safe_load(text)
+    data = inputs.parse_yaml(text, "paper_results.yaml")
     return PaperResults(
         source=dict(data.get("source") or {}),
         rows=tuple(_row(r) for r in data.get("rows") or ()),

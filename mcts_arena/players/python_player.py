@@ -9,14 +9,16 @@ error game (the game loop's rule for every player).
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import inspect
 import os
 import re
 import sys
 import time as _time
+import types
 
+from mcts_arena import inputs
 from mcts_arena.errors import ExternalError
+from mcts_arena.inputs import InputError
 from mcts_arena.players.player import Player
 
 
@@ -39,19 +41,12 @@ def load_class(spec) -> type:
     try:
         if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
             path = os.path.abspath(module_name)
-            if not os.path.isfile(path):
+            if not os.path.exists(path):
                 raise ExternalError(f"{who}: no such file {module_name!r}")
             mod_id = "_arena_py_" + re.sub(r"\W", "_", path)
             module = sys.modules.get(mod_id)
             if module is None:
-                ispec = importlib.util.spec_from_file_location(mod_id, path)
-                module = importlib.util.module_from_spec(ispec)
-                sys.modules[mod_id] = module
-                try:
-                    ispec.loader.exec_module(module)
-                except BaseException:
-                    del sys.modules[mod_id]
-                    raise
+                module = _exec_file(mod_id, path, who)
         else:
             module = _import(module_name)
     except ExternalError:
@@ -59,6 +54,9 @@ def load_class(spec) -> type:
     except ModuleNotFoundError as e:
         raise ExternalError(f"{who}: no module named {e.name!r} (not on the Python path nor "
                             "in the current directory)") from None
+    except SystemExit as e:     # an import that ends the process would end `arena` silently
+        raise ExternalError(f"{who}: importing {module_name!r} called sys.exit({e.code!r})"
+                            ) from None
     except Exception as e:  # noqa: BLE001 - the user's module failed to import
         raise ExternalError(f"{who}: importing {module_name!r} failed: {type(e).__name__}: "
                             f"{' '.join(str(e).split())}") from None
@@ -74,6 +72,24 @@ def load_class(spec) -> type:
                             "method")
     _CLASS_CACHE[key] = obj
     return obj
+
+
+def _exec_file(mod_id: str, path: str, who: str):
+    """The module of the Python file `path`, read by the one file reader (a regular UTF-8 file
+    of bounded size, mcts_arena.inputs) and run as module `mod_id`."""
+    try:
+        source = inputs.read_text(path, "a Python file")
+    except InputError as e:
+        raise ExternalError(f"{who}: {e}") from None
+    module = types.ModuleType(mod_id)
+    module.__file__ = path
+    sys.modules[mod_id] = module
+    try:
+        exec(compile(source, path, "exec"), module.__dict__)    # noqa: S102 - the user's player
+    except BaseException:
+        del sys.modules[mod_id]
+        raise
+    return module
 
 
 def _import(module_name: str):

@@ -46,9 +46,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import yaml
-
-from mcts_arena import budgets
+from mcts_arena import budgets, inputs
 from mcts_arena import games as _games
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import ConfigError, EffortError
@@ -166,52 +164,19 @@ def spec_budget(spec) -> Budget | None:
 
 
 # ---- loading -------------------------------------------------------------------------------
-class UniqueKeyLoader(yaml.SafeLoader):
-    """SafeLoader that refuses a mapping with the same key twice (YAML silently keeps the last)."""
-
-
-def _construct_mapping(loader, node, deep=False):
-    seen = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark)
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
 def load(path: str | os.PathLike, overrides: Overrides | None = None,
          players: ModuleType | None = None) -> Experiment:
-    """Read and validate the YAML config at `path` (ConfigError on any mistake)."""
-    shown = str(path)
-    p = Path(path)
-    if not p.exists():
-        raise ConfigError(f"{shown}: no such file")
-    if p.is_dir():
-        raise ConfigError(f"{shown}: is a directory, expected a YAML file")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{shown}: cannot read: {e}") from None
-    return loads(text, source=shown, default_name=p.stem, overrides=overrides, players=players)
+    """Read and validate the YAML config at `path` (ConfigError on any mistake; the file is
+    read by the one reader, mcts_arena.inputs)."""
+    text = inputs.read_text(path, "a YAML file")
+    return loads(text, source=str(path), default_name=Path(path).stem, overrides=overrides,
+                 players=players)
 
 
 def loads(text: str, source: str = "<config>", default_name: str = "experiment",
           overrides: Overrides | None = None, players: ModuleType | None = None) -> Experiment:
     """Validate a config given as YAML text; `source` names it in messages."""
-    try:
-        data = yaml.load(text, Loader=UniqueKeyLoader)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = " ".join(str(e.problem or e.context or "invalid YAML").split())
-        raise ConfigError(f"{source}: YAML syntax error: {where}{problem}") from None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{source}: YAML syntax error: {' '.join(str(e).split())}") from None
+    data = inputs.parse_yaml(text, source)
     return Validator(source, players).experiment(data, default_name, overrides or Overrides())
 
 

@@ -28,10 +28,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from mcts_arena import inputs
 from mcts_arena.budgets import SIMS_MAX, Budget
 from mcts_arena.errors import EffortError
+from mcts_arena.inputs import InputError
 
 RATES_FILE = Path(__file__).with_name("data") / "engine_rates.yaml"
 RATES_ENV = "MCTS_ARENA_RATES"     # another rates file (tests, or a user's own measurements)
@@ -94,10 +94,9 @@ def load_rates(path: str | None = None) -> tuple[Rate, ...]:
 @lru_cache(maxsize=8)
 def _load_rates(path: str) -> tuple[Rate, ...]:
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise EffortError(f"{path}: cannot read the engine rates: "
-                          f"{' '.join(str(e).split())}") from None
+        data = inputs.load_yaml(path, "an engine rates file (YAML)")
+    except InputError as e:
+        raise EffortError(f"cannot read the engine rates: {e}") from None
     return tuple(parse_rates(data, path))
 
 

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from mcts_arena import inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
 from mcts_arena.runner import config as cfg
@@ -77,12 +76,7 @@ class Manifest:
 def load_manifest(path: str | Path = DEFAULT_MANIFEST) -> Manifest:
     """Read and check the manifest (UserError naming the field on any mistake)."""
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UserError(f"{p}: cannot read the reproduction manifest: {e.strerror}") from None
-    except yaml.YAMLError as e:
-        raise UserError(f"{p}: YAML syntax error: {' '.join(str(e).split())}") from None
+    data = inputs.load_yaml(p, "a reproduction manifest (YAML)")
     if not isinstance(data, dict) or not isinstance(data.get("pages"), list):
         raise UserError(f"{p}: expected a mapping with a list 'pages'")
     pages = []

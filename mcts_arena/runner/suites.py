@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcts_arena import games
+from mcts_arena import games, inputs
 from mcts_arena.errors import UserError
 from mcts_arena.results.suites import SUITE_SCHEMA, summarise
 
@@ -70,11 +70,10 @@ def _parse_game(text: str, where: str) -> tuple[str, str]:
 
 def load_suite(path: str) -> Suite:
     p = Path(path)
-    if not p.is_file():
-        raise UserError(f"suite {path!r} not found")
+    text = inputs.read_text(p, "a suite file (one position a line)")
     positions: list[Position] = []
     ids: set[str] = set()
-    for lineno, raw in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

@@ -43,11 +43,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from mcts_arena import games as _games
+from mcts_arena import inputs
 from mcts_arena.budgets import Budget
-from mcts_arena.errors import AllErrorGames, ConfigError, UserError
+from mcts_arena.errors import AllErrorGames, UserError
 from mcts_arena.players.notation import display_name
 from mcts_arena.results.store import Store
 from mcts_arena.results.tournament import (
@@ -60,6 +59,7 @@ from mcts_arena.results.tournament import (
     render,
     state,
     stored_results,
+    stored_settings,
 )
 from mcts_arena.runner import config as cfg
 from mcts_arena.runner.config import Experiment, Openings, Pairing
@@ -152,12 +152,7 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
     """A tournament file (see the module docstring); ConfigError names the bad field."""
     p = Path(path)
     src = str(path)
-    if not p.is_file():
-        raise ConfigError(f"{src}: no such file")
-    try:
-        data = yaml.load(p.read_text(encoding="utf-8"), Loader=cfg.UniqueKeyLoader)
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{src}: YAML syntax error: {' '.join(str(e).split())}") from None
+    data = inputs.load_yaml(p, "a tournament file (YAML)")
     v = cfg.Validator(src, players)
     d = v.mapping(data, "", "a mapping at the top level")
     v.known_keys(d, "", YAML_FIELDS)
@@ -309,13 +304,13 @@ _COMPARED = ("kind", "game", "entrants", "player", "games", "tie", "max_playoffs
 
 
 def _check_settings(store, spec: TournamentSpec) -> None:
-    raw = store.get_meta(META_KEY)
-    if not raw:
+    old = stored_settings(store)
+    if not old:
         if store.game_count():
             raise UserError(f"{store.directory} holds games of an experiment that is not this "
                             f"tournament; choose another --out DIR")
         return
-    old, new = json.loads(raw), json.loads(json.dumps(spec.settings()))
+    new = json.loads(json.dumps(spec.settings()))
     for k in _COMPARED:
         if old.get(k) != new.get(k):
             raise UserError(f"{store.directory} holds tournament {old.get('title')!r} with other "
