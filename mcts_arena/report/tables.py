@@ -45,7 +45,6 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -163,10 +162,8 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     rows = []
     for p in store.pairings():
         pid = p["pairing_id"]
-        pb = _clean_budget(json.loads(p["player_budget"]) if p["player_budget"]
-                           else default_budget)
-        ob = _clean_budget(json.loads(p["opponent_budget"]) if p["opponent_budget"]
-                           else default_budget)
+        pb = _clean_budget(p["player_budget"] or default_budget)
+        ob = _clean_budget(p["opponent_budget"] or default_budget)
         c = _plain(counts.loc[pid].to_dict()) if pid in counts.index else _NO_GAMES
         w, d, lo, n = c["wins"], c["draws"], c["losses"], c["games"]
         ci_low, ci_high, used = _ci(w, d, lo, ci) if n else (None, None, None)

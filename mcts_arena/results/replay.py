@@ -32,21 +32,33 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
             hint = f"; ids look like {', '.join(some)}" if some else "; no games are stored"
             raise UserError(f"no game {game_id!r} in {results_dir}{hint}")
         exp = store.experiment() or {}
-    game = exp.get("config", {}).get("game")
-    seats = (g["seat0"], g["seat1"])
-    out = [f"game {g['game_id']} ({game}): seat 0 {seats[0]} vs seat 1 {seats[1]}",
-           f"opening: {g['opening']}"]
-    state = games.new_state(game, g["opening"]) if g["opening"] else None
-    if state is not None:
-        out.append(str(state))
-    for i, (move, st) in enumerate(zip(g["moves"], g["stats"]), 1):
-        seat = st.get("seat")
-        parts = [f"{k} {st[k]}" for k in ("sims", "nodes", "depth") if k in st]
-        parts.append(f"{st.get('wall', 0):.3f} s")
-        out.append(f"{i:>3}. seat {seat} {move}   ({', '.join(parts)})")
+        game = exp.get("config", {}).get("game")
+        row = f"game {g['game_id']}"
+        try:
+            game = games.resolve(game)
+        except ValueError as e:     # not a game this build knows
+            raise store.corrupt("the experiment row", "config_json", f"game: {e}") from None
+        try:
+            state = game.new_state(g["opening"]) if g["opening"] else None
+        except ValueError as e:     # a position the game cannot read
+            raise store.corrupt(row, "opening", str(e)) from None
+        seats = (g["seat0"], g["seat1"])
+        out = [f"game {g['game_id']} ({game}): seat 0 {seats[0]} vs seat 1 {seats[1]}",
+               f"opening: {g['opening']}"]
         if state is not None:
-            state.play(move)
             out.append(str(state))
+        for i, (move, st) in enumerate(zip(g["moves"], g["stats"]), 1):
+            seat = st.get("seat")
+            parts = [f"{k} {st[k]}" for k in ("sims", "nodes", "depth") if st.get(k) is not None]
+            parts.append(f"{st.get('wall') or 0:.3f} s")
+            out.append(f"{i:>3}. seat {seat} {move}   ({', '.join(parts)})")
+            if state is not None:
+                try:
+                    state.play(move)
+                except ValueError as e:
+                    raise store.corrupt(row, "moves_json", f"move {i} {move!r} cannot be played "
+                                        f"({' '.join(str(e).split())[:120]})") from None
+                out.append(str(state))
     if g["reason"] == "error":
         result = f"error game (not counted): {g['error']}"
     elif g["winner"] is None:

@@ -8,8 +8,9 @@ decision is kept in the store's meta table (`sprt/<pairing id>`, JSON) by the ru
 from __future__ import annotations
 
 import collections
-import json
 from dataclasses import dataclass
+
+from mcts_arena.results import rows
 
 
 @dataclass(frozen=True)
@@ -82,8 +83,8 @@ class SprtTracker:
 def replay_sprt(store, sprt: Sprt, planned_ids: set[str] | None = None) -> SprtTracker:
     """A tracker fed the stored games in the order they finished (decisions as a run made them)."""
     tracker = SprtTracker(sprt)
-    for r in store.conn.execute("SELECT game_id, pairing_id, pair_index, swap, score FROM game "
-                                "ORDER BY finished, game_id"):
+    for r in store.select("game", "game_id, pairing_id, pair_index, swap, score",
+                          order="finished, game_id"):
         if planned_ids is None or r["game_id"] in planned_ids:
             tracker.add(r["pairing_id"], r["pair_index"], r["swap"], r["score"])
     return tracker
@@ -101,13 +102,23 @@ def sprt_status(store) -> dict[str, dict]:
     out = {}
     for p in store.pairings():
         pid = p["pairing_id"]
-        raw = store.get_meta(f"sprt/{pid}")
-        rec = json.loads(raw) if raw else None
+        rec = store.meta_json(f"sprt/{pid}", DECISION)
         if rec is None or any(rec.get(k) != v for k, v in cfg.items()):
-            tracker = tracker or replay_sprt(store, sprt)
-            rec = tracker.decisions.get(pid) or tracker.state(pid)
+            try:
+                tracker = tracker or replay_sprt(store, sprt)
+                rec = tracker.decisions.get(pid) or tracker.state(pid)
+            except (ArithmeticError, ValueError) as e:     # a test no run could have made
+                raise store.corrupt("the experiment row", "config_json",
+                                    f"sprt {cfg}: {e}") from None
         out[pid] = rec
     return out
+
+
+#: A decision (or test state) as the runner keeps it in the meta table (`sprt/<pairing id>`).
+DECISION = rows.obj(required={"games": rows.count, "llr": rows.number, "lower": rows.number,
+                              "upper": rows.number},
+                    optional={"decision": rows.opt(rows.one_of("H0", "H1")),
+                              "elo0": rows.number, "elo1": rows.number})
 
 
 def sprt_text(rec: dict) -> str:

@@ -20,9 +20,17 @@ Schema (version 1):
 A store is recognised before anything is written to it: its SQLite header carries
 `PRAGMA application_id = APPLICATION_ID` (set before the switch to WAL, so it is in the main
 file); a store made before the id existed is recognised by its `meta.schema_version` row and
-tables, read without writing (`immutable=1`). Any other file named arena.sqlite (not SQLite, an
-other program's database) is refused with one line and left as it is; a damaged or truncated
-store (`PRAGMA quick_check` fails) is refused the same way.
+tables. Any other file named arena.sqlite (not SQLite, an other program's database) is refused
+with one line and left as it is; a damaged or truncated store (`PRAGMA quick_check` fails, a
+table without its columns) is refused the same way, and so is a row holding a value its column
+cannot hold (results/rows.py: one line naming the store, the row and the column).
+
+Reading never writes nor creates a file (`ReadView`): while an `arena` writer holds the
+directory's lock, the store is read through SQLite's read-only mode (`mode=ro`; the writer's
+-wal and -shm files are there already); otherwise the reader holds the lock shared, so no writer
+can start while it reads, and reads the file as it is (`immutable=1`), or, when a writer that
+died left a write-ahead log behind, a private copy of the database and its log in a temporary
+directory (the log holds committed games; opening it in place would create or change files).
 
 `game.winner` is the winning seat (NULL: draw or error), `game.score` the pairing player's score
 (1, 0.5, 0; NULL for an error game), `game.swap` 0 when the pairing's player sat in seat 0.
@@ -31,14 +39,24 @@ store (`PRAGMA quick_check` fails) is refused the same way.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
-import json
 import os
+import shutil
 import sqlite3
+import stat
+import tempfile
+import urllib.parse
 from pathlib import Path
 from typing import Self
 
 from mcts_arena.errors import UserError
+from mcts_arena.results import rows
+from mcts_arena.results.rows import CorruptStoreError
+
+__all__ = ["APPLICATION_ID", "DB_NAME", "GAME_TABLE_COLUMNS", "LOCK_NAME", "SCHEMA",
+           "SCHEMA_VERSION", "CorruptStoreError", "ReadView", "Store", "check_intact",
+           "check_ours", "pairing_id", "text_factory", "writer_holds_lock"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "arena.sqlite"
@@ -74,6 +92,10 @@ GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "s
                       "error", "plies", "moves_json", "stats_json", "duration", "finished")
 
 
+#: The columns each of our tables must have (a store missing one is damaged).
+_COLUMNS = {table: set(cols) for table, cols in rows.TABLES.items() if table != "solve"}
+
+
 def pairing_id(player: str, opponent: str) -> str:
     """The id a pairing is stored under, from its canonical specs (stable when matches
     reorder): the runner keys new games by it, tournaments find their matches' games by it."""
@@ -82,17 +104,19 @@ def pairing_id(player: str, opponent: str) -> str:
 
 class Store:
     """One experiment's database, read-only: `Store.open(dir)` (report, show, dry-run). The
-    runner writes through its subclass `runner.writer.Writer`."""
+    runner writes through its subclass `runner.writer.Writer`. Every row leaves through
+    `select` (or the methods built on it), checked by results/rows.py."""
 
-    def __init__(self, directory: Path, conn: sqlite3.Connection):
+    def __init__(self, directory: Path, conn: sqlite3.Connection, view: ReadView | None = None):
         self.directory = directory
         self.conn = conn
+        self._view = view
 
     # ---- opening / closing --------------------------------------------------------------
     @classmethod
     def open(cls, directory: str | os.PathLike) -> Store:
-        """Open the store in `directory` read-only. UserError (one line) when the directory
-        holds no store, or its arena.sqlite is not ours or is damaged."""
+        """Open the store in `directory` read-only (see the module docstring). UserError (one
+        line) when the directory holds no store, or its arena.sqlite is not ours or is damaged."""
         d = Path(directory)
         db = d / DB_NAME
         if d.exists() and not d.is_dir():
@@ -101,16 +125,20 @@ class Store:
             raise UserError(f"{d}: no results here (no {DB_NAME})")
         if check_ours(db) == "empty":
             raise UserError(f"{db}: empty file, no results stored")
-        check_intact(db)
+        view = ReadView(db)
         try:
-            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-            conn.row_factory = sqlite3.Row
-        except sqlite3.Error as e:
-            raise UserError(f"{db}: cannot read the store: {e}") from None
-        return cls(d, conn)
+            _check_intact(db, view.conn)
+        except BaseException:
+            view.close()
+            raise
+        return cls(d, view.conn, view)
 
     def close(self) -> None:
-        self.conn.close()
+        if self._view is not None:
+            self._view.close()
+            self._view = None
+        else:
+            self.conn.close()
 
     def __enter__(self) -> Self:
         return self
@@ -118,68 +146,197 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    # ---- rows, checked ------------------------------------------------------------------
+    def corrupt(self, row: str, column: str, why: str) -> CorruptStoreError:
+        """The error for a bad value (see results/rows.py); the caller raises it."""
+        return CorruptStoreError(f"{self.directory / DB_NAME}: corrupt store: {row}, column "
+                                 f"{column}: {why}; nothing was changed")
+
+    def select(self, table: str, columns: str = "*", where: str = "", args: tuple = (),
+               order: str = "", limit: int | None = None) -> list[dict]:
+        """Rows of `table` (dicts; JSON columns decoded, see rows.check_row), every value
+        checked; CorruptStoreError (one line) for the first bad one."""
+        q = f"SELECT {columns} FROM {table}"
+        if where:
+            q += f" WHERE {where}"
+        if order:
+            q += f" ORDER BY {order}"
+        if limit:
+            q += f" LIMIT {int(limit)}"
+        out = []
+        for r in self.conn.execute(q, args):
+            row, col, why = rows.check_row(table, dict(r))
+            if col is not None:
+                raise self.corrupt(rows.row_name(table, dict(r)), col, why)
+            out.append(row)
+        return out
+
+    def meta_json(self, key: str, rule: rows.Rule = rows.anything):
+        """The meta value `key` decoded from JSON and checked by `rule` (None if absent)."""
+        raw = self.get_meta(key)
+        if raw is None:
+            return None
+        try:
+            return rows.json_of(rule)(raw)
+        except rows.Bad as e:
+            raise self.corrupt(f"meta {key!r}", "value", str(e)) from None
+
     # ---- experiment ---------------------------------------------------------------------
     def experiment(self) -> dict | None:
-        row = self.conn.execute("SELECT * FROM experiment WHERE id = 1").fetchone()
-        if row is None:
-            return None
-        d = dict(row)
-        d["config"] = json.loads(d.pop("config_json"))
-        d["identity"] = json.loads(d.pop("identity_json"))
-        d["machine"] = json.loads(d.pop("machine_json"))
-        return d
+        found = self.select("experiment", where="id = 1")
+        return found[0] if found else None
 
     def pairings(self) -> list[dict]:
-        rows = self.conn.execute("SELECT * FROM pairing ORDER BY position").fetchall()
-        return [dict(r) for r in rows]
+        """The pairings in config order; budgets decoded (dict or None)."""
+        return self.select("pairing", order="position")
 
     # ---- games --------------------------------------------------------------------------
     def done_ids(self) -> set[str]:
         """Ids of stored games that need no replay (every game but error games)."""
-        rows = self.conn.execute("SELECT game_id FROM game WHERE reason != 'error'")
-        return {r[0] for r in rows}
+        return {r["game_id"] for r in self.select("game", "game_id", "reason != 'error'")}
 
     def game_count(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM game").fetchone()[0]
 
     def game(self, game_id: str) -> dict | None:
-        row = self.conn.execute("SELECT * FROM game WHERE game_id = ?", (game_id,)).fetchone()
-        return None if row is None else _game_dict(row)
+        found = self.select("game", where="game_id = ?", args=(game_id,))
+        return found[0] if found else None
 
-    def games(self, pairing_id: str | None = None) -> list[dict]:
-        q = "SELECT * FROM game"
-        args: tuple = ()
-        if pairing_id is not None:
-            q += " WHERE pairing_id = ?"
-            args = (pairing_id,)
-        q += " ORDER BY pairing_id, pair_index, swap"
-        return [_game_dict(r) for r in self.conn.execute(q, args)]
+    def games(self, pairing_id: str | None = None, columns: str = "*") -> list[dict]:
+        """Stored games (all columns, or the comma-separated `columns`), in pairing and pair
+        order; JSON columns decoded (`moves`, `stats`, `budgets`, `seeds`)."""
+        if pairing_id is None:
+            return self.select("game", columns, order="pairing_id, pair_index, swap")
+        return self.select("game", columns, "pairing_id = ?", (pairing_id,),
+                           "pairing_id, pair_index, swap")
 
     def game_ids(self, limit: int | None = None) -> list[str]:
-        q = "SELECT game_id FROM game ORDER BY pairing_id, pair_index, swap"
-        if limit:
-            q += f" LIMIT {int(limit)}"
-        return [r[0] for r in self.conn.execute(q)]
+        return [r["game_id"] for r in self.select("game", "game_id",
+                                                  order="pairing_id, pair_index, swap",
+                                                  limit=limit)]
 
     def pair_outcomes(self, pairing_id: str) -> dict[str, int]:
-        rows = self.conn.execute("SELECT outcome, COUNT(*) FROM pair WHERE pairing_id = ? "
-                                 "GROUP BY outcome", (pairing_id,))
-        return {r[0]: r[1] for r in rows}
+        out: dict[str, int] = {}
+        for r in self.select("pair", "pairing_id, outcome", "pairing_id = ?", (pairing_id,)):
+            out[r["outcome"]] = out.get(r["outcome"], 0) + 1
+        return out
 
     def pairing_games_count(self) -> dict[str, int]:
-        rows = self.conn.execute("SELECT pairing_id, COUNT(*) FROM game GROUP BY pairing_id")
-        return {r[0]: r[1] for r in rows}
+        rows_ = self.conn.execute("SELECT pairing_id, COUNT(*) FROM game GROUP BY pairing_id")
+        return {r[0]: r[1] for r in rows_}
 
     # ---- meta -------------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else row[0]
+        found = self.select("meta", where="key = ?", args=(key,))
+        return found[0]["value"] if found else None
 
     def meta_items(self, prefix: str = "") -> dict[str, str]:
-        rows = self.conn.execute("SELECT key, value FROM meta WHERE key LIKE ? ESCAPE '\\'",
-                                 (prefix.replace("%", "\\%").replace("_", "\\_") + "%",))
-        return {r[0]: r[1] for r in rows}
+        found = self.select("meta", where="key LIKE ? ESCAPE '\\'",
+                            args=(prefix.replace("%", "\\%").replace("_", "\\_") + "%",))
+        return {r["key"]: r["value"] for r in found}
 
+
+# ---- reading without writing -----------------------------------------------------------------
+def text_factory(b: bytes) -> str:
+    # bytes that are not UTF-8 become lone surrogates, which rows.text refuses by name (the
+    # default factory would fail inside sqlite3 with a message naming no row)
+    return b.decode("utf-8", "surrogateescape")
+
+
+def connect_read(uri: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True)
+    conn.row_factory = sqlite3.Row
+    conn.text_factory = text_factory
+    return conn
+
+
+def writer_holds_lock(directory: Path) -> bool | None:
+    """True if an `arena` writer holds `directory`'s lock now, False if not, None if there is
+    no lock file (no writer has ever opened this copy of the directory). Opens nothing for
+    writing."""
+    fd = _open_lock_read(directory)
+    if fd is None:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def _open_lock_read(directory: Path) -> int | None:
+    """The lock file opened read-only (never created; a lock that is not a regular file is
+    treated as none: a FIFO must not block the reader)."""
+    try:
+        fd = os.open(directory / LOCK_NAME, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+class ReadView:
+    """A read-only connection to `db` that creates and changes no file (module docstring)."""
+
+    def __init__(self, db: Path):
+        self.db = db
+        self._lock_fd: int | None = None
+        self._tmp: str | None = None
+        writer = False
+        fd = _open_lock_read(db.parent)
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                self._lock_fd = fd          # held until close: no writer starts meanwhile
+            except BlockingIOError:
+                os.close(fd)
+                writer = True
+        try:
+            self.conn = self._connect(writer)
+        except sqlite3.Error as e:
+            self.close()
+            raise UserError(f"{db}: cannot read the store: {e}") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _connect(self, writer: bool) -> sqlite3.Connection:
+        wal, shm = Path(f"{self.db}-wal"), Path(f"{self.db}-shm")
+        if writer and wal.exists() and shm.exists():    # a writer's open log: read through it
+            return connect_read(f"{_uri(self.db)}?mode=ro")
+        # no writer, or one holding the lock without its log open yet (starting): opening in
+        # WAL mode would create the -wal and -shm files, so read the file as it is
+        if not wal.exists() or wal.stat().st_size == 0:
+            return connect_read(f"{_uri(self.db)}?mode=ro&immutable=1")
+        # a log left by a writer that died: its committed games are in it; read a copy
+        self._tmp = tempfile.mkdtemp(prefix="arena-read-")
+        copy = Path(self._tmp) / DB_NAME
+        shutil.copyfile(self.db, copy)
+        shutil.copyfile(wal, f"{copy}-wal")
+        return connect_read(f"{_uri(copy)}?mode=ro")
+
+    def close(self) -> None:
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            conn.close()
+            self.conn = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+
+def _uri(path: Path) -> str:
+    return "file:" + urllib.parse.quote(str(Path(path).absolute()))
+
+
+# ---- recognition -----------------------------------------------------------------------------
 def check_ours(db: Path) -> str:
     """What the file `db` is, read without writing a byte: "empty" (a zero-length file),
     "ours" (our application id), "legacy" (a store made before the id: our tables and
@@ -211,47 +368,41 @@ def check_ours(db: Path) -> str:
 def _legacy_store(db: Path) -> bool:
     """True if `db` (application id 0) has our tables and schema_version row (read only)."""
     try:
-        conn = sqlite3.connect(_read_uri(db), uri=True)
-        try:
-            tables = {r[0] for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            return _OUR_TABLES <= tables and conn.execute(
-                "SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone() is not None
-        finally:
-            conn.close()
+        view = ReadView(db)
+    except UserError:
+        return False
+    try:
+        tables = {r[0] for r in view.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return _OUR_TABLES <= tables and view.conn.execute(
+            "SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone() is not None
     except sqlite3.Error:
         return False
-
-
-def _read_uri(db: Path) -> str:
-    """A read-only URI that creates no file beside `db`: `immutable=1` while no -wal file is
-    there (no writer has it open in WAL mode), plain read-only otherwise (a running writer's
-    WAL is read through; its -wal and -shm exist already)."""
-    if Path(f"{db}-wal").exists():
-        return f"file:{db}?mode=ro"
-    return f"file:{db}?mode=ro&immutable=1"
+    finally:
+        view.close()
 
 
 def check_intact(db: Path) -> None:
-    """UserError unless PRAGMA quick_check finds the database intact (truncated, damaged);
-    reads only, creates nothing."""
+    """UserError unless the database is intact (PRAGMA quick_check, every table with its
+    columns); reads only, creates nothing."""
+    view = ReadView(db)
     try:
-        conn = sqlite3.connect(_read_uri(db), uri=True)
-        try:
-            row = conn.execute("PRAGMA quick_check(1)").fetchone()
-        finally:
-            conn.close()
+        _check_intact(db, view.conn)
+    finally:
+        view.close()
+
+
+def _check_intact(db: Path, conn: sqlite3.Connection) -> None:
+    try:
+        row = conn.execute("PRAGMA quick_check(1)").fetchone()
+        if row is None or row[0] != "ok":
+            raise UserError(f"{db}: damaged store ({' '.join(str(row and row[0]).split())}); "
+                            f"nothing was changed")
+        for table, columns in _COLUMNS.items():
+            have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+            if have and not columns <= have:
+                missing = ", ".join(sorted(columns - have))
+                raise UserError(f"{db}: damaged store (table {table} has no column {missing}); "
+                                f"nothing was changed")
     except sqlite3.DatabaseError as e:
         raise UserError(f"{db}: damaged store ({e}); nothing was changed") from None
-    if row is None or row[0] != "ok":
-        raise UserError(f"{db}: damaged store ({' '.join(str(row and row[0]).split())}); "
-                        f"nothing was changed")
-
-
-def _game_dict(row: sqlite3.Row) -> dict:
-    d = dict(row)
-    d["budgets"] = json.loads(d.pop("budgets_json"))
-    d["seeds"] = json.loads(d.pop("seeds_json"))
-    d["moves"] = json.loads(d.pop("moves_json"))
-    d["stats"] = json.loads(d.pop("stats_json"))
-    return d

@@ -2,11 +2,11 @@
 directory): whether a directory holds any, and their summary per player and budget."""
 from __future__ import annotations
 
-import json
 import math
 import statistics
 from pathlib import Path
 
+from mcts_arena.results import rows
 from mcts_arena.results.store import Store
 
 #: The table `arena solve` keeps its runs in, beside the store's own (created by the runner).
@@ -16,6 +16,14 @@ CREATE TABLE IF NOT EXISTS solve (
     budgets_json TEXT NOT NULL, trace_json TEXT NOT NULL, finished REAL NOT NULL,
     PRIMARY KEY (player, position_id, seed, budgets_json));
 """
+
+
+#: The `solve` meta entry as `arena solve` writes it (checked when read: results/rows.py).
+SOLVE_META = rows.obj(optional={
+    "suite": rows.opt(rows.text), "budgets": rows.list_of(rows.count), "seeds": rows.count,
+    "players": rows.list_of(rows.text),
+    "positions": rows.list_of(rows.obj(required={"pid": rows.text,
+                                                 "best": rows.list_of(rows.text)}))})
 
 
 def has_suite_results(directory) -> bool:
@@ -34,16 +42,17 @@ def summarise(directory, budgets: list[int] | None = None,
     """Solved %, median sims to a stable correct choice, mean seconds: per player and budget,
     and per position."""
     with Store.open(directory) as store:
-        meta = json.loads(store.get_meta("solve") or "{}")
-        rows = store.conn.execute("SELECT player, position_id, seed, budgets_json, trace_json "
-                                  "FROM solve").fetchall()
+        meta = store.meta_json("solve", SOLVE_META) or {}
+        found = [(r["player"], r["position_id"], r["seed"], r["budgets_json"], r["trace_json"])
+                for r in store.select("solve", "player, position_id, seed, budgets_json, "
+                                               "trace_json")]
     positions = {q["pid"]: q for q in meta.get("positions", [])}
     budgets = budgets or meta.get("budgets") or []
-    order = players_order or meta.get("players") or sorted({r[0] for r in rows})
+    order = players_order or meta.get("players") or sorted({r[0] for r in found})
     out = {"suite": meta.get("suite"), "budgets": budgets, "seeds": meta.get("seeds"),
            "players": {}}
     for player in order:
-        runs = [(r[1], json.loads(r[4])) for r in rows if r[0] == player and r[1] in positions]
+        runs = [(r[1], r[4]) for r in found if r[0] == player and r[1] in positions]
         if not runs:
             continue
         per_budget = []

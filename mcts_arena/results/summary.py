@@ -33,9 +33,9 @@ def pairing_tallies(store: Store) -> list[dict]:
     version the report uses)."""
     out = []
     for p in store.pairings():
-        rows = store.conn.execute(
-            "SELECT score, reason FROM game WHERE pairing_id = ?", (p["pairing_id"],)).fetchall()
-        t = stats.tally(dict(r) for r in rows)
+        rows = store.select("game", "game_id, score, reason", "pairing_id = ?",
+                            (p["pairing_id"],))
+        t = stats.tally(rows)
         label = f"{display_name(p['player'])} vs {display_name(p['opponent'])}"
         out.append({"pairing_id": p["pairing_id"], "label": label,
                     "planned": p["games"], "games": t.games, "wins": t.wins, "draws": t.draws,
@@ -85,8 +85,8 @@ def summary_table(store: Store) -> str:
         notes.append(f"{forfeits} game(s) ended by time forfeit (counted as losses)")
     if any(r["errors"] for r in rows):
         notes.append("error games (not counted):")
-        for g in store.conn.execute("SELECT game_id, error FROM game WHERE reason = 'error' "
-                                    "ORDER BY game_id LIMIT 20"):
+        for g in store.select("game", "game_id, error", "reason = 'error'", order="game_id",
+                              limit=20):
             notes.append(f"  {g['game_id']}: {g['error']}")
         extra = sum(r["errors"] for r in rows) - 20
         if extra > 0:

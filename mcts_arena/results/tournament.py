@@ -11,13 +11,13 @@ against each entrant).
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass, field
 
 from mcts_arena import games as _games
 from mcts_arena import stats
 from mcts_arena.budgets import Budget
 from mcts_arena.paper import load_paper_results
+from mcts_arena.results import rows
 from mcts_arena.results.bracket import Bracket
 from mcts_arena.results.store import pairing_id
 
@@ -63,7 +63,7 @@ Results = dict[str, dict[int, dict[int, float | None]]]   # pairing -> pair inde
 
 def stored_results(store) -> Results:
     out: Results = {}
-    for r in store.conn.execute("SELECT pairing_id, pair_index, swap, score, reason FROM game"):
+    for r in store.select("game", "game_id, pairing_id, pair_index, swap, score, reason"):
         out.setdefault(r["pairing_id"], {}).setdefault(r["pair_index"], {})[r["swap"]] = (
             None if r["reason"] == "error" else r["score"])
     return out
@@ -280,12 +280,33 @@ def from_settings(s: dict) -> Tournament:
                           paper=s.get("paper"))
 
 
+_PAIR = rows.list_of(rows.text, 2)
+#: The `tournament` meta entry as `settings()` writes it (checked when read: results/rows.py).
+SETTINGS = rows.obj(
+    required={"name": rows.text, "title": rows.text, "kind": rows.one_of(*KINDS),
+              "game": rows.text, "entrants": rows.list_of(_PAIR),
+              "budget": rows.obj(optional={"time": rows.opt(rows.number),
+                                           "sims": rows.opt(rows.count)}),
+              "games": rows.where(rows.count, lambda n: n > 0, "expected games above 0"),
+              "player": rows.opt(_PAIR), "tie": rows.one_of(*TIE_RULES),
+              "max_playoffs": rows.count},
+    optional={"eval": rows.opt(rows.text), "paper": rows.opt(rows.text)})
+
+
+def stored_settings(store) -> dict | None:
+    """The `tournament` meta entry of `store`, checked (None if it holds none)."""
+    return store.meta_json(META_KEY, SETTINGS)
+
+
 def stored_state(store) -> State | None:
     """The tournament in `store` rebuilt from its games (None if it holds none)."""
-    raw = store.get_meta(META_KEY)
-    if not raw:
+    settings = stored_settings(store)
+    if not settings:
         return None
-    return state(from_settings(json.loads(raw)), stored_results(store))
+    try:
+        return state(from_settings(settings), stored_results(store))
+    except ValueError as e:             # a game or an entrant list no tournament could have
+        raise store.corrupt(f"meta {META_KEY!r}", "value", str(e)) from None
 
 
 def render_stored(store) -> str | None:

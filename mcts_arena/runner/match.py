@@ -9,6 +9,8 @@ has extra turns).
 """
 from __future__ import annotations
 
+import math
+import numbers
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -91,6 +93,18 @@ def _error_text(who: str, e: BaseException) -> str:
 _STAT_KEYS = ("sims", "nodes", "depth", "time")
 
 
+def _stat_value(v):
+    """A player's reported number as the store keeps it (an int, or a float to 6 decimals);
+    None for anything else (a string, NaN, a bool from an outside player): the store holds
+    only what every reader can count (results/rows.py)."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        return None
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    v = float(v)
+    return round(v, 6) if math.isfinite(v) else None
+
+
 def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
               history: list[str] | None = None, on_move: Callable | None = None,
               before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
@@ -168,8 +182,9 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
         entry = {"seat": seat, "wall": round(wall, 6)}
         for k in _STAT_KEYS:
             if isinstance(stats, dict) and k in stats:
-                v = stats[k]
-                entry[k] = round(v, 6) if isinstance(v, float) else v
+                v = _stat_value(stats[k])
+                if v is not None:
+                    entry[k] = v
         rec.moves.append(notation)
         rec.stats.append(entry)
         rec.plies += 1
