@@ -7,15 +7,19 @@ ones raised by parsers are also `ValueError`s, so code that parses text and catc
 `ValueError` (a config validator naming the field, a report reading a foreign spec) keeps
 working.
 
-Exit statuses: 0 done; 1 an unexpected failure (a bug: traceback); 2 a user mistake (one line
-`arena: error: ...`, nothing changed on disk); 3 the run finished but some pairing's games are
-all `error` games (nothing measured; the errors are listed, a new run replays them); 130
-interrupted (Ctrl-C), finished games kept.
+Exit statuses (docs/reliability.md): 0 done; 1 the results store could not be written (a full
+disk, an I/O error: one line naming the error, every game stored before it stays; run again to
+resume), or an unexpected failure (a bug: traceback); 2 a user mistake (one line `arena: error:
+...`, nothing changed on disk); 3 the run finished but some pairing's games are all `error`
+games (nothing measured; the errors are listed, a new run replays them); 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM): finished games kept, the resume command printed.
 """
 
+EXIT_STORE = 1
 EXIT_USER = 2
 EXIT_ALL_ERRORS = 3
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 
 
 class UserError(Exception):
@@ -48,6 +52,31 @@ class EffortError(UserError):
 
 class StoreLockedError(UserError):
     """Another `arena run` holds the results directory's lock."""
+
+
+class StoreWriteError(Exception):
+    """The results store could not be written (SQLite's "database or disk is full", an I/O
+    error): the run stops at once, every game committed before stays stored. One line, exit
+    status EXIT_STORE; `stored` (games stored) and `resume` (the command that resumes) are
+    added by the code that knows them."""
+
+    def __init__(self, message: str, stored: int | None = None, resume: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.stored = stored
+        self.resume = resume
+
+    def __str__(self) -> str:
+        text = self.message
+        if self.stored is not None:
+            text += f"; {self.stored} game(s) are stored and kept"
+        return text + (f"; free some space, then resume with: {self.resume}" if self.resume
+                       else "; free some space, then run the same command again to resume")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C (finished games kept, the resume command printed) but
+    ending with EXIT_TERMINATED."""
 
 
 class AllErrorGames(Exception):

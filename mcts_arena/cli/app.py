@@ -1,19 +1,33 @@
 """The `arena` group: where every user mistake becomes one line, and what the commands share.
 
 Every user mistake is a `UserError` (mcts_arena.errors) and is caught here, in one place:
-`arena: error: <message>` on stderr, exit status 2, no traceback. The commands themselves (one
-module each in this package) parse options, call the packages and print.
+`arena: error: <message>` on stderr, exit status 2, no traceback; click's own usage errors too,
+the group's (`arena --turbo`) as well as a command's. A store that cannot be written
+(`StoreWriteError`: a full disk) is one line and exit status 1; Ctrl-C 130, SIGTERM 143
+(docs/reliability.md). Every command refuses an option given twice (`ArenaCommand`), and every
+count option is an `Integer` (the one integer rule, mcts_arena.inputs). The commands themselves
+(one module each in this package) parse options, call the packages and print.
 """
 from __future__ import annotations
 
+import signal
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 
 import click
 
-from mcts_arena import __version__, budgets
-from mcts_arena.errors import EXIT_ALL_ERRORS, EXIT_INTERRUPTED, AllErrorGames, UserError
+from mcts_arena import __version__, budgets, inputs
+from mcts_arena.errors import (
+    EXIT_ALL_ERRORS,
+    EXIT_INTERRUPTED,
+    EXIT_STORE,
+    EXIT_TERMINATED,
+    AllErrorGames,
+    StoreWriteError,
+    Terminated,
+    UserError,
+)
 
 
 def fail(message: str) -> None:
@@ -29,8 +43,45 @@ class CliError(click.ClickException):
         click.echo(f"arena: error: {self.format_message()}", err=True, file=file)
 
 
+def _usage(e: click.UsageError) -> CliError:
+    sub = e.ctx is not None and e.ctx.parent is not None
+    where = f"arena {e.ctx.info_name}" if sub else "arena"
+    return CliError(f"{e.format_message()} (see '{where} --help')")
+
+
+def interrupted(e: KeyboardInterrupt) -> None:
+    """Ctrl-C (130) or SIGTERM (143) outside a run's own handling: one line, the status."""
+    terminated = isinstance(e, Terminated)
+    click.echo(f"arena: {'terminated' if terminated else 'interrupted'}", err=True)
+    sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+
+
+class ArenaCommand(click.Command):
+    """A command that refuses an option given twice (`--games 3 --games 4`): the one rule of
+    mcts_arena.inputs.once, instead of click's last-one-wins."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args:
+            _opts, _rest, order = self.make_parser(ctx).parse_args(args=list(args))
+            inputs.once((p.opts[0] for p in order if isinstance(p, click.Option)
+                         and not p.multiple and not p.count), "the command line")
+        return super().parse_args(ctx, args)
+
+
 class ArenaGroup(click.Group):
     """Turns the UserError a command raises (and click's own usage errors) into a CliError."""
+
+    command_class = ArenaCommand
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise                               # `arena` alone: its help
+        except click.UsageError as e:           # `arena --turbo`
+            raise _usage(e) from None
+        except UserError as e:
+            raise CliError(str(e)) from None
 
     def invoke(self, ctx: click.Context):
         try:
@@ -38,17 +89,17 @@ class ArenaGroup(click.Group):
         except UserError as e:
             raise CliError(str(e)) from None
         except click.UsageError as e:
-            sub = e.ctx is not None and e.ctx.parent is not None
-            where = f"arena {e.ctx.info_name}" if sub else "arena"
-            raise CliError(f"{e.format_message()} (see '{where} --help')") from None
+            raise _usage(e) from None
+        except StoreWriteError as e:            # a full disk: stop, keep what is stored
+            click.echo(f"arena: error: {e}", err=True)
+            sys.exit(EXIT_STORE)
         except sqlite3.DatabaseError as e:     # a store damaged after it was opened
             raise CliError(f"results store unreadable: {e}") from None
         except AllErrorGames as e:
             click.echo(f"arena: error: {e}", err=True)
             sys.exit(EXIT_ALL_ERRORS)
-        except KeyboardInterrupt:               # Ctrl-C outside a run's own handling
-            click.echo("arena: interrupted", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+        except KeyboardInterrupt as e:          # Ctrl-C outside a run's own handling
+            interrupted(e)
 
 
 class DerivedChoice(click.Choice):
@@ -75,13 +126,46 @@ def cli() -> None:
     """mcts_arena: head-to-head game-AI tournaments on compiled game cores."""
 
 
+def _terminate(signum, frame) -> None:
+    raise Terminated
+
+
 def main() -> None:
-    """Console entry point (`arena`). Exit statuses: see mcts_arena.errors."""
+    """Console entry point (`arena`). Exit statuses: see mcts_arena.errors. SIGTERM is handled
+    like Ctrl-C (a run stops cleanly and prints how to resume), ending with status 143."""
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         cli(prog_name="arena")
-    except KeyboardInterrupt:
-        click.echo("arena: interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+    except KeyboardInterrupt as e:
+        interrupted(e)
+
+
+class Integer(click.ParamType):
+    """A count option: the one integer rule (mcts_arena.inputs.integer), one line naming the
+    option and its range (`--nodes must be an integer from 0 to ..., got ...`)."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int):
+        self.low, self.high = low, high
+
+    def convert(self, value, param, ctx):
+        if param is None:
+            what = "value"
+        elif isinstance(param, click.Argument):
+            what = param.human_readable_name
+        else:
+            what = param.opts[0]
+        return inputs.integer(value, self.low, self.high, what)
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "N"
+
+
+SEED = Integer(0, inputs.SEED_MAX)
+JOBS = Integer(0, 100_000)                          # more than the usable CPUs is cut to them
+GAMES = Integer(1, budgets.GAMES_MAX)
+SIMS = Integer(1, budgets.SIMS_MAX)
 
 
 # ---- checks the commands share ---------------------------------------------------------------

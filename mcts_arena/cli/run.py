@@ -5,19 +5,19 @@ import sys
 
 import click
 
-from mcts_arena.cli.app import BACKEND_OPTION, check_scale_options, cli, fail
-from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
+from mcts_arena.cli.app import BACKEND_OPTION, GAMES, JOBS, SIMS, check_scale_options, cli, fail
+from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, AllErrorGames, StoreWriteError
 
 
 @cli.command("run")
 @click.argument("config_path", metavar="CONFIG")
-@click.option("--jobs", "jobs", default=0, show_default=True, type=int,
+@click.option("--jobs", "jobs", default=0, show_default=True, type=JOBS,
               help="Games played at once, one worker pinned per CPU; 0 = every CPU this "
                    "process may use (never more).")
-@click.option("--games", type=int, default=None, help="Games per pairing (overrides the config).")
+@click.option("--games", type=GAMES, default=None, help="Games per pairing (overrides the config).")
 @click.option("--time", "time_s", type=float, default=None,
               help="Seconds per move (overrides the config's budget).")
-@click.option("--sims", type=int, default=None,
+@click.option("--sims", type=SIMS, default=None,
               help="Simulations per move (overrides the config's budget).")
 @click.option("--effort", type=float, default=None, metavar="S",
               help="Matched effort: each player gets the simulations/nodes the paper's engine "
@@ -44,9 +44,10 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     (players, budget, game, seed, openings) is refused unless --new; more games or more
     pairings extend the experiment. Ctrl-C stops cleanly, keeping finished games.
 
-    Exit status: 0 done; 2 a mistake in the command, the config or the results directory
-    (nothing changed); 3 some pairing's games are all error games (nothing measured; the next
-    run replays them); 130 interrupted.
+    Exit status: 0 done; 1 the results could not be written (a full disk: every game stored
+    before stays); 2 a mistake in the command, the config or the results directory (nothing
+    changed); 3 some pairing's games are all error games (nothing measured; the next run
+    replays them); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
     """
     from mcts_arena.results.summary import summary_of
     from mcts_arena.runner import run
@@ -57,21 +58,27 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     if ray_address is not None and backend != "ray":
         fail("--ray-address needs --backend ray")
     job = run.prepare(config_path, Overrides(games=games, time=time_s, sims=sims, effort=effort),
-                      out, jobs, dry_run=dry_run)
+                      out, jobs, dry_run=dry_run, new=new)
     if dry_run:
         click.echo(run.dry_run(job, new))
         return
-    result = run.play(job, new=new, backend=backend, ray_address=ray_address, verbose=verbose,
-                      progress=not quiet, echo=lambda m: click.echo(m, err=True))
+    again = run.resume_command(config_path, {
+        "--jobs": jobs, "--games": games, "--time": time_s, "--sims": sims,
+        "--effort": effort, "--out": out, "--backend": backend, "--ray-address": ray_address})
+    try:
+        result = run.play(job, new=new, backend=backend, ray_address=ray_address,
+                          verbose=verbose, progress=not quiet,
+                          echo=lambda m: click.echo(m, err=True))
+    except StoreWriteError as e:        # a full disk: one line (app.py), exit status 1
+        e.resume = again
+        raise
     click.echo(summary_of(job.directory))
     if result.interrupted:
-        again = run.resume_command(config_path, {
-            "--jobs": jobs, "--games": games, "--time": time_s, "--sims": sims,
-            "--effort": effort, "--out": out, "--backend": backend, "--ray-address": ray_address})
-        click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
+        how = "terminated" if result.terminated else "interrupted"
+        click.echo(f"arena: {how}: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "
                    f"{again}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(EXIT_TERMINATED if result.terminated else EXIT_INTERRUPTED)
     click.echo(run.outcome(result, job.directory))
     if result.all_error:
         raise AllErrorGames(all_error_message(result.all_error))

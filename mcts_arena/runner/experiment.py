@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from mcts_arena.errors import UserError
-from mcts_arena.results.sprt import replay_sprt
+from mcts_arena.errors import StoreWriteError, Terminated, UserError
+from mcts_arena.results.sprt import DECISION, replay_sprt
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.runner.config import Experiment
 from mcts_arena.runner.match import GameRecord
@@ -51,6 +51,7 @@ class RunResult:
     errors: int = 0             # of those, error games (a later run replays them)
     stored_total: int = 0       # every game in the store, planned or not (a lowered --games)
     all_error: tuple[tuple[str, int], ...] = ()     # (pairing label, games): only error games
+    terminated: bool = False    # stopped by SIGTERM (exit 143) rather than Ctrl-C (130)
 
     @property
     def missing(self) -> int:
@@ -71,7 +72,7 @@ def store_counts(store: Store, exp: Experiment, planned_ids: set[str]) -> StoreC
     with EXIT_ALL_ERRORS (mcts_arena.errors). Every backend's run ends through this."""
     per: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
     total = 0
-    for r in store.conn.execute("SELECT game_id, pairing_id, reason FROM game"):
+    for r in store.select("game", "game_id, pairing_id, reason"):
         total += 1
         if r["game_id"] in planned_ids:
             per[r["pairing_id"]][0] += 1
@@ -139,27 +140,33 @@ def pairing_records(exp: Experiment) -> list[dict]:
 
 
 class _StopFlag:
-    """First Ctrl-C: finish cleanly (stop dispatching, keep stored games); second: abort."""
+    """First Ctrl-C or SIGTERM: finish cleanly (stop dispatching, keep stored games); a second
+    one: abort. `signum` says which stopped the run (the exit status differs: 130, 143)."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self):
         self.stop = False
-        self._old = None
+        self.signum: int | None = None
+        self._old: dict = {}
 
     def __enter__(self):
-        try:
-            self._old = signal.signal(signal.SIGINT, self._handler)
-        except ValueError:          # not the main thread
-            self._old = None
+        for s in self.SIGNALS:
+            try:
+                self._old[s] = signal.signal(s, self._handler)
+            except ValueError:          # not the main thread
+                pass
         return self
 
     def _handler(self, signum, frame):
         if self.stop:
-            raise KeyboardInterrupt
+            raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
         self.stop = True
+        self.signum = signum
 
     def __exit__(self, *exc):
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
+        for s, old in self._old.items():
+            signal.signal(s, old)
 
     def __call__(self) -> bool:
         return self.stop
@@ -180,77 +187,105 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
     t0 = time.monotonic()
     if check_players:
         start_engines(exp, players)
-    with Writer.open(directory) as store:
-        check_compatible(store, exp)
-        store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_records(exp))
-        done = store.done_ids()
-        planned_ids = set(plan.game_ids())
-        stored_before = len(planned_ids & done)
-        jobs = plan.missing(done)
-        if announce is not None:
-            announce(stored_before, plan.total_games - stored_before)
-        labels = {p.id: p.label for p in exp.pairings}
-        scores = _running_scores(store, planned_ids)
-        tracker = None
-        if exp.sprt is not None:
-            tracker = replay_sprt(store, exp.sprt, planned_ids)
-            for pid, st in tracker.decisions.items():
-                old = store.get_meta(f"sprt/{pid}")
-                if old is None or {k: json.loads(old).get(k) for k in tracker.params()} \
-                        != tracker.params():
-                    store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
-        bar = _progress_bar(plan.total_games, stored_before, progress)
-        played = 0
-        skipped = 0
+    planned_ids = set(plan.game_ids())
+    # refusals first, before a byte is written
+    stored_before, played = check_store(directory, exp, planned_ids), 0
+    try:
+        with Writer.open(directory) as store:
+            check_compatible(store, exp)
+            done = store.done_ids()
+            stored_before = len(planned_ids & done)
+            store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_records(exp))
+            jobs = plan.missing(done)
+            if announce is not None:
+                announce(stored_before, plan.total_games - stored_before)
+            labels = {p.id: p.label for p in exp.pairings}
+            scores = _running_scores(store, planned_ids)
+            tracker = None
+            if exp.sprt is not None:
+                tracker = replay_sprt(store, exp.sprt, planned_ids)
+                for pid, st in tracker.decisions.items():
+                    old = store.meta_json(f"sprt/{pid}", DECISION)
+                    if old is None or {k: old.get(k) for k in tracker.params()} != tracker.params():
+                        store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
+            bar = _progress_bar(plan.total_games, stored_before, progress)
+            skipped = 0
 
-        def on_record(rec: GameRecord) -> None:
-            nonlocal played
-            if store.add_game(rec) and rec.game_id in planned_ids:
-                played += 1
-                if tracker is not None:
-                    st = tracker.add(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
-                    if st is not None:
-                        store.set_meta(f"sprt/{rec.pairing_id}", json.dumps(st, sort_keys=True))
-                s = scores[rec.pairing_id]
-                s[{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[rec.score]] += 1
+            def on_record(rec: GameRecord) -> None:
+                nonlocal played
+                if store.add_game(rec) and rec.game_id in planned_ids:
+                    played += 1
+                    if tracker is not None:
+                        st = tracker.add(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
+                        if st is not None:
+                            store.set_meta(f"sprt/{rec.pairing_id}", json.dumps(st, sort_keys=True))
+                    s = scores[rec.pairing_id]
+                    s[{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[rec.score]] += 1
+                    if bar is not None:
+                        bar.update(1)
+                        err = f" err {s[3]}" if s[3] else ""
+                        cpus = getattr(backend, "workers", workers)    # a Ray cluster's can change
+                        per_hour = 3600.0 * played / max(1e-9, time.monotonic() - t_run)
+                        bar.set_postfix_str(f"{cpus} CPUs {per_hour:,.0f} games/h | "
+                                            f"{labels.get(rec.pairing_id, rec.pairing_id)} "
+                                            f"+{s[0]} ={s[1]} -{s[2]}{err}", refresh=False)
+
+            def skip(job: Job) -> bool:
+                nonlocal skipped
+                if not tracker.decided(job.games[0].pairing_id):
+                    return False
+                skipped += len(job.games)
                 if bar is not None:
-                    bar.update(1)
-                    err = f" err {s[3]}" if s[3] else ""
-                    cpus = getattr(backend, "workers", workers)    # a Ray cluster's can change
-                    per_hour = 3600.0 * played / max(1e-9, time.monotonic() - t_run)
-                    bar.set_postfix_str(f"{cpus} CPUs {per_hour:,.0f} games/h | "
-                                        f"{labels.get(rec.pairing_id, rec.pairing_id)} "
-                                        f"+{s[0]} ={s[1]} -{s[2]}{err}", refresh=False)
+                    bar.total -= len(job.games)
+                return True
 
-        def skip(job: Job) -> bool:
-            nonlocal skipped
-            if not tracker.decided(job.games[0].pairing_id):
-                return False
-            skipped += len(job.games)
-            if bar is not None:
-                bar.total -= len(job.games)
-            return True
-
-        backend = backend or LocalPoolBackend(workers, players=players)
-        t_run = time.monotonic()
-        try:
-            with _StopFlag() as stop:
-                if tracker is None:
-                    complete = backend.run(jobs, on_record, stop)
-                else:
-                    complete = backend.run(jobs, on_record, stop, skip=skip)
-        finally:
-            if bar is not None:
-                bar.close()
-        counts = store_counts(store, exp, planned_ids)
+            backend = backend or LocalPoolBackend(workers, players=players)
+            t_run = time.monotonic()
+            try:
+                with _StopFlag() as stop:
+                    if tracker is None:
+                        complete = backend.run(jobs, on_record, stop)
+                    else:
+                        complete = backend.run(jobs, on_record, stop, skip=skip)
+            finally:
+                if bar is not None:
+                    bar.close()
+            counts = store_counts(store, exp, planned_ids)
+    except StoreWriteError as e:        # the run stops; every game stored stays
+        e.stored = stored_before + played
+        raise
     return RunResult(plan.total_games, stored_before, played, not complete,
                      time.monotonic() - t0, skipped, counts.stored_planned, counts.errors,
-                     counts.stored_total, counts.all_error)
+                     counts.stored_total, counts.all_error,
+                     terminated=stop.signum == signal.SIGTERM)
+
+
+def check_store(directory: Path, exp: Experiment, planned_ids: set[str] | None = None) -> int:
+    """Every refusal a run of `exp` into `directory` can meet in its store, read-only (nothing
+    is created or changed): a store of another config, and a row the run would read that its
+    column cannot hold (results/rows.py). Only then does the runner open it for writing.
+    Returns how many games of `planned_ids` are stored already (error games not counted)."""
+    if not has_results(directory):
+        return 0
+    from mcts_arena.results.store import check_ours
+
+    if check_ours(directory / DB_NAME) == "empty":
+        return 0
+    ids = planned_ids if planned_ids is not None else set()
+    with Store.open(directory) as store:
+        check_compatible(store, exp)
+        store_counts(store, exp, ids)
+        _running_scores(store, ids)
+        for pid in {p.id for p in exp.pairings}:
+            store.meta_json(f"sprt/{pid}", DECISION)
+        if exp.sprt is not None:
+            replay_sprt(store, exp.sprt, ids)
+        return len(ids & store.done_ids())
 
 
 def _running_scores(store: Store, planned_ids: set[str]) -> dict[str, list[int]]:
     scores: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
-    for r in store.conn.execute("SELECT game_id, pairing_id, score FROM game"):
+    for r in store.select("game", "game_id, pairing_id, score"):
         if r["game_id"] in planned_ids:
             scores[r["pairing_id"]][{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[r["score"]]] += 1
     return scores

@@ -255,43 +255,44 @@ class LocalPoolBackend:
                                  job.pair_index, job.max_plies, job.macros, rest))
 
     def _drain(self, w: _Worker, on_record) -> bool:
-        """Read every message waiting from worker w; False if its pipe is broken."""
-        try:
-            while w.conn.poll():
+        """Read every message waiting from worker w; False if its pipe is broken. Only reading
+        the pipe may fail for the worker's sake: what `on_record` raises (the store cannot be
+        written, StoreWriteError) stops the run, it is never taken for a dying worker."""
+        while True:
+            try:
+                if not w.conn.poll():
+                    return True
                 kind, _job_id, payload = w.conn.recv()
-                wd = self.watchdog
-                if kind == "move":
-                    w.current = payload
-                    g = next((x for x in w.job.games if x.game_id == payload[0]), None) \
-                        if w.job is not None else None
-                    budget = Budget.of(g.budgets[payload[2]]) if g is not None else Budget()
-                    who = f"seat {payload[2]} {g.seats[payload[2]]}" if g else "a player"
-                    progress = None
-                    if budget.time is None:     # simulation speed varies: watch CPU
-                        pid = w.process.pid
-                        progress = lambda pid=pid: cpu_seconds(pid)  # noqa: E731
-                    wd.arm(w, wd.move_bound(budget),
-                           f"a move from {who} at ply {payload[1] + 1}, budget "
-                           f"{budget if g is not None else '?'}",
-                           progress=progress, hard_s=hard_bound(wd.grace_s))
-                elif kind == "game":
-                    w.received.add(payload.game_id)
-                    w.current = None
-                    wd.arm(w, wd.setup_s, "the worker to start the next game")
-                    on_record(payload)
-                elif kind == "done":
-                    w.job = None
-                    w.current = None
-                    wd.disarm(w)
-                elif kind == "fail":
-                    raise RunnerError(payload)
-        except (EOFError, OSError, ConnectionError):
-            return False
-        except RunnerError:
-            raise
-        except Exception:  # noqa: BLE001 - a message cut by a dying worker
-            return False
-        return True
+            except (EOFError, OSError, ConnectionError):
+                return False
+            except Exception:  # noqa: BLE001 - a message cut by a dying worker
+                return False
+            wd = self.watchdog
+            if kind == "move":
+                w.current = payload
+                g = next((x for x in w.job.games if x.game_id == payload[0]), None) \
+                    if w.job is not None else None
+                budget = Budget.of(g.budgets[payload[2]]) if g is not None else Budget()
+                who = f"seat {payload[2]} {g.seats[payload[2]]}" if g else "a player"
+                progress = None
+                if budget.time is None:     # simulation speed varies: watch CPU
+                    pid = w.process.pid
+                    progress = lambda pid=pid: cpu_seconds(pid)  # noqa: E731
+                wd.arm(w, wd.move_bound(budget),
+                       f"a move from {who} at ply {payload[1] + 1}, budget "
+                       f"{budget if g is not None else '?'}",
+                       progress=progress, hard_s=hard_bound(wd.grace_s))
+            elif kind == "game":
+                w.received.add(payload.game_id)
+                w.current = None
+                wd.arm(w, wd.setup_s, "the worker to start the next game")
+                on_record(payload)
+            elif kind == "done":
+                w.job = None
+                w.current = None
+                wd.disarm(w)
+            elif kind == "fail":
+                raise RunnerError(payload)
 
     def _requeue(self, w: _Worker, queue: collections.deque, on_record) -> None:
         job = w.job

@@ -12,16 +12,19 @@ Only then is an old directory moved aside (`--new`) and the store opened.
 """
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcts_arena.errors import UserError
 from mcts_arena.results.store import Store
 from mcts_arena.runner import config as config_mod
 from mcts_arena.runner import plan as plan_mod
 from mcts_arena.runner.experiment import (
     RunResult,
     check_compatible,
+    check_store,
     has_results,
     move_aside,
     results_dir,
@@ -45,13 +48,19 @@ class RunJob:
 
 
 def prepare(config_path: str, overrides: config_mod.Overrides, out: str | None, jobs: int,
-            dry_run: bool = False) -> RunJob:
-    """Load and check the config and its results directory (a dry run may look at a busy one)."""
+            dry_run: bool = False, new: bool = False) -> RunJob:
+    """Load and check the config and its results directory (a dry run may look at a busy one):
+    usable, ours, intact, and (unless `new` moves it aside) holding games of this config only,
+    every row the run reads readable."""
     workers = worker_count(jobs)
+    if out is not None and not out.strip():
+        raise UserError("--out must name a directory, got ''")
     exp = config_mod.load(config_path, overrides)
     the_plan = plan_mod.make_plan(exp)
     directory = results_dir(exp, out)
     check_writable(directory, busy_ok=dry_run)
+    if not new and not dry_run:
+        check_store(directory, exp, set(the_plan.game_ids()))
     return RunJob(exp, the_plan, directory, workers)
 
 
@@ -105,8 +114,9 @@ def play(job: RunJob, *, new: bool = False, backend: str = "local",
 
 def resume_command(config_path: str, options: dict) -> str:
     """The `arena run ...` that resumes an interrupted run: the same options, in order."""
-    return f"arena run {config_path}" + "".join(
-        f" {flag} {value}" for flag, value in options.items() if value and value != "local")
+    return f"arena run {shlex.quote(config_path)}" + "".join(
+        f" {flag} {shlex.quote(str(value))}" for flag, value in options.items()
+        if value and value != "local")
 
 
 def outcome(result: RunResult, directory: Path) -> str:

@@ -10,6 +10,7 @@ ours are the reader's (mcts_arena.results.store).
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from mcts_arena import __version__
 from mcts_arena.budgets import Budget
-from mcts_arena.errors import StoreLockedError, UserError
+from mcts_arena.errors import StoreLockedError, StoreWriteError, UserError
 from mcts_arena.results.store import (
     APPLICATION_ID,
     DB_NAME,
@@ -31,7 +32,11 @@ from mcts_arena.results.store import (
     Store,
     check_intact,
     check_ours,
+    text_factory,
+    writer_holds_lock,
 )
+
+NAME_MAX = 255          # bytes in one path component on Linux and macOS file systems
 
 
 def machine_description() -> dict:
@@ -69,21 +74,24 @@ class Writer(Store):
     def open(cls, directory: str | os.PathLike) -> Writer:
         """Open (or create) the store in `directory` for writing, taking its lock. UserError
         (one line, nothing written) when the directory cannot hold a store, its arena.sqlite
-        is not ours or is damaged, or another writer holds the lock."""
+        is not ours or is damaged, or another writer holds the lock; StoreWriteError (exit
+        status 1) when the store cannot be written (a full disk). Either way nothing it made
+        is left behind: no directory, no lock file, no half-made database."""
         d = Path(directory)
         db = d / DB_NAME
         check_writable_dir(d)
         kind = check_ours(db) if db.exists() else "empty"
         if kind != "empty":
             check_intact(db)
+        made = _Made(d)
+        fd = None
         try:
-            d.mkdir(parents=True, exist_ok=True)
+            made.dirs()
             fd = acquire_lock(d)
-        except OSError as e:
-            raise UserError(f"{d}: cannot write results here: {e.strerror or e}") from None
-        try:
             conn = sqlite3.connect(db, isolation_level=None)
+            made.conn = conn
             conn.row_factory = sqlite3.Row
+            conn.text_factory = text_factory
             if kind == "empty":         # the id goes into the main file before WAL
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute("PRAGMA journal_mode=WAL")
@@ -94,16 +102,22 @@ class Writer(Store):
             conn.executescript(SCHEMA)
             conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
                          (str(SCHEMA_VERSION),))
-        except sqlite3.Error as e:
-            os.close(fd)
-            raise UserError(f"{db}: cannot open the store: {e}") from None
-        except BaseException:
-            os.close(fd)
+        except BaseException as e:
+            made.undo(fd)
+            if _disk_failure(e):        # a full disk, an I/O error: exit status 1
+                raise StoreWriteError(f"{db}: cannot create the results store: "
+                                      f"{_why(e)}") from None
+            if isinstance(e, (sqlite3.Error, OSError)):     # a place no store can go
+                raise UserError(f"{d}: cannot write results here: {_why(e)}") from None
             raise
+        _write_pid(fd)
         return cls(d, conn, fd)
 
     def close(self) -> None:
-        self.conn.close()
+        try:
+            self.conn.close()
+        except sqlite3.Error:           # a last checkpoint that failed: the log keeps it
+            pass
         if self._lock_fd is not None:
             os.close(self._lock_fd)     # closing the descriptor releases the flock
             self._lock_fd = None
@@ -116,7 +130,7 @@ class Writer(Store):
         opponent_budget (dict or None), in config order.
         """
         now = _now()
-        with self.transaction():
+        with self.transaction("the experiment"):
             self.conn.execute(
                 "INSERT INTO experiment VALUES (1, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE "
                 "SET config_json = excluded.config_json, identity_json = excluded.identity_json, "
@@ -137,9 +151,10 @@ class Writer(Store):
 
         Idempotent: a game already stored is kept as it is, except an `error` game, which a
         later play of the same id replaces. Also scores the game's pair once both are stored.
+        StoreWriteError when it cannot be stored (nothing of it is then).
         """
         values = _game_values(rec)
-        with self.transaction():
+        with self.transaction(f"game {rec.game_id}"):
             cur = self.conn.execute(
                 f"INSERT INTO game ({', '.join(GAME_TABLE_COLUMNS)}) VALUES "
                 f"({', '.join('?' * len(GAME_TABLE_COLUMNS))}) ON CONFLICT(game_id) DO UPDATE SET "
@@ -153,9 +168,8 @@ class Writer(Store):
     def _score_pair(self, pairing_id: str, pair_index: int) -> None:
         from mcts_arena.stats import pair_outcome
 
-        rows = self.conn.execute(
-            "SELECT swap, score, reason FROM game WHERE pairing_id = ? AND pair_index = ?",
-            (pairing_id, pair_index)).fetchall()
+        rows = self.select("game", "game_id, swap, score, reason",
+                           "pairing_id = ? AND pair_index = ?", (pairing_id, pair_index))
         by_swap = {r["swap"]: r for r in rows}
         if set(by_swap) != {0, 1}:
             return
@@ -165,33 +179,129 @@ class Writer(Store):
 
     def set_meta(self, key: str, value: str) -> None:
         """Store (or replace) a meta value at once (writer only)."""
-        with self.transaction():
+        with self.transaction(f"meta {key!r}"):
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
-    def transaction(self):
-        """`with writer.transaction():` the statements inside commit together (or not at all)."""
-        return _Transaction(self.conn)
+    def transaction(self, what: str = "results"):
+        """`with writer.transaction(what):` the statements inside commit together (or not at
+        all); a failure to write (sqlite3.Error, OSError) is a StoreWriteError naming `what`."""
+        return _Transaction(self.conn, self.directory / DB_NAME, what)
 
 
 class _Transaction:
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn: sqlite3.Connection, db: Path, what: str):
         self.conn = conn
+        self.db = db
+        self.what = what
 
     def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise StoreWriteError(f"{self.db}: cannot store {self.what}: {_why(e)}") from None
 
     def __exit__(self, exc_type, exc, tb):
-        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if exc_type is None:
+            try:
+                self.conn.execute("COMMIT")
+                return False
+            except sqlite3.Error as e:
+                exc = e
+        try:
+            self.conn.execute("ROLLBACK")
+        except sqlite3.Error:           # SQLite rolled back already (a full disk does)
+            pass
+        if isinstance(exc, (sqlite3.Error, OSError)):
+            raise StoreWriteError(f"{self.db}: cannot store {self.what}: {_why(exc)}") from None
+        return False
+
+
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
+_SQLITE_DISK = {10, 13}         # SQLITE_IOERR, SQLITE_FULL (primary codes)
+
+
+def _disk_failure(e: BaseException) -> bool:
+    """Is `e` the disk failing (full, quota, I/O) rather than a place no store can go?"""
+    if isinstance(e, OSError):
+        return e.errno in _DISK_ERRNOS
+    if isinstance(e, sqlite3.Error):
+        code = getattr(e, "sqlite_errorcode", None)
+        return code is None or code & 0xFF in _SQLITE_DISK
+    return False
+
+
+def _why(e: BaseException) -> str:
+    return " ".join(str(getattr(e, "strerror", None) or e).split())
+
+
+class _Made:
+    """What Writer.open made, so a failure can take it away again (module docstring)."""
+
+    def __init__(self, d: Path):
+        self.d = d
+        self.new_dirs: list[Path] = []
+        p = d
+        while not p.exists():
+            self.new_dirs.append(p)
+            p = p.parent
+        self.lock_existed = (d / LOCK_NAME).exists()
+        db = d / DB_NAME
+        self.db_size = db.stat().st_size if db.exists() else None
+        self.sidecars = {s: Path(f"{db}{s}").exists() for s in ("-wal", "-shm", "-journal")}
+        self.conn: sqlite3.Connection | None = None
+
+    def dirs(self) -> None:
+        self.d.mkdir(parents=True, exist_ok=True)
+
+    def undo(self, fd: int | None) -> None:
+        db = self.d / DB_NAME
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except sqlite3.Error:
+                pass
+        for suffix, existed in self.sidecars.items():
+            if not existed:
+                _unlink(Path(f"{db}{suffix}"))
+        if self.db_size is None:
+            _unlink(db)
+        elif self.db_size == 0 and db.exists():
+            os.truncate(db, 0)          # an empty file it was (the store was to go there)
+        if fd is not None:
+            if not self.lock_existed:
+                _unlink(self.d / LOCK_NAME)
+            os.close(fd)
+        for p in self.new_dirs:         # deepest first; only if still empty
+            try:
+                p.rmdir()
+            except OSError:
+                break
+
+
+def _unlink(p: Path) -> None:
+    try:
+        p.unlink()
+    except FileNotFoundError:
+        pass
 
 
 def check_writable_dir(d: Path) -> None:
     """Refuse (UserError, one line) a results directory that is a file or cannot be made;
     writes nothing."""
+    for part in d.parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise UserError(f"{_short(d)}: cannot make a results directory here: the name "
+                            f"{_short(Path(part))} is longer than {NAME_MAX} bytes")
     if d.exists():
         if not d.is_dir():
             raise UserError(f"{d}: is a file, not a results directory")
         if not os.access(d, os.W_OK | os.X_OK):
             raise UserError(f"{d}: cannot write results here: permission denied")
+        lock = d / LOCK_NAME
+        if lock.exists() or lock.is_symlink():
+            if lock.is_symlink() or not lock.is_file():
+                raise UserError(f"{lock}: not a regular file; refusing to use {d} as a results "
+                                f"directory")
         return
     parent = d.parent
     while not parent.exists() and parent != parent.parent:
@@ -202,42 +312,60 @@ def check_writable_dir(d: Path) -> None:
         raise UserError(f"{d}: cannot make a results directory here: permission denied")
 
 
+def _short(p: Path) -> str:
+    text = str(p)
+    return text if len(text) <= 60 else text[:40] + "..." + text[-15:]
+
+
 def check_writable(d: Path, busy_ok: bool = False) -> None:
     """Every check `Writer.open(d)` makes before writing, without writing anything: a usable
-    directory, an arena.sqlite that is ours (if any), and (unless busy_ok) no other run
-    holding the lock. UserError (one line) otherwise."""
+    directory, an arena.sqlite that is ours and intact (if any), and (unless busy_ok) no other
+    run holding the lock. UserError (one line) otherwise."""
     d = Path(d)
     check_writable_dir(d)
     db = d / DB_NAME
-    if db.exists():
-        check_ours(db)
-    if not busy_ok and (d / LOCK_NAME).is_file():
-        try:
-            fd = os.open(d / LOCK_NAME, os.O_RDONLY)
-        except OSError:
-            return
+    if db.exists() and check_ours(db) != "empty":
+        check_intact(db)
+    if not busy_ok and writer_holds_lock(d):
+        raise _locked(d)
+
+
+def _locked(d: Path) -> StoreLockedError:
+    return StoreLockedError(f"{d} is in use by another 'arena run' (lock {d / LOCK_NAME} is "
+                            f"held); wait for it to finish")
+
+
+#: How long a writer waits for readers (`arena report`, `arena show`, which hold the lock
+#: shared while they read) before it refuses.
+READER_WAIT_S = 30.0
+
+
+def acquire_lock(directory: Path, reader_wait_s: float | None = None) -> int:
+    """Take the experiment's lock or refuse (another `arena run` is writing here). Readers hold
+    it shared for as long as they read; a writer waits for them (up to READER_WAIT_S)."""
+    wait = READER_WAIT_S if reader_wait_s is None else reader_wait_s
+    path = directory / LOCK_NAME
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    deadline = time.monotonic() + wait
+    while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
         except BlockingIOError:
-            raise StoreLockedError(f"{d} is in use by another 'arena run' (lock {d / LOCK_NAME} "
-                                   f"is held); wait for it to finish") from None
-        finally:
+            pass
+        if writer_holds_lock(directory) is not False or time.monotonic() > deadline:
             os.close(fd)
+            raise _locked(directory) from None
+        time.sleep(0.05)                # only readers hold it: they finish soon
 
 
-def acquire_lock(directory: Path) -> int:
-    """Take the experiment's lock or refuse (another `arena run` is writing here)."""
-    path = directory / LOCK_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+def _write_pid(fd: int) -> None:
+    """The lock file says which process writes (for a person looking; nothing reads it)."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise StoreLockedError(f"{directory} is in use by another 'arena run' (lock {path} is "
-                               f"held); wait for it to finish") from None
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
-    return fd
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError:                     # a full disk: the lock holds without it
+        pass
 
 
 def _json_or_none(v) -> str | None:
