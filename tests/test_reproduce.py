@@ -103,7 +103,7 @@ def test_pages_only_on_nothing_played(setup, monkeypatch):
 
 @pytest.mark.parametrize("args, msg", [
     (["--scale", "0"], "--scale must be in (0, 100], got 0.0"),
-    (["--games", "0"], "--games must be a positive integer, got 0"),
+    (["--games", "0"], "--games must be an integer from 1 to 100000, got 0"),
     (["--only", "nope"], "--only 'nope': no such page"),
 ])
 def test_bad_options(setup, monkeypatch, args, msg):

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from mcts_arena import bench, budgets, games
-from mcts_arena.cli.app import cli, fail
+from mcts_arena.cli.app import Integer, cli, fail
 
 
 @cli.command("games")
@@ -48,13 +48,14 @@ def players_cmd(game: str | None) -> None:
 
 @cli.command("perft", context_settings={"ignore_unknown_options": True})
 @click.argument("game")
-@click.argument("depth", type=int)
+@click.argument("depth", type=Integer(0, 1000))
 @click.option("--position", default=None, help="Start from this position (the game's text form).")
 def perft_cmd(game: str, depth: int, position: str | None) -> None:
     """Count the leaves of the move tree of GAME to DEPTH plies (the count is printed last)."""
-    if depth < 0:
-        fail(f"perft depth must be a non-negative integer, got {depth}")
+    from mcts_arena.players.search import work
+
     state = games.new_state(game, position)
+    work.check_perft(state, depth)          # refused first when it cannot finish
     click.echo(f"perft {game} depth {depth}")
     click.echo(state.perft(depth))
 

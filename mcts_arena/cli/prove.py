@@ -6,30 +6,29 @@ import json
 import click
 
 from mcts_arena import games
-from mcts_arena.cli.app import cli, fail
+from mcts_arena.cli.app import SEED, Integer, cli, fail
+from mcts_arena.players.search.work import PROVE_NODES_MAX
 
 
 @cli.command("prove")
 @click.argument("game", metavar="GAME")
 @click.option("--position", default=None, help="The position in the game's text form.")
-@click.option("--nodes", type=int, default=0, show_default=True,
+@click.option("--nodes", type=Integer(0, PROVE_NODES_MAX), default=0, show_default=True,
               help="Node budget per move (0 = no limit); past it a value is unknown.")
-@click.option("--depth", type=int, default=0, show_default=True,
+@click.option("--depth", type=Integer(0, 1000), default=0, show_default=True,
               help="Only results reached within this many plies (0 = to the end).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def prove_cmd(game: str, position: str | None, nodes: int, depth: int, as_json: bool) -> None:
     """Solve a position exactly (αβ over win/draw/loss with a transposition table): the value
     for the side to move and the value of every legal move. GAME may carry parameters, e.g.
     `hex(size=4)`. For small boards: Hex up to 5x5, endgames and short tactics elsewhere."""
-    from mcts_arena.players.search.prover import prove_position
+    from mcts_arena.players.search import work
 
-    if nodes < 0 or depth < 0:
-        fail("--nodes and --depth must be >= 0")
     state = games.new_state(game, position)
     name = games.split(game)[0]
     if state.is_terminal():
         fail("the position is already finished (nothing to prove)")
-    res = prove_position(state, nodes, depth)
+    res = work.prove(state, nodes, depth)      # refused first when it cannot finish
     if as_json:
         click.echo(json.dumps({"game": name, "position": state.to_text(), **res}, indent=2))
         return
@@ -51,9 +50,9 @@ def prove_cmd(game: str, position: str | None, nodes: int, depth: int, as_json: 
                    "where the game has a playout policy (bridge playouts in Hex).")
 @click.option("--budgets", default="100,1000,10000", show_default=True,
               help="Comma-separated simulation budgets (αβ: nodes).")
-@click.option("--seeds", type=int, default=10, show_default=True,
+@click.option("--seeds", type=Integer(1, 1000), default=10, show_default=True,
               help="Independent searches per player and position.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Base seed.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Base seed.")
 @click.option("--out", default=None, metavar="DIR",
               help="Results directory [default: results/solve-<suite name>].")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from mcts_arena.cli.app import BACKEND_OPTION, cli, fail
+from mcts_arena import budgets
+from mcts_arena.cli.app import BACKEND_OPTION, GAMES, JOBS, Integer, cli, fail
 from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
 
 
@@ -14,15 +15,16 @@ from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
 @click.option("--scale", "scale", type=float, default=0.1, show_default=True,
               help="Fraction of the paper's search effort (matched effort: each player gets the "
                    "paper engine's simulations/nodes for scale x the paper's seconds).")
-@click.option("--games", type=int, default=40, show_default=True,
+@click.option("--games", type=GAMES, default=40, show_default=True,
               help="At most this many games per pairing.")
-@click.option("--sweep-games", type=int, default=None,
+@click.option("--sweep-games", type=GAMES, default=None,
               help="At most this many games per point of an α sweep [default: --games].")
-@click.option("--tournament-games", type=int, default=20, show_default=True,
+@click.option("--tournament-games", type=Integer(2, budgets.GAMES_MAX), default=20,
+              show_default=True,
               help="Games per match of the Appendix B tournaments (even).")
 @click.option("--only", default=None, metavar="IDS",
               help="Comma-separated page ids (table2, fig1, ...; see configs/reproduction.yaml).")
-@click.option("--jobs", "jobs", default=0, show_default=True, type=int,
+@click.option("--jobs", "jobs", default=0, show_default=True, type=JOBS,
               help="Games played at once; 0 = every CPU this process may use.")
 @click.option("--out", "out", default="results/reproduction", show_default=True, metavar="DIR",
               help="Where the experiments' results directories go.")

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from mcts_arena.cli.app import DerivedChoice, check_scale_options, cli
+from mcts_arena.cli.app import GAMES, JOBS, SIMS, DerivedChoice, check_scale_options, cli
 from mcts_arena.errors import EXIT_INTERRUPTED
 
 
@@ -29,11 +29,11 @@ def _tie_rules():
 @click.option("--eval", "evalfn", default=None, type=DerivedChoice(_evals),
               help="Evaluation of the built-in tournaments, for a game that tunes with several "
                    "(its GameInfo.tuning) [default: the game's first].")
-@click.option("--games", type=int, default=None,
+@click.option("--games", type=GAMES, default=None,
               help="Games per match [default: the paper's, 1000 Kalah / 200 otherwise].")
 @click.option("--time", "time_s", type=float, default=None, help="Seconds per move [default 1].")
-@click.option("--sims", type=int, default=None, help="Simulations per move instead of --time.")
-@click.option("--jobs", "jobs", default=0, show_default=True, type=int,
+@click.option("--sims", type=SIMS, default=None, help="Simulations per move instead of --time.")
+@click.option("--jobs", "jobs", default=0, show_default=True, type=JOBS,
               help="Games played at once (0 = every usable CPU).")
 @click.option("--tie", default=None, type=DerivedChoice(_tie_rules),
               help="Elimination ties: first (the paper's) or playoff (extra pairs, capped).")

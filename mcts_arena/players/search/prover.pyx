@@ -142,24 +142,39 @@ cdef class Prover:
             return None
         return v
 
+    @property
+    def nodes_searched(self) -> int:
+        """Positions the last `prove` visited."""
+        return self.nodes
+
+    @property
+    def budget_ran_out(self) -> bool:
+        """Whether the last `prove` stopped at its node budget (its None is "no time", not
+        "no result within the depth")."""
+        return self.aborted
+
     def prove_moves(self, GameState state, long max_nodes=0, int max_depth=0):
         """{move id: value for the side to move after playing it (+1 win, 0 draw, -1 loss, None
-        unknown)} for every legal move, and the nodes searched."""
+        unknown)} for every legal move, and the nodes searched (`aborted`: how many moves'
+        searches stopped at the node budget)."""
         cdef GameState s = state.clone()
         cdef int me = s.player
         cdef long total = 0
+        cdef int aborted = 0
         cdef double t0 = now()
         out = {}
         for m in s.move_ids():
             s.do_move(m)
+            self.aborted = False
             v = self.prove(s, max_nodes, max_depth - 1 if max_depth > 0 else 0) \
                 if s.result() == ONGOING else _terminal(s)
             total += self.nodes
+            aborted += self.aborted
             s.undo_move()
             if v is not None and _next_player(state, m) != me:
                 v = -v
             out[m] = v
-        return out, {"nodes": total, "time": now() - t0}
+        return out, {"nodes": total, "time": now() - t0, "aborted": aborted}
 
 
 def _next_player(GameState state, int move):
