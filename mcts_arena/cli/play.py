@@ -5,7 +5,8 @@ import click
 
 from mcts_arena import games
 from mcts_arena.budgets import Budget
-from mcts_arena.cli.app import check_budget_options, check_scale_options, cli, fail
+from mcts_arena.cli.app import SEED, SIMS, check_budget_options, check_scale_options, cli, fail
+from mcts_arena.errors import AllErrorGames
 
 _HOW = {"time_forfeit": " by time forfeit", "illegal_move": " by an illegal move",
         "resign": " by resignation"}
@@ -16,8 +17,8 @@ _HOW = {"time_forfeit": " by time forfeit", "illegal_move": " by an illegal move
 @click.argument("spec_a")
 @click.argument("spec_b")
 @click.option("--time", "seconds", type=float, default=None, help="Seconds per move.")
-@click.option("--sims", type=int, default=None, help="Simulations (αβ: nodes) per move.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed for both players.")
+@click.option("--sims", type=SIMS, default=None, help="Simulations (αβ: nodes) per move.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed for both players.")
 @click.option("--position", default=None, help="Start from this position (the game's text form).")
 @click.option("--show", is_flag=True, help="Print the board after every move.")
 def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
@@ -52,7 +53,9 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
                    tuple(spec_budget(s) or budget for s in specs), seed, position, players,
                    on_move=shown)
     if rec.reason == "error":
+        # nothing was measured: the status says so (3, the all-error rule of `arena run`)
         click.echo(f"result: error game ({rec.error})")
+        raise AllErrorGames(f"the game could not be played: {rec.error}")
     elif rec.winner is None:
         click.echo("result: draw" + (" (ply limit)" if rec.reason == "max_plies" else ""))
     else:
@@ -65,11 +68,11 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
 @cli.command("gtp")
 @click.argument("spec")
 @click.option("--game", required=True, help="The game to serve.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="The player's seed (the runner fills it from the game's seed: {seed}).")
 @click.option("--time", "seconds", type=float, default=None,
               help="Seconds per move [default: the engine's time_settings, else 1].")
-@click.option("--sims", type=int, default=None, help="Simulations (αβ: nodes) per move.")
+@click.option("--sims", type=SIMS, default=None, help="Simulations (αβ: nodes) per move.")
 def gtp_cmd(spec: str, game: str, seed: int, seconds: float | None, sims: int | None) -> None:
     """Serve the player SPEC over GTP on stdin/stdout, for GUIs and tournament managers.
 

@@ -153,17 +153,23 @@ def _parse(game: str) -> tuple[str, dict[str, int]]:
     info = info_of(name)
     params = {k: p.default for k, p in info.params.items()}
     if args:
+        given: set[str] = set()
         for item in args.split(","):
             key, eq, raw = item.partition("=")
             key = key.strip()
             if not eq or not key:
                 raise UnknownGameError(f"bad parameter {item.strip()!r} of {name}: expected "
                                        f"key=value")
+            if key in given:        # the one rule: a key given twice is refused
+                raise UnknownGameError(f"{key} given twice in {game!r}; give it once")
+            given.add(key)
             if key not in info.params:
                 valid = ", ".join(info.params) or "none"
                 raise UnknownGameError(f"unknown parameter {key!r} of {name}; valid: {valid}")
             p = info.params[key]
             try:
+                if not re.fullmatch(r"[+-]?[0-9]+", raw.strip()):     # no 1_0, no ١
+                    raise ValueError(raw)
                 val = int(raw.strip())
             except ValueError:
                 raise UnknownGameError(f"bad value {raw.strip()!r} for {name} parameter {key}: "

@@ -31,7 +31,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from mcts_arena import games
+from mcts_arena import games, inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import SpecError
 from mcts_arena.games.info import KNOWLEDGE_OPTIONS
@@ -196,6 +196,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     opts: dict[str, object] = {}
     budget: dict[str, object] = {}
     seed_salt = 0
+    given: dict[str, str] = {}      # role -> the token that gave it (budget, seed)
     valid_evals = list(info.evals)
     keys = keys_of(kind)
     for tok in tokens:
@@ -217,10 +218,18 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
             val = _number(raw.strip(), o, tok, text)
         else:
             o, val = _parse_token(tok, kind, text)
-        if o.role == "budget":
-            budget = {o.field: val}
-        elif o.role == "seed":
-            seed_salt = int(val)
+        if o.role in ("budget", "seed"):
+            # one budget and one seed per spec: a second is refused, never last-one-wins
+            # (mcts_arena.inputs.once is the same rule for keys)
+            name = "budget (time= or sims=)" if o.role == "budget" else "seed"
+            if o.role in given:
+                raise SpecError(f"{name} given twice in {text!r} ({given[o.role]!r} and "
+                                f"{tok!r}); give it once")
+            given[o.role] = tok
+            if o.role == "budget":
+                budget = {o.field: val}
+            else:
+                seed_salt = int(val)
         else:
             _check_game(o.field, tok, game, text)
             _set(opts, o.field, val, tok, text)
@@ -371,6 +380,12 @@ def _format_py_value(v) -> str:
 def _parse_external(kind: str, args: str | None, text: str, game: str) -> ExternalSpec:
     """The inside of `GTP(...)` / `py(...)`; SpecError names the problem."""
     items = notation.items(args or "", text)
+    # a key given twice is refused (GTP(cmd=a,cmd=b)); time= and sims= are one budget
+    try:
+        inputs.once(("time/sims" if k in ("time", "sims") else k for k, _v, _q in items
+                     if k is not None), repr(text))
+    except inputs.InputError as e:
+        raise SpecError(str(e)) from None
     budget: dict = {}
     name = ""
     label = " ".join(text.split())
