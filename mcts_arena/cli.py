@@ -352,9 +352,13 @@ def main() -> None:
               help="With --backend ray: the cluster to join, HOST:PORT of its head or 'auto' "
                    "(default: start Ray locally).")
 @click.option("--verbose", is_flag=True, help="Let Ray's own log lines through (--backend ray).")
+@click.option("--allow-mixed-builds", is_flag=True,
+              help="Add games to results another build of mcts_arena played (refused "
+                   "otherwise); reports list the builds behind each pairing.")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
             sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool,
-            quiet: bool, backend: str, ray_address: str | None, verbose: bool) -> None:
+            quiet: bool, backend: str, ray_address: str | None, verbose: bool,
+            allow_mixed_builds: bool) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
@@ -414,7 +418,8 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
 
         result = scheduler.run_experiment(exp, the_plan, directory, workers=workers,
                                           backend=engine, progress=not quiet,
-                                          announce=announce, check_players=False)
+                                          announce=announce, check_players=False,
+                                          allow_mixed_builds=allow_mixed_builds)
     finally:
         if engine is not None:
             engine.close()
@@ -427,7 +432,8 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
                                                   ("--effort", effort), ("--out", out),
                                                   ("--backend", backend),
                                                   ("--ray-address", ray_address))
-            if value and value != "local")
+            if value and value != "local") + (" --allow-mixed-builds" if allow_mixed_builds
+                                              else "")
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "
                    f"arena {again}", err=True)
@@ -452,7 +458,13 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
               help="Fraction of the paper's search effort (matched effort: each player gets the "
                    "paper engine's simulations/nodes for scale x the paper's seconds).")
 @click.option("--games", type=int, default=40, show_default=True,
-              help="At most this many games per pairing.")
+              help="Games per pairing (with --precision: the first look).")
+@click.option("--precision", type=float, default=None, metavar="H",
+              help="Play each row (not sweep points) in looks of 1.5x more games until its "
+                   "95% interval is at most ±H points or excludes 50% (at a level split "
+                   "over the looks), at most --max-games.")
+@click.option("--max-games", type=int, default=None, metavar="N",
+              help="With --precision: games per row at most [default: 4 x --games].")
 @click.option("--sweep-games", type=int, default=None,
               help="At most this many games per point of an α sweep [default: --games].")
 @click.option("--tournament-games", type=int, default=20, show_default=True,
@@ -473,9 +485,14 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
               show_default=True, help="Where games run: local worker processes, or a Ray cluster.")
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="With --backend ray: the cluster to join (default: start Ray locally).")
-def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_games: int,
+@click.option("--allow-mixed-builds", is_flag=True,
+              help="Add games to results another build of mcts_arena played (refused "
+                   "otherwise); the pages list the builds behind each row.")
+def reproduce_cmd(scale: float, games: int, precision: float | None, max_games: int | None,
+                  sweep_games: int | None, tournament_games: int,
                   only: str | None, jobs: int, out: str, docs: str, manifest: str,
-                  pages_only: bool, quiet: bool, backend: str, ray_address: str | None) -> None:
+                  pages_only: bool, quiet: bool, backend: str, ray_address: str | None,
+                  allow_mixed_builds: bool) -> None:
     """Play the paper's tables and figures at a fraction of its budget and write the record:
     docs/reproduction/index.md and a page per table or figure, ours beside the paper's with a
     verdict per row. Resumable: run it again to continue; finished experiments are not replayed."""
@@ -488,11 +505,21 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
     if not 0 < scale <= 100:
         _fail(f"--scale must be in (0, 100], got {scale}")
     for flag, v in (("--games", games), ("--sweep-games", sweep_games),
-                    ("--tournament-games", tournament_games)):
+                    ("--tournament-games", tournament_games), ("--max-games", max_games)):
         if v is not None and v <= 0:
             _fail(f"{flag} must be a positive integer, got {v}")
+    if max_games is not None and precision is None:
+        _fail("--max-games needs --precision")
+    prec = None
+    if precision is not None:
+        if not 0 < precision < 50:
+            _fail(f"--precision must be a half-width in points in (0, 50), got {precision:g}")
+        cap = max_games if max_games is not None else 4 * games
+        if cap < games:
+            _fail(f"--max-games ({cap}) must be at least --games ({games})")
+        prec = reproduce.Precision(half_width=precision, cap=cap)
     sc = reproduce.Scale(effort=scale, games=games, sweep_games=sweep_games,
-                         tournament_games=tournament_games)
+                         tournament_games=tournament_games, precision=prec)
     man = reproduce.load_manifest(manifest)
     pages = man.select([x.strip() for x in only.split(",") if x.strip()] if only else None)
     out_dir, docs_dir = Path(out), Path(docs)
@@ -503,6 +530,7 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
     plan = [(p, reproduce.page_dirs(p, sc, out_dir)) for p in pages]
     # the command that plays these pages (where they run and are written does not change them)
     command = (f"arena reproduce --scale {scale:g} --games {games}"
+               + (f" --precision {precision:g} --max-games {prec.cap}" if prec else "")
                + (f" --sweep-games {sweep_games}" if sweep_games else "")
                + f" --tournament-games {tournament_games}" + (f" --only {only}" if only else ""))
     all_error: tuple[tuple[str, int], ...] = ()
@@ -517,7 +545,8 @@ def reproduce_cmd(scale: float, games: int, sweep_games: int | None, tournament_
             for page, _dirs in plan:
                 ran = reproduce.run_page(page, sc, out_dir, workers=workers, backend=engine,
                                          progress=not quiet,
-                                         echo=lambda m: click.echo(m, err=True))
+                                         echo=lambda m: click.echo(m, err=True),
+                                         allow_mixed_builds=allow_mixed_builds)
                 all_error += ran.all_error
                 if ran.interrupted:
                     click.echo(f"arena: interrupted; resume with: {command}", err=True)
@@ -609,9 +638,12 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory [default: results/tournament-<name>-<game>].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--allow-mixed-builds", is_flag=True,
+              help="Add games to results another build of mcts_arena played (refused "
+                   "otherwise).")
 def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int | None,
                    time_s: float | None, sims: int | None, jobs: int, tie: str | None,
-                   out: str | None, quiet: bool) -> None:
+                   out: str | None, quiet: bool, allow_mixed_builds: bool) -> None:
     """Play the tournament NAME: fet, det, ege, im (the paper's tuning brackets) or a YAML file
     (configs/tournaments/*.yaml: elimination, round_robin or gauntlet). Run again to resume."""
     import dataclasses
@@ -640,7 +672,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
     click.echo(f"tournament {spec.title}: {workers} worker(s), results in {directory}", err=True)
     click.echo(tournament.header(spec) + "\n")
     result = tournament.run_tournament(spec, directory, workers=workers, progress=not quiet,
-                                       echo=click.echo)
+                                       echo=click.echo, allow_mixed_builds=allow_mixed_builds)
     if result.interrupted:
         click.echo(tournament.render(result.state, with_header=False).rstrip())
         click.echo(f"arena: interrupted; resume with the same command (results in {directory})",

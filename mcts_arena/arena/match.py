@@ -18,6 +18,7 @@ from types import ModuleType
 from mcts_arena import games
 from mcts_arena.arena.openings import opening_history, opening_text
 from mcts_arena.arena.plan import GameSpec, Job
+from mcts_arena.provenance import build_identity
 
 FORFEIT_FACTOR = 2.0
 FORFEIT_GRACE_S = 0.5
@@ -44,6 +45,8 @@ class GameRecord:
     stats: list[dict] = field(default_factory=list)    # per move: seat, sims, nodes, depth, time, wall
     duration: float = 0.0           # wall seconds of the whole game
     finished: float = 0.0           # unix time
+    version: str = ""               # mcts_arena version and build fingerprint of the process
+    build: str = ""                 # that finished the game (mcts_arena.provenance)
 
     @property
     def player_seat(self) -> int:
@@ -188,6 +191,7 @@ def _finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
     rec.error = error
     rec.duration = round(time.perf_counter() - t_start, 6)
     rec.finished = time.time()
+    rec.version, rec.build = build_identity()
     return rec
 
 

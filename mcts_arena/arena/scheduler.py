@@ -46,6 +46,7 @@ from mcts_arena.arena.match import GameRecord, _finish, play_job
 from mcts_arena.arena.plan import Job, Plan
 from mcts_arena.arena.watchdog import Watchdog, budget_text, cpu_seconds, hard_bound
 from mcts_arena.errors import UserError
+from mcts_arena.provenance import build_identity, describe
 from mcts_arena.store import DB_NAME, Store, acquire_lock
 
 
@@ -445,6 +446,33 @@ def check_compatible(store: Store, exp: Experiment) -> None:
                             f"{hint}")
 
 
+def check_builds(store: Store, allow_mixed: bool = False) -> list[str]:
+    """Refuse to add this build's games to results another build played (a resumed run
+    after a behaviour change would mix old and new games without a word), unless the user
+    asked for it (`allow_mixed`); then return the builds that will be mixed, described, for
+    `log_mixed_builds`. Error games do not count (they are replayed). Reads only."""
+    version, build = build_identity()
+    others = [(v, b, n) for (v, b), n in store.builds(errors=False).items() if b != build]
+    if others and not allow_mixed:
+        v, b, n = others[0]
+        more = f" (and {len(others) - 1} other build(s))" if len(others) > 1 else ""
+        raise UserError(f"{store.directory} holds {n} games played by {describe(v, b)}{more}; "
+                        f"this is {describe(version, build)}; add to them with "
+                        f"--allow-mixed-builds (reports then list both), or start afresh "
+                        f"with --new")
+    return [describe(v, b) for v, b, _ in others] + ([describe(version, build)] if others else [])
+
+
+def log_mixed_builds(store: Store, builds: list[str]) -> None:
+    """Record in the store's meta `mixed_builds` when --allow-mixed-builds joined which builds
+    (the report states it)."""
+    if not builds:
+        return
+    log = json.loads(store.get_meta("mixed_builds") or "[]")
+    log.append({"allowed": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "builds": builds})
+    store.set_meta("mixed_builds", json.dumps(log, sort_keys=True))
+
+
 class SprtTracker:
     """GSPRT per pairing, fed one game at a time (pentanomial on complete seat-swapped pairs;
     error games and unpaired games do not count). `add` returns the decision record (a dict)
@@ -545,19 +573,27 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                    backend: Backend | None = None, progress: bool = True,
                    players: str | None = None,
                    announce: Callable[[int, int], None] | None = None,
-                   check_players: bool = True) -> RunResult:
+                   check_players: bool = True, allow_mixed_builds: bool = False) -> RunResult:
     """Play the games of `plan` missing from the store at `directory` (creating it).
 
     The caller has already dealt with `--new`. Raises UserError for a refused config change or
     a held lock. `announce(stored, to_play)` is called once the store is open and checked.
     External engines are started once first (`preflight`) unless the caller did that already
-    (`check_players=False`).
+    (`check_players=False`). Games of another build in the store refuse the run unless
+    `allow_mixed_builds` (check_builds).
     """
     t0 = time.monotonic()
     if check_players:
         preflight(exp, players)
+    mixed: list[str] = []
+    if has_results(directory) and (directory / DB_NAME).stat().st_size:
+        # refusals first, through a reader: nothing is written before them
+        with Store.open(directory, readonly=True) as old:
+            check_compatible(old, exp)
+            mixed = check_builds(old, allow_mixed_builds)
     with Store.open(directory) as store:
         check_compatible(store, exp)
+        log_mixed_builds(store, mixed)
         store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_rows(exp))
         done = store.done_ids()
         planned_ids = set(plan.game_ids())

@@ -533,9 +533,11 @@ def _check_settings(store, spec: TournamentSpec) -> None:
 def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
                    players: str | None = None, progress: bool = True,
                    echo: Callable[[str], None] = print,
-                   backend_factory: Callable[[], object] | None = None) -> TournamentResult:
+                   backend_factory: Callable[[], object] | None = None,
+                   allow_mixed_builds: bool = False) -> TournamentResult:
     """Play (or resume) the tournament; `echo` gets each finished round (elimination) or the
-    final table. Returns when it is finished or interrupted (Ctrl-C)."""
+    final table. Returns when it is finished or interrupted (Ctrl-C). Games of another build
+    in the store refuse it unless `allow_mixed_builds` (scheduler.check_builds)."""
     from mcts_arena.arena import scheduler
     from mcts_arena.arena.plan import make_plan
     from mcts_arena.store import Store
@@ -566,6 +568,7 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
         plan = make_plan(exp)
         backend = backend_factory() if backend_factory else None
         r = scheduler.run_experiment(exp, plan, directory, workers=workers, backend=backend,
+                                     allow_mixed_builds=allow_mixed_builds,
                                      progress=progress, players=players)
         played += r.played
         with Store.open(directory, readonly=True) as store:
