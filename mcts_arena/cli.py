@@ -480,6 +480,9 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
 @click.option("--manifest", default="configs/reproduction.yaml", show_default=True,
               help="The list of pages and their experiments.")
 @click.option("--pages-only", is_flag=True, help="Write the pages from what is stored; play nothing.")
+@click.option("--replace-record", is_flag=True,
+              help="Write pages into --docs over a record made at another scale (refused "
+                   "otherwise); the other pages and their index rows are kept.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
               show_default=True, help="Where games run: local worker processes, or a Ray cluster.")
@@ -491,8 +494,8 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
 def reproduce_cmd(scale: float, games: int, precision: float | None, max_games: int | None,
                   sweep_games: int | None, tournament_games: int,
                   only: str | None, jobs: int, out: str, docs: str, manifest: str,
-                  pages_only: bool, quiet: bool, backend: str, ray_address: str | None,
-                  allow_mixed_builds: bool) -> None:
+                  pages_only: bool, replace_record: bool, quiet: bool, backend: str,
+                  ray_address: str | None, allow_mixed_builds: bool) -> None:
     """Play the paper's tables and figures at a fraction of its budget and write the record:
     docs/reproduction/index.md and a page per table or figure, ours beside the paper's with a
     verdict per row. Resumable: run it again to continue; finished experiments are not replayed."""
@@ -526,8 +529,10 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, max_games: 
     if ray_address is not None and backend != "ray":
         _fail("--ray-address needs --backend ray")
     workers = scheduler.worker_count(jobs)
-    # every config and rate is checked before anything is played or written
+    # every config and rate is checked before anything is played or written, and so is the
+    # record the pages go into
     plan = [(p, reproduce.page_dirs(p, sc, out_dir)) for p in pages]
+    reproduction.check_overwrite(docs_dir, [p.id for p in pages], scale, replace_record)
     # the command that plays these pages (where they run and are written does not change them)
     command = (f"arena reproduce --scale {scale:g} --games {games}"
                + (f" --precision {precision:g} --max-games {prec.cap}" if prec else "")
@@ -558,9 +563,9 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, max_games: 
     results = []
     for page, dirs in plan:
         results.append(reproduction.write_page(page, dirs, reproduce.page_seconds(page),
-                                               docs_dir, command))
+                                               docs_dir, command, sc.describe()))
     notes = docs_dir / "notes.md"
-    idx = reproduction.write_index(results, docs_dir, command, sc.describe(),
+    idx = reproduction.write_index(results, docs_dir, [p.id for p in man.pages], scale,
                                    "See [notes.md](notes.md) for what departs from the paper "
                                    "and why." if notes.exists() else "")
     click.echo(f"wrote {idx} and {len(results)} page(s)")

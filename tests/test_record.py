@@ -194,3 +194,82 @@ def test_reproduce_plays_rows_to_the_precision_target_and_replays_the_same_path(
 def test_precision_option_mistakes(prec_setup, args, msg):
     r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", *args])
     assert r.exit_code == 2 and msg in r.output
+
+
+def test_a_stored_tournament_keeps_its_effort_budget():
+    """appendix-b.md printed '10 games per match at None sims/move': the stored settings lost
+    the matched effort."""
+    from mcts_arena.arena import tournament
+    from mcts_arena.arena.config import Budget
+
+    spec = tournament.resolve("fet", "kalah")
+    import dataclasses
+    spec = dataclasses.replace(spec, budget=Budget(effort=0.05), games=10)
+    again = tournament.spec_from_settings(spec.settings())
+    assert again.budget == Budget(effort=0.05)
+    assert "10 games per match at matched effort of 0.05 paper-s/move" in tournament.header(again)
+
+
+# ---- the record's pages and index ---------------------------------------------------------
+TWO_PAGES = ("pages:\n  - {id: pp, title: \"Precision page\", experiments: [prec.yaml]}\n"
+             "  - {id: qq, title: \"Second page\", experiments: [prec.yaml]}\n")
+
+
+def _reproduce(*args):
+    return CliRunner().invoke(cli, ["reproduce", "--manifest", "two.yaml", "--games", "4",
+                                    "--jobs", "1", "--quiet", *args])
+
+
+def test_pages_state_their_command_power_and_builds_and_the_index_keeps_other_pages(prec_setup):
+    (prec_setup / "two.yaml").write_text(TWO_PAGES)
+    r = _reproduce("--scale", "0.005", "--only", "pp")
+    assert r.exit_code == 0, r.output
+    docs = prec_setup / "docs/reproduction"
+    page = (docs / "pp.md").read_text()
+    assert "Played by `arena reproduce --scale 0.005 --games 4 --tournament-games 20 --only pp`" \
+        in page
+    _version, build = provenance.build_identity()
+    assert f"played by build {build}" in page and "**Informative**:" in page
+    assert "| informative | power | stop |" in page and "8 games stored, 4 per pairing" in page
+    index = (docs / "index.md").read_text()
+    assert "[Precision page](pp.md) | 0.005 | 8 |" in index and "Second page" not in index
+    # another page at the same scale: the first page's row stays as it was
+    r = _reproduce("--scale", "0.005", "--only", "qq")
+    assert r.exit_code == 0, r.output
+    index2 = (docs / "index.md").read_text()
+    assert "[Precision page](pp.md) | 0.005 | 8 |" in index2 and "[Second page](qq.md)" in index2
+    assert "`arena reproduce --scale 0.005 --games 4 --tournament-games 20 --only pp`" in index2
+    # a quick run at another scale may not rewrite the record...
+    before = {p.name: p.read_bytes() for p in docs.iterdir()}
+    r = _reproduce("--scale", "0.002", "--only", "pp")
+    assert r.exit_code == 2 and r.output.strip() == (
+        f"arena: error: docs/reproduction/pp.md was played at scale 0.005, this run is at "
+        f"0.002; write elsewhere with --docs DIR, or over it with --replace-record")
+    assert {p.name: p.read_bytes() for p in docs.iterdir()} == before
+    assert not (prec_setup / "results/reproduction/prec").with_name("x").exists()
+    # ... unless asked: then that page changes and the other page's row is kept
+    r = _reproduce("--scale", "0.002", "--only", "pp", "--replace-record", "--out", "r2")
+    assert r.exit_code == 0, r.output
+    index3 = (docs / "index.md").read_text()
+    assert "[Precision page](pp.md) | 0.002 |" in index3 and "[Second page](qq.md) | 0.005 |" \
+        in index3
+
+
+def test_a_record_without_its_index_file_is_not_overwritten(prec_setup):
+    (prec_setup / "two.yaml").write_text(TWO_PAGES)
+    docs = prec_setup / "docs/reproduction"
+    docs.mkdir(parents=True)
+    (docs / "index.md").write_text("an old record\n")
+    r = _reproduce("--scale", "0.005", "--only", "pp", "--pages-only")
+    assert r.exit_code == 2 and "written without record.json" in r.output
+    assert (docs / "index.md").read_text() == "an old record\n"
+    assert not (docs / "pp.md").exists()
+
+
+def test_power():
+    from mcts_arena.report.reproduction import power
+
+    assert power(50.0, 1000) == pytest.approx(0.05, abs=1e-3)      # no effect: the test's size
+    assert power(63.3, 200) == pytest.approx(0.97, abs=0.01)      # exact binomial: 0.973
+    assert power(63.3, 20) == pytest.approx(0.2, abs=0.02)  # "one time in five" at 20 games
+    assert power(None, 100) is None and power(60, 0) is None

@@ -483,7 +483,7 @@ def gauntlet_table(st: State) -> list[str]:
 def spec_from_settings(s: dict) -> TournamentSpec:
     return TournamentSpec(name=s["name"], title=s["title"], kind=s["kind"], game=s["game"],
                           entrants=[tuple(e) for e in s["entrants"]],
-                          budget=Budget(**{k: s["budget"].get(k) for k in ("time", "sims")}),
+                          budget=Budget.from_dict(s["budget"]) or Budget(),
                           games=s["games"], player=tuple(s["player"]) if s["player"] else None,
                           tie=s["tie"], max_playoffs=s["max_playoffs"], eval=s.get("eval"),
                           paper=s.get("paper"))
