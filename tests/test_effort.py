@@ -124,11 +124,23 @@ def test_changed_rates_refuse_to_mix_games(rates, tmp_path, monkeypatch):
                    "  - {player: 'MCTS(ipp)', opponent: 'MCTS'}\n")
     args = ["run", str(cfg), "--out", str(tmp_path / "res"), "--jobs", "1", "--quiet"]
     assert CliRunner().invoke(cli, args).exit_code == 0
+    # a rate this experiment does not use changes nothing for it (a new entry for another
+    # player must not lock every stored experiment) ...
+    unused = tmp_path / "rates1.yaml"
+    unused.write_text(RATES.replace("per_second: 3000", "per_second: 3100"))
+    monkeypatch.setenv(effort.RATES_ENV, str(unused))
+    r = CliRunner().invoke(cli, args + ["--games", "4"])
+    assert r.exit_code == 0, r.output
+    # ... one it uses refuses, naming the pairing and both budgets
     other = tmp_path / "rates2.yaml"
     other.write_text(RATES.replace("per_second: 4000", "per_second: 4100"))
     monkeypatch.setenv(effort.RATES_ENV, str(other))
     r = CliRunner().invoke(cli, args)
-    assert r.exit_code == 2 and "holds games of a different config: rates was" in r.output
+    assert r.exit_code == 2
+    assert ("holds 4 games of MCTS(ipp) vs MCTS played with the player's budget "
+            '{"effort": 0.05, "rate_of": "MCTS(ipp)", "sims": 200, "unit": "sims"}, now '
+            '{"effort": 0.05, "rate_of": "MCTS(ipp)", "sims": 205, "unit": "sims"} (an engine '
+            "rate changed?)") in r.output
 
 
 def test_equal_features_prefer_equal_values(tmp_path):

@@ -422,28 +422,42 @@ def move_aside(directory: Path) -> Path:
 
 
 def check_compatible(store: Store, exp: Experiment) -> None:
-    """Refuse to add games to results played under a config that makes different games."""
+    """Refuse to add games to results played under a config that makes different games: other
+    settings (`Experiment.identity`), a stored pairing the config no longer has, or a stored
+    pairing whose budgets changed (under a matched effort: an engine rate changed)."""
     old = store.experiment()
     if old is None:
         return
     hint = "run with --new to move the old results aside, or choose another --out DIR"
     new_id = exp.identity()
-    changed = [k for k in sorted(set(old["identity"]) | set(new_id))
-               if old["identity"].get(k) != new_id.get(k)]
+    # `rates` (a digest of the whole rates file) was part of the identity before budgets were
+    # checked per pairing; it no longer decides anything
+    was_id = {k: v for k, v in old["identity"].items() if k != "rates"}
+    changed = [k for k in sorted(set(was_id) | set(new_id)) if was_id.get(k) != new_id.get(k)]
     if changed:
-        import json
         k = changed[0]
-        was, now = json.dumps(old["identity"].get(k)), json.dumps(new_id.get(k))
+        was, now = json.dumps(was_id.get(k)), json.dumps(new_id.get(k))
         more = f" (and {', '.join(changed[1:])})" if len(changed) > 1 else ""
         raise UserError(f"{store.directory} holds games of a different config: {k} was {was}, "
                         f"now {now}{more}; {hint}")
     stored = store.pairing_games_count()
-    wanted = {p.id for p in exp.pairings}
+    wanted = {p.id: row for p, row in zip(exp.pairings, pairing_rows(exp))}
     for p in store.pairings():
-        if p["pairing_id"] not in wanted and stored.get(p["pairing_id"], 0):
-            raise UserError(f"{store.directory} holds {stored[p['pairing_id']]} games of "
-                            f"{p['player']} vs {p['opponent']}, which the config no longer has; "
-                            f"{hint}")
+        n = stored.get(p["pairing_id"], 0)
+        if not n:
+            continue
+        row = wanted.get(p["pairing_id"])
+        if row is None:
+            raise UserError(f"{store.directory} holds {n} games of {p['player']} vs "
+                            f"{p['opponent']}, which the config no longer has; {hint}")
+        for side in ("player_budget", "opponent_budget"):
+            before = json.loads(p[side]) if p[side] else None
+            if before != row[side]:
+                raise UserError(
+                    f"{store.directory} holds {n} games of {p['player']} vs {p['opponent']} "
+                    f"played with the {side.split('_')[0]}'s budget "
+                    f"{json.dumps(before, sort_keys=True)}, now "
+                    f"{json.dumps(row[side], sort_keys=True)} (an engine rate changed?); {hint}")
 
 
 def check_builds(store: Store, allow_mixed: bool = False) -> list[str]:
