@@ -153,3 +153,16 @@ def test_equal_features_prefer_equal_values(tmp_path):
     assert pick("MCTS(efLH,ipp,fet8)") == 100000
     assert pick("MCTS(bl')") == 50000          # efLH,ipp,fet20,np: fet20 and np match
     assert pick("MCTS(efLH,ipp,fet30)") == 50000   # a tie on values: the first listed
+
+
+def test_alphabeta_with_and_without_a_transposition_table_have_their_own_rates():
+    """The authors' αβ searched about three times the nodes per second without its table, so
+    αβ(...,tt=0) and αβ(...) (table on) must not share a rate (the shipped rates file)."""
+    def entry(p):
+        return effort.rate_for(parse(p, "breakthrough"), parse, effort.load_rates()).player
+
+    assert entry("αβ(efMS,tt=0,hh=0)") == "αβ(efMS,tt=0)"
+    assert entry("αβ(efMS,hh=0)") == entry("αβ(efMS)") == "αβ(efMS)"
+    assert entry("αβ(efLH,tt=0,hh=0)") == "αβ(efLH,tt=0)"
+    rates = {r.player: r.per_second for r in effort.load_rates() if r.game == "breakthrough"}
+    assert rates["αβ(efMS)"] < rates["αβ(efMS,tt=0)"] / 2
