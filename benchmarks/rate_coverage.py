@@ -1,8 +1,8 @@
 """Which engine rate each player of the reproduction resolves to, and which players have none
 of their own.
 
-A matched-effort budget (mcts_arena/arena/effort.py) gives a player the rate of the most specific
-entry of mcts_arena/arena/data/engine_rates.yaml whose features are all among its own. A player
+A matched-effort budget (mcts_arena/runner/effort.py) gives a player the rate of the most specific
+entry of mcts_arena/runner/data/engine_rates.yaml whose features are all among its own. A player
 whose entry is another player's falls back to that player's speed, which is fair only when the
 two cost the same per simulation (im players take the rate of the same player without im: im
 costs nothing measurable, see the yaml's header). This lists every player of every experiment
@@ -22,9 +22,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from mcts_arena.arena import config as cfg
-from mcts_arena.arena import effort
-from mcts_arena.arena.reproduce import load_manifest
+from mcts_arena.runner import config as cfg
+from mcts_arena.runner import effort
+from mcts_arena.runner.reproduce import load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 COST_FREE_OPTS = {"im"}     # options whose cost the rates do not count (the yaml header)
@@ -49,7 +49,7 @@ def classify(spec, entry_spec) -> str:
 
 def players_of(manifest, tournaments: bool, all_games: bool):
     """(page, experiment, game, spec text) for every player, once per experiment."""
-    from mcts_arena.arena import tournament
+    from mcts_arena.runner import tournament
 
     for page in manifest.pages:
         for path in page.experiments:

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import provenance, results, stats
-from mcts_arena.arena import effort, reproduce
 from mcts_arena.cli import cli
-from mcts_arena.store import Store
+from mcts_arena.results.store import Store
+from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
   - {game: breakthrough, player: "MCTS", unit: sims, per_second: 2000, source: test}
@@ -83,7 +83,7 @@ def test_every_game_carries_the_build_that_played_it(cwd):
     r = _run()
     assert r.exit_code == 0, r.output
     version, build = provenance.build_identity()
-    with Store.open(cwd / "results/prov", readonly=True) as st:
+    with Store.open(cwd / "results/prov") as st:
         assert st.builds() == {(version, build): 4}
         frame = results.frame(st)
     assert set(frame["build"]) == {build}
@@ -105,7 +105,7 @@ def test_resume_with_another_build_is_refused_in_one_line_and_changes_nothing(cw
     assert {p.name: p.read_bytes() for p in db.parent.iterdir()} == before
     r = _run("--games", "6", "--allow-mixed-builds")
     assert r.exit_code == 0, r.output
-    with Store.open(cwd / "results/prov", readonly=True) as st:
+    with Store.open(cwd / "results/prov") as st:
         assert st.builds() == {(version, build): 4, (version, "0ther0build0"): 2}
         assert "0ther0build0" in st.get_meta("mixed_builds")
 
@@ -117,13 +117,13 @@ def test_a_store_of_schema_1_gains_the_columns_and_its_games_read_as_unrecorded(
     conn.executescript("ALTER TABLE game DROP COLUMN version; ALTER TABLE game DROP COLUMN "
                        "build; UPDATE meta SET value = '1' WHERE key = 'schema_version';")
     conn.close()
-    with Store.open(cwd / "results/prov", readonly=True) as st:
+    with Store.open(cwd / "results/prov") as st:
         assert st.builds() == {(None, None): 4}
         assert results.pairing_counts(results.frame(st)).iloc[0]["builds"] == {"unrecorded": 4}
     r = _run("--games", "6")
     assert r.exit_code == 2 and "an unrecorded build" in r.output
     assert _run("--games", "6", "--allow-mixed-builds").exit_code == 0
-    with Store.open(cwd / "results/prov", readonly=True) as st:
+    with Store.open(cwd / "results/prov") as st:
         assert st.get_meta("schema_version") == "2"
         assert st.builds()[(None, None)] == 4 and len(st.builds()) == 2
 
@@ -166,7 +166,7 @@ def test_reproduce_plays_rows_to_the_precision_target_and_replays_the_same_path(
     assert r.exit_code == 0, r.output
     assert "next look: 12 games" in r.output
     directory = prec_setup / "results/reproduction/prec"
-    with Store.open(directory, readonly=True) as st:
+    with Store.open(directory) as st:
         meta = st.meta_items("precision/")
         counts = st.pairing_games_count()
     decisions = {k.split("/")[1]: __import__("json").loads(v) for k, v in meta.items()}
@@ -178,7 +178,7 @@ def test_reproduce_plays_rows_to_the_precision_target_and_replays_the_same_path(
     # a second run plays nothing and decides the same
     r2 = CliRunner().invoke(cli, args)
     assert r2.exit_code == 0, r2.output
-    with Store.open(directory, readonly=True) as st:
+    with Store.open(directory) as st:
         assert st.pairing_games_count() == counts
         assert {k.split("/")[1]: __import__("json").loads(v)["stop"]
                 for k, v in st.meta_items("precision/").items()} == \
@@ -199,15 +199,17 @@ def test_precision_option_mistakes(prec_setup, args, msg):
 def test_a_stored_tournament_keeps_its_effort_budget():
     """appendix-b.md printed '10 games per match at None sims/move': the stored settings lost
     the matched effort."""
-    from mcts_arena.arena import tournament
-    from mcts_arena.arena.config import Budget
+    import dataclasses
+
+    from mcts_arena.budgets import Budget
+    from mcts_arena.results import tournament as stored
+    from mcts_arena.runner import tournament
 
     spec = tournament.resolve("fet", "kalah")
-    import dataclasses
     spec = dataclasses.replace(spec, budget=Budget(effort=0.05), games=10)
-    again = tournament.spec_from_settings(spec.settings())
+    again = stored.from_settings(spec.settings())
     assert again.budget == Budget(effort=0.05)
-    assert "10 games per match at matched effort of 0.05 paper-s/move" in tournament.header(again)
+    assert "10 games per match at effort 0.05 s/move" in stored.header(again)
 
 
 # ---- the record's pages and index ---------------------------------------------------------
@@ -243,8 +245,8 @@ def test_pages_state_their_command_power_and_builds_and_the_index_keeps_other_pa
     before = {p.name: p.read_bytes() for p in docs.iterdir()}
     r = _reproduce("--scale", "0.002", "--only", "pp")
     assert r.exit_code == 2 and r.output.strip() == (
-        f"arena: error: docs/reproduction/pp.md was played at scale 0.005, this run is at "
-        f"0.002; write elsewhere with --docs DIR, or over it with --replace-record")
+        "arena: error: docs/reproduction/pp.md was played at scale 0.005, this run is at "
+        "0.002; write elsewhere with --docs DIR, or over it with --replace-record")
     assert {p.name: p.read_bytes() for p in docs.iterdir()} == before
     assert not (prec_setup / "results/reproduction/prec").with_name("x").exists()
     # ... unless asked: then that page changes and the other page's row is kept

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import run_experiment
 from mcts_arena.cli import cli
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "check_report_html.py"
 SWEEP = ("name: sw\ngame: tictactoe\nbudget: {sims: 10}\ngames: 4\nseed: 5\nmatches:\n"
@@ -26,9 +26,10 @@ def _browser():
     return mod.find_browser()
 
 
-pytestmark = pytest.mark.skipif(_browser() is None, reason="no Chromium installed "
-                                "(apt-get install chromium): the HTML report is not checked in a "
-                                "browser here")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(_browser() is None, reason="no Chromium installed (apt-get "
+                                 "install chromium): the HTML report is not checked in a "
+                                 "browser here")]
 
 
 def _check(page, *args):
@@ -49,7 +50,8 @@ def test_html_report_renders_and_every_image_loads(tmp_path, monkeypatch):
     assert n == 3                     # forest plot, the sweep, the Bradley–Terry ladder
     r = _check(page, "--screenshot", str(tmp_path / "shot.png"), "--min-images", str(n))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.startswith(f"ok: {n} images loaded, 2 tables")
+    # the pairings, their seat-swapped pairs, the ratings
+    assert r.stdout.startswith(f"ok: {n} images loaded, 3 tables")
     assert (tmp_path / "shot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # the check can fail: one picture's data cut short, another's made garbage

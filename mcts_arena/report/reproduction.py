@@ -30,7 +30,7 @@ import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcts_arena.report.tables import _strip_budget, build_report, builds_text
+from mcts_arena.report.tables import build_report, builds_text, strip_budget
 
 VERDICTS = ("consistent", "same direction", "opposite", "level", "no games", "no paper row")
 COUNTED = VERDICTS[:4]
@@ -74,7 +74,7 @@ class PageResult:
                 "games": self.games, "counts": self.counts, "rows": len(self.judged),
                 "informative": sum(bool(j["informative"]) for j in self.judged),
                 "median_width": _median(widths), "median_power": _median(powers),
-                "written": f"{_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC"}
+                "written": f"{_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"}
 
 
 def _median(xs: list[float]) -> float | None:
@@ -173,8 +173,8 @@ def _paper_for(row: dict, seconds: float | None):
     from mcts_arena.paper import match_paper
 
     try:
-        found = match_paper(row["game"], _strip_budget(row["player"]),
-                            _strip_budget(row["opponent"]), seconds=seconds)
+        found = match_paper(row["game"], strip_budget(row["player"]),
+                            strip_budget(row["opponent"]), seconds=seconds)
     except ValueError:
         found = []
     return found[0] if found else None
@@ -223,8 +223,9 @@ def _row_claim(row: dict):
         for a in _alphas_in(row["player"]):
             try:
                 same = (normalize_spec(fig.player.replace("{alpha}", a)) ==
-                        normalize_spec(_strip_budget(row["player"])) and
-                        normalize_spec(fig.opponent) == normalize_spec(_strip_budget(row["opponent"])))
+                        normalize_spec(strip_budget(row["player"])) and
+                        normalize_spec(fig.opponent) ==
+                        normalize_spec(strip_budget(row["opponent"])))
             except ValueError:
                 same = False
             lo_a, hi_a = fig.best_alpha
@@ -323,8 +324,8 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                 if v in COUNTED:
                     res.judged.append({"informative": inf, "width": hi - lo, "power": pw})
             res.games += row["games"] + row["errors"]
-            bud = (f"{_side_budget(row['player_budget'], row['player_work'], row['player_work_unit'])}; "
-                   f"{_side_budget(row['opponent_budget'], row['opponent_work'], row['opponent_work_unit'])}")
+            bud = "; ".join(_side_budget(row[f"{s}_budget"], row[f"{s}_work"],
+                                         row[f"{s}_work_unit"]) for s in ("player", "opponent"))
             err = f", {row['errors']} error games" if row["errors"] else ""
             judged = "" if o is None else f" ({basis}: {o:.1f} [{lo:.1f}, {hi:.1f}])"
             lines.append(f"| {row['player']} vs {row['opponent']} | {bud} | {_counted(row)}{err} "
@@ -461,7 +462,7 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
              "games stored, how many judged rows have a 95% interval that excludes 50% "
              "(informative), their median interval width, the median power to detect the "
              "paper's effect at the games counted, and the verdicts.", "",
-             f"- written: {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC on "
+             f"- written: {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC on "
              f"{platform.machine()} ({platform.python_implementation()} "
              f"{platform.python_version()})",
              f"- games stored: {sum(p['games'] for _, p in pages)}", "",
@@ -473,7 +474,7 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
     for i, p in pages:
         lines.append(f"| [{p['title']}]({i}.md) | {p.get('effort', 0):g} | {p['games']} | "
                      f"{p['informative']} of {p['rows']} | {num(p['median_width'], '{:.1f}')} | "
-                     f"{num(None if p['median_power'] is None else 100 * p['median_power'], '{:.0f}%')} | "
+                     f"{num(p['median_power'] and 100 * p['median_power'], '{:.0f}%')} | "
                      + " | ".join(str(p["counts"].get(v, 0)) for v in VERDICTS) + " |")
     lines += ["", "| page | played by | written |", "|---|---|---|"]
     for i, p in pages:
@@ -493,3 +494,20 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
     p = docs / "index.md"
     p.write_text("\n".join(lines), encoding="utf-8")
     return p
+
+
+def write_record(pages, docs: Path, command: str, scale_text: str, order: list[str],
+                 effort: float) -> tuple[Path, int]:
+    """The pages of a reproduction and the index into `docs`: `pages` holds (page, results
+    directories, the paper's seconds per experiment) as runner/reproduce.py's Record lists
+    them; the index keeps the rows of the record's other pages (`order`: the manifest's page
+    ids). Returns the index's path and the number of pages written."""
+    docs = Path(docs)
+    docs.mkdir(parents=True, exist_ok=True)
+    results = [write_page(page, list(dirs), seconds, docs, command, scale_text)
+               for page, dirs, seconds in pages]
+    notes = docs / "notes.md"
+    idx = write_index(results, docs, list(order), effort,
+                      "See [notes.md](notes.md) for what departs from the paper and why."
+                      if notes.exists() else "")
+    return idx, len(results)
