@@ -187,7 +187,7 @@ TABLES: dict[str, dict[str, Rule]] = {
              "seeds_json": json_of(list_of(integer())), "opening": text, "winner": opt(seat),
              "score": opt(score), "reason": text, "error": opt(text), "plies": count,
              "moves_json": json_of(list_of(text)), "stats_json": json_of(list_of(MOVE_STATS)),
-             "duration": number, "finished": number},
+             "duration": number, "finished": number, "version": opt(text), "build": opt(text)},
     "pairing": {"pairing_id": text, "position": count, "player": text, "opponent": text,
                 "games": count, "player_budget": opt(json_of(BUDGET)),
                 "opponent_budget": opt(json_of(BUDGET))},

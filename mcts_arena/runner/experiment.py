@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Protocol
 
 from mcts_arena.errors import StoreWriteError, Terminated, UserError
+from mcts_arena.provenance import build_identity, describe
+from mcts_arena.results import rows
 from mcts_arena.results.sprt import DECISION, replay_sprt
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.runner.config import Experiment
@@ -108,27 +110,69 @@ def move_aside(directory: Path) -> Path:
 
 
 def check_compatible(store: Store, exp: Experiment) -> None:
-    """Refuse to add games to results played under a config that makes different games."""
+    """Refuse to add games to results played under a config that makes different games: other
+    settings (`Experiment.identity`), a stored pairing the config no longer has, or a stored
+    pairing whose budgets changed (under a matched effort: an engine rate changed)."""
     old = store.experiment()
     if old is None:
         return
     hint = "run with --new to move the old results aside, or choose another --out DIR"
     new_id = exp.identity()
-    changed = [k for k in sorted(set(old["identity"]) | set(new_id))
-               if old["identity"].get(k) != new_id.get(k)]
+    # `rates` (a digest of the whole rates file) was part of the identity before budgets were
+    # checked per pairing; it no longer decides anything
+    was_id = {k: v for k, v in old["identity"].items() if k != "rates"}
+    changed = [k for k in sorted(set(was_id) | set(new_id)) if was_id.get(k) != new_id.get(k)]
     if changed:
         k = changed[0]
-        was, now = json.dumps(old["identity"].get(k)), json.dumps(new_id.get(k))
+        was, now = json.dumps(was_id.get(k)), json.dumps(new_id.get(k))
         more = f" (and {', '.join(changed[1:])})" if len(changed) > 1 else ""
         raise UserError(f"{store.directory} holds games of a different config: {k} was {was}, "
                         f"now {now}{more}; {hint}")
     stored = store.pairing_games_count()
-    wanted = {p.id for p in exp.pairings}
+    wanted = {r["pairing_id"]: r for r in pairing_records(exp)}
     for p in store.pairings():
-        if p["pairing_id"] not in wanted and stored.get(p["pairing_id"], 0):
-            raise UserError(f"{store.directory} holds {stored[p['pairing_id']]} games of "
-                            f"{p['player']} vs {p['opponent']}, which the config no longer has; "
-                            f"{hint}")
+        n = stored.get(p["pairing_id"], 0)
+        if not n:
+            continue
+        row = wanted.get(p["pairing_id"])
+        if row is None:
+            raise UserError(f"{store.directory} holds {n} games of {p['player']} vs "
+                            f"{p['opponent']}, which the config no longer has; {hint}")
+        for side in ("player_budget", "opponent_budget"):
+            before = json.loads(p[side]) if p[side] else None
+            if before != row[side]:
+                raise UserError(
+                    f"{store.directory} holds {n} games of {p['player']} vs {p['opponent']} "
+                    f"played with the {side.split('_')[0]}'s budget "
+                    f"{json.dumps(before, sort_keys=True)}, now "
+                    f"{json.dumps(row[side], sort_keys=True)} (an engine rate changed?); {hint}")
+
+
+def check_builds(store: Store, allow_mixed: bool = False) -> list[str]:
+    """Refuse to add this build's games to results another build played (a resumed run
+    after a behaviour change would mix old and new games without a word), unless the user
+    asked for it (`allow_mixed`); then return the builds that will be mixed, described, for
+    `log_mixed_builds`. Error games do not count (they are replayed). Reads only."""
+    version, build = build_identity()
+    others = [(v, b, n) for (v, b), n in store.builds(errors=False).items() if b != build]
+    if others and not allow_mixed:
+        v, b, n = others[0]
+        more = f" (and {len(others) - 1} other build(s))" if len(others) > 1 else ""
+        raise UserError(f"{store.directory} holds {n} games played by {describe(v, b)}{more}; "
+                        f"this is {describe(version, build)}; add to them with "
+                        f"--allow-mixed-builds (reports then list both), or start afresh "
+                        f"with --new")
+    return [describe(v, b) for v, b, _ in others] + ([describe(version, build)] if others else [])
+
+
+def log_mixed_builds(store: Writer, builds: list[str]) -> None:
+    """Record in the store's meta `mixed_builds` when --allow-mixed-builds joined which builds
+    (the report states it)."""
+    if not builds:
+        return
+    log = store.meta_json("mixed_builds", rows.list_of(rows.obj())) or []
+    log.append({"allowed": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "builds": builds})
+    store.set_meta("mixed_builds", json.dumps(log, sort_keys=True))
 
 
 def pairing_records(exp: Experiment) -> list[dict]:
@@ -176,23 +220,27 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                    backend: Backend | None = None, progress: bool = True,
                    players: str | None = None,
                    announce: Callable[[int, int], None] | None = None,
-                   check_players: bool = True) -> RunResult:
+                   check_players: bool = True, allow_mixed_builds: bool = False) -> RunResult:
     """Play the games of `plan` missing from the store at `directory` (creating it).
 
     The caller has already dealt with `--new`. Raises UserError for a refused config change or
     a held lock. `announce(stored, to_play)` is called once the store is open and checked.
     External engines are started once first (runner/preflight.py) unless the caller did that
-    already (`check_players=False`).
+    already (`check_players=False`). Games of another build in the store refuse the run unless
+    `allow_mixed_builds` (check_builds).
     """
     t0 = time.monotonic()
+    directory = Path(directory)
     if check_players:
         start_engines(exp, players)
     planned_ids = set(plan.game_ids())
-    # refusals first, before a byte is written
-    stored_before, played = check_store(directory, exp, planned_ids), 0
+    # refusals first, through a reader: nothing is written before them
+    (stored_before, mixed), played = check_store(directory, exp, planned_ids,
+                                                 allow_mixed_builds), 0
     try:
         with Writer.open(directory) as store:
             check_compatible(store, exp)
+            log_mixed_builds(store, mixed)
             done = store.done_ids()
             stored_before = len(planned_ids & done)
             store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_records(exp))
@@ -206,7 +254,8 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                 tracker = replay_sprt(store, exp.sprt, planned_ids)
                 for pid, st in tracker.decisions.items():
                     old = store.meta_json(f"sprt/{pid}", DECISION)
-                    if old is None or {k: old.get(k) for k in tracker.params()} != tracker.params():
+                    if old is None or {k: old.get(k) for k in tracker.params()} \
+                            != tracker.params():
                         store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
             bar = _progress_bar(plan.total_games, stored_before, progress)
             skipped = 0
@@ -260,27 +309,30 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                      terminated=stop.signum == signal.SIGTERM)
 
 
-def check_store(directory: Path, exp: Experiment, planned_ids: set[str] | None = None) -> int:
+def check_store(directory: Path, exp: Experiment, planned_ids: set[str] | None = None,
+                allow_mixed_builds: bool = True) -> tuple[int, list[str]]:
     """Every refusal a run of `exp` into `directory` can meet in its store, read-only (nothing
-    is created or changed): a store of another config, and a row the run would read that its
-    column cannot hold (results/rows.py). Only then does the runner open it for writing.
-    Returns how many games of `planned_ids` are stored already (error games not counted)."""
+    is created or changed): a store of another config, games of another build (unless
+    `allow_mixed_builds`, check_builds), and a row the run would read that its column cannot
+    hold (results/rows.py). Only then does the runner open it for writing. Returns (how many
+    games of `planned_ids` are stored already, error games not counted; the other builds)."""
     if not has_results(directory):
-        return 0
+        return 0, []
     from mcts_arena.results.store import check_ours
 
     if check_ours(directory / DB_NAME) == "empty":
-        return 0
+        return 0, []
     ids = planned_ids if planned_ids is not None else set()
     with Store.open(directory) as store:
         check_compatible(store, exp)
+        mixed = check_builds(store, allow_mixed_builds)
         store_counts(store, exp, ids)
         _running_scores(store, ids)
         for pid in {p.id for p in exp.pairings}:
             store.meta_json(f"sprt/{pid}", DECISION)
         if exp.sprt is not None:
             replay_sprt(store, exp.sprt, ids)
-        return len(ids & store.done_ids())
+        return len(ids & store.done_ids()), mixed
 
 
 def _running_scores(store: Store, planned_ids: set[str]) -> dict[str, list[int]]:
