@@ -438,8 +438,9 @@ def test_arena_play_reports_a_forfeit_and_a_crash_in_one_line():
     assert last.startswith("result: Random wins (second player) by an illegal move (seat 0 GTP(")
     assert "name=fake_illegal): illegal move 'z9-z9' answered to genmove w (legal: " in last
     res = CliRunner().invoke(cli, ["play", "breakthrough", fake("crash"), "Random"])
-    assert res.exit_code == 0
-    last = res.output.splitlines()[-1]
+    assert res.exit_code == 3           # nothing measured: the all-error status (issue 24)
+    last, error = res.output.splitlines()[-2:]
+    assert error.startswith("arena: error: the game could not be played: seat 0 GTP(")
     assert last.startswith("result: error game (seat 0 GTP(")
     assert ("EngineError: engine exited (exit status 11) while answering 'genmove w'; engine "
             "stderr: ") in last and "fake: Segmentation fault (simulated)" in last

@@ -19,7 +19,7 @@ MATCH = "matches:\n  - {player: 'MCTS(ipp)', opponent: Random}\n"
 @pytest.mark.parametrize("sprt,message", [
     ("{elo0: 0}", "sprt.elo1: missing required field (an Elo difference)"),
     ("{elo0: 10, elo1: 5}", "sprt.elo1: expected elo1 above elo0 (10), got 5"),
-    ("{elo0: 0, elo1: x}", "sprt.elo1: expected a number (Elo), got 'x'"),
+    ("{elo0: 0, elo1: x}", "sprt.elo1: expected a finite number (Elo), got 'x'"),
     ("{elo0: 0, elo1: 5, alpha: 1.5}",
      "sprt.alpha: expected a probability strictly between 0 and 1, got 1.5"),
     ("{elo0: 0, elo1: 5, alpha: 0.6, beta: 0.5}", "sprt: alpha + beta must be below 1, got 1.1"),

@@ -93,8 +93,12 @@ class ArenaGroup(click.Group):
         except StoreWriteError as e:            # a full disk: stop, keep what is stored
             click.echo(f"arena: error: {e}", err=True)
             sys.exit(EXIT_STORE)
-        except sqlite3.DatabaseError as e:     # a store damaged after it was opened
-            raise CliError(f"results store unreadable: {e}") from None
+        except sqlite3.DatabaseError as e:
+            if (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF in (10, 13):   # IOERR, FULL
+                click.echo(f"arena: error: results store: {e}; every game stored before "
+                           f"it is kept", err=True)
+                sys.exit(EXIT_STORE)
+            raise CliError(f"results store unreadable: {e}") from None   # damaged after opening
         except AllErrorGames as e:
             click.echo(f"arena: error: {e}", err=True)
             sys.exit(EXIT_ALL_ERRORS)

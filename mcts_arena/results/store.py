@@ -101,8 +101,10 @@ GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "s
 ADDED_COLUMNS = {"game": (("version", "TEXT"), ("build", "TEXT"))}
 
 
-#: The columns each of our tables must have (a store missing one is damaged).
-_COLUMNS = {table: set(cols) for table, cols in rows.TABLES.items() if table != "solve"}
+#: The columns each of our tables must have (a store missing one is damaged; the columns a
+#: later schema added are added by the writer, and read as NULL until then).
+_COLUMNS = {table: set(cols) - {c for c, _t in ADDED_COLUMNS.get(table, ())}
+            for table, cols in rows.TABLES.items() if table != "solve"}
 
 
 def pairing_id(player: str, opponent: str) -> str:

@@ -41,6 +41,7 @@ def pairing_tallies(store: Store) -> list[dict]:
                     "planned": p["games"], "games": t.games, "wins": t.wins, "draws": t.draws,
                     "losses": t.losses, "errors": t.errors,
                     "forfeits": t.time_forfeits + t.illegal_moves,
+                    "time_forfeits": t.time_forfeits, "illegal_moves": t.illegal_moves,
                     "pairs": store.pair_outcomes(p["pairing_id"]),
                     "pentanomial": _pentanomial(store, p["pairing_id"])})
     return out
@@ -105,9 +106,11 @@ def summary_table(store: Store) -> str:
     for r in rows:
         if r["pairing_id"] in sprt:
             notes.append(f"{r['label']}: {sprt_text(sprt[r['pairing_id']])}")
-    forfeits = sum(r["forfeits"] for r in rows)
-    if forfeits:
-        notes.append(f"{forfeits} game(s) ended by time forfeit (counted as losses)")
+    # each forfeit by its own name: an illegal move is no time forfeit
+    for key, how in (("time_forfeits", "time forfeit"), ("illegal_moves", "an illegal move")):
+        n = sum(r[key] for r in rows)
+        if n:
+            notes.append(f"{n} game(s) ended by {how} (counted as losses)")
     if any(r["errors"] for r in rows):
         notes.append("error games (not counted):")
         for g in store.select("game", "game_id, error", "reason = 'error'", order="game_id",

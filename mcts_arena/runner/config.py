@@ -38,6 +38,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import math
 import os
 import re
 import string
@@ -161,6 +162,22 @@ def spec_budget(spec) -> Budget | None:
     if callable(b):
         b = b()
     return Budget.of(b) if b else None
+
+
+def _try_sprt(sprt: Sprt, fail) -> None:
+    """Compute the test once on every kind of outcome before a game is played: bounds it
+    cannot be computed for (far from 0 in the normalized model) failed mid-run before."""
+    from mcts_arena.results.sprt import SprtTracker
+
+    for pattern in ((1.0,), (0.0,), (0.5,), (1.0, 0.5, 0.0), (1.0, 0.0)):
+        tracker = SprtTracker(sprt)
+        try:
+            for i in range(8):
+                for swap in (0, 1):
+                    tracker.add("trial", i, swap, pattern[(2 * i + swap) % len(pattern)])
+        except (ArithmeticError, ValueError) as e:
+            fail(f"the test cannot be computed for elo0 {sprt.elo0:g}, elo1 {sprt.elo1:g} "
+                 f"({sprt.model}): {e}; choose bounds nearer 0")
 
 
 # ---- loading -------------------------------------------------------------------------------
@@ -306,8 +323,8 @@ class Validator:
             if req not in d:
                 self.fail(f"{path}.{req}", "missing required field (an Elo difference)")
         for k in ("elo0", "elo1"):
-            if not _is_number(d[k]):
-                self.fail(f"{path}.{k}", f"expected a number (Elo), got {shown(d[k])}")
+            if not _is_number(d[k]) or not math.isfinite(d[k]):
+                self.fail(f"{path}.{k}", f"expected a finite number (Elo), got {shown(d[k])}")
         if not d["elo0"] < d["elo1"]:
             self.fail(f"{path}.elo1", f"expected elo1 above elo0 ({d['elo0']!r}), "
                                       f"got {d['elo1']!r}")
@@ -322,7 +339,9 @@ class Validator:
         if model not in ("logistic", "normalized"):
             self.fail(f"{path}.model", f"unknown model {shown(model)}; valid: logistic, "
                                        f"normalized")
-        return Sprt(float(d["elo0"]), float(d["elo1"]), alpha, beta, model)
+        sprt = Sprt(float(d["elo0"]), float(d["elo1"]), alpha, beta, model)
+        _try_sprt(sprt, lambda why: self.fail(path, why))
+        return sprt
 
     def budget(self, v: Any, path: str) -> Budget:
         d = self.mapping(v, path, "a mapping with 'time' (seconds per move), 'sims' "

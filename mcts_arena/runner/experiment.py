@@ -139,7 +139,7 @@ def check_compatible(store: Store, exp: Experiment) -> None:
             raise UserError(f"{store.directory} holds {n} games of {p['player']} vs "
                             f"{p['opponent']}, which the config no longer has; {hint}")
         for side in ("player_budget", "opponent_budget"):
-            before = json.loads(p[side]) if p[side] else None
+            before = p[side]           # decoded by the store (results/rows.py)
             if before != row[side]:
                 raise UserError(
                     f"{store.directory} holds {n} games of {p['player']} vs {p['opponent']} "

@@ -43,8 +43,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcts_arena import budgets, inputs
 from mcts_arena import games as _games
-from mcts_arena import inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import AllErrorGames, UserError
 from mcts_arena.players.notation import display_name
@@ -273,9 +273,33 @@ def prepare(name: str, game: str | None = None, evalfn: str | None = None,
     if spec.kind == "elimination" and spec.games % 2:
         raise UserError(f"--games must be even for an elimination (seat-swapped pairs), got "
                         f"{spec.games}")
+    check_size(spec)
     directory = Path(out) if out else Path("results") / spec.name
     check_writable(directory)       # a busy or foreign directory is refused before any output
     return spec, directory
+
+
+def most_games(spec: TournamentSpec) -> int:
+    """The most games `spec` can play: every match it can hold (playoffs included)."""
+    n = len(spec.entrants) + (1 if spec.player else 0)
+    if spec.kind == "round_robin":
+        matches = n * (n - 1) // 2
+    elif spec.kind == "gauntlet":
+        matches = len(spec.entrants)
+    else:                           # elimination: one match per entrant knocked out
+        matches = max(0, n - 1)
+    per_match = spec.games + (2 * spec.max_playoffs if spec.tie == "playoff" else 0)
+    return matches * per_match
+
+
+def check_size(spec: TournamentSpec) -> None:
+    """A tournament is under the cap of a run (budgets.PLAN_MAX games), refused otherwise
+    before anything starts (`--games 100000` started 600,000 games)."""
+    total = most_games(spec)
+    if total > budgets.PLAN_MAX:
+        raise UserError(f"tournament {spec.name}: up to {total:,} games ({spec.games:,} per "
+                        f"match), more than the {budgets.PLAN_MAX:,} a run may hold; lower "
+                        f"--games")
 
 
 def tuning_evals() -> list[str]:
