@@ -203,6 +203,12 @@ def test_a_corrupt_row_is_one_line_naming_store_row_and_column(world, table, col
         assert "R/arena.sqlite: corrupt store" in msg and column in msg, msg
         if table == "game":
             assert f"game {gid}" in msg
+    if table == "game":         # the DataFrame reader is the same checked reader
+        from mcts_arena import results
+        from mcts_arena.results.rows import CorruptStoreError
+
+        with pytest.raises(CorruptStoreError, match=f"game {gid}, column {column}"):
+            results.load(world / "R")
     if column == "score":       # a column the run reads: refused before it writes anything
         one_line(arena("run", "r.yaml", "--quiet", "--out", "R"))
     assert tree(world) == before

@@ -34,13 +34,20 @@ def fail(message: str) -> None:
     raise UserError(message)
 
 
+def error_line(message: str) -> str:
+    """`arena: error: MESSAGE` as one line whatever the message quotes from the user (a key
+    holding a newline or a carriage return is shown escaped, as Python writes it)."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    return f"arena: error: {text}"
+
+
 class CliError(click.ClickException):
     """A user mistake: one line on stderr, exit status 2, no traceback."""
 
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"arena: error: {self.format_message()}", err=True, file=file)
+        click.echo(error_line(self.format_message()), err=True, file=file)
 
 
 def _usage(e: click.UsageError) -> CliError:
@@ -91,16 +98,16 @@ class ArenaGroup(click.Group):
         except click.UsageError as e:
             raise _usage(e) from None
         except StoreWriteError as e:            # a full disk: stop, keep what is stored
-            click.echo(f"arena: error: {e}", err=True)
+            click.echo(error_line(str(e)), err=True)
             sys.exit(EXIT_STORE)
         except sqlite3.DatabaseError as e:
             if (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF in (10, 13):   # IOERR, FULL
-                click.echo(f"arena: error: results store: {e}; every game stored before "
-                           f"it is kept", err=True)
+                click.echo(error_line(f"results store: {e}; every game stored before it is "
+                                      f"kept"), err=True)
                 sys.exit(EXIT_STORE)
             raise CliError(f"results store unreadable: {e}") from None   # damaged after opening
         except AllErrorGames as e:
-            click.echo(f"arena: error: {e}", err=True)
+            click.echo(error_line(str(e)), err=True)
             sys.exit(EXIT_ALL_ERRORS)
         except KeyboardInterrupt as e:          # Ctrl-C outside a run's own handling
             interrupted(e)
