@@ -472,3 +472,10 @@ def test_reliability_doc_is_linked():
 def test_fixture_text_is_valid():
     # the module's own config is good: the refusals above are the cases', not the config's
     assert inputs.parse_yaml(textwrap.dedent(CFG), "CFG")["games"] == 4
+
+
+def test_a_tournament_at_an_experiments_store_changes_none_of_its_files(world):
+    before = tree(world)
+    msg = one_line(arena("tournament", "fet", "--sims", "5", "--games", "2", "--out", "R"))
+    assert "not this tournament" in msg
+    assert tree(world) == before

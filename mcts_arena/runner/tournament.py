@@ -276,6 +276,9 @@ def prepare(name: str, game: str | None = None, evalfn: str | None = None,
     check_size(spec)
     directory = Path(out) if out else Path("results") / spec.name
     check_writable(directory)       # a busy or foreign directory is refused before any output
+    if (directory / "arena.sqlite").exists() and (directory / "arena.sqlite").stat().st_size:
+        with Store.open(directory) as old:      # another experiment's or tournament's store
+            _check_settings(old, spec)
     return spec, directory
 
 
@@ -350,11 +353,15 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
     """Play (or resume) the tournament; `echo` gets each finished round (elimination) or the
     final table. Returns when it is finished or interrupted (Ctrl-C). Games of another build
     in the store refuse it unless `allow_mixed_builds` (runner.experiment.check_builds)."""
-    from mcts_arena.runner.experiment import all_error_message, run_experiment
+    from mcts_arena.runner.experiment import all_error_message, has_results, run_experiment
     from mcts_arena.runner.plan import make_plan
     from mcts_arena.runner.writer import Writer
 
     directory = Path(directory)
+    if has_results(directory) and (directory / "arena.sqlite").stat().st_size:
+        # refused read-only first: nothing written, no lock rewritten
+        with Store.open(directory) as old:
+            _check_settings(old, spec)
     with Writer.open(directory) as store:
         _check_settings(store, spec)
         store.set_meta(META_KEY, json.dumps(spec.settings(), sort_keys=True))
