@@ -139,7 +139,7 @@ def prove(state, nodes: int = 0, depth: int = 0) -> dict:
     work = min(est, nodes * moves) if nodes else est
     if work / rate > PROVE_SECONDS_MAX:
         raise WorkError(f"the proof would search about {_power(est)} positions (about "
-                        f"{factor:.3g} per ply over {plies:.0f} more plies), about "
+                        f"{factor:.3g} per ply over {plies:.0f} more plies), "
                         f"{_duration(est / rate)} at the {rate:,.0f} positions a second it "
                         f"searches here; give a node budget per move (--nodes N, past it a "
                         f"value is unknown), a depth (--depth N) or a position nearer the end")
@@ -151,8 +151,8 @@ def _duration(seconds: float) -> str:
         return "more than a century"
     for unit, size in (("years", 3.15e7), ("days", 86400.0), ("hours", 3600.0)):
         if seconds >= size:
-            return f"{seconds / size:,.0f} {unit}"
-    return f"{seconds / 60:,.0f} minutes"
+            return f"about {seconds / size:,.0f} {unit}"
+    return f"about {seconds / 60:,.0f} minutes"
 
 
 def _power(x: float) -> str:
