@@ -9,7 +9,7 @@ import click
 
 from mcts_arena import budgets
 from mcts_arena.cli.app import BACKEND_OPTION, GAMES, JOBS, Integer, cli, fail
-from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
+from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, AllErrorGames
 
 
 @cli.command("reproduce")
@@ -82,9 +82,10 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, max_games: 
         finally:
             if engine is not None:
                 engine.close()
-        if ran.interrupted:
-            click.echo(f"arena: interrupted; resume with: {record.command}", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+        if ran.interrupted:         # Ctrl-C (130) or SIGTERM (143)
+            how = "terminated" if ran.terminated else "interrupted"
+            click.echo(f"arena: {how}; resume with: {record.command}", err=True)
+            sys.exit(EXIT_TERMINATED if ran.terminated else EXIT_INTERRUPTED)
         all_error = ran.all_error
     idx, n = write_record(record.pages, docs, record.command, sc.describe(), record.order,
                           scale)

@@ -7,7 +7,7 @@ import sys
 import click
 
 from mcts_arena.cli.app import GAMES, JOBS, SIMS, DerivedChoice, check_scale_options, cli
-from mcts_arena.errors import EXIT_INTERRUPTED
+from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED
 
 
 def _evals():
@@ -61,6 +61,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
                                        echo=click.echo, allow_mixed_builds=allow_mixed_builds)
     if result.interrupted:
         click.echo(render(result.state, with_header=False).rstrip())
-        click.echo(f"arena: interrupted; resume with the same command (results in {directory})",
+        how = "terminated" if result.terminated else "interrupted"     # SIGTERM or Ctrl-C
+        click.echo(f"arena: {how}; resume with the same command (results in {directory})",
                    err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(EXIT_TERMINATED if result.terminated else EXIT_INTERRUPTED)

@@ -205,6 +205,7 @@ class PageRun:
     `arena run`; a tournament with such a match stops the whole command with that rule)."""
 
     interrupted: bool = False
+    terminated: bool = False        # stopped by SIGTERM (exit 143) rather than Ctrl-C (130)
     all_error: tuple[tuple[str, int], ...] = ()
 
 
@@ -228,7 +229,8 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
             res = run_experiment(exp, the_plan, directory, workers=workers, backend=backend,
                                  progress=progress, allow_mixed_builds=allow_mixed_builds)
             if res.interrupted:
-                return PageRun(interrupted=True, all_error=all_error)
+                return PageRun(interrupted=True, all_error=all_error,
+                               terminated=res.terminated)
             if res.all_error or scale.precision is None:
                 all_error += tuple(res.all_error)
                 break
@@ -249,7 +251,7 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
                                         backend_factory=(lambda: backend) if backend else None,
                                         allow_mixed_builds=allow_mixed_builds)
         if res.interrupted:
-            return PageRun(interrupted=True, all_error=all_error)
+            return PageRun(interrupted=True, all_error=all_error, terminated=res.terminated)
     return PageRun(all_error=all_error)
 
 
@@ -325,7 +327,7 @@ def play(record: Record, *, workers: int, backend=None, progress: bool = True,
                        progress=progress, echo=echo, allow_mixed_builds=allow_mixed_builds)
         all_error += ran.all_error
         if ran.interrupted:
-            return PageRun(interrupted=True, all_error=all_error)
+            return PageRun(interrupted=True, all_error=all_error, terminated=ran.terminated)
     return PageRun(all_error=all_error)
 
 

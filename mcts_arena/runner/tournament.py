@@ -325,6 +325,7 @@ class TournamentResult:
     interrupted: bool
     played: int
     directory: Path
+    terminated: bool = False        # stopped by SIGTERM (exit 143) rather than Ctrl-C (130)
 
 
 _COMPARED = ("kind", "game", "entrants", "player", "games", "tie", "max_playoffs")
@@ -393,7 +394,7 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
         with Store.open(directory) as store:
             res = stored_results(store)
         if r.interrupted:
-            return TournamentResult(state(spec, res), True, played, directory)
+            return TournamentResult(state(spec, res), True, played, directory, r.terminated)
         if r.all_error:     # replaying them would loop for ever
             raise AllErrorGames(all_error_message(r.all_error))
         if r.played == 0 and state(spec, res).needed == st.needed:
