@@ -74,6 +74,11 @@ class GameInfo:
         if bad:
             raise ValueError(f"{self.name}: unknown player options {sorted(bad)}")
 
+    @property
+    def has_chance(self) -> bool:
+        """Does the game have chance nodes (dice)? Read from the class, so there is one truth."""
+        return bool(getattr(self.cls, "has_chance", False))
+
     def opening_kinds(self) -> list[str]:
         return ["start", "random_plies", *self.openings]
 
