@@ -396,6 +396,19 @@ cdef class GameState:
     def py_is_decisive(self, move):
         return bool(self.is_decisive(self._move_id(move)))
 
+    def py_best_successor(self, evalfn="default", unsigned long long seed=1):
+        """best_successor over every legal move: the 1-ply greedy move by an evaluation (ties
+        at random with a fresh Rng seeded by `seed`); None when there is no move."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
+        cdef int n = 0, ef = self._eval_id(evalfn)
+        cdef Rng r
+        if self.result() == ONGOING:
+            n = self.gen_moves(buf)
+        if n == 0:
+            return None
+        rng_seed(&r, seed)
+        return self.best_successor(ef, buf, n, &r)
+
     def py_playout_move(self, int policy, list moves, unsigned long long seed):
         """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
