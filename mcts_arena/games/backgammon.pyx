@@ -94,6 +94,8 @@ cdef enum:
     MAX_MAX_TURNS = 5000
 
 cdef uint64_t ZC[2][NPT][NCHK + 1]
+cdef uint64_t RMOVE[NPT]        # additive keys of a turn's dedup: one per point of the mover
+cdef uint64_t RHIT[NPT]         # and of the other side's (its blots sent to the bar)
 cdef uint64_t ZDICE[7][7]
 cdef uint64_t ZSIDE
 cdef uint64_t ZOPEN
@@ -108,6 +110,9 @@ for _p in range(7):
         ZDICE[_p][_i] = splitmix64(&_seed)
 ZSIDE = splitmix64(&_seed)
 ZOPEN = splitmix64(&_seed)
+for _i in range(NPT):
+    RMOVE[_i] = splitmix64(&_seed)
+    RHIT[_i] = splitmix64(&_seed)
 
 START_TEXT = "24:2,13:5,8:3,6:5/24:2,13:5,8:3,6:5 - - 0"
 SIDES = "xo"
@@ -137,7 +142,8 @@ cdef struct Gen:
     unsigned int occ        # the mover's occupied points (bits 1-25)
     unsigned int blk        # points closed to the mover (bits 1-24)
     unsigned int blt        # the other side's blots (bits 1-24)
-    uint64_t key            # Zobrist difference of the board from the start of the turn
+    uint64_t key            # the board as sum over points of count x a random key (mod 2^64),
+                            # from the start of the turn: two adds per checker moved
     int* out                # turns found (ids)
     int n
     int maxlen              # most dice a turn found so far uses
@@ -152,13 +158,10 @@ cdef inline void gen_init(Gen* g, unsigned char* me, unsigned char* op, int p) n
     cdef int q
     cdef unsigned int occ = 0, blk = 0, blt = 0
     for q in range(1, NPT):
-        if me[q]:
-            occ |= 1u << q
+        occ |= (<unsigned int>(me[q] != 0)) << q
     for q in range(1, 25):
-        if op[25 - q] >= 2:
-            blk |= 1u << q
-        elif op[25 - q] == 1:
-            blt |= 1u << q
+        blk |= (<unsigned int>(op[25 - q] >= 2)) << q
+        blt |= (<unsigned int>(op[25 - q] == 1)) << q
     g.me = me
     g.op = op
     g.p = p
@@ -190,48 +193,42 @@ cdef inline bint apply_step(Gen* g, int s, int d) noexcept nogil:
     """Move a checker of the mover from s by d (off below point 1), hitting a blot where it
     lands; returns the hit. The masks and g.key follow the counts."""
     cdef unsigned char* me = g.me
-    cdef unsigned char* op = g.op
-    cdef int o = 1 - g.p, u, t = s - d
-    g.key ^= ZC[g.p][s][me[s]] ^ ZC[g.p][s][me[s] - 1]
+    cdef int t = s - d
     me[s] -= 1
     if me[s] == 0:
         g.occ &= ~(1u << s)
     if t < 1:
-        g.key ^= ZC[g.p][OFF][me[OFF]] ^ ZC[g.p][OFF][me[OFF] + 1]
         me[OFF] += 1
+        g.key += RMOVE[OFF] - RMOVE[s]
         return False
-    g.key ^= ZC[g.p][t][me[t]] ^ ZC[g.p][t][me[t] + 1]
     me[t] += 1
     g.occ |= 1u << t
+    g.key += RMOVE[t] - RMOVE[s]
     if (g.blt >> t) & 1:
-        u = 25 - t
-        op[u] = 0
-        op[BAR] += 1
+        g.op[25 - t] = 0
+        g.op[BAR] += 1
         g.blt &= ~(1u << t)
-        g.key ^= ZC[o][u][1] ^ ZC[o][u][0] ^ ZC[o][BAR][op[BAR] - 1] ^ ZC[o][BAR][op[BAR]]
+        g.key += RHIT[t]
         return True
     return False
 
 
 cdef inline void undo_step(Gen* g, int s, int d, bint hit) noexcept nogil:
     cdef unsigned char* me = g.me
-    cdef unsigned char* op = g.op
-    cdef int o = 1 - g.p, u, t = s - d
+    cdef int t = s - d
     if t < 1:
-        g.key ^= ZC[g.p][OFF][me[OFF]] ^ ZC[g.p][OFF][me[OFF] - 1]
         me[OFF] -= 1
+        g.key -= RMOVE[OFF] - RMOVE[s]
     else:
         if hit:
-            u = 25 - t
-            g.key ^= ZC[o][u][1] ^ ZC[o][u][0] ^ ZC[o][BAR][op[BAR] - 1] ^ ZC[o][BAR][op[BAR]]
-            op[BAR] -= 1
-            op[u] = 1
+            g.op[BAR] -= 1
+            g.op[25 - t] = 1
             g.blt |= 1u << t
-        g.key ^= ZC[g.p][t][me[t]] ^ ZC[g.p][t][me[t] - 1]
+            g.key -= RHIT[t]
         me[t] -= 1
         if me[t] == 0:
             g.occ &= ~(1u << t)
-    g.key ^= ZC[g.p][s][me[s]] ^ ZC[g.p][s][me[s] + 1]
+        g.key -= RMOVE[t] - RMOVE[s]
     me[s] += 1
     g.occ |= 1u << s
 
