@@ -68,7 +68,7 @@ BAD = [
     ("ab(im0.4)", "breakthrough", "unknown token 'im0.4' in 'ab(im0.4)' for αβ; valid tokens: d, ef…, key=value"),
     ("MCTS(ipp,,im0.4)", "breakthrough", "empty token in 'MCTS(ipp,,im0.4)' (a doubled or trailing comma?)"),
     ("", "breakthrough", "empty player specification"),
-    ("MCTS", "chess", "unknown game 'chess'; valid games: breakthrough, gomoku, hex, kalah, loa, tictactoe"),
+    ("MCTS", "chess", "unknown game 'chess'; valid games: backgammon, breakthrough, gomoku, hex, kalah, loa, pig, tictactoe"),
 ]
 
 
