@@ -344,3 +344,20 @@ def test_sampler_follows_the_probabilities(game):
         for m, p in probs.items():
             se = (p * (1 - p) / n) ** 0.5
             assert abs(draws.count(m) / n - p) < 5 * se, (s.to_text(), s.format_move(m))
+
+
+@pytest.mark.parametrize("game", [g for g in VARIANTS if games.info_of(g).has_chance])
+def test_recorded_playout_records_moves_not_dice(game):
+    """RAVE's recorded playout in a game of chance: the dice are played (plies) but not
+    recorded as anybody's move; the state is restored; seeded."""
+    s = games.new_state(game)
+    dice = set()
+    for t in random_game(game, 1, 200):
+        dice.update(m for m, _ in t.outcome_probs())
+    text, h = s.to_text(), s.zobrist()
+    for seed in range(1, 6):
+        res, moves, movers, plies = s.py_recorded_playout(seed)
+        assert (s.to_text(), s.zobrist()) == (text, h)
+        assert res in (0, 1, RESULT_DRAW) and len(moves) == len(movers) < plies
+        assert not set(moves) & dice and set(movers) <= {0, 1}
+        assert (res, moves) == s.py_recorded_playout(seed)[:2]

@@ -6,7 +6,7 @@ import pytest
 
 from mcts_arena import games
 from mcts_arena.games.pig import Pig
-from mcts_arena.games.pig_solve import MAX_SOLVE_TARGET, solve
+from mcts_arena.games.pig_solve import MAX_SOLVE_TARGET, solution, solve
 
 
 def test_start_and_moves():
@@ -183,10 +183,22 @@ def test_the_policy_wins_as_often_as_solved():
                 continue
             (s0, s1), k, p = s.scores(), s.turn_total(), s.to_move()
             i, j = (s0, s1) if p == 0 else (s1, s0)
-            s.play("roll" if sol.should_roll(i, j, k) else "stop")
+            m = sol.move(s)
+            assert s.format_move(m) == ("roll" if sol.should_roll(i, j, k) else "stop")
+            s.play(m)
         wins += s.winner() == 0
     p = sol.first_player_win()
     assert abs(wins / n - p) < 4 * (p * (1 - p) / n) ** 0.5
+
+
+def test_solution_is_cached_and_checks_its_game():
+    assert solution(12) is solution(12) and solution(12) is not solution(12, 5)
+    with pytest.raises(ValueError, match=r"this solution is for pig\(target=12, sides=6\)"):
+        solution(12).move(games.new_state("pig(target=13)"))
+    s = games.new_state("pig(target=12)")
+    s.play("roll")
+    with pytest.raises(ValueError, match="no move to choose"):
+        solution(12).move(s)
 
 
 def test_solver_limits_are_one_line_errors():

@@ -79,6 +79,19 @@ cdef class PigSolution:
             s += self.get(i, j, k + f)
         return s / self.sides
 
+    def move(self, state):
+        """The optimal move id ('roll' or 'stop') of the side to move in a Pig position of
+        this target and die (not at a chance node or a finished game)."""
+        if (state.target, state.sides) != (self.target, self.sides):
+            raise ValueError(f"this solution is for pig(target={self.target}, sides="
+                             f"{self.sides}), the position is of pig(target={state.target}, "
+                             f"sides={state.sides})")
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("no move to choose: the game is over or the die is rolled next")
+        scores, k, p = state.scores(), state.turn_total(), state.to_move()
+        i, j = scores[p], scores[1 - p]
+        return state.parse_move("roll" if self.should_roll(i, j, k) else "stop")
+
     def first_player_win(self):
         """The first player's winning probability from 0-0 under optimal play by both."""
         return self.get(0, 0, 0)
@@ -104,6 +117,17 @@ cdef class PigSolution:
             f"first player wins with probability {self.first_player_win():.6f}",
             f"optimal first turn: roll until the turn total is {self.hold_at(0, 0)}, then stop",
             f"with no points yet, stop at turn total (by the other's score) {holds}"])
+
+
+_CACHE = {}
+
+
+def solution(int target=100, int sides=6):
+    """solve(target, sides), computed once per process (a player asks at every move)."""
+    key = (target, sides)
+    if key not in _CACHE:
+        _CACHE[key] = solve(target, sides)
+    return _CACHE[key]
 
 
 def solve(int target=100, int sides=6, double tol=1e-12):

@@ -4,6 +4,8 @@
 See state.pxd for the conventions. The Python face (`moves`, `play`, `undo`, `winner`, ...) is
 written once here on top of the C-level methods and a few per-game hooks.
 """
+from libc.stdlib cimport malloc, free
+
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, rng_uniform
 
 POLICY_IDS = {"random": PP_RANDOM, "ipp": PP_IPP}
@@ -408,6 +410,31 @@ cdef class GameState:
             return None
         rng_seed(&r, seed)
         return self.best_successor(ef, buf, n, &r)
+
+    def py_recorded_playout(self, unsigned long long seed=1, int cap=100000, bint base=False):
+        """(result, moves recorded, their movers, plies played) of the recorded playout (RAVE's)
+        from here, state restored; base=True runs GameState's own loop."""
+        cdef Rng r
+        cdef int* mv
+        cdef signed char* who
+        cdef int cnt[2]
+        cdef int res
+        cap = max(0, cap)
+        mv = <int*>malloc((cap + 1) * sizeof(int))
+        who = <signed char*>malloc(cap + 1)
+        if mv == NULL or who == NULL:
+            free(mv)
+            free(who)
+            raise MemoryError()
+        rng_seed(&r, seed)
+        if base:
+            res = GameState.recorded_playout(self, &r, mv, who, cap, cnt)
+        else:
+            res = self.recorded_playout(&r, mv, who, cap, cnt)
+        out = (res, [mv[i] for i in range(cnt[0])], [who[i] for i in range(cnt[0])], cnt[1])
+        free(mv)
+        free(who)
+        return out
 
     def py_playout_move(self, int policy, list moves, unsigned long long seed):
         """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
