@@ -6,9 +6,12 @@
 - with --openspiel K: at every chance node of K random games, for every roll, how often
   OpenSpiel's turns include a double stopped short (its half-move rule lets a first pair of
   moves block the second pair although another first pair would not; the standard rule, ours,
-  plays as many dice as it can).
+  plays as many dice as it can);
+- with --mirrored K: K games played in both engines (tests/test_openspiel_chance.py's mirrored
+  game) comparing the positions of every roll at every chance node, not only every fourth.
 
 Run:  .venv/bin/python benchmarks/backgammon_stats.py [--games 1000] [--openspiel 5]
+      [--mirrored 10]
 """
 from __future__ import annotations
 
@@ -49,9 +52,14 @@ def random_games(n: int, seed: int):
     return most, where, lengths, first / n, gammons / n, backgammons / n
 
 
-def quirks(k: int, seed: int):
+def _oracle():
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     import test_openspiel_chance as osc
+    return osc
+
+
+def quirks(k: int, seed: int):
+    osc = _oracle()
     rng = random.Random(seed)
     rolls = short = 0
     for _ in range(k):
@@ -76,7 +84,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--openspiel", type=int, default=0, metavar="K")
+    ap.add_argument("--mirrored", type=int, default=0, metavar="K")
     args = ap.parse_args()
+    if args.mirrored:
+        osc = _oracle()
+        total = 0
+        for seed in range(100, 100 + args.mirrored):
+            compared, short = osc.mirrored_backgammon(seed, every=1)
+            total += compared
+        print(f"{args.mirrored} mirrored games: the positions of {total} rolls equal "
+              "OpenSpiel's")
+        return
     most, where, lengths, first, gam, bg = random_games(args.games, 1)
     q = statistics.quantiles(lengths, n=20)
     print(f"{args.games} random games (a uniformly random distinct turn, seed 1)")
