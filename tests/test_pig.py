@@ -89,6 +89,7 @@ def test_parameters():
     ("100,10 5 1 move 9", "the game is over"),
     ("200,10 0 1 move 9", "score of player 0 200 is more than 105"),
     ("95,10 5 0 dice 9", "at the target a player must stop"),
+    ("50,10 60 0 move 9", "score plus its turn total is more than 105"),
     ("5,10 0 0 move 1001", "1001 decisions is more than the horizon 1000"),
 ])
 def test_bad_positions_are_one_line_errors(text, problem):

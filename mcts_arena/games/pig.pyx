@@ -351,6 +351,10 @@ cdef class Pig(GameState):
             raise ValueError(f"bad Pig position {text!r}: the game is over, so the turn "
                              "total is 0 and no die is rolled")
         p = int(parts[2])
+        if (s0 if p == 0 else s1) + turn > top:
+            raise ValueError(f"bad Pig position {text!r}: the side to move's score plus its "
+                             f"turn total is more than {top}, the most a game to {target} with "
+                             f"a {sides}-sided die can reach")
         if parts[3] == "dice" and (s0 if p == 0 else s1) + turn >= target:
             raise ValueError(f"bad Pig position {text!r}: at the target a player must stop, "
                              "so it cannot have rolled")
