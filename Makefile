@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build run test bench clean annotate
+.PHONY: all install build run test test-fast lint bench clean annotate
 
 all: build
 
@@ -26,8 +26,16 @@ run: build
 	$(VENV)/bin/arena run configs/quickstart.yaml --jobs 0
 	$(VENV)/bin/arena report results/quickstart --compare paper
 
+# Everything, as CI runs it (markers: slow, process, ray, browser; see pyproject.toml).
 test: build
 	$(PY) -m pytest tests
+
+# The inner loop: every test but the slow, process, Ray and browser ones (under a minute).
+test-fast: build
+	$(PY) -m pytest tests -m "not slow and not process and not ray and not browser"
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check mcts_arena tests tools benchmarks examples
 
 bench: build
 	$(VENV)/bin/arena bench --seconds 3
@@ -35,7 +43,7 @@ bench: build
 
 # HTML annotation of every Cython module (yellow lines = Python interaction).
 annotate: $(STAMP)
-	$(VENV)/bin/cython -a -3 mcts_arena/games/*.pyx mcts_arena/players/*.pyx
+	$(VENV)/bin/cython -a -3 mcts_arena/games/*.pyx mcts_arena/players/search/*.pyx mcts_arena/bench/*.pyx
 
 clean:
 	rm -rf build $(VENV) *.egg-info

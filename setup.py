@@ -34,5 +34,5 @@ def extensions():
 setup(
     ext_modules=cythonize(extensions(), compiler_directives=DIRECTIVES,
                           nthreads=int(os.environ.get("CYTHON_NTHREADS", "0"))),
-    package_data={"mcts_arena": ["**/*.pxd", "**/*.pyx", "games/data/*", "data/*", "arena/data/*"]},
+    package_data={"mcts_arena": ["**/*.pxd", "**/*.pyx", "games/data/*", "data/*", "runner/data/*"]},
 )

@@ -28,7 +28,7 @@ matches:
 def runner_throughput(games_n: int, jobs: int) -> dict:
     """Wall time of a fixed short experiment with `jobs` workers, and the scheduling overhead:
     the worker time not spent inside games (process start-up included), per game."""
-    from mcts_arena.store import Store
+    from mcts_arena.results.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp, "bench.yaml")
@@ -38,7 +38,7 @@ def runner_throughput(games_n: int, jobs: int) -> dict:
                         "--out", str(Path(tmp, "out")), "--quiet"], check=True,
                        stdout=subprocess.DEVNULL)
         wall = time.perf_counter() - t0
-        with Store.open(Path(tmp, "out"), readonly=True) as store:
+        with Store.open(Path(tmp, "out")) as store:
             in_games = sum(g["duration"] for g in store.games())
     return {"games": games_n, "jobs": jobs, "wall_s": round(wall, 2),
             "games_per_hour": round(games_n / wall * 3600, 1),

@@ -55,7 +55,7 @@ def rss_mib() -> float:
 
 
 def _experiment(text: str, tmp: str):
-    from mcts_arena.arena import config, plan
+    from mcts_arena.runner import config, plan
 
     cfg = Path(tmp, "c.yaml")
     cfg.write_text(text)
@@ -64,25 +64,25 @@ def _experiment(text: str, tmp: str):
 
 
 def _backend(name: str, workers: int):
-    from mcts_arena.arena.scheduler import LocalPoolBackend
+    from mcts_arena.runner.pool import LocalPoolBackend
 
     if name == "local":
         return LocalPoolBackend(workers)
-    from mcts_arena.arena.ray_backend import RayBackend
+    from mcts_arena.runner.ray_backend import RayBackend
 
     return RayBackend()         # joins the Ray instance main() started
 
 
 def throughput(backend_name: str, workers: int, games: int, move_s: float) -> dict:
-    from mcts_arena.arena.scheduler import run_experiment
-    from mcts_arena.store import Store
+    from mcts_arena.results.store import Store
+    from mcts_arena.runner.experiment import run_experiment
 
     with tempfile.TemporaryDirectory() as tmp:
         exp, p = _experiment(THROUGHPUT % (move_s, games), tmp)
         res = run_experiment(exp, p, Path(tmp, "out"), workers=workers,
                              backend=_backend(backend_name, workers), progress=False)
         wall = res.seconds
-        with Store.open(Path(tmp, "out"), readonly=True) as store:
+        with Store.open(Path(tmp, "out")) as store:
             durations = [g["duration"] for g in store.games()]
     in_games = sum(durations)
     overhead = (wall * workers - in_games) / len(durations)
@@ -97,7 +97,7 @@ def throughput(backend_name: str, workers: int, games: int, move_s: float) -> di
 def trivial(backend_name: str, workers: int, games: int) -> dict:
     """Games of a few microseconds: all the time is scheduling (and the store); with Ray the
     driver's memory is sampled every 1,000 games."""
-    from mcts_arena.arena.scheduler import run_experiment
+    from mcts_arena.runner.experiment import run_experiment
 
     with tempfile.TemporaryDirectory() as tmp:
         exp, p = _experiment(MEMORY % games, tmp)

@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 import time
 
+from mcts_arena.bench.loops import playout_rate
+
 from mcts_arena import games
-from mcts_arena.gametools import playout_rate
 
 
 def ours(game: str, seconds: float) -> float:

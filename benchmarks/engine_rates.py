@@ -1,6 +1,6 @@
 """This engine's search effort per CPU-second, over whole games, for the paper's players.
 
-The matched-effort budget (mcts_arena/arena/effort.py) gives each player the paper engine's
+The matched-effort budget (mcts_arena/runner/effort.py) gives each player the paper engine's
 simulations or nodes per second; this script measures ours the same way the paper engine's
 rates were measured (sims or nodes per CPU-second of the searching thread, averaged over every
 move of self-play games, so the rate reflects the whole game and not the start position), so

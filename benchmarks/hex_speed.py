@@ -31,12 +31,16 @@ ROOT = HERE.parent
 PROBE = r"""
 import json, random, sys, time
 from mcts_arena import games, players
-from mcts_arena.solver import Solver
+try:                                            # the layout since issue 25
+    from mcts_arena.players.search.prover import Prover
+    from mcts_arena.bench.loops import playout_rate
+except ImportError:                             # an older tree (--base)
+    from mcts_arena.solver import Solver as Prover
+    from mcts_arena.gametools import playout_rate
 scale = float(sys.argv[1])
 clock = time.process_time      # CPU seconds of this process: less noisy on a shared machine
 out = {}
 s = games.new_state("hex")
-from mcts_arena.gametools import playout_rate
 n, wall = playout_rate(s, 0.5 * scale)    # `arena bench`'s loop, wall clock like the C loop
 out["playouts/s"] = n / wall
 mid = games.new_state("hex")
@@ -52,9 +56,9 @@ for label, state in (("empty", s), ("mid40", mid)):
 line = open(sys.argv[2]).read().splitlines()
 pos = next(l for l in line if l.strip() and not l.startswith("#")).split("|")[1].strip()
 st5 = games.new_state("hex(size=5)", pos)
-sv = Solver()
+sv = Prover()
 t0 = clock()
-_, info = sv.solve_moves(st5)
+_, info = (getattr(sv, "prove_moves", None) or sv.solve_moves)(st5)
 out["solver nodes/s (hex5 #1)"] = info["nodes"] / (clock() - t0)
 p = players.make("MCTS(rave300)", "hex", seed=1)
 t0 = clock()

@@ -1,11 +1,16 @@
 """Find 5x5 Hex positions with exactly one winning move (proven)."""
-import random, sys, time
+import random
+import sys
+import time
+
 from mcts_arena.games.hex import Hex
-from mcts_arena.solver import Solver
+from mcts_arena.players.search.prover import Prover
+
 from mcts_arena import players
+
 rng = random.Random(int(sys.argv[1]))
 stones = int(sys.argv[2])
-sv = Solver()
+sv = Prover()
 found = 0
 t0 = time.time()
 while found < int(sys.argv[3]) and time.time() - t0 < float(sys.argv[4]):
@@ -17,7 +22,7 @@ while found < int(sys.argv[3]) and time.time() - t0 < float(sys.argv[4]):
     if s.is_terminal():
         continue
     s = Hex.from_text(s.to_text())
-    vals, st = sv.solve_moves(s, 2_000_000)
+    vals, st = sv.prove_moves(s, 2_000_000)
     if None in vals.values():
         continue
     wins = [s.format_move(m) for m, v in vals.items() if v == 1]

@@ -1,5 +1,6 @@
-"""The ranges every budget must lie in: one place, checked by the config, the command line,
-the player specs and (for the per-move budgets) by the searches themselves.
+"""Budgets: the one `Budget` type and its text, and the ranges every budget must lie in (one
+place, checked by the config, the command line, the player specs and, for the per-move budgets,
+by the searches themselves).
 
 - `time`: seconds per move, from TIME_MIN (0.0001) to TIME_MAX (3600); NaN and infinities are
   refused like any value outside the range.
@@ -14,6 +15,7 @@ depth), so a move always ends.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 TIME_MIN = 1e-4
 TIME_MAX = 3600.0
@@ -43,3 +45,82 @@ def sims_ok(v) -> bool:
 def games_ok(v) -> bool:
     """A number of games per pairing inside the range."""
     return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= GAMES_MAX
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one move may spend, the one type a budget has from the config to the store:
+    wall-clock seconds (`time`), simulations/nodes (`sims`), or matched effort (`effort`: the
+    paper engine's search effort in that many seconds, see runner/effort.py). A matched effort
+    is resolved per player into `sims`, keeping `effort` (node priors scale with it), `rate_of`
+    (the rate entry used) and `unit` (what `sims` counts: sims or nodes).
+
+    Its one text form is `text()`: `1 s`, `30 sims`, `effort 0.5 s` (resolved: `effort 0.5 s =
+    5000 sims`); `str()` says it per move (`1 s/move`). In JSON (the store, configs) it is
+    `as_dict()`: {"time": 1.0}, {"sims": 30}, {"effort": 0.5, "sims": 5000, ...}.
+    """
+
+    time: float | None = None
+    sims: int | None = None
+    effort: float | None = None
+    rate_of: str | None = None
+    unit: str | None = None
+
+    def as_dict(self) -> dict:
+        if self.time is not None:
+            return {"time": self.time}
+        d: dict = {}
+        if self.sims is not None:
+            d["sims"] = self.sims
+        if self.effort is not None:
+            d["effort"] = self.effort
+        if self.rate_of is not None:
+            d["rate_of"] = self.rate_of
+        if self.unit is not None:
+            d["unit"] = self.unit
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> Budget | None:
+        if not d:
+            return None
+        return cls(time=d.get("time"), sims=d.get("sims"), effort=d.get("effort"),
+                   rate_of=d.get("rate_of"), unit=d.get("unit"))
+
+    @classmethod
+    def of(cls, value) -> Budget | None:
+        """A Budget from a Budget, its dict form (stored JSON), a tuple of (key, value) pairs
+        (a player spec's own budget), or None."""
+        if value is None or isinstance(value, Budget):
+            return value
+        return cls.from_dict(dict(value))
+
+    def __eq__(self, other) -> bool:
+        """A budget equals another with the same fields, and its own dict form (stored JSON)."""
+        if isinstance(other, dict):
+            return self.as_dict() == other
+        if isinstance(other, Budget):
+            return (self.time, self.sims, self.effort, self.rate_of, self.unit) == \
+                (other.time, other.sims, other.effort, other.rate_of, other.unit)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.time, self.sims, self.effort, self.rate_of, self.unit))
+
+    def text(self) -> str:
+        """The budget's one text form (see the class docstring)."""
+        if self.time is not None:
+            return f"{self.time:g} s"
+        if self.effort is not None:
+            return f"effort {self.effort:g} s" + (f" = {self.sims} {self.unit or 'sims'}"
+                                                  if self.rate_of else "")
+        return f"{self.sims} sims"
+
+    def __str__(self) -> str:
+        return f"{self.text()}/move"
+
+
+def text(budget) -> str:
+    """The text form of a budget given as a Budget or its dict form; `?` for none."""
+    b = Budget.of(budget)
+    return "?" if b is None else b.text()

@@ -23,6 +23,8 @@ from typing import Any
 
 import yaml
 
+from mcts_arena.players import notation
+
 VERDICTS = ("ours contains it", "ours higher", "ours lower")
 
 #: Evaluators a macro already implies (docs/paper.md §2: bl is efMS's baseline, bl' efLH's).
@@ -61,16 +63,20 @@ def _canon_token(token: str) -> str:
 def normalize_spec(spec: str) -> tuple[str, frozenset[str]]:
     """Canonical, order-insensitive form of a player spec: ``(name, frozenset(options))``.
 
+    Read with the player notation's reader (players/notation.py), then compared loosely, as the
+    paper writes its players: case ignored, numbers canonical, options unordered.
+
     >>> normalize_spec("MCTS(im0.40, bl)") == normalize_spec("mcts(bl,im0.4)")
     True
     """
     text = re.sub(r"\s+", "", spec)
-    m = re.fullmatch(r"([^()]+)(?:\(([^()]*)\))?", text)
-    if not m:
+    name, tokens = notation.parts(text)
+    if not name or "(" in name or ")" in name or any("(" in t or ")" in t for t in tokens) \
+            or text.count("(") > 1 or (text.count("(") == 1 and not text.endswith(")")):
         raise ValueError(f"cannot read player spec {spec!r}: expected NAME or NAME(opt,opt,...)")
-    name = m.group(1).casefold()
+    name = name.casefold()
     name = _PLAYER_ALIASES.get(name, name)
-    opts = {_canon_token(t) for t in (m.group(2) or "").split(",") if t}
+    opts = {_canon_token(t) for t in tokens}
     for macro, ev in MACRO_EVAL.items():
         if macro in opts:
             opts.discard(ev)

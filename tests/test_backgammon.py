@@ -1,9 +1,9 @@
 """Backgammon: every rule on hand-made positions, the opening roll, scoring, the notation (as
 written and as read), the text form and its validation, the evaluation's sign and ordering."""
 import pytest
+from mcts_arena.games.backgammon import START_TEXT, Backgammon
 
 from mcts_arena import games
-from mcts_arena.games.backgammon import START_TEXT, Backgammon
 
 
 def pos(text, game="backgammon"):
@@ -58,7 +58,7 @@ def test_closed_board_means_pass_and_partial_entry():
     assert s.moves() == ["pass"]                    # x's 19-24 are o's 6-1: closed
     s.play("pass")
     assert s.to_move() == 1 and s.is_chance_node()
-    s = pos(f"bar:2,13:4,8:3,6:4,5:2/6:2,5:2,4:2,3:2,2:2,13:4,8:1 x 61 30")
+    s = pos("bar:2,13:4,8:3,6:4,5:2/6:2,5:2,4:2,3:2,2:2,13:4,8:1 x 61 30")
     # o's 1-point (x's 24) is open: one checker enters with the 1, the other stays out,
     # so the 6 cannot be played
     assert s.moves() == ["bar/24"]

@@ -53,8 +53,8 @@ PLAYOUT_SEEDS = range(1, 9)
 
 
 def _play(game, a, b, seed, budget, max_plies, opening="start"):
-    from mcts_arena.arena.config import Openings
-    from mcts_arena.arena.openings import opening_text
+    from mcts_arena.runner.config import Openings
+    from mcts_arena.runner.openings import opening_text
     kind = Openings(opening, 4 if opening == "random_plies" else 0)
     state = games.new_state(game, opening_text(game, kind, seed, seed))
     agents = [players.make(a, game=game, seed=seed), players.make(b, game=game, seed=seed + 1000)]

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from mcts_arena.arena.bracket import Bracket, pair_round
 from mcts_arena.paper import load_paper_results
+from mcts_arena.results.bracket import Bracket, pair_round
 
 LINE = re.compile(r"^winner (\S+) \((\d+)\) vs\. loser (\S+) \((\d+)\)$")
 BYE = re.compile(r"^(\S+) gets a by$")

@@ -106,7 +106,7 @@ def test_random_games_incremental_state_and_evaluations():
     # (undo / hash / clone / text round trips are in test_game_conformance.py)
     rng = random.Random(7)
     plies = 0
-    for game in range(40):
+    for _game in range(40):
         s = games.new_state("breakthrough")
         while not s.is_terminal():
             assert s.zobrist() == s.hash_from_scratch()
@@ -140,7 +140,7 @@ def test_knowledge_decisive_anti_decisive_defended_categories():
 
 
 def test_ipp_policy_wins_at_once_and_blocks():
-    from mcts_arena.players.mcts import MCTSSearch
+    from mcts_arena.players.search.mcts import MCTSSearch
 
     eng = MCTSSearch({"policy": 1}, 5)
     s = pos({"c7": "w", "a1": "w", "h8": "b", "g6": "b"})

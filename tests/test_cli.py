@@ -118,7 +118,7 @@ def test_games_with_parameters_everywhere(run):
 
 
 def test_config_with_game_parameters(tmp_path):
-    from mcts_arena.arena import config
+    from mcts_arena.runner import config
     p = tmp_path / "c.yaml"
     p.write_text("game: kalah( stones = 3 )\nbudget: {sims: 5}\ngames: 2\n"
                  "matches:\n  - {player: Random, opponent: Greedy}\n")

@@ -1,17 +1,17 @@
 """Config validation: every mistake is one line (file, YAML path, expectation), exit status 2.
 
 Player strings go through the players provider; these tests use the fake provider of
-test_scheduler (MCTS_ARENA_PLAYERS=test_scheduler), so the player messages are the fake's.
+tests/fakes.py (MCTS_ARENA_PLAYERS=fakes), so the player messages are the fake's.
 """
 import importlib
 
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
 from mcts_arena.cli import cli
+from mcts_arena.runner import config
 
-FAKE = "test_scheduler"
+FAKE = "fakes"
 HEAD = "game: breakthrough\nbudget: {sims: 10}\ngames: 2\n"
 M = "matches:\n  - {player: Random, opponent: Random(im0.5)}\n"
 V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description, sprt"

@@ -3,9 +3,9 @@ from the rate entry that fits it best; the resolved budget reaches the search an
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config, effort, plan
 from mcts_arena.cli import cli
 from mcts_arena.players import parse
+from mcts_arena.runner import config, effort, plan
 
 RATES = """
 rates:
@@ -98,8 +98,8 @@ def test_run_plays_resolved_budgets_and_scales_np(rates, tmp_path):
     r = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "res"), "--jobs", "1",
                                  "--quiet"])
     assert r.exit_code == 0, r.output
-    from mcts_arena.store import Store
-    with Store.open(tmp_path / "res", readonly=True) as st:
+    from mcts_arena.results.store import Store
+    with Store.open(tmp_path / "res") as st:
         recs = st.games()
     assert len(recs) == 2
     for rec in recs:
@@ -137,7 +137,8 @@ def test_equal_features_prefer_equal_values(tmp_path):
          "per_second": 50000, "source": "t"},
         {"game": "breakthrough", "player": "MCTS(efLH,ipp,fet8)", "unit": "sims",
          "per_second": 100000, "source": "t"}]}, "t")
-    pick = lambda p: effort.rate_for(parse(p, "breakthrough"), parse, rates).per_second
+    def pick(p):
+        return effort.rate_for(parse(p, "breakthrough"), parse, rates).per_second
     assert pick("MCTS(efLH,ipp,fet8)") == 100000
     assert pick("MCTS(bl')") == 50000          # efLH,ipp,fet20,np: fet20 and np match
     assert pick("MCTS(efLH,ipp,fet30)") == 50000   # a tie on values: the first listed

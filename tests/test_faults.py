@@ -1,17 +1,9 @@
-"""Faults: a stopped worker, a killed driver, pairings whose games all fail.
-
-This module is also a players provider (MCTS_ARENA_PLAYERS=test_faults): the fake players of
-test_scheduler plus
-  Freeze     SIGSTOPs its own worker on its first move (writes its pid to $FAKE_PID_DIR first)
-  Spin(dX)   burns X seconds of CPU on its first move (a slow but working search)
-  Nap(dX)    writes its pid to $FAKE_PID_DIR, then sleeps X seconds before every move
-Budgets are simulation counts, so every test runs in seconds.
-"""
+"""Faults: a stopped worker, a killed driver, pairings whose games all fail (players:
+tests/fault_fakes.py). Budgets are simulation counts, so every test runs in seconds."""
 from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import textwrap
@@ -20,66 +12,17 @@ import time
 from pathlib import Path
 
 import pytest
-import test_scheduler as base
 from click.testing import CliRunner
 
-NAMES = base.NAMES + ("Freeze", "Spin", "Nap")
+from mcts_arena.cli import cli
+from mcts_arena.results.store import Store
+from mcts_arena.runner import config, watchdog
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
+from mcts_arena.runner.pool import LocalPoolBackend
+from mcts_arena.runner.watchdog import Watchdog
 
-
-def parse(text, game=None, macros=None):
-    if isinstance(text, base.FakeSpec):
-        return text
-    name = text.strip().partition("(")[0]
-    if name in ("Freeze", "Spin", "Nap"):
-        spec = base.parse("Random" + text.strip()[len(name):], game, macros)
-        return base.FakeSpec(name, spec.options, spec.budget)
-    return base.parse(text, game, macros)
-
-
-def _pid_note() -> None:
-    d = os.environ.get("FAKE_PID_DIR")
-    if d:
-        Path(d, str(os.getpid())).write_text("worker\n")
-
-
-class FaultPlayer(base.FakePlayer):
-    def choose(self, state, time=None, sims=None):
-        name = self.spec.name
-        if self.moves == 0 and name == "Freeze":
-            _pid_note()
-            os.kill(os.getpid(), signal.SIGSTOP)
-        if self.moves == 0 and name == "Spin":
-            end = _time() + float(self.spec.options[0][1:])
-            while _time() < end:
-                pass
-        if name == "Nap":
-            _pid_note()
-            base._sleep(float(self.spec.options[0][1:]))
-        self.moves += 1
-        move = self.rng.choice(state.move_ids())
-        return move, {"sims": sims or 1, "nodes": 1, "depth": 1, "time": 0.0}
-
-
-def _time() -> float:
-    return time.process_time()
-
-
-def make(spec_or_text, game=None, seed=0, macros=None):
-    spec = parse(spec_or_text, game=game, macros=macros)
-    if spec.name in ("Freeze", "Spin", "Nap"):
-        return FaultPlayer(spec, seed)
-    return base.FakePlayer(spec, seed)
-
-
-# ---- tests ---------------------------------------------------------------------------------
-from mcts_arena.arena import config, watchdog  # noqa: E402
-from mcts_arena.arena import plan as plan_mod  # noqa: E402
-from mcts_arena.arena.scheduler import LocalPoolBackend, run_experiment  # noqa: E402
-from mcts_arena.arena.watchdog import Watchdog  # noqa: E402
-from mcts_arena.cli import cli  # noqa: E402
-from mcts_arena.store import Store  # noqa: E402
-
-PROVIDER = __name__
+PROVIDER = "fault_fakes"
 SAFETY_S = 120      # a hang fails the test instead of stalling the suite (not a speed check)
 ORPHAN_S = 15       # an orphan must be gone long before its 60 s move would end
 
@@ -115,6 +58,7 @@ def gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.process
 def test_stopped_worker_is_killed_and_its_game_is_an_error_game(tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_PID_DIR", str(tmp_path))
     exp = experiment("  - {player: Freeze, opponent: Random}\n"
@@ -124,7 +68,7 @@ def test_stopped_worker_is_killed_and_its_game_is_an_error_game(tmp_path, monkey
     assert not res.interrupted and res.played == 4 == p.total_games
     stopped = [int(f.name) for f in tmp_path.iterdir() if f.name.isdigit()]
     assert len(stopped) == 2 and all(gone(pid) for pid in stopped)    # one per Freeze game
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         by = {pp["player"]: s.games(pp["pairing_id"]) for pp in s.pairings()}
     frozen = by["Freeze"]
     assert [g["reason"] for g in frozen] == ["error", "error"]
@@ -142,13 +86,14 @@ def test_stopped_worker_is_killed_and_its_game_is_an_error_game(tmp_path, monkey
     assert backend.hung_games == 2
 
 
+@pytest.mark.process
 def test_stopped_worker_under_a_time_budget(tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_PID_DIR", str(tmp_path))
     exp = experiment("  - {player: Freeze, opponent: Random}\n", games=1,
                      budget="{time: 0.01}")
     backend = LocalPoolBackend(1, players=PROVIDER, watchdog=Watchdog(grace_s=0.5, setup_s=20))
     _p, res = run_bounded(exp, tmp_path / "r", backend)
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         (g,) = s.games()
     # bound: 2 x the forfeit limit (2 x 0.01 + 0.5 s) + 0.5 s grace
     assert g["reason"] == "error" and g["error"].startswith(
@@ -157,12 +102,13 @@ def test_stopped_worker_under_a_time_budget(tmp_path, monkeypatch):
     assert res.all_error == (("Freeze vs Random", 1),)
 
 
+@pytest.mark.process
 def test_slow_but_working_search_is_not_killed(tmp_path):
     """A simulation budget's bound is a guess at speed: a worker still using CPU gets more."""
     exp = experiment("  - {player: 'Spin(d2)', opponent: Random}\n", games=1)
     backend = LocalPoolBackend(1, players=PROVIDER, watchdog=Watchdog(grace_s=0.5, setup_s=20))
     _p, res = run_bounded(exp, tmp_path / "r", backend)
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         (g,) = s.games()
     assert g["reason"] == "normal" and backend.hung_games == 0 and res.errors == 0
 
@@ -205,16 +151,17 @@ def test_watchdog_bounds_and_clock():
 DRIVER = textwrap.dedent("""
     import importlib, sys
     sys.path.insert(0, {tests!r})
-    from mcts_arena.arena import config, plan
-    from mcts_arena.arena.scheduler import run_experiment
+    from mcts_arena.runner import config, plan
+    from mcts_arena.runner.experiment import run_experiment
     text = ("name: k\\ngame: breakthrough\\nbudget: {{sims: 10}}\\ngames: 2\\nseed: 1\\n"
             "matches:\\n  - {{player: 'Nap(d60)', opponent: Random}}\\n")
-    exp = config.loads(text, players=importlib.import_module("test_faults"))
+    exp = config.loads(text, players=importlib.import_module("fault_fakes"))
     run_experiment(exp, plan.make_plan(exp), {out!r}, workers=1, progress=False,
-                   players="test_faults")
+                   players="fault_fakes")
 """)
 
 
+@pytest.mark.process
 def test_killed_driver_takes_its_worker_with_it_quietly(tmp_path):
     env = dict(os.environ, FAKE_PID_DIR=str(tmp_path), PYTHONPATH=str(Path(__file__).parent))
     script = DRIVER.format(tests=str(Path(__file__).parent), out=str(tmp_path / "r"))
@@ -244,11 +191,12 @@ def test_killed_driver_takes_its_worker_with_it_quietly(tmp_path):
     assert err == "" and out == ""          # no BrokenPipeError traceback from the worker
 
 
+@pytest.mark.process
 def test_die_with_parent_fallback_watch(tmp_path):
     """The parent-pid watch alone (as on systems without prctl) ends an orphan quietly."""
     code = textwrap.dedent(f"""
         import os, sys, time
-        from mcts_arena.arena import scheduler
+        from mcts_arena.runner import pool as scheduler
         scheduler.PR_SET_PDEATHSIG = 0          # an unknown prctl option: no parent signal
         pid = os.fork()
         if pid == 0:

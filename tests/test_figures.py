@@ -9,12 +9,12 @@ import struct
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
 from mcts_arena.cli import cli
-from mcts_arena.report import figures
-from mcts_arena.arena.bracket import Bracket
 from mcts_arena.paper import load_paper_results
+from mcts_arena.report import figures
 from mcts_arena.report.tables import budget_comparable, compare_paper
+from mcts_arena.results.bracket import Bracket
+from mcts_arena.runner import config
 
 
 def _png_size(path):
@@ -155,7 +155,7 @@ def test_forest_plot_rows_and_paper_markers(tmp_path):
 
 def test_report_writes_and_embeds_every_picture(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     for name, body in (("rr", "kind: round_robin\nentrants: [Random, 'Random(im0.1)', "
                               "'Random(im0.2)']\n"),
                        ("el", "kind: elimination\nentrants: [Random, 'Random(im0.1)', "

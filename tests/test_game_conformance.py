@@ -23,10 +23,12 @@ import random
 from pathlib import Path
 
 import pytest
+from mcts_arena.games.state import RESULT_DRAW, RESULT_ONGOING
+from reference_games import REFERENCE
+from reference_games import perft as ref_perft
+from reference_games import perft_weighted as ref_perft_weighted
 
 from mcts_arena import games
-from mcts_arena.games.state import RESULT_DRAW, RESULT_ONGOING
-from reference_games import REFERENCE, perft as ref_perft, perft_weighted as ref_perft_weighted
 
 PERFT = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())
 
@@ -42,6 +44,9 @@ def variants() -> list[str]:
 
 
 VARIANTS = variants()
+#: The variants with the heaviest checks marked slow where a parameter is set (boards up to
+#: 19 x 19): `make test-fast` checks every game at its defaults, `make test` every variant.
+HEAVY = [pytest.param(g, marks=pytest.mark.slow) if "(" in g else g for g in VARIANTS]
 
 
 def random_move(s, rng: random.Random) -> int:
@@ -79,7 +84,7 @@ def test_declaration_is_complete(game):
     for spec in info.bench_players:
         from mcts_arena import players
         players.parse(spec, game)
-    for macro, body in info.macros.items():
+    for macro in info.macros:
         from mcts_arena import players
         players.parse(f"MCTS({macro})", game)
 
@@ -131,7 +136,7 @@ def test_perft_matches_data(game):
             assert [s.perft_weighted(d) for d in range(len(want))] == want
 
 
-@pytest.mark.parametrize("game", VARIANTS)
+@pytest.mark.parametrize("game", HEAVY)
 def test_perft_data_matches_reference(game):
     name, params = games.parse(game)
     ref = REFERENCE[name]
@@ -145,7 +150,7 @@ def test_perft_data_matches_reference(game):
             assert got == pytest.approx(entry["weighted"][:depth + 1], rel=1e-12), text
 
 
-@pytest.mark.parametrize("game", VARIANTS)
+@pytest.mark.parametrize("game", HEAVY)
 def test_midgame_perft_matches_reference(game):
     """Positions along random games: the core and the reference agree at depth 2."""
     name, params = games.parse(game)
@@ -161,7 +166,7 @@ def test_midgame_perft_matches_reference(game):
 
 # ---- do / undo / hash / clone / text ----------------------------------------------------------
 
-@pytest.mark.parametrize("game", VARIANTS)
+@pytest.mark.parametrize("game", HEAVY)
 def test_random_plies_round_trips(game):
     start = games.new_state(game)
     cls = games.game_class(game)
@@ -241,7 +246,7 @@ def test_fast_playout_agrees_with_generic_loop(game):
         assert abs(fast.count(outcome) - slow.count(outcome)) / n < 0.12, outcome
     # same end conditions: a playout from a finished game returns its result at once, and a
     # ply limit of 0 returns the position's own result
-    for s2 in random_game(game, 3, 100000):
+    for s2 in random_game(game, 3, 100000):  # noqa: B007 - the game played to its end
         pass
     assert s2.is_terminal()
     assert s2.random_playout_result(1) == (s2.winner() if s2.winner() is not None

@@ -7,11 +7,11 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from mcts_arena.players.search.prover import Prover
 
 from mcts_arena import games
 from mcts_arena.cli import cli as main
 from mcts_arena.players import make
-from mcts_arena.solver import Solver
 
 
 def board(x, o, side=None, size=15, exact=False):
@@ -259,11 +259,11 @@ def test_open_three_defence():
 
 
 def test_vcf_found_by_alphabeta_and_proven_by_mcts_solver():
-    solver = Solver()
+    solver = Prover()
     for first in ("k4", "k7"):               # both proven: the defender loses within 4 plies
         s = games.new_state("gomoku", VCF)
         s.play(first)
-        assert solver.solve(s, max_nodes=2_000_000, max_depth=4) == -1
+        assert solver.prove(s, max_nodes=2_000_000, max_depth=4) == -1
     assert choose("αβ(efPT,d5)", VCF, time=30)[0] in ("k4", "k7")
     mv, stats = choose("MCTS", VCF, sims=100000)
     assert mv in ("k4", "k7") and stats["proven"] == 1
@@ -272,7 +272,7 @@ def test_vcf_found_by_alphabeta_and_proven_by_mcts_solver():
 def test_browne_opponent_model_flat_mc_picks_the_losing_move():
     g = "gomoku(size=9)"
     # ground truth: every move but b7 lets White make five at once
-    values, _ = Solver().solve_moves(games.new_state(g, BROWNE), max_nodes=1_000_000,
+    values, _ = Prover().prove_moves(games.new_state(g, BROWNE), max_nodes=1_000_000,
                                      max_depth=2)
     s = games.new_state(g, BROWNE)
     losing = {s.format_move(m) for m, v in values.items() if v == -1}

@@ -3,25 +3,20 @@ players, through the one game loop; bad engines refused at start-up with nothing
 import io
 import json
 import os
-import shlex
 import sys
 import uuid
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import DATA, FAKE, PY, canon, fake, job, one_game, start_text
 
 from mcts_arena import players
-from mcts_arena.arena.config import Openings
-from mcts_arena.arena.match import play_game, play_job
-from mcts_arena.arena.plan import GameSpec, Job
 from mcts_arena.cli import cli
 from mcts_arena.players import SpecError
 from mcts_arena.players.gtp_server import GTPServer
+from mcts_arena.runner.match import play_game, play_job
 
-DATA = Path(__file__).parent / "data" / "external"
-FAKE = DATA / "fake_gtp.py"
-PY = shlex.quote(sys.executable)
 EXAMPLE = Path(__file__).parent.parent / "examples" / "example_player.py"
 
 
@@ -30,11 +25,6 @@ def served(spec="MCTS(ipp)", game="breakthrough", name="served", tag="none"):
     cmd = (f"{PY} -W ignore:{tag} -m mcts_arena gtp '{spec}' --game {game} --seed {{seed}} "
            "--sims {sims}")
     return f'GTP(cmd="{cmd}", name={name})'
-
-
-def fake(mode, game="breakthrough", after=0, tag="", extra=""):
-    cmd = f"{PY} {FAKE} --mode {mode} --game {game} --after {after} --tag {tag or 'none'}"
-    return f'GTP(cmd="{cmd}", name=fake_{mode}{extra})'
 
 
 def procs_with(tag: str) -> list[str]:
@@ -54,30 +44,13 @@ def procs_with(tag: str) -> list[str]:
     return out
 
 
-def job(seats, game="breakthrough", budgets=({"sims": 40}, {"sims": 40}), kind="start",
-        plies=0, pairs=1, seeds=((11, 22), (33, 44))):
-    gs = []
-    for k in range(pairs):
-        for swap in (0, 1):
-            s = seats if swap == 0 else seats[::-1]
-            b = budgets if swap == 0 else budgets[::-1]
-            gs.append(GameSpec(f"x/p/{k}/{swap}", "p", k, swap, s, b,
-                               tuple(x + 100 * k for x in seeds[swap])))
-    return Job("x/p/0", game, Openings(kind, plies), 5, 0, 1000, (), tuple(gs))
-
-
-def canon(text, game="breakthrough"):
-    return players.parse(text, game).canonical
-
-
-# ---- notation --------------------------------------------------------------------------------
 def test_gtp_spec_canonical_round_trip_and_display_name():
     sp = players.parse('GTP( cmd = "./eng --level 3 (fast), \\"x\\"" , name=mine, time=2)',
                        "breakthrough")
     assert sp.kind == "GTP" and sp.target == './eng --level 3 (fast), "x"'
     assert sp.canonical == 'GTP(cmd="./eng --level 3 (fast), \\"x\\"",name=mine,time=2)'
     assert players.parse(sp.canonical, "breakthrough").canonical == sp.canonical
-    assert sp.budget_dict == {"time": 2.0}
+    assert sp.budget == {"time": 2.0}
     assert players.display_name(sp.canonical) == "mine"
     nameless = canon('GTP(cmd="./eng")')
     assert nameless == "GTP(cmd=./eng)" and players.display_name(nameless) == "./eng"
@@ -213,16 +186,6 @@ def test_round_trip_differs_with_another_seed():
 
 
 # ---- misbehaving engines ---------------------------------------------------------------------
-def one_game(spec, budget={"sims": 20}, opp="Random", game="breakthrough"):
-    j = job((canon(spec, game), opp), game, budgets=(budget, budget))
-    return play_game(j, j.games[0], _start(game), players, [])
-
-
-def _start(game):
-    from mcts_arena import games
-    return games.new_state(game).to_text()
-
-
 def test_crash_is_an_error_game_with_the_engines_last_stderr_lines_and_a_fresh_engine_next():
     tag = uuid.uuid4().hex
     recs = list(play_job(job((canon(fake("crash", after=2, tag=tag)), "Random")), players))
@@ -237,6 +200,7 @@ def test_crash_is_an_error_game_with_the_engines_last_stderr_lines_and_a_fresh_e
     assert not procs_with(tag)
 
 
+@pytest.mark.process
 def test_hang_under_a_time_budget_is_a_time_forfeit_and_the_engine_is_killed():
     tag = uuid.uuid4().hex
     r = one_game(fake("hang", after=1, tag=tag), budget={"time": 0.05})
@@ -246,6 +210,7 @@ def test_hang_under_a_time_budget_is_a_time_forfeit_and_the_engine_is_killed():
     assert not procs_with(tag)
 
 
+@pytest.mark.process
 def test_hang_under_a_simulation_budget_ends_at_the_specs_timeout():
     tag = uuid.uuid4().hex
     r = one_game(fake("hang", tag=tag, extra=", timeout=0.3"))
@@ -267,6 +232,7 @@ def test_illegal_move_and_resignation_lose_the_game(mode, reason, text):
     assert not procs_with(tag)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("mode", ["spawn", "deaf_spawn"])
 def test_no_process_outlives_its_game(mode):
     """An engine's children and an engine that ignores quit are killed with the game."""
@@ -282,7 +248,7 @@ def test_engine_refusing_a_move_we_send_is_an_error_game():
     tag = uuid.uuid4().hex
     spec = (f'GTP(cmd="{PY} {FAKE} --mode good --game tictactoe --tag {tag}", name=confused)')
     r = play_game(job((canon(spec), "Random")), job((canon(spec), "Random")).games[1],
-                  _start("breakthrough"), players, [])
+                  start_text("breakthrough"), players, [])
     assert r.reason == "error" and "engine answered '? illegal move' to 'play w " in r.error
     assert not procs_with(tag)
 
@@ -370,13 +336,13 @@ def test_bad_engines_stop_the_run_at_start_up_with_nothing_written(tmp_path, mon
 
 def test_exit_at_once_before_protocol_version_is_reported(tmp_path):
     """An engine that dies before answering anything: the first command names it."""
-    from mcts_arena.players import external
+    from mcts_arena.players import gtp_player as external
     sp = players.parse(f'GTP(cmd="{PY} -c \\"import sys; sys.exit(4)\\"", name=quick)',
                        "breakthrough")
     with pytest.raises(external.ExternalError, match=r"player quick: engine exited \(exit "
                                                      r"status 4\) (before|while answering) "
                                                      r"'protocol_version'"):
-        external.preflight(sp, {"sims": 1})
+        external.check_startup(sp, {"sims": 1})
 
 
 def test_run_with_a_served_engine_then_report_names_it_and_shows_time_per_move(tmp_path,
@@ -403,11 +369,12 @@ def test_run_with_a_served_engine_then_report_names_it_and_shows_time_per_move(t
 WORKER = """
 import sys
 sys.path.insert(0, {tests!r})
-from test_gtp import one_game, fake
+from helpers import one_game, fake
 one_game(fake("hang", tag={tag!r}, extra=", timeout=3600"))
 """
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
 def test_a_terminated_worker_takes_its_engine_along(sig):
     """The pool terminates busy workers on Ctrl-C (SIGTERM), a watchdog may kill one outright
@@ -439,7 +406,7 @@ def test_a_terminated_worker_takes_its_engine_along(sig):
 
 
 def test_an_effort_budget_needs_an_external_players_own_budget(tmp_path):
-    from mcts_arena.arena import config
+    from mcts_arena.runner import config
     text = ("game: breakthrough\nbudget: {effort: 1}\nmatches:\n"
             "  - {player: 'GTP(cmd=./eng, name=e)', opponent: Random}\n")
     with pytest.raises(config.ConfigError, match=r"matches\[0\].player: .*an external player "
@@ -479,7 +446,7 @@ def test_arena_play_reports_a_forfeit_and_a_crash_in_one_line():
 
 
 def test_tournament_entrants_are_named_by_their_name(tmp_path):
-    from mcts_arena.arena import tournament
+    from mcts_arena.runner import tournament
     path = tmp_path / "t.yaml"
     path.write_text("name: t\nkind: round_robin\ngame: tictactoe\nbudget: {sims: 5}\ngames: 2\n"
                     f"entrants: ['MCTS', {json.dumps(served('MCTS', 'tictactoe'))}, "
@@ -493,7 +460,7 @@ def test_gtp_facts_come_from_the_game(monkeypatch):
     import dataclasses
 
     from mcts_arena import games
-    from mcts_arena.players.external import gtp_facts
+    from mcts_arena.players.gtp_player import gtp_facts
     assert gtp_facts("breakthrough")["colors"] == ("w", "b")
     assert gtp_facts("breakthrough")["boardsize"] == 8 and gtp_facts("kalah")["boardsize"] is None
     real = games.info_of

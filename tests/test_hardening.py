@@ -1,11 +1,12 @@
 """Bad inputs a new user tried (issue 15): each gets one line `arena: error: ...`, exit status 2,
 and leaves the directory exactly as it was (checked by hashing every file under it).
 
-Player strings go through the fake provider of test_scheduler, except where a case says
+Player strings go through the fake provider (tests/fakes.py), except where a case says
 "real players" (the spec's own budget checks).
 """
 import hashlib
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -13,9 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import budgets, games, players
-from mcts_arena.arena import config
 from mcts_arena.cli import cli
-from mcts_arena.store import APPLICATION_ID, Store, acquire_lock
+from mcts_arena.results.store import APPLICATION_ID, Store
+from mcts_arena.runner import config
+from mcts_arena.runner.writer import Writer, acquire_lock
 
 GOOD = ("name: c\ngame: breakthrough\nbudget: {sims: 10}\ngames: 2\nseed: 3\n"
         "matches:\n  - {player: Random, opponent: 'Random(im0.5)'}\n")
@@ -37,31 +39,48 @@ def tree_hash(root: Path) -> str:
     return h.hexdigest()
 
 
-@pytest.fixture
-def world(tmp_path, monkeypatch):
-    """A working directory with a good config, a stored experiment, and files that are not
-    ours: a plain file, a foreign SQLite database, one with another application id, garbage,
-    and a truncated copy of our store."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
-    (tmp_path / "c.yaml").write_text(GOOD)
-    res = CliRunner().invoke(cli, ["run", "c.yaml", "--quiet", "--jobs", "1", "--out", "good"])
-    assert res.exit_code == 0, res.output
-    (tmp_path / "afile").write_text("not a directory\n")
+@pytest.fixture(scope="module")
+def world_template(tmp_path_factory):
+    """Built once per module (an `arena run` takes most of a second): a working directory with
+    a good config, a stored experiment, and files that are not ours: a plain file, a foreign
+    SQLite database, one with another application id, garbage, and a truncated copy of our
+    store."""
+    root = tmp_path_factory.mktemp("world")
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.chdir(root)
+        mp.setenv(config.PLAYERS_ENV, "fakes")
+        (root / "c.yaml").write_text(GOOD)
+        res = CliRunner().invoke(cli, ["run", "c.yaml", "--quiet", "--jobs", "1", "--out",
+                                       "good"])
+        assert res.exit_code == 0, res.output
+    finally:
+        mp.undo()
+    (root / "afile").write_text("not a directory\n")
     for name, app_id in (("foreign", 0), ("appdb", 0x1234)):
-        (tmp_path / name).mkdir()
-        con = sqlite3.connect(tmp_path / name / "arena.sqlite")
+        (root / name).mkdir()
+        con = sqlite3.connect(root / name / "arena.sqlite")
         con.execute(f"PRAGMA application_id = {app_id}")
         con.execute("CREATE TABLE notes (x TEXT)")
         con.execute("INSERT INTO notes VALUES ('mine')")
         con.commit()
         con.close()
-    (tmp_path / "garbage").mkdir()
-    (tmp_path / "garbage" / "arena.sqlite").write_bytes(bytes(range(256)) * 20)
-    (tmp_path / "trunc").mkdir()
-    whole = (tmp_path / "good" / "arena.sqlite").read_bytes()
-    (tmp_path / "trunc" / "arena.sqlite").write_bytes(whole[: len(whole) // 2])
-    return tmp_path
+    (root / "garbage").mkdir()
+    (root / "garbage" / "arena.sqlite").write_bytes(bytes(range(256)) * 20)
+    (root / "trunc").mkdir()
+    whole = (root / "good" / "arena.sqlite").read_bytes()
+    (root / "trunc" / "arena.sqlite").write_bytes(whole[: len(whole) // 2])
+    return root
+
+
+@pytest.fixture
+def world(world_template, tmp_path, monkeypatch):
+    """A fresh copy of the world for each test (tests change files in it), as the cwd."""
+    root = tmp_path / "world"
+    shutil.copytree(world_template, root)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    return root
 
 
 def bad(path, text):
@@ -251,9 +270,9 @@ def test_store_made_before_the_application_id_is_still_ours(world):
     con.execute("PRAGMA application_id = 0")        # as an older version left it
     con.commit()
     con.close()
-    with Store.open(world / "good", readonly=True) as s:
+    with Store.open(world / "good") as s:
         assert s.game_count() == 2
-    with Store.open(world / "good") as s:            # the writer stamps it
+    with Writer.open(world / "good") as s:            # the writer stamps it
         assert s.conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
 
@@ -261,7 +280,7 @@ def test_store_made_before_the_application_id_is_still_ours(world):
 @pytest.mark.parametrize("kw", [{"seconds": float("nan")}, {"seconds": float("inf")},
                                 {"seconds": 1e9}, {"sims": 10 ** 20}, {"sims": 10 ** 12}])
 def test_mcts_search_refuses_budgets_out_of_range(kw):
-    from mcts_arena.players.mcts import MCTSSearch
+    from mcts_arena.players.search.mcts import MCTSSearch
 
     with pytest.raises(ValueError, match="MCTS (time|simulation) budget must be"):
         MCTSSearch({}, 1).search(games.new_state("tictactoe"), **kw)
@@ -270,7 +289,7 @@ def test_mcts_search_refuses_budgets_out_of_range(kw):
 @pytest.mark.parametrize("kw", [{"seconds": float("nan")}, {"seconds": float("inf")},
                                 {"nodes": 10 ** 20}])
 def test_alphabeta_search_refuses_budgets_out_of_range(kw):
-    from mcts_arena.players.alphabeta import AlphaBeta
+    from mcts_arena.players.search.alphabeta import AlphaBeta
 
     with pytest.raises(ValueError, match="αβ (time|node) budget must be"):
         AlphaBeta(0, 1).search(games.new_state("tictactoe"), depth=3, **kw)

@@ -97,7 +97,7 @@ def test_union_find_win_test_survives_undo_clone_and_swap():
         for swap in (False, True):
             for _ in range(3):
                 s, ref = Hex(n, swap=swap), RefHex(n, swap=swap)
-                for step in range(4 * n * n):
+                for _step in range(4 * n * n):
                     if s.is_terminal() or (len(ref.history) and rng.random() < 0.25):
                         k = min(len(ref.history), rng.randint(1, 3))
                         for _ in range(k):

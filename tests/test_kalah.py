@@ -4,11 +4,9 @@ import math
 import random
 
 import pytest
-from mcts_arena.games.kalah import START_TEXT, Kalah
+from mcts_arena.games.kalah import START_TEXT, Kalah, kalah_random_board, kalah_random_text
 
 from mcts_arena import games
-from mcts_arena.games.kalah import kalah_random_board, kalah_random_text
-
 
 # (position before, move, position after, result after: None = ongoing, 0/1 winner, "draw")
 RULES = [

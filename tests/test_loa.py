@@ -3,10 +3,9 @@ import os
 import random
 
 import pytest
-from mcts_arena.games.loa import LinesOfAction
+from mcts_arena.games.loa import LinesOfAction, loa_openings
 
 from mcts_arena.games import loa
-from mcts_arena.games.loa import loa_openings
 
 START = ".bbbbbb./w......w/w......w/w......w/w......w/w......w/w......w/.bbbbbb. b"
 DATA = os.path.join(os.path.dirname(__file__), "data")

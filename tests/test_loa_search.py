@@ -40,7 +40,7 @@ def test_abp_playouts_are_deterministic_and_cut_off():
 
 
 def test_abp_width_changes_the_search():
-    from mcts_arena.players.mcts import MCTSSearch
+    from mcts_arena.players.search.mcts import MCTSSearch
 
     s = games.new_state("loa")
     narrow = MCTSSearch({"abp": 2, "abw": 2, "evalfn": 4, "fet": 3}, 1)

@@ -6,7 +6,7 @@ the machine's speed.
 import math
 
 import pytest
-from mcts_arena.players.mcts import NODE_BYTES, MCTSSearch
+from mcts_arena.players.search.mcts import NODE_BYTES, MCTSSearch
 
 from mcts_arena import games, players
 
@@ -295,6 +295,7 @@ def test_state_is_not_changed():
     assert (s.to_text(), s.zobrist()) == before
 
 
+@pytest.mark.slow
 def test_ipp_beats_random_playouts():
     """The paper: MCTS(ipp) beats MCTS(random playouts) 94% at 1 s (~70,000 simulations).
 
@@ -342,6 +343,6 @@ def test_ipp_forced_moves_come_before_epsilon_greedy():
 
 
 def test_a_mistyped_search_option_is_an_error():
-    from mcts_arena.players.mcts import MCTSSearch
+    from mcts_arena.players.search.mcts import MCTSSearch
     with pytest.raises(ValueError, match=r"unknown MCTS option\(s\) 'fett'; valid: C, evalfn"):
         MCTSSearch({"C": 1.0, "fett": 3})

@@ -22,7 +22,6 @@ pyspiel = pytest.importorskip(
 
 from mcts_arena import games  # noqa: E402
 
-
 # ---- backgammon --------------------------------------------------------------------------
 
 BG = pyspiel.load_game("backgammon(scoring_type=full_scoring)")

@@ -3,10 +3,10 @@ exact solution (value iteration) against an independent computation and the publ
 import random
 
 import pytest
-
-from mcts_arena import games
 from mcts_arena.games.pig import Pig
 from mcts_arena.games.pig_solve import MAX_SOLVE_TARGET, solution, solve
+
+from mcts_arena import games
 
 
 def test_start_and_moves():

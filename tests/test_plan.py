@@ -5,18 +5,18 @@ import pickle
 import pytest
 
 from mcts_arena import games
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.config import Openings
-from mcts_arena.arena.openings import opening_text
-from mcts_arena.arena.plan import derive_seed, make_plan
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.config import Openings
+from mcts_arena.runner.openings import opening_text
+from mcts_arena.runner.plan import derive_seed, make_plan
 from mcts_arena.stats import pair_outcome
 
 
 def exp(matches, games_=4, seed=7, extra=""):
     text = (f"name: e\ngame: breakthrough\nbudget: {{time: 0.1}}\ngames: {games_}\n"
             f"seed: {seed}\n{extra}matches:\n{matches}")
-    return config.loads(text, players=importlib.import_module("test_scheduler"))
+    return config.loads(text, players=importlib.import_module("fakes"))
 
 
 ONE = "  - {player: 'Random(im0.4)', opponent: Random}\n"
@@ -147,8 +147,8 @@ def test_dry_run_description():
 
 
 def test_kalah_and_loa_openings():
-    from mcts_arena.games.loa import loa_openings
     from mcts_arena.games.kalah import kalah_random_board
+    from mcts_arena.games.loa import loa_openings
     positions = loa_openings()
     assert opening_text("loa", Openings("opening_set"), 99, 3) == positions[3]
     assert opening_text("loa", Openings("opening_set"), 99, len(positions) + 3) == positions[3]

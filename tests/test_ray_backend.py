@@ -3,7 +3,7 @@ local pool, faults (a node killed, the driver killed and restarted, Ctrl-C, a ta
 the build check on every node, quiet output, and one-line errors for bad input.
 
 One cluster serves the module (a head and a worker node, one CPU each); games are tictactoe with
-the fake players of test_scheduler (made importable on the nodes through PYTHONPATH), or the real
+the fake players of tests/fakes.py (made importable on the nodes through PYTHONPATH), or the real
 players with simulation budgets.
 """
 import importlib
@@ -19,14 +19,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import run_experiment
 from mcts_arena.cli import cli
-from mcts_arena.store import DB_NAME, Store
+from mcts_arena.results.store import DB_NAME, Store
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
+
+pytestmark = pytest.mark.ray
 
 TESTS = Path(__file__).resolve().parent
-PROVIDER = "test_scheduler"
+PROVIDER = "fakes"
 
 CONFIG = """\
 name: ray_small
@@ -45,7 +47,7 @@ def fake_config(matches: str, games: int) -> str:
 
 
 def _games(directory):
-    with Store.open(directory, readonly=True) as s:
+    with Store.open(directory) as s:
         return sorted((g["game_id"], g["winner"], tuple(g["moves"])) for g in s.games())
 
 
@@ -103,7 +105,7 @@ def fake_players(monkeypatch):
 
 
 def _backend(cluster, **kw):
-    from mcts_arena.arena.ray_backend import RayBackend
+    from mcts_arena.runner.ray_backend import RayBackend
 
     return RayBackend(address=cluster.address, players=PROVIDER, **kw)
 
@@ -157,7 +159,7 @@ def test_ctrl_c_cancels_tasks_and_keeps_finished_games(tmp_path, ray_cluster, fa
         assert idle()
     finally:
         backend.close()
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         games = s.games()
     assert 1 <= len(games) == res.played < 8
     assert len({g["game_id"] for g in games}) == len(games)
@@ -177,12 +179,12 @@ def test_task_that_raises_is_an_error_game_and_the_run_goes_on(tmp_path, ray_clu
     finally:
         backend.close()
     assert not res.interrupted and res.played == 4
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         by_pairing = {pp["player"]: s.games(pp["pairing_id"]) for pp in s.pairings()}
     escaped = by_pairing["Escape"]
     assert [g["reason"] for g in escaped] == ["error", "error"]
     assert all(g["score"] is None for g in escaped)
-    assert escaped[0]["error"] == "task raised on Ray: test_scheduler.EscapeError: escaped " \
+    assert escaped[0]["error"] == "task raised on Ray: fakes.EscapeError: escaped " \
                                   "the game loop"
     assert [g["reason"] for g in by_pairing["Random"]] == ["normal", "normal"]
 
@@ -194,7 +196,7 @@ def test_hung_task_is_cancelled_by_the_watchdog_and_the_run_goes_on(tmp_path, ra
     are played, and the CPU comes back."""
     import ray
 
-    from mcts_arena.arena.watchdog import Watchdog
+    from mcts_arena.runner.watchdog import Watchdog
 
     text = fake_config('  - {player: "Sleepy(d600)", opponent: Random}\n'
                        '  - {player: Random, opponent: Random(im0.5)}\n', 2) + "max_plies: 9\n"
@@ -215,7 +217,7 @@ def test_hung_task_is_cancelled_by_the_watchdog_and_the_run_goes_on(tmp_path, ra
     finally:
         backend.close()
     assert not res.interrupted and res.played == 4 and backend.hung == 1
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         by = {pp["player"]: s.games(pp["pairing_id"]) for pp in s.pairings()}
     hung = by["Sleepy(d600)"]
     assert [g["reason"] for g in hung] == ["error", "error"]
@@ -256,15 +258,15 @@ def test_driver_killed_then_run_again_resumes(tmp_path, ray_cluster, fake_player
     assert "Connected to Ray cluster" in stderr
     assert f"{16 - at_kill} games played" in stdout
     exp = config.load(str(cfg))
-    with Store.open(out, readonly=True) as s:
+    with Store.open(out) as s:
         ids = s.game_ids()
     assert sorted(ids) == sorted(plan_mod.make_plan(exp).game_ids())
 
 
 def test_node_with_another_build_stops_the_run(tmp_path, ray_cluster, fake_players,
                                                monkeypatch):
-    from mcts_arena.arena import ray_backend
     from mcts_arena.errors import UserError
+    from mcts_arena.runner import ray_backend
 
     version, build = ray_backend.build_identity()
     odd = _add_node(ray_cluster, **{ray_backend.FAKE_BUILD_ENV: "0ther0build0"})
@@ -337,7 +339,7 @@ def test_worker_node_killed_mid_run(tmp_path, ray_cluster, fake_players, capfd):
     assert raylet.poll() is not None
     assert backend.replayed_games >= 2 and fresh
     assert not res.interrupted and res.played == 12
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         games = s.games()
     assert sorted(g["game_id"] for g in games) == sorted(p.game_ids())
     assert all(g["reason"] == "normal" for g in games), [g["error"] for g in games]

@@ -10,12 +10,12 @@ import pandas
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import run_experiment
 from mcts_arena.cli import cli
 from mcts_arena.report import render, tables
 from mcts_arena.report.tables import build_report, compare_paper, find_sweeps
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
 
 REAL = ("name: rep\ngame: tictactoe\nbudget: {sims: 20}\ngames: 6\nseed: 5\n"
         "matches:\n"
@@ -37,7 +37,7 @@ def _run(text, directory, provider):
 def stores(tmp_path_factory):
     base = tmp_path_factory.mktemp("stores")
     real = _run(REAL, base / "rep", "mcts_arena.players")
-    kal = _run(KALAH, base / "kal", "test_scheduler")
+    kal = _run(KALAH, base / "kal", "fakes")
     return real, kal
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import run_experiment
 from mcts_arena.cli import cli
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "check_report_html.py"
 SWEEP = ("name: sw\ngame: tictactoe\nbudget: {sims: 10}\ngames: 4\nseed: 5\nmatches:\n"
@@ -26,9 +26,10 @@ def _browser():
     return mod.find_browser()
 
 
-pytestmark = pytest.mark.skipif(_browser() is None, reason="no Chromium installed "
-                                "(apt-get install chromium): the HTML report is not checked in a "
-                                "browser here")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(_browser() is None, reason="no Chromium installed (apt-get "
+                                 "install chromium): the HTML report is not checked in a "
+                                 "browser here")]
 
 
 def _check(page, *args):

@@ -2,10 +2,10 @@
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import effort, reproduce
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.report.reproduction import classify
+from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
   - {game: kalah, player: "MCTS", unit: sims, per_second: 3000, source: test}
@@ -82,13 +82,13 @@ def test_reproduce_plays_and_writes_pages(setup, monkeypatch):
     index = (setup / "docs/reproduction/index.md").read_text()
     assert "[Tiny Kalah page](kal.md)" in index and "Not played" not in index
     # resumable: a second call plays nothing new and writes the same verdict counts
-    from mcts_arena.store import Store
-    with Store.open(setup / "results/reproduction/tiny_kalah", readonly=True) as st:
+    from mcts_arena.results.store import Store
+    with Store.open(setup / "results/reproduction/tiny_kalah") as st:
         n = st.game_count()
     assert n == 4 + 3 * 2
     r2 = CliRunner().invoke(cli, args)
     assert r2.exit_code == 0, r2.output
-    with Store.open(setup / "results/reproduction/tiny_kalah", readonly=True) as st:
+    with Store.open(setup / "results/reproduction/tiny_kalah") as st:
         assert st.game_count() == n
     assert (setup / "docs/reproduction/index.md").read_text().split("**Totals**")[1] == \
         index.split("**Totals**")[1]
@@ -117,8 +117,8 @@ def test_a_pairing_of_only_error_games_ends_with_exit_3_after_the_pages(setup, m
     (their other rows stand), then one line and exit status 3."""
     import dataclasses
 
-    from mcts_arena.arena import scheduler
     from mcts_arena.errors import EXIT_ALL_ERRORS
+    from mcts_arena.runner import experiment as scheduler
 
     real = scheduler.run_experiment
 

@@ -10,17 +10,17 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena import results
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import run_experiment
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.report.render import report_frame
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
 
 TTT = ("name: ttt\ngame: tictactoe\nbudget: {sims: 20}\ngames: 8\nseed: 11\n"
        "matches:\n  - {player: 'MCTS(im0.4)', opponent: MCTS}\n"
        "  - {player: 'MCTS(sims=40)', opponent: Random}\n")
-# test_scheduler's players: Boom raises on its first move (every game an error)
+# tests/fakes.py's players: Boom raises on its first move (every game an error)
 KALAH = ("name: kal\ngame: kalah\nbudget: {sims: 5}\ngames: 6\nseed: 2\n"
          "matches:\n  - {player: Random, opponent: 'Random(im0.5)'}\n"
          "  - {player: Boom, opponent: Random}\n")
@@ -37,7 +37,7 @@ def _run(text, directory, provider):
 def stores(tmp_path_factory):
     base = tmp_path_factory.mktemp("res")
     return (_run(TTT, base / "ttt", "mcts_arena.players"),
-            _run(KALAH, base / "kal", "test_scheduler"))
+            _run(KALAH, base / "kal", "fakes"))
 
 
 def test_one_row_per_stored_game_with_the_documented_columns(stores):

@@ -7,15 +7,17 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from test_store import arena_env, stored, wait_for
+from helpers import arena_env, stored, wait_for
 
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.match import GameRecord
 from mcts_arena import stats
-from mcts_arena.arena.summary import replay_game, summary_table
 from mcts_arena.cli import cli
-from mcts_arena.store import Store
+from mcts_arena.results.replay import replay_game
+from mcts_arena.results.store import Store
+from mcts_arena.results.summary import summary_table
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.match import GameRecord
+from mcts_arena.runner.writer import Writer
 
 CFG = ("name: c\ngame: breakthrough\nbudget: {sims: 10}\ngames: 6\nseed: 3\n"
        "matches:\n  - {player: 'Random(im0.5)', opponent: Random}\n"
@@ -25,7 +27,7 @@ CFG = ("name: c\ngame: breakthrough\nbudget: {sims: 10}\ngames: 6\nseed: 3\n"
 @pytest.fixture
 def cwd(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     (tmp_path / "c.yaml").write_text(CFG)
     return tmp_path
 
@@ -94,6 +96,7 @@ def test_help_says_what_new_does():
     assert "0 = every CPU" in text
 
 
+@pytest.mark.process
 def test_sigint_keeps_finished_games_and_says_how_to_resume(tmp_path):
     (tmp_path / "c.yaml").write_text(
         CFG.replace("games: 6", "games: 20").replace("Boom", "'Sleepy(d0.004)'")
@@ -121,9 +124,9 @@ def test_sigint_keeps_finished_games_and_says_how_to_resume(tmp_path):
 
 def test_replay_game(cwd):
     assert run("c.yaml", "--quiet", "--games", "2").exit_code == 3    # Boom: all error games
-    exp = config.load("c.yaml", players=importlib.import_module("test_scheduler"))
+    exp = config.load("c.yaml", players=importlib.import_module("fakes"))
     gid = plan_mod.make_plan(exp).game_ids()[1]               # Random moves first here
-    with Store.open("results/c", readonly=True) as s:
+    with Store.open("results/c") as s:
         g = s.game(gid)
     text = replay_game("results/c", gid)
     lines = text.splitlines()
@@ -143,7 +146,7 @@ def test_summary_shows_kalah_pairs(tmp_path):
         return GameRecord(game_id=f"k/p1/{k}/{swap}", pairing_id="p1", pair_index=k, swap=swap,
                           seats=("A", "B"), budgets=({"sims": 1},) * 2, seeds=(1, 2), opening="",
                           winner=winner, reason="normal", plies=1, moves=["x"], stats=[{}])
-    with Store.open(tmp_path) as s:
+    with Writer.open(tmp_path) as s:
         s.save_experiment("k", '{"game": "kalah"}', {"game": "kalah"},
                           [{"pairing_id": "p1", "player": "A", "opponent": "B", "games": 8}])
         # pairs: player wins both; seat 0 wins both (discarded); draw + draw; player win + draw

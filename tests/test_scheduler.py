@@ -1,145 +1,17 @@
-"""Scheduler tests, and the fake players provider the runner tests share.
-
-The fake provider (this module, selected with MCTS_ARENA_PLAYERS=test_scheduler) has the
-players API (`parse`, `make`) and players with known faults, so the runner's handling of each
-fault is tested without the real searches:
-  Random         uniform random legal move from its seed
-  Boom           raises RuntimeError on its 3rd move            -> an `error` game
-  Slow           sleeps 0.6 s on its first move                 -> forfeits at time 0.01
-  Crash          SIGKILLs its own worker on its first move, once per marker file
-                 ($FAKE_CRASH_MARKER)                           -> the job is replayed
-  Doom           SIGKILLs its worker on every first move        -> error games after max_deaths
-  Sleepy(dX)     sleeps X seconds before each random move       -> games that take time
-  Escape         raises a BaseException on its first move, which the game loop does not
-                 catch                                          -> the job itself fails
-  NodeKill       on a Ray node whose processes have $FAKE_NODE_KILL (a file holding the pid
-                 of the node's raylet): SIGKILLs that raylet and its own worker on its first
-                 move, once (the file is renamed *.done); elsewhere plays like Sleepy(d0.05)
-                                                                -> a node dies mid-job
-Options: imX (X in [0, 1]), dX (seconds), time=S / sims=N (the spec's own budget); an option
-that names a macro is replaced by the macro's expansion.
-"""
-from __future__ import annotations
-
+"""The local pool and run_experiment with the fake players (tests/fakes.py): every game once,
+dead workers replayed, faults as error games or forfeits, repeatable games."""
 import itertools
-import os
-import random
-import signal
-import time
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-NAMES = ("Random", "Boom", "Slow", "Crash", "Doom", "Sleepy", "Escape", "NodeKill")
-
-
-class EscapeError(BaseException):
-    """Not an Exception: gets past the game loop's `except Exception`."""
-
-
-@dataclass(frozen=True)
-class FakeSpec:
-    name: str
-    options: tuple[str, ...]
-    budget: dict | None
-
-    @property
-    def canonical(self) -> str:
-        return f"{self.name}({','.join(self.options)})" if self.options else self.name
-
-
-def _num(text: str, token: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"bad number in option {token!r}") from None
-
-
-def parse(text, game=None, macros=None):
-    if isinstance(text, FakeSpec):
-        return text
-    text = text.strip()
-    name, _, rest = text.partition("(")
-    if name not in NAMES:
-        raise ValueError(f"unknown player {name!r}; valid players: {', '.join(NAMES)}")
-    if rest and not rest.endswith(")"):
-        raise ValueError(f"missing ')' in {text!r}")
-    raw = [t.strip() for t in rest[:-1].split(",") if t.strip()] if rest else []
-    opts, budget = [], None
-    for tok in raw:
-        for t in (macros or {}).get(tok, tok).split(","):
-            if t.startswith("im"):
-                a = _num(t[2:], t)
-                if not 0 <= a <= 1:
-                    raise ValueError(f"{t}: alpha must be in [0, 1]")
-                opts.append(f"im{a:g}")
-            elif t.startswith("d"):
-                opts.append(f"d{_num(t[1:], t):g}")
-            elif t.startswith("time="):
-                budget = {"time": _num(t[5:], t)}
-                opts.append(f"time={budget['time']:g}")
-            elif t.startswith("sims="):
-                budget = {"sims": int(_num(t[5:], t))}
-                opts.append(f"sims={budget['sims']}")
-            else:
-                raise ValueError(f"unknown option {t!r}; valid: imX, dX, time=S, sims=N")
-    return FakeSpec(name, tuple(opts), budget)
-
-
-class FakePlayer:
-    def __init__(self, spec: FakeSpec, seed: int):
-        self.spec = spec
-        self.rng = random.Random(seed)
-        self.moves = 0
-
-    def choose(self, state, time=None, sims=None):
-        self.moves += 1
-        name = self.spec.name
-        if name == "Boom" and self.moves == 3:
-            raise RuntimeError("boom on move 3")
-        if name == "Slow" and self.moves == 1:
-            _sleep(0.6)
-        if name == "Crash" and self.moves == 1:
-            marker = Path(os.environ["FAKE_CRASH_MARKER"])
-            if not marker.exists():
-                marker.write_text("crashed once\n")
-                os.kill(os.getpid(), signal.SIGKILL)
-        if name == "Doom":
-            os.kill(os.getpid(), signal.SIGKILL)
-        if name == "Escape":
-            raise EscapeError("escaped the game loop")
-        if name == "NodeKill":
-            order = os.environ.get("FAKE_NODE_KILL")
-            if self.moves == 1 and order and Path(order).exists():
-                pid = int(Path(order).read_text())
-                os.replace(order, order + ".done")
-                os.kill(pid, signal.SIGKILL)
-                os.kill(os.getpid(), signal.SIGKILL)     # and this worker: the node is gone
-            _sleep(0.05)
-        for o in self.spec.options:
-            if o.startswith("d"):
-                _sleep(float(o[1:]))
-        move = self.rng.choice(state.move_ids())
-        return move, {"sims": sims or 1, "nodes": 1, "depth": 1, "time": 0.0}
-
-
-def _sleep(s: float) -> None:
-    time.sleep(s)
-
-
-def make(spec_or_text, game=None, seed=0, macros=None):
-    return FakePlayer(parse(spec_or_text, game=game, macros=macros), seed)
-
-
-# ---- tests ---------------------------------------------------------------------------------
 from mcts_arena import games as games_mod
-from mcts_arena.arena import config
-from mcts_arena.arena import plan as plan_mod
-from mcts_arena.arena.scheduler import LocalPoolBackend, run_experiment
-from mcts_arena.store import Store
+from mcts_arena.results.store import Store
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
+from mcts_arena.runner.pool import LocalPoolBackend
 
-PROVIDER = __name__
+PROVIDER = "fakes"
 
 
 def experiment(matches: str, games: int = 4, budget: str = "{sims: 10}", extra: str = ""):
@@ -160,7 +32,7 @@ def test_two_workers_play_every_game_once(tmp_path):
                      "  - {player: Random(im0.1), opponent: Random}\n", games=6)
     p, res = run(exp, tmp_path / "r", workers=2)
     assert not res.interrupted and res.played == 12 == p.total_games
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         ids = s.game_ids()
         assert sorted(ids) == sorted(p.game_ids())
         for g in s.games():
@@ -178,7 +50,7 @@ def test_killed_worker_has_its_games_replayed(tmp_path, monkeypatch):
     assert marker.exists(), "the fake player never killed its worker"
     assert backend.replayed_games >= 1
     assert res.played == 4 and not res.interrupted
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         games = s.games()
     assert sorted(g["game_id"] for g in games) == sorted(p.game_ids())
     assert all(g["reason"] == "normal" for g in games)
@@ -190,7 +62,7 @@ def test_job_that_always_kills_its_worker_becomes_error_games(tmp_path):
     backend = LocalPoolBackend(1, players=PROVIDER, max_deaths=2)
     _p, res = run(exp, tmp_path / "r", backend=backend)
     assert not res.interrupted and res.played == 4
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         by_pairing = {pp["player"]: s.games(pp["pairing_id"]) for pp in s.pairings()}
     doom = by_pairing["Doom"]
     assert len(doom) == 2 and all(g["reason"] == "error" for g in doom)
@@ -203,7 +75,7 @@ def test_player_exception_is_an_error_game_and_the_run_continues(tmp_path):
                      "  - {player: Random, opponent: Random(im0.2)}\n", games=2)
     _p, res = run(exp, tmp_path / "r")
     assert res.played == 4
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         by_pairing = {pp["player"]: s.games(pp["pairing_id"]) for pp in s.pairings()}
     boom = by_pairing["Boom"]
     assert [g["reason"] for g in boom] == ["error", "error"]
@@ -216,7 +88,7 @@ def test_player_exception_is_an_error_game_and_the_run_continues(tmp_path):
 def test_time_forfeit(tmp_path):
     exp = experiment("  - {player: Slow, opponent: Random}\n", games=1, budget="{time: 0.01}")
     run(exp, tmp_path / "r", workers=1)
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         (g,) = s.games()
     assert g["reason"] == "time_forfeit" and g["winner"] == 1 and g["score"] == 0.0
     assert g["plies"] == 0 and "limit 0.520 s" in g["error"]
@@ -228,8 +100,8 @@ def test_same_config_and_seed_store_identical_games(tmp_path):
     run(exp, tmp_path / "a", workers=2)
     run(exp, tmp_path / "b", workers=1)
     keep = ("game_id", "seat0", "seat1", "opening", "winner", "moves", "seeds", "plies")
-    with Store.open(tmp_path / "a", readonly=True) as a, \
-            Store.open(tmp_path / "b", readonly=True) as b:
+    with Store.open(tmp_path / "a") as a, \
+            Store.open(tmp_path / "b") as b:
         ga = [{k: g[k] for k in keep} for g in a.games()]
         gb = [{k: g[k] for k in keep} for g in b.games()]
     assert ga == gb and len(ga) == 4
@@ -261,7 +133,7 @@ def test_real_players_repeat_with_sims_budget(tmp_path):
         p = plan_mod.make_plan(exp)
         run_experiment(exp, p, tmp_path / d, workers=2, progress=False,
                        players="mcts_arena.players")
-        with Store.open(tmp_path / d, readonly=True) as s:
+        with Store.open(tmp_path / d) as s:
             out.append([(g["game_id"], g["moves"], g["winner"]) for g in s.games()])
     assert out[0] == out[1]
 
@@ -273,7 +145,7 @@ def test_kalah_extra_turns_and_pair_scores(tmp_path):
     exp = config.loads(text, players=importlib.import_module(PROVIDER))
     assert exp.openings.kind == "random_boards"
     run(exp, tmp_path / "r")
-    with Store.open(tmp_path / "r", readonly=True) as s:
+    with Store.open(tmp_path / "r") as s:
         rows = s.games()
         pid = rows[0]["pairing_id"]
         outcomes = s.pair_outcomes(pid)

@@ -1,34 +1,19 @@
-"""arena prove (exact solver) and arena solve (test-position suites): answers, storage, resume,
-report, bad suite lines."""
+"""arena solve (test-position suites): answers, storage, resume, report, bad suite lines."""
 import json
 
 import pytest
 from click.testing import CliRunner
+from mcts_arena.players.search.prover import Prover
 
 from mcts_arena import games
 from mcts_arena.cli import cli
-from mcts_arena.solver import Solver
 
 LINE = "hex(size=4) | ..x./o.../..../.... x | best: {best} | wrong: a4 | id: p1"
 
 
-def test_solver_matches_known_4x4_openings():
-    vals, _ = Solver().solve_moves(games.new_state("hex(size=4)"))
-    s = games.new_state("hex(size=4)")
-    assert sorted(s.format_move(m) for m, v in vals.items() if v == 1) == ["a4", "b3", "c2", "d1"]
-    # tic-tac-toe is a draw
-    assert Solver().solve(games.new_state("tictactoe")) == 0
-
-
-def test_prove_cli():
-    res = CliRunner().invoke(cli, ["prove", "hex(size=4)"])
-    assert res.exit_code == 0, res.output
-    assert "winning moves (4): d1 c2 b3 a4" in res.output
-
-
 def _winner_of(text):
     s = games.new_state("hex(size=4)", text)
-    vals, _ = Solver().solve_moves(s)
+    vals, _ = Prover().prove_moves(s)
     return [s.format_move(m) for m, v in vals.items() if v == 1]
 
 
@@ -82,25 +67,11 @@ def test_finished_position_is_refused(tmp_path):
     assert res.exit_code == 2 and "already finished" in res.output and ":1:" in res.output
 
 
-def test_solver_does_not_take_a_lost_extra_turn_for_a_win():
-    # Kalah: sowing the last seed into the store earns another turn and empties the side, so the
-    # game ends and the opponent's 5 seeds make it 25-11. GameState's default is_decisive
-    # compares the result with the side to move after the move (the mover again) and calls
-    # this a win; the solver confirms every such claim by playing the move.
-    s = games.new_state("kalah", "0,0,0,0,0,1,10/0,0,0,0,0,5,20 0")
-    t = s.copy()
-    t.play("6")
-    assert t.is_terminal() and t.winner() == 1 and t.to_move() == 0
-    assert Solver().solve(s) == -1
-    vals, _ = Solver().solve_moves(s)
-    assert vals == {s.parse_move("6"): -1}
-
-
 def test_alphabeta_searches_afresh_at_each_budget():
     # an αβ player keeps its transposition table between searches: reusing one player for the
     # increasing budgets made the search at budget 2 start from what budget 1 found
     from mcts_arena import players
-    from mcts_arena.solve import _trace
+    from mcts_arena.runner.suites import _trace
 
     state = games.new_state("breakthrough", ".....b../.bb..bbb/.ww..b../.b.bwbw./.ww.b.wb/"
                                             ".b.b..w./w.w.ww../......w. w")

@@ -5,13 +5,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from mcts_arena.arena import config
-from mcts_arena.arena.config import Sprt
-from mcts_arena.arena.scheduler import SprtTracker
-from mcts_arena.cli import cli
 from mcts_arena import stats
+from mcts_arena.cli import cli
 from mcts_arena.report.tables import build_report
-from mcts_arena.store import Store
+from mcts_arena.results.sprt import Sprt, SprtTracker
+from mcts_arena.results.store import Store
+from mcts_arena.runner import config
 
 HEAD = "name: s\ngame: breakthrough\nbudget: {sims: 30}\ngames: 200\nseed: 4\n"
 MATCH = "matches:\n  - {player: 'MCTS(ipp)', opponent: Random}\n"
@@ -75,7 +74,7 @@ def test_lopsided_pairing_stops_early_and_says_so(tmp_path, monkeypatch):
     res = CliRunner().invoke(cli, ["run", "s.yaml", "--jobs", "2", "--quiet"])
     assert res.exit_code == 0, res.output
     d = tmp_path / "results" / "s"
-    with Store.open(d, readonly=True) as s:
+    with Store.open(d) as s:
         n = s.game_count()
         (p,) = s.pairings()
         rec = json.loads(s.get_meta(f"sprt/{p['pairing_id']}"))

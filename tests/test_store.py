@@ -1,36 +1,27 @@
 """Store: idempotent inserts, pair scores, the lock, config-change refusal, resume after SIGKILL."""
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import arena_env, record, stored, wait_for
 
 from mcts_arena import games
-from mcts_arena.arena import config
-from mcts_arena.arena.match import GameRecord
 from mcts_arena.cli import cli
-from mcts_arena.store import Store, StoreLockedError, acquire_lock
+from mcts_arena.errors import StoreLockedError
+from mcts_arena.results.store import Store
+from mcts_arena.runner import config
+from mcts_arena.runner.writer import Writer, acquire_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
 
 
-def record(gid="e/p1/0/0", pair=0, swap=0, winner=0, reason="normal", error=None):
-    return GameRecord(game_id=gid, pairing_id="p1", pair_index=pair, swap=swap,
-                      seats=("A", "B") if swap == 0 else ("B", "A"), budgets=({"sims": 5},) * 2,
-                      seeds=(11, 12), opening="start", winner=winner, reason=reason, error=error,
-                      plies=3, moves=["a2-a3", "a7-a6", "b2-b3"],
-                      stats=[{"seat": 0, "sims": 5, "wall": 0.001}] * 3, duration=0.01,
-                      finished=1.0)
-
-
 def test_insert_is_idempotent(tmp_path):
-    with Store.open(tmp_path) as s:
+    with Writer.open(tmp_path) as s:
         assert s.add_game(record()) is True
         assert s.add_game(record(winner=1)) is False       # same id: the first stays
         assert s.game_count() == 1
@@ -40,7 +31,7 @@ def test_insert_is_idempotent(tmp_path):
 
 
 def test_error_game_is_replaced_by_a_later_play_and_not_done(tmp_path):
-    with Store.open(tmp_path) as s:
+    with Writer.open(tmp_path) as s:
         s.add_game(record(winner=None, reason="error", error="seat 0 A: RuntimeError: x"))
         assert s.done_ids() == set()                        # resume retries it
         assert s.game("e/p1/0/0")["score"] is None
@@ -57,7 +48,7 @@ def test_error_game_is_replaced_by_a_later_play_and_not_done(tmp_path):
     (0, None, "player"),
 ])
 def test_pair_outcome_is_stored_when_both_games_are(tmp_path, w0, w1, outcome):
-    with Store.open(tmp_path) as s:
+    with Writer.open(tmp_path) as s:
         s.add_game(record("e/p1/0/0", swap=0, winner=w0))
         assert s.pair_outcomes("p1") == {}
         s.add_game(record("e/p1/0/1", swap=1, winner=w1))
@@ -65,7 +56,7 @@ def test_pair_outcome_is_stored_when_both_games_are(tmp_path, w0, w1, outcome):
 
 
 def test_wal_and_full_sync(tmp_path):
-    with Store.open(tmp_path) as s:
+    with Writer.open(tmp_path) as s:
         assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert s.conn.execute("PRAGMA synchronous").fetchone()[0] == 2       # FULL
         s.save_experiment("e", "{}", {"game": "breakthrough"},
@@ -76,12 +67,12 @@ def test_wal_and_full_sync(tmp_path):
 
 
 def test_second_writer_is_refused(tmp_path):
-    with Store.open(tmp_path):
+    with Writer.open(tmp_path):
         with pytest.raises(StoreLockedError, match="in use by another 'arena run'"):
-            Store.open(tmp_path)
-        with Store.open(tmp_path, readonly=True) as r:     # readers are welcome
+            Writer.open(tmp_path)
+        with Store.open(tmp_path) as r:     # readers are welcome
             assert r.game_count() == 0
-    Store.open(tmp_path).close()                            # released on close
+    Writer.open(tmp_path).close()                            # released on close
 
 
 # ---- through the command line -----------------------------------------------------------
@@ -92,7 +83,7 @@ CFG = ("name: s\ngame: breakthrough\nbudget: {sims: 10}\ngames: 4\nseed: 5\n"
 @pytest.fixture
 def cwd(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     (tmp_path / "s.yaml").write_text(CFG)
     return tmp_path
 
@@ -122,7 +113,7 @@ def test_config_change_is_refused_unless_new(cwd):
     moved = [p for p in (cwd / "results").iterdir() if p.name.startswith("s.")]
     assert len(moved) == 1 and (moved[0] / "arena.sqlite").exists()
     assert f"moved the old results to results/{moved[0].name}" in res.output
-    with Store.open(cwd / "results" / "s", readonly=True) as s:
+    with Store.open(cwd / "results" / "s") as s:
         assert {p["opponent"] for p in s.pairings()} == {"Boom"}
 
 
@@ -157,32 +148,7 @@ SLOW_CFG = ("name: k\ngame: breakthrough\nbudget: {sims: 10}\ngames: 16\nseed: 9
             "  - {player: 'Sleepy(d0.003,im0.1)', opponent: Random}\n")
 
 
-def arena_env():
-    env = dict(os.environ)
-    env[config.PLAYERS_ENV] = "test_scheduler"
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT), env.get("PYTHONPATH", "")])
-    return env
-
-
-def stored(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
-            return c.execute("SELECT COUNT(*) FROM game").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
-
-
-def wait_for(pred, timeout=60.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
-
-
+@pytest.mark.process
 def test_resume_after_sigkill(tmp_path):
     (tmp_path / "k.yaml").write_text(SLOW_CFG)
     cmd = [sys.executable, "-m", "mcts_arena", "run", "k.yaml", "--jobs", "2", "--quiet"]
@@ -201,14 +167,14 @@ def test_resume_after_sigkill(tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "32/32 stored" in done.stdout
-    with Store.open(tmp_path / "results" / "k", readonly=True) as s:
+    with Store.open(tmp_path / "results" / "k") as s:
         rows = s.games()
         ids = [g["game_id"] for g in rows]
         assert len(ids) == len(set(ids)) == 32
         import importlib
 
-        from mcts_arena.arena import plan as plan_mod
-        exp = config.load(tmp_path / "k.yaml", players=importlib.import_module("test_scheduler"))
+        from mcts_arena.runner import plan as plan_mod
+        exp = config.load(tmp_path / "k.yaml", players=importlib.import_module("fakes"))
         assert sorted(ids) == sorted(plan_mod.make_plan(exp).game_ids())
         for g in rows:                                      # every stored game is whole
             assert g["reason"] == "normal" and g["plies"] == len(g["moves"]) == len(g["stats"])

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from mcts_arena.players.search.prover import Prover
 
-from mcts_arena import games
 from mcts_arena.cli import cli
-from mcts_arena.solve import load_suite
-from mcts_arena.solver import Solver
+from mcts_arena.runner.suites import load_suite
 
 SUITES = Path(__file__).resolve().parent.parent / "suites"
 ALL = sorted(SUITES.glob("*.txt"))
@@ -33,7 +32,7 @@ def _value(sv, state, move, depth=0):
     if t.is_terminal():
         w = t.winner()
         return 0 if w is None else (1 if w == state.to_move() else -1)
-    v = sv.solve(t, BUDGET, depth - 1 if depth > 1 else 0)
+    v = sv.prove(t, BUDGET, depth - 1 if depth > 1 else 0)
     if v is None:
         return None
     return v if t.to_move() == state.to_move() else -v
@@ -61,13 +60,13 @@ def test_sampled_answers_are_proven_again(name):
         m = re.search(r"win in (\d+) pl", pos.note)
         if m:
             n = int(m.group(1))
-            assert all(_value(Solver(tt_bits=18), s, mv, n) == 1 for mv in pos.best), pos.pid
-            others = {mv: _value(Solver(tt_bits=18), s, mv) for mv in s.moves()
+            assert all(_value(Prover(tt_bits=18), s, mv, n) == 1 for mv in pos.best), pos.pid
+            others = {mv: _value(Prover(tt_bits=18), s, mv) for mv in s.moves()
                       if mv not in pos.best}
             assert all(v is not None and v < 1 for v in others.values()), (pos.pid, others)
             assert set(pos.wrong) <= set(others)
             continue
-        vals = {mv: _value(Solver(tt_bits=18), s, mv) for mv in s.moves()}
+        vals = {mv: _value(Prover(tt_bits=18), s, mv) for mv in s.moves()}
         assert None not in vals.values(), (pos.pid, "unproven within the budget")
         top = max(vals.values())
         assert {mv for mv, v in vals.items() if v == top} == set(pos.best), pos.pid

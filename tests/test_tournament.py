@@ -7,13 +7,14 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from test_store import arena_env, stored, wait_for
+from helpers import arena_env, stored, wait_for
 
-from mcts_arena.arena import config, tournament
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.paper import load_paper_results
-from mcts_arena.store import Store
+from mcts_arena.results import tournament as tournament_state
+from mcts_arena.results.store import Store
+from mcts_arena.runner import config, tournament
 
 REAL = importlib.import_module("mcts_arena.players")
 
@@ -79,7 +80,7 @@ def test_cli_mistakes_are_one_line(tmp_path, monkeypatch, args, message):
      "player: only a gauntlet has a 'player'"),
 ])
 def test_yaml_mistakes(tmp_path, monkeypatch, body, message):
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     f = tmp_path / "t.yaml"
     f.write_text("game: tictactoe\nbudget: {sims: 5}\n" + body)
     with pytest.raises(UserError) as e:
@@ -93,6 +94,7 @@ def _tour(tmp_path, body, name="t"):
     return f
 
 
+@pytest.mark.slow
 def test_elimination_end_to_end_and_report_rerenders_the_bracket(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(cli, ["tournament", "fet", "--game", "tictactoe", "--sims", "10",
@@ -105,9 +107,9 @@ def test_elimination_end_to_end_and_report_rerenders_the_bracket(tmp_path, monke
     assert "round 4\nwinner " in out and "\nWinner: mcts_h_fet" in out
     bracket = out[out.index("round 1"):out.index("Winner:")]
     d = tmp_path / "results" / "tournament-fet-tictactoe"
-    with Store.open(d, readonly=True) as s:
+    with Store.open(d) as s:
         assert s.game_count() == 2 * 14                # 15 entrants: 14 matches
-        text = tournament.render_stored(s)
+        text = tournament_state.render_stored(s)
     assert bracket in text
     rep = CliRunner().invoke(cli, ["report", str(d)])
     assert bracket in rep.stdout and "Winner: mcts_h_fet" in rep.output
@@ -119,30 +121,31 @@ def test_elimination_end_to_end_and_report_rerenders_the_bracket(tmp_path, monke
     assert other.exit_code == 2 and "games was 2, now 4" in other.output
 
 
+@pytest.mark.slow
 def test_playoffs_break_ties_up_to_the_cap(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     f = _tour(tmp_path, "kind: elimination\ngames: 2\ntie: playoff\nmax_playoffs: 2\n"
                         "entrants: [Random, 'Random(im0.1)', 'Random(im0.2)', 'Random(im0.3)', "
                         "'Random(im0.4)']\n")
     res = CliRunner().invoke(cli, ["tournament", str(f), "--jobs", "2", "--quiet"])
     assert res.exit_code == 0, res.output
     d = tmp_path / "results" / "tournament-t-tictactoe"
-    with Store.open(d, readonly=True) as s:
-        spec = tournament.spec_from_settings(__import__("json").loads(s.get_meta("tournament")))
-        st = tournament.state(spec, tournament.stored_results(s))
+    with Store.open(d) as s:
+        spec = tournament_state.from_settings(__import__("json").loads(s.get_meta("tournament")))
+        st = tournament_state.state(spec, tournament_state.stored_results(s))
         games = s.pairing_games_count()
     assert st.done and st.bracket.done
     for rnd in st.bracket.rounds:
         for m in rnd.matches:
             assert not m.tied or m.playoffs == 2
-            pid = next(p.id for p in st.pairings.values() if p.where == f"{m.a} vs. {m.b}")
+            pid = next(p.id for p in st.matches.values() if (p.a, p.b) == (m.a, m.b))
             assert games[pid] == 2 + 2 * m.playoffs
 
 
 def test_round_robin_and_gauntlet(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(config.PLAYERS_ENV, "test_scheduler")
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     f = _tour(tmp_path, "kind: round_robin\ngames: 4\nentrants: [Random, 'Random(im0.1)', "
                         "'Random(im0.2)']\n", "rr")
     res = CliRunner().invoke(cli, ["tournament", str(f), "--jobs", "2", "--quiet"])
@@ -158,6 +161,7 @@ def test_round_robin_and_gauntlet(tmp_path, monkeypatch):
     assert res.output.count("  vs Random") == 2
 
 
+@pytest.mark.process
 def test_resume_after_sigkill(tmp_path):
     f = tmp_path / "slow.yaml"
     f.write_text("name: slow\nkind: elimination\ngame: breakthrough\nbudget: {sims: 5}\n"
@@ -180,6 +184,6 @@ def test_resume_after_sigkill(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "round 1\n" in done.stdout and "round 2\n" in done.stdout
     assert "\nWinner: Sleepy(d0.002" in done.stdout
-    with Store.open(db.parent, readonly=True) as s:
+    with Store.open(db.parent) as s:
         ids = [g["game_id"] for g in s.games()]
     assert len(ids) == len(set(ids)) == 12               # 3 matches x 4 games, none twice

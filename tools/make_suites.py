@@ -1,5 +1,5 @@
 """Generate the proven tactical suites of suites/ (issue 11): Breakthrough and LOA wins in a few
-moves, Kalah endgames. Every answer comes from the exact solver (mcts_arena.solver, the one
+moves, Kalah endgames. Every answer comes from the exact solver (mcts_arena.players.search.prover, the one
 behind `arena prove`); nothing is guessed.
 
     .venv/bin/python tools/make_suites.py breakthrough --seed 1 --count 12 > suites/breakthrough_tactics.txt
@@ -37,8 +37,9 @@ import random
 import sys
 import time
 
+from mcts_arena.players.search.prover import Prover
+
 from mcts_arena import games, players
-from mcts_arena.solver import Solver
 
 WORD = {1: "win", 0: "draw", -1: "loss"}
 
@@ -61,34 +62,34 @@ def replay(game: str, moves: list[str]):
     return games.new_state(game, s.to_text())
 
 
-def full_values(sv: Solver, s, budget: int) -> dict[int, int | None]:
-    vals, _ = sv.solve_moves(s, budget, 0)
+def full_values(sv: Prover, s, budget: int) -> dict[int, int | None]:
+    vals, _ = sv.prove_moves(s, budget, 0)
     return vals
 
 
-def move_value(sv: Solver, s, m: int, budget: int, depth: int = 0) -> int | None:
+def move_value(sv: Prover, s, m: int, budget: int, depth: int = 0) -> int | None:
     """The value of move m for the side to move in s (+1 win, 0 draw, -1 loss, None unknown)."""
     t = s.copy()
     t.play(s.format_move(m))
     if t.is_terminal():
         w = t.winner()
         return 0 if w is None else (1 if w == s.to_move() else -1)
-    v = sv.solve(t, budget, depth)
+    v = sv.prove(t, budget, depth)
     if v is None:
         return None
     return v if t.to_move() == s.to_move() else -v
 
 
-def shortest_win(sv: Solver, s, depths=(1, 3, 5), budget: int = 400_000, fresh=False):
+def shortest_win(sv: Prover, s, depths=(1, 3, 5), budget: int = 400_000, fresh=False):
     """(N, moves winning within N plies) for the smallest N in `depths` with a forced win."""
     for d in depths:
         if d == 1:
             wins = [m for m in s.move_ids() if s.py_is_decisive(s.format_move(m))]
         elif fresh:
             wins = [m for m in s.move_ids()
-                    if move_value(Solver(tt_bits=18), s, m, budget, d - 1) == 1]
+                    if move_value(Prover(tt_bits=18), s, m, budget, d - 1) == 1]
         else:
-            vals, _ = sv.solve_moves(s, budget, d)
+            vals, _ = sv.prove_moves(s, budget, d)
             wins = [m for m, v in vals.items() if v == 1]
         if wins:
             return d, wins
@@ -109,7 +110,7 @@ def win_in_n_suite(game: str, seed: int, count: int, seconds: float, budget: int
     new transposition table (LOA: a repetition is a draw, so a position's value depends on the
     path to it, and a table shared between the moves' searches can carry a value across)."""
     rng = random.Random(seed)
-    sv = Solver(tt_bits=20)
+    sv = Prover(tt_bits=20)
     per_depth = {d: 0 for d in spread}
     quota = {d: -(-count // len(spread)) for d in spread}
     out, seen = [], set()
@@ -136,7 +137,7 @@ def win_in_n_suite(game: str, seed: int, count: int, seconds: float, budget: int
             for m in s.move_ids():
                 if m in wins:
                     continue
-                v = move_value(Solver(tt_bits=18) if fresh else sv, s, m, budget)
+                v = move_value(Prover(tt_bits=18) if fresh else sv, s, m, budget)
                 if v is None or v == 1:
                     break
                 others[m] = v
@@ -164,7 +165,7 @@ def _houses(s) -> int:
 def kalah_suite(seed: int, count: int, seconds: float, budget: int, seeds_left: int,
                 game: str = "kalah") -> list[str]:
     rng = random.Random(seed)
-    sv = Solver(tt_bits=20)
+    sv = Prover(tt_bits=20)
     out, seen = [], set()
     t0 = time.time()
     g = 0

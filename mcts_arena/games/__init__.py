@@ -7,12 +7,15 @@ that needs one game does not pay for the others.
 A game is named everywhere (configs, `arena play`, `perft`, `show`, `bench`, tournaments) by its
 registry name, with parameters if it has any: `NAME` or `NAME(key=value,...)`. Parameters left
 out take their defaults; `canonical` drops the ones at their default, so one game has one name.
+`resolve` turns a name into a `Game` once: the canonical name carrying its parameters and facts,
+which the rest of the program passes around instead of the text.
 """
 from __future__ import annotations
 
 import importlib
 import re
 
+from mcts_arena.errors import PositionError, UnknownGameError  # noqa: F401 - re-exported
 from mcts_arena.games.info import GameInfo, Param  # noqa: F401 - re-exported for game modules
 
 # name -> module whose `GAME` is the game's GameInfo (one line per game)
@@ -30,8 +33,74 @@ _GAMES: dict[str, str] = {
 _SPEC_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
 
-class UnknownGameError(ValueError):
-    """An unknown game, or a bad game parameter; the message is one line."""
+class Game(str):
+    """A game resolved once: the canonical name (this string's value, e.g. `kalah(stones=3)`)
+    carrying the registry name, every parameter with its value and the game's declared facts.
+
+    Why a `str`: a game travels through configs, plans, jobs, player specs, stored JSON and
+    messages, which all want its name; as its own canonical name it prints, compares, hashes
+    and serialises like that name, while the code that needs the facts reads them from it
+    instead of parsing the name again. It pickles as its name (a worker resolves it again, once).
+    """
+
+    name: str
+    params: dict
+    info: GameInfo
+
+    def __new__(cls, canonical_name: str, name: str, params: dict, info: GameInfo):
+        obj = super().__new__(cls, canonical_name)
+        obj.name, obj.params, obj.info = name, dict(params), info
+        return obj
+
+    def __reduce__(self):
+        return resolve, (str(self),)
+
+    @property
+    def changed(self) -> dict[str, int]:
+        """The parameters that differ from their defaults (what the game's class is given)."""
+        return {k: v for k, v in self.params.items() if v != self.info.params[k].default}
+
+    def new_state(self, position: str | None = None):
+        """A fresh start position, or `position` in the game's text form (PositionError, a
+        UserError, when the game cannot read it)."""
+        if position is None:
+            return self.info.new_state(self.changed)
+        try:
+            return self.info.new_state(self.changed, position)
+        except PositionError:
+            raise
+        except ValueError as e:
+            raise PositionError(str(e)) from None
+
+    def with_params(self, **changes: int) -> Game:
+        """The same game with some parameters changed (checked against their ranges)."""
+        params = {**self.params, **changes}
+        return resolve(f"{self.name}({','.join(f'{k}={v}' for k, v in params.items())})")
+
+    @property
+    def pair_rule(self) -> bool:
+        """Are a match's games scored by seat-swapped pairs (Kalah's rule)?"""
+        return self.info.scoring == "pairs"
+
+
+_RESOLVED: dict[str, Game] = {}
+
+
+def resolve(game: str) -> Game:
+    """The game named by `NAME` or `NAME(key=value,...)` (or a Game, returned as it is);
+    UnknownGameError names an unknown game, or a bad parameter and its range."""
+    if isinstance(game, Game):
+        return game
+    hit = _RESOLVED.get(game) if isinstance(game, str) else None
+    if hit is not None:
+        return hit
+    name, params = _parse(game)
+    info = info_of(name)
+    changed = [f"{k}={v}" for k, v in params.items() if v != info.params[k].default]
+    canon = f"{name}({','.join(changed)})" if changed else name
+    g = _RESOLVED.get(canon) or Game(canon, name, params, info)
+    _RESOLVED[canon] = _RESOLVED[game] = g
+    return g
 
 
 def names() -> list[str]:
@@ -39,8 +108,22 @@ def names() -> list[str]:
     return list(_GAMES)
 
 
+def built_names() -> list[str]:
+    """Registered games whose core is compiled (importable)."""
+    out = []
+    for name in _GAMES:
+        try:
+            info_of(name)
+        except ImportError:
+            continue
+        out.append(name)
+    return out
+
+
 def info_of(game: str) -> GameInfo:
     """The facts game `game` (a name, with or without parameters) declares about itself."""
+    if isinstance(game, Game):
+        return game.info
     name = split(game)[0]
     module = _GAMES.get(name)
     if module is None:
@@ -67,9 +150,7 @@ def split(game: str) -> tuple[str, str]:
     return m.group(1), (m.group(2) or "").strip()
 
 
-def parse(game: str) -> tuple[str, dict[str, int]]:
-    """(name, every parameter with its value) of a game spec; UnknownGameError names the
-    parameter and its range."""
+def _parse(game: str) -> tuple[str, dict[str, int]]:
     name, args = split(game)
     info = info_of(name)
     params = {k: p.default for k, p in info.params.items()}
@@ -96,21 +177,22 @@ def parse(game: str) -> tuple[str, dict[str, int]]:
     return name, params
 
 
+def parse(game: str) -> tuple[str, dict[str, int]]:
+    """(name, every parameter with its value) of a game spec; UnknownGameError names the
+    parameter and its range."""
+    g = resolve(game)
+    return g.name, dict(g.params)
+
+
 def canonical(game: str) -> str:
     """The one name of a game spec: parameters at their default left out, the rest in the order
     the game declares them (`hex(size=5)`; `kalah` for `kalah()`)."""
-    name, params = parse(game)
-    info = info_of(name)
-    changed = [f"{k}={v}" for k, v in params.items() if v != info.params[k].default]
-    return f"{name}({','.join(changed)})" if changed else name
+    return str(resolve(game))
 
 
 def new_state(game: str, position: str | None = None):
     """A fresh start position of `game`, or the position given in the game's text form."""
-    name, params = parse(game)
-    info = info_of(name)
-    changed = {k: v for k, v in params.items() if v != info.params[k].default}
-    return info.new_state(changed, position)
+    return resolve(game).new_state(position)
 
 
 def pair_rule(game: str | None) -> bool:

@@ -37,7 +37,8 @@ def format_ranks(a: int, b: int, side: int, first: str, second: str) -> str:
     """The text form of bitboards a (first player) and b (second player)."""
     rows = []
     for row in range(7, -1, -1):
-        rows.append("".join(first if (a >> (row * 8 + c)) & 1 else second if (b >> (row * 8 + c)) & 1
+        rows.append("".join(first if (a >> (row * 8 + c)) & 1
+                            else second if (b >> (row * 8 + c)) & 1
                             else "." for c in range(8)))
     return "/".join(rows) + " " + (first if side == 0 else second)
 
@@ -74,3 +75,24 @@ def format_grid(cells, n: int, side: int, rule: str | None) -> str:
     """The stone-grid text of `cells` (0 empty, 1 first player, 2 second, row by row)."""
     rows = ["".join(".xo"[cells[r * n + c]] for c in range(n)) for r in range(n)]
     return "/".join(rows) + (" x" if side == 0 else " o") + (f" {rule}" if rule else "")
+
+
+FILES = "abcdefghijklmnopqrs"       # the columns of a grid of up to 19 x 19
+
+
+def cell_name(move: int, n: int, game: str) -> str:
+    """The notation of grid cell `move` on an n x n board: file letter, then row number (`c3`)."""
+    if move < 0 or move >= n * n:
+        raise ValueError(f"bad {game} move id {move} on {n}x{n}: valid 0..{n * n - 1}")
+    return FILES[move % n] + str(move // n + 1)
+
+
+def parse_cell(text: str, n: int, game: str, also: str = "") -> int:
+    """The grid cell a notation names (any case); a one-line ValueError ending in `also` (the
+    game's other moves, e.g. " or 'swap'") otherwise."""
+    t = text.strip().lower()
+    files = FILES[:n]
+    if len(t) < 2 or t[0] not in files or not t[1:].isdigit() or not 1 <= int(t[1:]) <= n:
+        raise ValueError(f"bad {game} move {text!r} on {n}x{n}: expected a cell "
+                         f"'a1'..'{files[n - 1]}{n}'{also}")
+    return (int(t[1:]) - 1) * n + files.index(t[0])

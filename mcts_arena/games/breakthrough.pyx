@@ -20,14 +20,14 @@ Game knowledge for the searches: decisive / anti-decisive moves, "is this piece 
 paper's `ipp` playout policy, static move-ordering categories and Lorentz & Horey node priors.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
 from libc.math cimport tanh
 
 from mcts_arena.bits cimport popcount, lsb, msb, nth_bit
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.rng cimport Rng, rng_below, rng_uniform, splitmix64
-from mcts_arena.games.state cimport grow_history, GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
+                                        history_reserve)
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
 
 # Evaluation functions (ids local to this game; 0, the default, is efMS).
 cdef enum:
@@ -94,18 +94,14 @@ cdef class Breakthrough(GameState):
 
     cdef uint64_t bb[2]
     cdef int lh[2]
-    cdef Undo* hist
-    cdef int cap
+    cdef History hist
 
     def __cinit__(self):
         self.max_moves = 48          # 16 pieces x 3 directions
-        self.cap = 256
-        self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
-        if self.hist == NULL:
-            raise MemoryError()
+        history_init(&self.hist, sizeof(Undo))
 
     def __dealloc__(self):
-        free(self.hist)
+        history_free(&self.hist)
 
     def __init__(self):
         self._set(0x000000000000FFFFULL, 0xFFFF000000000000ULL, 0)
@@ -165,9 +161,8 @@ cdef class Breakthrough(GameState):
         cdef int fr = mv_from(move), to = mv_to(move)
         cdef uint64_t tob = (<uint64_t>1) << to
         cdef Undo* u
-        if self.ply >= self.cap:
-            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
-        u = &self.hist[self.ply]
+        history_reserve(&self.hist, self.ply + 1)
+        u = &(<Undo*>self.hist.data)[self.ply]
         u.move = move
         u.hash = self.hash
         u.lh0 = self.lh[0]
@@ -185,7 +180,7 @@ cdef class Breakthrough(GameState):
 
     cdef void undo_move(self) noexcept nogil:
         self.ply -= 1
-        cdef Undo* u = &self.hist[self.ply]
+        cdef Undo* u = &(<Undo*>self.hist.data)[self.ply]
         cdef int p = 1 - self.player, o = self.player
         cdef int fr = mv_from(u.move), to = mv_to(u.move)
         cdef uint64_t tob = (<uint64_t>1) << to
@@ -499,9 +494,7 @@ cdef class Breakthrough(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.ply:
-            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
-        memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
+        history_copy(&c.hist, &self.hist, self.ply)
         return c
 
     # ---- Python face ----------------------------------------------------------------------

@@ -52,7 +52,8 @@ from libc.math cimport tanh, exp
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
-from mcts_arena.games.boardtext import parse_grid, format_grid
+from mcts_arena.games.grid cimport grid_cells, grid_hash
+from mcts_arena.games.boardtext import cell_name, format_grid, parse_cell, parse_grid
 
 DEF MAXN = 19
 DEF MAXC = 361            # MAXN * MAXN
@@ -691,19 +692,10 @@ cdef class Gomoku(GameState):
 
     # ---- Python face ------------------------------------------------------------------------
     def format_move(self, int move):
-        if move < 0 or move >= self.nc:
-            raise ValueError(f"bad Gomoku move id {move} on {self.n}x{self.n}: valid "
-                             f"0..{self.nc - 1}")
-        return "abcdefghijklmnopqrs"[move % self.n] + str(move // self.n + 1)
+        return cell_name(move, self.n, "Gomoku")
 
     def parse_move(self, str text):
-        t = text.strip().lower()
-        files = "abcdefghijklmnopqrs"[:self.n]
-        if len(t) < 2 or t[0] not in files or not t[1:].isdigit() or \
-                not 1 <= int(t[1:]) <= self.n:
-            raise ValueError(f"bad Gomoku move {text!r} on {self.n}x{self.n}: expected a cell "
-                             f"'a1'..'{files[self.n - 1]}{self.n}'")
-        return (int(t[1:]) - 1) * self.n + files.index(t[0])
+        return parse_cell(text, self.n, "Gomoku")
 
     def _ch(self, int c):
         return ".xo"[self.cell[c]]
@@ -753,15 +745,12 @@ cdef class Gomoku(GameState):
 
     # ---- helpers for tests and tools --------------------------------------------------------
     def hash_from_scratch(self):
-        h = (ZOB_SIDE if self.player == 1 else 0) ^ SALT[self.n][1 if self.exact else 0]
-        for c in range(self.nc):
-            if self.cell[c]:
-                h ^= ZOB[self.cell[c] - 1][c]
-        return h
+        return grid_hash(self.cell, self.nc, ZOB[0], ZOB[1], (ZOB_SIDE if self.player == 1 else 0)
+                         ^ SALT[self.n][1 if self.exact else 0])
 
     def cells(self):
         """The board as a list of 0 (empty), 1 (Black), 2 (White), row by row."""
-        return [self.cell[c] for c in range(self.nc)]
+        return grid_cells(self.cell, self.nc)
 
     def search_move_ids(self):
         """The moves the searches consider here (see `near`)."""

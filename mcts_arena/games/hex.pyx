@@ -55,7 +55,8 @@ from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
-from mcts_arena.games.boardtext import parse_grid, format_grid
+from mcts_arena.games.grid cimport grid_cells, grid_hash
+from mcts_arena.games.boardtext import cell_name, format_grid, parse_cell, parse_grid
 
 DEF MAXN = 19
 DEF MAXC = 361            # MAXN * MAXN
@@ -383,11 +384,11 @@ cdef class Hex(GameState):
         self.player = player
         self.ply = 0
         self.nstones = 0
-        self.hash = (ZOB_SIDE if player == 1 else 0) ^ SALT[self.n][1 if self.swap_rule else 0]
+        self.hash = grid_hash(self.cell, self.nc, ZOB[0], ZOB[1], (ZOB_SIDE if player == 1 else 0)
+                              ^ SALT[self.n][1 if self.swap_rule else 0])
         for c in range(self.nc):
             if self.cell[c]:
                 self.nstones += 1
-                self.hash ^= ZOB[self.cell[c] - 1][c]
         self.res = ONGOING
         # the union-find, stone by stone (a stone joins only the stones already put back)
         memcpy(tmp, self.cell, NB_SIZE)
@@ -901,20 +902,12 @@ cdef class Hex(GameState):
     def format_move(self, int move):
         if move == SWAP:
             return "swap"
-        if move < 0 or move >= self.nc:
-            raise ValueError(f"bad Hex move id {move} on {self.n}x{self.n}: valid 0..{self.nc - 1}")
-        return "abcdefghijklmnopqrs"[move % self.n] + str(move // self.n + 1)
+        return cell_name(move, self.n, "Hex")
 
     def parse_move(self, str text):
-        t = text.strip().lower()
-        if t == "swap":
+        if text.strip().lower() == "swap":
             return SWAP
-        files = "abcdefghijklmnopqrs"[:self.n]
-        if len(t) < 2 or t[0] not in files or not t[1:].isdigit() or \
-                not 1 <= int(t[1:]) <= self.n:
-            raise ValueError(f"bad Hex move {text!r} on {self.n}x{self.n}: expected a cell "
-                             f"'a1'..'{files[self.n - 1]}{self.n}' or 'swap'")
-        return (int(t[1:]) - 1) * self.n + files.index(t[0])
+        return parse_cell(text, self.n, "Hex", " or 'swap'")
 
     def _ch(self, int c):
         return ".xo"[self.cell[c]]
@@ -965,15 +958,12 @@ cdef class Hex(GameState):
 
     # ---- helpers for tests and tools --------------------------------------------------------
     def hash_from_scratch(self):
-        h = (ZOB_SIDE if self.player == 1 else 0) ^ SALT[self.n][1 if self.swap_rule else 0]
-        for c in range(self.nc):
-            if self.cell[c]:
-                h ^= ZOB[self.cell[c] - 1][c]
-        return h
+        return grid_hash(self.cell, self.nc, ZOB[0], ZOB[1], (ZOB_SIDE if self.player == 1 else 0)
+                         ^ SALT[self.n][1 if self.swap_rule else 0])
 
     def cells(self):
         """The board as a list of 0 (empty), 1 (Black), 2 (White), row by row."""
-        return [self.cell[c] for c in range(self.nc)]
+        return grid_cells(self.cell, self.nc)
 
     def two_distances(self, int p, str edge):
         """Two-distance map (list, None for stones and unreachable) of player p to an edge

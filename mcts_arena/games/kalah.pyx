@@ -24,12 +24,13 @@ Evaluation efRS (the default): tanh((store_mine - store_theirs) / 10) from the s
 a finished game is +1 / -1 / 0.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
-from mcts_arena.games.state cimport grow_history, GameState, MAX_MOVES, ONGOING, DRAW
+from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
+                                        history_reserve)
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
 
 # Evaluation functions (ids local to this game; 0, the default, is efRS).
 cdef enum:
@@ -134,18 +135,14 @@ cdef class Kalah(GameState):
 
     cdef int b[NPITS]
     cdef int res
-    cdef Undo* hist
-    cdef int cap
+    cdef History hist
 
     def __cinit__(self):
         self.max_moves = 6           # one per house
-        self.cap = 256
-        self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
-        if self.hist == NULL:
-            raise MemoryError()
+        history_init(&self.hist, sizeof(Undo))
 
     def __dealloc__(self):
-        free(self.hist)
+        history_free(&self.hist)
 
     def __init__(self, int stones=4):
         """The start position: `stones` in each house (the game's parameter, 4 by default)."""
@@ -181,9 +178,8 @@ cdef class Kalah(GameState):
     cdef void do_move(self, int move) noexcept nogil:
         cdef Undo* u
         cdef int i, p = self.player
-        if self.ply >= self.cap:
-            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
-        u = &self.hist[self.ply]
+        history_reserve(&self.hist, self.ply + 1)
+        u = &(<Undo*>self.hist.data)[self.ply]
         memcpy(u.b, self.b, sizeof(self.b))
         u.player = p
         u.res = self.res
@@ -200,7 +196,7 @@ cdef class Kalah(GameState):
 
     cdef void undo_move(self) noexcept nogil:
         self.ply -= 1
-        cdef Undo* u = &self.hist[self.ply]
+        cdef Undo* u = &(<Undo*>self.hist.data)[self.ply]
         memcpy(self.b, u.b, sizeof(self.b))
         self.player = u.player
         self.res = u.res
@@ -268,9 +264,7 @@ cdef class Kalah(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.ply:
-            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
-        memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
+        history_copy(&c.hist, &self.hist, self.ply)
         return c
 
     # ---- Python face ----------------------------------------------------------------------

@@ -72,14 +72,15 @@ from {corner 2, edge 1.5, ring2 1, centre 0.75}, com {toward 2, same 1, away 0.5
 `move_bias` (weight / 192, in [0, 1]) and `move_order` (the weight itself).
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 from libc.math cimport tanh
 
 from mcts_arena.bits cimport popcount, lsb, msb
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
-from mcts_arena.games.state cimport grow_history, GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
+                                        history_reserve)
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
 
 # Evaluation functions (ids local to this game; 0, the default, is efWB).
 cdef enum:
@@ -284,18 +285,14 @@ cdef class LinesOfAction(GameState):
     cdef int pst[2]
     cdef int res
     cdef int irrev          # ply of the position after the last capture (repetition window)
-    cdef Undo* hist
-    cdef int cap
+    cdef History hist
 
     def __cinit__(self):
         self.max_moves = 96          # 12 pieces x 8 directions
-        self.cap = 256
-        self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
-        if self.hist == NULL:
-            raise MemoryError()
+        history_init(&self.hist, sizeof(Undo))
 
     def __dealloc__(self):
-        free(self.hist)
+        history_free(&self.hist)
 
     def __init__(self):
         self._set(0x7E0000000000007EULL, 0x0081818181818100ULL, 0)
@@ -350,7 +347,7 @@ cdef class LinesOfAction(GameState):
         """Is the current position (just reached) equal to an earlier one, same side to move?"""
         cdef int j = self.ply - 4
         while j >= self.irrev:
-            if self.hist[j].hash == self.hash:
+            if (<Undo*>self.hist.data)[j].hash == self.hash:
                 return True
             j -= 2
         return False
@@ -360,9 +357,8 @@ cdef class LinesOfAction(GameState):
         cdef int fr = mv_from(move), to = mv_to(move)
         cdef uint64_t tob = (<uint64_t>1) << to
         cdef Undo* u
-        if self.ply >= self.cap:
-            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
-        u = &self.hist[self.ply]
+        history_reserve(&self.hist, self.ply + 1)
+        u = &(<Undo*>self.hist.data)[self.ply]
         u.move = move
         u.hash = self.hash
         u.res = self.res
@@ -399,7 +395,7 @@ cdef class LinesOfAction(GameState):
 
     cdef void undo_move(self) noexcept nogil:
         self.ply -= 1
-        cdef Undo* u = &self.hist[self.ply]
+        cdef Undo* u = &(<Undo*>self.hist.data)[self.ply]
         cdef int p = 1 - self.player, o = self.player
         cdef int fr = mv_from(u.move), to = mv_to(u.move)
         cdef uint64_t tob = (<uint64_t>1) << to
@@ -646,9 +642,7 @@ cdef class LinesOfAction(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.ply:
-            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
-        memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
+        history_copy(&c.hist, &self.hist, self.ply)
         return c
 
     # ---- Python face ----------------------------------------------------------------------

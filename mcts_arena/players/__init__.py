@@ -7,29 +7,67 @@
 `choose` never changes the state it is given; `move` is the game's internal move id
 (`state.format_move(move)` gives the notation) and `stats` is a dict with at least
 `sims`, `nodes`, `depth` and `time` (seconds).
+
+This module is the players provider the runner uses (runner/config.py: `parse`, `make` and,
+optionally, `check_startup`); tests point the runner at a fake one with the same functions.
+
+Modules: notation.py (the syntax of every kind, display names), options.py (the option table),
+spec.py (parsing for a game, canonical strings), player.py (the Player interface), builtin.py
+(MCTS, αβ, Random, Greedy, FlatMC), gtp_player.py + gtp_process.py (GTP engines),
+python_player.py (py(...) classes), gtp_server.py (`arena gtp`), search/ (the Cython searches).
 """
 from __future__ import annotations
 
-from mcts_arena.players.base import Player, make
-from mcts_arena.players.external import display_name
-from mcts_arena.players.spec import (PlayerSpec, SpecError, default_c, default_eval,
-                                     describe_tokens, macros_of, parse)
+from mcts_arena.budgets import Budget
+from mcts_arena.errors import ExternalError, SpecError
+from mcts_arena.players.notation import display_name
+from mcts_arena.players.player import Player
+from mcts_arena.players.spec import (
+    ExternalSpec,
+    PlayerSpec,
+    default_c,
+    default_eval,
+    describe_tokens,
+    macros_of,
+    parse,
+)
 
-__all__ = ["Player", "PlayerSpec", "SpecError", "default_c", "default_eval", "describe_tokens",
-           "display_name", "macros_of", "make", "parse", "preflight"]
+__all__ = ["Player", "PlayerSpec", "SpecError", "check_startup", "default_c", "default_eval",
+           "describe_tokens", "display_name", "macros_of", "make", "parse"]
 
 
-def preflight(text: str, game: str, budget: dict, openings_kind: str = "start",
-              macros: dict[str, str] | None = None) -> None:
+def make(spec: PlayerSpec | ExternalSpec | str, game: str | None = None, seed: int = 1,
+         macros: dict[str, str] | None = None) -> Player:
+    """Build a player from a spec (or its text, parsed for `game`)."""
+    if isinstance(spec, str):
+        if game is None:
+            raise SpecError("a player given as text needs its game")
+        spec = parse(spec, game, macros)
+    elif game is not None and spec.game != game:
+        raise SpecError(f"player {spec.canonical} was parsed for {spec.game}, not {game}")
+    if spec.kind == "GTP":
+        from mcts_arena.players.gtp_player import GTPPlayer
+
+        return GTPPlayer(spec, int(seed))
+    if spec.kind == "py":
+        from mcts_arena.players.python_player import PyPlayer
+
+        return PyPlayer(spec, int(seed))
+    from mcts_arena.players.builtin import make_builtin
+
+    return make_builtin(spec, seed)
+
+
+def check_startup(text: str, game: str, budget: Budget, openings_kind: str = "start",
+                  macros: dict[str, str] | None = None) -> None:
     """Check, before anything is written, that a player can play at all: a GTP engine is
     started, asked protocol_version, name, boardsize and clear_board, and quit (SpecError with
     one line naming the player and the problem). Other players were checked when parsed."""
-    from mcts_arena.players import external
-
     spec = parse(text, game, macros)
-    if getattr(spec, "kind", None) == "GTP":
-        try:
-            external.preflight(spec, budget, openings_kind)
-        except external.ExternalError as e:
-            raise SpecError(str(e)) from None
+    if spec.kind == "GTP":
+        from mcts_arena.players.gtp_player import check_startup as gtp_check
 
+        try:
+            gtp_check(spec, Budget.of(budget), openings_kind)
+        except ExternalError as e:
+            raise SpecError(str(e)) from None

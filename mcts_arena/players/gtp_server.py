@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from mcts_arena import __version__, games
-from mcts_arena.players.external import gtp_facts, parse_color
+from mcts_arena.players.gtp_player import gtp_facts, parse_color
 
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "time_settings",
@@ -32,13 +32,13 @@ class GTPServer:
 
         self.players = players
         self.spec_text = spec_text
-        self.spec = players.parse(spec_text, game)
-        self.game = game
+        self.game = games.resolve(game)
+        self.spec = players.parse(spec_text, self.game)
         self.seed = seed
         self.fixed = {"time": time} if time is not None else {"sims": sims} if sims else None
         self.clock: float | None = None          # seconds per move from time_settings/time_left
         self.facts = gtp_facts(game)
-        self.state = games.new_state(game)
+        self.state = self.game.new_state()
         self.player = players.make(self.spec, seed=self.seed)
 
     # -- command handlers: return the answer text, raise ValueError for '? message' --
@@ -61,7 +61,7 @@ class GTPServer:
         """The game's size: a game whose size is a parameter (Hex, Gomoku: `size`) switches to
         any size in the parameter's range, keeping its other parameters, and starts afresh;
         other games accept only their one size."""
-        info = games.info_of(self.game)
+        info = self.game.info
         key = info.gtp_boardsize
         try:
             n = int(args[0])
@@ -71,9 +71,7 @@ class GTPServer:
             p = info.params[key]
             if not p.low <= n <= p.high:
                 raise ValueError("unacceptable size")
-            name, params = games.parse(self.game)
-            params[key] = n
-            game = games.canonical(f"{name}({','.join(f'{k}={v}' for k, v in params.items())})")
+            game = self.game.with_params(**{key: n})
             if game != self.game:
                 self.game = game
                 self.spec = self.players.parse(self.spec_text, game)
@@ -84,7 +82,7 @@ class GTPServer:
         return ""
 
     def clear_board(self, args):
-        self.state = games.new_state(self.game)
+        self.state = self.game.new_state()
         self.player = self.players.make(self.spec, seed=self.seed)
         return ""
 
@@ -94,7 +92,7 @@ class GTPServer:
     def set_position(self, args):
         text = " ".join(args)
         try:
-            self.state = games.new_state(self.game, text)
+            self.state = self.game.new_state(text)
         except ValueError as e:
             raise ValueError(f"bad position: {e}") from None
         self.player = self.players.make(self.spec, seed=self.seed)

@@ -11,11 +11,10 @@ can use any of them on its own, e.g. `arena reproduce` writing into docs/reprodu
 the PNGs as base64 data URIs (one self-contained file), markdown and LaTeX link the files.
 
 Inputs are plain dicts (the report's rows, `tables.py`) or the report's objects (`Sweep`,
-`arena.bracket.Bracket`); each function's docstring lists the keys it reads.
+`results.bracket.Bracket`); each function's docstring lists the keys it reads.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -318,7 +317,7 @@ def bracket_tree(bracket) -> list[dict]:
 
 def bracket_plot(bracket, path: str | Path, title: str | None = None,
                  labels: Mapping[str, str] | None = None) -> Path:
-    """Draw an elimination bracket (`arena.bracket.Bracket`, finished or running) as a tree:
+    """Draw an elimination bracket (`results.bracket.Bracket`, finished or running) as a tree:
     rounds left to right, the two entrants of each match joined to the one who advances, the
     entrant's wins in that match written on its edge (a bye marked "bye"), losers grey, the
     champion in the last column. A running bracket ends with the round being played (its

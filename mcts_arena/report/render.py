@@ -17,9 +17,6 @@ import pandas as pd
 
 from mcts_arena.report.tables import ROW_FIELDS, Report
 
-FORMATS = ("text", "markdown", "csv", "latex", "html", "json")
-
-
 # ---- cells ---------------------------------------------------------------------------------
 NONE = "—"      # a cell with no number: no games, so no percentage
 
@@ -65,7 +62,8 @@ def _time_cell(r: dict) -> str:
 def main_cells(r: dict) -> list[str]:
     return [f"{r['player']} vs {r['opponent']}", str(r["games"]), str(r["wins"]),
             str(r["draws"]), str(r["losses"]), _score_cell(r), _elo_cell(r),
-            NONE if r["los"] is None else f"{100 * r['los']:.1f}", f"{r['wins_first']}/{r['games_first']}",
+            NONE if r["los"] is None else f"{100 * r['los']:.1f}",
+            f"{r['wins_first']}/{r['games_first']}",
             f"{r['wins_second']}/{r['games_second']}",
             "-" if r["avg_plies"] is None else f"{r['avg_plies']:.1f}", _work_cell(r),
             _time_cell(r), str(r["errors"]), str(r["time_forfeits"] + r.get("illegal_moves", 0))]
@@ -77,7 +75,8 @@ PAIR_HEAD = ("pairing", "pairs W-D-L", "discarded", "pair win % [95% CI]")
 def pair_cells(r: dict) -> list[str]:
     p = r["pairs"]
     n = p["won"] + p["lost"]
-    cell = NONE if not n else f"{_pct(p['score'])} [{_pct(p['ci_low'], 1)}, {_pct(p['ci_high'], 1)}]"
+    cell = NONE if not n else \
+        f"{_pct(p['score'])} [{_pct(p['ci_low'], 1)}, {_pct(p['ci_high'], 1)}]"
     return [f"{r['player']} vs {r['opponent']}", f"{p['won']}-{p['drawn']}-{p['lost']}",
             str(p["discarded"]), cell]
 
@@ -168,7 +167,8 @@ def render_text(report: Report) -> str:
             out += ["", e.tournament.rstrip()]
         out.append("")
     for sw in report.sweeps:
-        out.append(f"sweep {sw.title}: {', '.join(f'{k} ({len(v)} points)' for k, v in sw.curves.items())}"
+        points = ", ".join(f"{k} ({len(v)} points)" for k, v in sw.curves.items())
+        out.append(f"sweep {sw.title}: {points}"
                    + (f"; plot {sw.plot}" if sw.plot else ""))
     for title, path in report.figures:
         out.append(f"figure {title}: {path}")
@@ -201,7 +201,8 @@ def render_markdown(report: Report) -> str:
         out += _md_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
-            out += ["", "Kalah pair rule:", ""] + _md_table(PAIR_HEAD, [pair_cells(r) for r in paired])
+            out += ["", "Kalah pair rule:", ""]
+            out += _md_table(PAIR_HEAD, [pair_cells(r) for r in paired])
         notes = _notes(e.rows)
         if notes:
             out += [""] + [f"- {n}" for n in notes]
@@ -384,6 +385,8 @@ def render_html(report: Report) -> str:
 
 WRITERS = {"text": render_text, "markdown": render_markdown, "csv": render_csv,
            "latex": render_latex, "html": render_html, "json": render_json}
+#: The formats `arena report --format` offers: one per writer.
+FORMATS = tuple(WRITERS)
 
 
 def render(report: Report, fmt: str) -> str:

@@ -28,7 +28,7 @@ import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcts_arena.report.tables import _strip_budget, build_report
+from mcts_arena.report.tables import build_report, strip_budget
 
 VERDICTS = ("consistent", "same direction", "opposite", "level", "no games", "no paper row")
 COUNTED = VERDICTS[:4]
@@ -94,8 +94,8 @@ def _paper_for(row: dict, seconds: float | None):
     from mcts_arena.paper import match_paper
 
     try:
-        found = match_paper(row["game"], _strip_budget(row["player"]),
-                            _strip_budget(row["opponent"]), seconds=seconds)
+        found = match_paper(row["game"], strip_budget(row["player"]),
+                            strip_budget(row["opponent"]), seconds=seconds)
     except ValueError:
         found = []
     return found[0] if found else None
@@ -178,8 +178,8 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                 counts[v] += 1
             res.games += row["games"] + row["errors"]
             ours = "—" if o is None else f"{o:.1f} [{lo:.1f}, {hi:.1f}]"
-            bud = (f"{_side_budget(row['player_budget'], row['player_work'], row['player_work_unit'])}; "
-                   f"{_side_budget(row['opponent_budget'], row['opponent_work'], row['opponent_work_unit'])}")
+            bud = "; ".join(_side_budget(row[f"{s}_budget"], row[f"{s}_work"],
+                                         row[f"{s}_work_unit"]) for s in ("player", "opponent"))
             err = f", {row['errors']} error games" if row["errors"] else ""
             lines.append(f"| {row['player']} vs {row['opponent']} | {bud} | {ours} | "
                          f"{what}{err} | {_paper_cell(pr)} | {v} |")
@@ -238,7 +238,7 @@ def write_index(results: list[PageResult], docs: Path, command: str, scale_text:
              "mcts_arena.", "",
              f"- command: `{command}`",
              f"- scale: {scale_text}",
-             f"- written: {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC on "
+             f"- written: {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC on "
              f"{platform.machine()} ({platform.python_implementation()} "
              f"{platform.python_version()})",
              f"- games stored: {sum(r.games for r in results)}", "",
@@ -250,10 +250,26 @@ def write_index(results: list[PageResult], docs: Path, command: str, scale_text:
                      " | ".join(str(r.counts.get(v, 0)) for v in VERDICTS) + " |")
     lines += ["", "Verdicts: *consistent* = the paper's win rate lies inside our 95% interval; "
               "*same direction* = outside it, but on the same side of 50%; *opposite* = on the "
-              "other side of 50%; *level* = outside it at exactly 50%. Figure points count only inside the α range the paper names "
+              "other side of 50%; *level* = outside it at exactly 50%. Figure points count only "
+              "inside the α range the paper names "
               "as best (its claim there: above 50%).", ""]
     if notes:
         lines += [notes.rstrip(), ""]
     p = docs / "index.md"
     p.write_text("\n".join(lines), encoding="utf-8")
     return p
+
+
+def write_record(pages, docs: Path, command: str, scale_text: str) -> tuple[Path, int]:
+    """Every page of a reproduction and its index into `docs`: `pages` holds (page, results
+    directories, the paper's seconds per experiment) as runner/reproduce.py's Record lists
+    them. Returns the index's path and the number of pages."""
+    docs = Path(docs)
+    docs.mkdir(parents=True, exist_ok=True)
+    results = [write_page(page, list(dirs), seconds, docs, command)
+               for page, dirs, seconds in pages]
+    notes = docs / "notes.md"
+    idx = write_index(results, docs, command, scale_text,
+                      "See [notes.md](notes.md) for what departs from the paper and why."
+                      if notes.exists() else "")
+    return idx, len(results)

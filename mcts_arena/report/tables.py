@@ -1,6 +1,6 @@
 """Report rows from results stores: one row per pairing, sweeps, and the paper beside ours.
 
-Stores are opened read-only (`Store.open(dir, readonly=True)`); nothing here writes to them.
+Stores are opened read-only (results.store.Store); nothing here writes to them.
 
 Row fields (the `--format json` interface; every row is one pairing of one results directory;
 fractions are in [0, 1]; counts are the pairing *player's*, the first spec named):
@@ -49,17 +49,16 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
+from mcts_arena import budgets, results, stats
 from mcts_arena import games as _games
-from mcts_arena import results
-from mcts_arena.results import check_results_dir  # noqa: F401  (the report's entry check)
 from mcts_arena.errors import UserError
-from mcts_arena.players.external import display_name
-from mcts_arena import stats
-from mcts_arena.store import Store
+from mcts_arena.players.notation import display_name, parts
+from mcts_arena.results import tournament
+from mcts_arena.results.sprt import sprt_status, sprt_text
+from mcts_arena.results.store import Store
 
 ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent",
               "player_spec", "opponent_spec", "budget",
@@ -71,17 +70,6 @@ ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "oppone
               "player_work_unit", "opponent_work",
               "opponent_work_unit", "pairs", "sprt", "sweep")
 CI_CHOICES = ("auto", "wald", "wilson")
-
-
-def budget_text(b: dict | None) -> str:
-    if not b:
-        return "?"
-    if b.get("time") is not None:
-        return f"{b['time']:g} s"
-    if b.get("effort") is not None:
-        return f"effort {b['effort']:g} s" + (f" = {b['sims']} {b.get('unit', 'sims')}"
-                                              if b.get("rate_of") else "")
-    return f"{b['sims']} sims"
 
 
 #: A paper row is compared (given a verdict) only when each side's budget is within this
@@ -122,12 +110,12 @@ def budget_comparable(row: dict, paper_seconds: float | None) -> tuple[bool, str
 
 def pairing_budget_text(pb: dict | None, ob: dict | None) -> str:
     """The budget both sides played with; one matched effort reads as one budget (the sides'
-    simulations/nodes differ by design: see arena/effort.py)."""
+    simulations/nodes differ by design: see runner/effort.py)."""
     if pb == ob:
-        return budget_text(pb)
+        return budgets.text(pb)
     if pb and ob and pb.get("effort") is not None and pb.get("effort") == ob.get("effort"):
         return f"effort {pb['effort']:g} s"
-    return f"{budget_text(pb)} / {budget_text(ob)}"
+    return f"{budgets.text(pb)} / {budgets.text(ob)}"
 
 
 def _clean_budget(b: dict | None) -> dict | None:
@@ -165,8 +153,6 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     """The rows (see the module docstring) of every pairing in `store`, in config order."""
     if ci not in CI_CHOICES:
         raise UserError(f"unknown --ci {ci!r}; valid: {', '.join(CI_CHOICES)}")
-    from mcts_arena.arena.summary import sprt_status, sprt_text
-
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
     game = cfg.get("game", "?")
@@ -226,7 +212,7 @@ def experiment_info(store: Store) -> dict:
                 else op.get("kind", "?"))
     m = exp.get("machine", {})
     return {"experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
-            "game": cfg.get("game", "?"), "budget": budget_text(cfg.get("budget")),
+            "game": cfg.get("game", "?"), "budget": budgets.text(cfg.get("budget")),
             "seed": cfg.get("seed"), "openings": openings, "created": exp.get("created"),
             "updated": exp.get("updated"), "version": exp.get("version"),
             "machine": f"{m.get('cpu', '?')}, {m.get('usable_cores', '?')} cores",
@@ -239,25 +225,18 @@ _NUM_TOKEN = re.compile(r"^([A-Za-z_'][A-Za-z_']*?)(\d+(?:\.\d*)?|\.\d+)$")
 _BUDGET_TOKEN = re.compile(r"^(time|sims)=", re.IGNORECASE)
 
 
-def split_spec(spec: str) -> tuple[str, list[str]]:
-    m = re.fullmatch(r"\s*([^()]+?)\s*(?:\((.*)\))?\s*", spec)
-    if not m:
-        return spec, []
-    return m.group(1), [t.strip() for t in (m.group(2) or "").split(",") if t.strip()]
-
-
 def _join(kind: str, tokens: list[str]) -> str:
     return f"{kind}({','.join(tokens)})" if tokens else kind
 
 
-def _strip_budget(spec: str) -> str:
-    kind, toks = split_spec(spec)
+def strip_budget(spec: str) -> str:
+    kind, toks = parts(spec)
     return _join(kind, [t for t in toks if not _BUDGET_TOKEN.match(t)])
 
 
 def _template(spec: str, index: int) -> tuple[str, str]:
     """(template with token `index`'s number replaced by '{}', the token's prefix)."""
-    kind, toks = split_spec(spec)
+    kind, toks = parts(spec)
     m = _NUM_TOKEN.match(toks[index])
     toks = list(toks)
     toks[index] = m.group(1) + "{}"
@@ -297,7 +276,7 @@ class Sweep:
 
 def _recorded_point(row: dict) -> tuple[int, str, float] | None:
     """(token index, variable name, value) of a recorded sweep row's x parameter."""
-    _kind, toks = split_spec(row["player"])
+    _kind, toks = parts(row["player"])
     for name, value in row.get("_sweep_vars", []):
         try:
             v = float(value)
@@ -335,20 +314,20 @@ def find_sweeps(rows: list[dict]) -> list[Sweep]:
         tpl, _prefix = _template(row["player"], i)
         others = [f"{n}={v}" for n, v in row["_sweep_vars"] if n != name
                   and not _budget_only(row["player"], v)]
-        put((row["game"], tpl, _strip_budget(row["opponent"])), name, x, row,
+        put((row["game"], tpl, strip_budget(row["opponent"])), name, x, row,
             f", {', '.join(others)}" if others else "")
     # heuristic: one numeric token differs against the same opponent
     cand: dict[tuple, list[tuple[float, dict]]] = {}
     for row in rows:
         if id(row) in used:
             continue
-        _kind, toks = split_spec(row["player"])
+        _kind, toks = parts(row["player"])
         for i, t in enumerate(toks):
             m = _NUM_TOKEN.match(t)
             if not m or _BUDGET_TOKEN.match(t):
                 continue
             tpl, prefix = _template(row["player"], i)
-            key = (row["game"], tpl, _strip_budget(row["opponent"]), prefix)
+            key = (row["game"], tpl, strip_budget(row["opponent"]), prefix)
             cand.setdefault(key, []).append((float(m.group(2)), row))
     for key, pts in sorted(cand.items(), key=lambda kv: -len({x for x, _ in kv[1]})):
         pts = [(x, r) for x, r in pts if id(r) not in used]
@@ -368,7 +347,7 @@ def find_sweeps(rows: list[dict]) -> list[Sweep]:
 
 
 def _budget_only(spec: str, value: str) -> bool:
-    _kind, toks = split_spec(spec)
+    _kind, toks = parts(spec)
     hits = [t for t in toks if value in t]
     return bool(hits) and all(_BUDGET_TOKEN.match(t) for t in hits)
 
@@ -387,8 +366,8 @@ def compare_paper(rows: list[dict]) -> list[dict]:
     for row in rows:
         row["paper"] = []
         try:
-            found = match_paper(row["game"], _strip_budget(row["player"]),
-                                _strip_budget(row["opponent"]))
+            found = match_paper(row["game"], strip_budget(row["player"]),
+                                strip_budget(row["opponent"]))
         except ValueError:
             found = []
         has = bool(row["games"]) and row.get("score") is not None
@@ -462,14 +441,12 @@ class Report:
 
 def build_report(paths: list[str], ci: str = "auto", compare: str | None = None) -> Report:
     """Read every results directory (read-only) into a Report."""
-    from mcts_arena.arena import tournament
-
     if compare not in (None, "paper"):
         raise UserError(f"unknown --compare {compare!r}; valid: paper")
-    dirs = [check_results_dir(p) for p in paths]
+    dirs = [results.require_results_dir(p) for p in paths]
     exps = []
     for d in dirs:
-        with Store.open(d, readonly=True) as store:
+        with Store.open(d) as store:
             rows = pairing_rows(store, ci)
             state = tournament.stored_state(store)
             exps.append(ExperimentReport(experiment_info(store), rows,

@@ -1,0 +1,19 @@
+"""The `arena` command line: one small module per group of commands, each parsing its options,
+calling the packages that do the work and printing (no orchestration of its own).
+
+    app.py          the group, the one place user mistakes become `arena: error: ...` (exit 2)
+    look.py         games, players, show, perft, bench
+    play.py         play, gtp
+    run.py          run                     (the workflow: runner/run.py)
+    tournament.py   tournament              (runner/tournament.py)
+    reproduce.py    reproduce               (runner/reproduce.py, report/reproduction.py)
+    report.py       report                  (report/output.py)
+    prove.py        prove, solve            (players/search/prover.pyx, runner/suites.py)
+
+A new command is a function with `@cli.command(...)` in one of these modules (or a new one
+imported below).
+"""
+from mcts_arena.cli import look, play, prove, report, reproduce, run, tournament  # noqa: F401
+from mcts_arena.cli.app import cli, main
+
+__all__ = ["cli", "main"]

@@ -1,0 +1,118 @@
+"""Commands that look at games and players: `arena games`, `players`, `show`, `perft`, `bench`."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from mcts_arena import bench, budgets, games
+from mcts_arena.cli.app import cli, fail
+
+
+@cli.command("games")
+def games_cmd() -> None:
+    """List the games, their parameters and their evaluation functions."""
+    for name in games.names():
+        try:
+            info = games.info_of(name)
+        except ImportError:
+            click.echo(f"{name:13s} (not built)")
+            continue
+        params = ", ".join(f"{k}={p.default} ({p.low}-{p.high})" for k, p in info.params.items())
+        extra = f"  [parameters: {params}]" if params else ""
+        click.echo(f"{name:13s} {info.description}  [evaluations: {', '.join(info.evals)}]{extra}")
+
+
+@cli.command("players")
+@click.argument("game", required=False)
+def players_cmd(game: str | None) -> None:
+    """List player kinds, tokens and macros (for GAME, if given) with one-line meanings."""
+    from mcts_arena import players
+
+    if game is not None:
+        games.new_state(game)
+    click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC")
+    click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
+               "(see README)")
+    click.echo("tokens:")
+    for tok, meaning in players.describe_tokens(game):
+        click.echo(f"  {tok:12s} {meaning}")
+    for g in [game] if game else games.names():
+        info = games.info_of(g)
+        click.echo(f"{g}: evaluations {', '.join(info.evals)} (default "
+                   f"{info.default_eval}), C={info.default_c}")
+        for name, body in info.macros.items():
+            click.echo(f"  macro {name:4s} = {body}")
+
+
+@cli.command("perft", context_settings={"ignore_unknown_options": True})
+@click.argument("game")
+@click.argument("depth", type=int)
+@click.option("--position", default=None, help="Start from this position (the game's text form).")
+def perft_cmd(game: str, depth: int, position: str | None) -> None:
+    """Count the leaves of the move tree of GAME to DEPTH plies (the count is printed last)."""
+    if depth < 0:
+        fail(f"perft depth must be a non-negative integer, got {depth}")
+    state = games.new_state(game, position)
+    click.echo(f"perft {game} depth {depth}")
+    click.echo(state.perft(depth))
+
+
+@cli.command("show")
+@click.argument("target", metavar="GAME|RESULTS_DIR")
+@click.option("--position", default=None, help="The position in the game's text form.")
+@click.option("--game", "game_id", default=None, metavar="ID",
+              help="With a results directory: replay this recorded game move by move.")
+def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
+    """Print a position of GAME (board, side to move, legal moves), or replay a recorded game.
+
+    `arena show GAME` shows the start; `arena show results/quickstart --game ID` replays
+    a game of an experiment (without --game it lists the stored game ids).
+    """
+    from mcts_arena.results import replay
+
+    if replay.is_results_dir(target):
+        if game_id is not None:
+            click.echo(replay.replay_game(target, game_id))
+            return
+        ids, count = replay.stored_game_ids(target, 10)
+        click.echo(f"{count} games stored; replay one with --game ID, e.g.:")
+        for gid in ids:
+            click.echo(f"  {gid}")
+        return
+    if game_id is not None:
+        fail(f"--game needs a results directory holding arena.sqlite, not {target!r}")
+    if games.split(target)[0] not in games.names() and Path(target).exists():
+        fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
+    state = games.new_state(target, position)
+    click.echo(str(state))
+    click.echo(f"position: {state.to_text()}")
+    moves = state.moves()
+    click.echo(f"legal moves ({len(moves)}): {' '.join(moves)}")
+
+
+@cli.command("bench")
+@click.argument("game_names", nargs=-1, metavar="[GAME]...")
+@click.option("--seconds", default=2.0, show_default=True, type=float,
+              help="Time per game (per player with --search).")
+@click.option("--search", is_flag=True,
+              help="Search speed instead: MCTS simulations/s and αβ nodes/s from the start.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by game.")
+def bench_cmd(game_names: tuple[str, ...], seconds: float, search: bool, as_json: bool) -> None:
+    """Random full-game playouts per second (and moves per second) on one core.
+
+    With --search: simulations per second of the paper's MCTS players and nodes per second of
+    αβ, from each game's start position, and the bytes each MCTS tree node takes.
+    """
+    if not budgets.time_ok(seconds):
+        fail(f"--seconds must be {budgets.TIME_TEXT}, got {seconds}")
+    names = list(game_names) or games.built_names()
+    for name in names:
+        games.new_state(name)
+    out = bench.search_speed(names, seconds) if search else bench.playout_speed(names, seconds)
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+    else:
+        for line in bench.format_rows(out, search):
+            click.echo(line)

@@ -1,0 +1,90 @@
+"""Commands that play one game or serve a player: `arena play`, `arena gtp`."""
+from __future__ import annotations
+
+import click
+
+from mcts_arena import games
+from mcts_arena.budgets import Budget
+from mcts_arena.cli.app import check_budget_options, check_scale_options, cli, fail
+
+_HOW = {"time_forfeit": " by time forfeit", "illegal_move": " by an illegal move",
+        "resign": " by resignation"}
+
+
+@cli.command("play")
+@click.argument("game")
+@click.argument("spec_a")
+@click.argument("spec_b")
+@click.option("--time", "seconds", type=float, default=None, help="Seconds per move.")
+@click.option("--sims", type=int, default=None, help="Simulations (αβ: nodes) per move.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed for both players.")
+@click.option("--position", default=None, help="Start from this position (the game's text form).")
+@click.option("--show", is_flag=True, help="Print the board after every move.")
+def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
+    """Play one game: SPEC_A moves first, SPEC_B second; print the moves and the result."""
+    from mcts_arena import players
+    from mcts_arena.runner.config import spec_budget
+    from mcts_arena.runner.match import play_one
+
+    check_budget_options(seconds, sims)
+    game = games.resolve(game)
+    game.new_state(position)
+    if seconds is None and sims is None:
+        seconds = 0.1
+    specs = [players.parse(spec, game) for spec in (spec_a, spec_b)]
+    names = [players.display_name(s.canonical) for s in specs]
+    budget = Budget(time=seconds) if seconds is not None else Budget(sims=sims)
+    click.echo(f"{names[0]} (first) vs {names[1]} (second)")
+
+    def shown(rec, st) -> None:
+        s = rec.stats[-1]
+        work = f"{s['sims']} sims, " if s.get("sims") else \
+            f"{s['nodes']} nodes, " if "nodes" in s else ""      # an external engine: neither
+        depth = f"depth {s['depth']}, " if "depth" in s else ""
+        click.echo(f"{rec.plies:3d}. {names[s['seat']]}: {rec.moves[-1]}  ({work}{depth}"
+                   f"{s.get('time', s['wall']):.3f} s)")
+        if show:
+            click.echo(str(st))
+
+    # the one game loop (runner/match.py): illegal moves, time forfeits and player errors are
+    # judged as in an experiment
+    rec = play_one(game, tuple(s.canonical for s in specs),
+                   tuple(spec_budget(s) or budget for s in specs), seed, position, players,
+                   on_move=shown)
+    if rec.reason == "error":
+        click.echo(f"result: error game ({rec.error})")
+    elif rec.winner is None:
+        click.echo("result: draw" + (" (ply limit)" if rec.reason == "max_plies" else ""))
+    else:
+        how = _HOW.get(rec.reason, "")
+        how += f" ({rec.error})" if how else ""
+        click.echo(f"result: {names[rec.winner]} wins "
+                   f"({'first' if rec.winner == 0 else 'second'} player){how}")
+
+
+@cli.command("gtp")
+@click.argument("spec")
+@click.option("--game", required=True, help="The game to serve.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="The player's seed (the runner fills it from the game's seed: {seed}).")
+@click.option("--time", "seconds", type=float, default=None,
+              help="Seconds per move [default: the engine's time_settings, else 1].")
+@click.option("--sims", type=int, default=None, help="Simulations (αβ: nodes) per move.")
+def gtp_cmd(spec: str, game: str, seed: int, seconds: float | None, sims: int | None) -> None:
+    """Serve the player SPEC over GTP on stdin/stdout, for GUIs and tournament managers.
+
+    Moves are in the game's notation (the one `arena show` prints); extensions set_position
+    (the game's text form) and set_random_seed. Example:
+    arena gtp "MCTS(bl,im0.4)" --game breakthrough --sims 2000
+    """
+    from mcts_arena.players.gtp_server import GTPServer
+
+    games.new_state(game)
+    check_scale_options(None, seconds, sims)
+    if seed < 0:
+        fail(f"--seed must be a non-negative integer, got {seed}")
+    server = GTPServer(spec, game, seed=seed, time=seconds, sims=sims)
+    try:
+        server.serve()
+    except (KeyboardInterrupt, BrokenPipeError):     # the controller went away: just stop
+        pass

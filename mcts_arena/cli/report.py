@@ -1,0 +1,39 @@
+"""`arena report PATH...`: tables, pictures and the paper beside ours (mcts_arena.report)."""
+from __future__ import annotations
+
+import click
+
+from mcts_arena.cli.app import DerivedChoice, cli
+
+
+def _formats():
+    from mcts_arena.report.render import FORMATS
+
+    return FORMATS
+
+
+def _ci_methods():
+    from mcts_arena.report.tables import CI_CHOICES
+
+    return CI_CHOICES
+
+
+@cli.command("report")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--format", "fmt", default="text", show_default=True, type=DerivedChoice(_formats),
+              help="Output format; html is one self-contained page (pictures embedded as "
+                   "base64 PNGs) written to the --out folder.")
+@click.option("--ci", default="auto", show_default=True, type=DerivedChoice(_ci_methods),
+              help="95% interval: wald (the paper's), wilson, or auto (Wilson below 100 games).")
+@click.option("--out", "out", default=None, metavar="DIR",
+              help="Folder for plots and the html page [default: <first PATH>/report].")
+@click.option("--compare", default=None, type=click.Choice(["paper"]),
+              help="Put the paper's published numbers beside ours, with a verdict.")
+def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
+               compare: str | None) -> None:
+    """Tables (W/D/L, score with CI, Elo, LOS, per-seat wins, game length, sims per move),
+    sweep plots and tournament brackets for the results directories PATH... (read-only)."""
+    from mcts_arena.report.output import report
+
+    for chunk in report(list(paths), fmt, ci, out, compare):
+        click.echo(chunk, nl=False)

@@ -1,0 +1,77 @@
+"""`arena run CONFIG`: play an experiment (the workflow is runner/run.py)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from mcts_arena.cli.app import BACKEND_OPTION, check_scale_options, cli, fail
+from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
+
+
+@cli.command("run")
+@click.argument("config_path", metavar="CONFIG")
+@click.option("--jobs", "jobs", default=0, show_default=True, type=int,
+              help="Games played at once, one worker pinned per CPU; 0 = every CPU this "
+                   "process may use (never more).")
+@click.option("--games", type=int, default=None, help="Games per pairing (overrides the config).")
+@click.option("--time", "time_s", type=float, default=None,
+              help="Seconds per move (overrides the config's budget).")
+@click.option("--sims", type=int, default=None,
+              help="Simulations per move (overrides the config's budget).")
+@click.option("--effort", type=float, default=None, metavar="S",
+              help="Matched effort: each player gets the simulations/nodes the paper's engine "
+                   "searched in S seconds (overrides the config's budget).")
+@click.option("--out", "out", default=None, metavar="DIR",
+              help="Results directory of this experiment [default: results/<name>].")
+@click.option("--dry-run", is_flag=True,
+              help="Print the plan and the estimated CPU time; play nothing.")
+@click.option("--new", "new", is_flag=True,
+              help="Start afresh: an existing results directory is renamed to "
+                   "<dir>.<YYYYmmdd-HHMMSS> (kept, never deleted) and a new one is started.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@BACKEND_OPTION
+@click.option("--ray-address", default=None, metavar="ADDR",
+              help="With --backend ray: the cluster to join, HOST:PORT of its head or 'auto' "
+                   "(default: start Ray locally).")
+@click.option("--verbose", is_flag=True, help="Let Ray's own log lines through (--backend ray).")
+def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
+            sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool,
+            quiet: bool, backend: str, ray_address: str | None, verbose: bool) -> None:
+    """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
+
+    Run again to resume: only missing games are played. A config change that changes the games
+    (players, budget, game, seed, openings) is refused unless --new; more games or more
+    pairings extend the experiment. Ctrl-C stops cleanly, keeping finished games.
+
+    Exit status: 0 done; 2 a mistake in the command, the config or the results directory
+    (nothing changed); 3 some pairing's games are all error games (nothing measured; the next
+    run replays them); 130 interrupted.
+    """
+    from mcts_arena.results.summary import summary_of
+    from mcts_arena.runner import run
+    from mcts_arena.runner.config import Overrides
+    from mcts_arena.runner.experiment import all_error_message
+
+    check_scale_options(games, time_s, sims, effort)
+    if ray_address is not None and backend != "ray":
+        fail("--ray-address needs --backend ray")
+    job = run.prepare(config_path, Overrides(games=games, time=time_s, sims=sims, effort=effort),
+                      out, jobs, dry_run=dry_run)
+    if dry_run:
+        click.echo(run.dry_run(job, new))
+        return
+    result = run.play(job, new=new, backend=backend, ray_address=ray_address, verbose=verbose,
+                      progress=not quiet, echo=lambda m: click.echo(m, err=True))
+    click.echo(summary_of(job.directory))
+    if result.interrupted:
+        again = run.resume_command(config_path, {
+            "--jobs": jobs, "--games": games, "--time": time_s, "--sims": sims,
+            "--effort": effort, "--out": out, "--backend": backend, "--ray-address": ray_address})
+        click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
+                   f"{result.planned} games stored, {result.missing} to play; resume with: "
+                   f"{again}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    click.echo(run.outcome(result, job.directory))
+    if result.all_error:
+        raise AllErrorGames(all_error_message(result.all_error))

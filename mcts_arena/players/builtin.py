@@ -1,0 +1,153 @@
+"""The built-in players around the Cython searches (players/search/): Random, Greedy, MCTS,
+FlatMC (MCTS that never expands below the root) and αβ, and `make_builtin`.
+
+Budgets: a call gives `time` (seconds per move) or `sims` (simulations for MCTS and FlatMC,
+nodes for αβ); see players/player.py. An αβ depth (`d4`/`depth=`) replaces a node budget but
+never a time budget: the search stops at the depth or when the time is up, whichever comes
+first.
+"""
+from __future__ import annotations
+
+import random
+import time as _time
+
+from mcts_arena import games
+from mcts_arena.games.state import POLICY_IDS
+from mcts_arena.players.options import BY_FIELD
+from mcts_arena.players.player import Player
+from mcts_arena.players.spec import PlayerSpec
+
+
+class RandomPlayer(Player):
+    """Uniformly random legal moves (seeded)."""
+
+    def __init__(self, spec, seed):
+        super().__init__(spec, seed)
+        self.rng = random.Random(self.seed)
+
+    def _choose(self, state, time, sims):
+        t0 = _time.perf_counter()
+        move = self.rng.choice(state.move_ids())
+        return move, {"sims": 0, "nodes": 1, "depth": 0, "time": _time.perf_counter() - t0}
+
+
+class GreedyPlayer(Player):
+    """Best 1-ply evaluation for the mover (ties at random)."""
+
+    def __init__(self, spec, seed):
+        super().__init__(spec, seed)
+        self.rng = random.Random(self.seed)
+        self.evalfn = eval_id(spec)
+
+    def _choose(self, state, time, sims):
+        t0 = _time.perf_counter()
+        s = state.copy()
+        me = s.to_move()
+        best, moves = None, []
+        for m in s.move_ids():
+            s.play(m)
+            e = s.evaluation(self.evalfn)
+            if s.to_move() != me:
+                e = -e
+            s.undo()
+            if best is None or e > best:
+                best, moves = e, [m]
+            elif e == best:
+                moves.append(m)
+        move = self.rng.choice(moves)
+        return move, {"sims": 0, "nodes": len(state.move_ids()), "depth": 1,
+                      "time": _time.perf_counter() - t0, "value": best}
+
+
+def eval_id(spec: PlayerSpec) -> int:
+    """The game-local id of the spec's evaluation function."""
+    return games.info_of(spec.game).eval_id(spec.evalfn)
+
+
+def node_prior_visits(spec: PlayerSpec, time: float | None) -> int:
+    """Virtual visits of node priors for this move (-1: off). Bare `np` scales with the budget
+    as the paper did: 10 virtual visits per second (10 at 1 s, 50 at 5 s)."""
+    n = spec.get("np")
+    if n is None:
+        return -1
+    return int(n) if n else max(1, round(10 * (time if time else 1.0)))
+
+
+def mcts_options(spec: PlayerSpec) -> dict:
+    """The MCTSSearch option dict for this spec, from the option table (players/options.py):
+    each option's value under its `engine` key, as its type; `im`/`cb`/`pbim` choose the
+    selection rule (`sel`) with its weight (`alpha`); `ipp` names the playout policy."""
+    opts: dict = {"C": float(games.info_of(spec.game).default_c), "evalfn": eval_id(spec)}
+    for name, value in spec.options:
+        o = BY_FIELD[name]
+        if o.engine is None or "MCTS" not in o.kinds:
+            continue
+        if o.engine == "sel":
+            opts["sel"], opts["alpha"] = name, float(value)
+        elif o.engine == "policy":
+            opts["policy"] = POLICY_IDS[value]
+        else:
+            opts[o.engine] = _AS_TYPE[o.type](value)
+    return opts
+
+
+_AS_TYPE = {"int": int, "float": float, "flag": bool}
+
+
+class MCTSPlayer(Player):
+    """MCTS (mcts.pyx) with the spec's enhancements; MCTS-Solver always on."""
+
+    def __init__(self, spec, seed, flat: bool = False):
+        super().__init__(spec, seed)
+        from mcts_arena.players.search.mcts import MCTSSearch
+
+        opts = mcts_options(spec)
+        if flat:
+            opts["flat"] = True
+        self.search = MCTSSearch(opts, self.seed)
+
+    def _choose(self, state, time, sims):
+        if not time and not sims:
+            raise ValueError(f"{self.name} needs a budget: time or sims")
+        move, stats = self.search.search(
+            state, seconds=time or 0.0, sims=sims or 0,
+            np_visits=node_prior_visits(self.spec, time if time else self.effort))
+        return move, stats
+
+    def trace(self, state, checkpoints: list[int]):
+        """One search of max(checkpoints) simulations; [(sims, move, seconds)]: the move it
+        would play after each checkpoint (the prefix of a longer search with the same seed
+        is the shorter search, so this stands for independent searches at each budget)."""
+        _, stats = self.search.search(state, sims=max(checkpoints),
+                                      np_visits=node_prior_visits(self.spec, None),
+                                      checkpoints=sorted(checkpoints))
+        return stats["trace"]
+
+
+class AlphaBetaPlayer(Player):
+    """αβ (alphabeta.pyx): iterative deepening, TT, killers, history, static ordering."""
+
+    def __init__(self, spec, seed):
+        super().__init__(spec, seed)
+        from mcts_arena.players.search.alphabeta import AlphaBeta
+
+        self.depth = int(spec.get("depth", 0) or 0)
+        # tt and hh (the option table's `use_tt`, `use_history`) are on unless the spec says 0
+        self.search = AlphaBeta(eval_id(spec), self.seed,
+                                use_tt=bool(spec.get("tt", 1)), use_history=bool(spec.get("hh", 1)))
+
+    def _choose(self, state, time, sims):
+        if self.depth:      # a depth replaces a node budget, never a time budget
+            return self.search.search(state, seconds=time or 0.0, depth=self.depth)
+        if not time and not sims:
+            raise ValueError(f"{self.name} needs a budget: time, sims (nodes) or depth")
+        return self.search.search(state, seconds=time or 0.0, nodes=sims or 0)
+
+
+_KINDS = {"MCTS": MCTSPlayer, "alphabeta": AlphaBetaPlayer, "Random": RandomPlayer,
+          "Greedy": GreedyPlayer, "FlatMC": lambda spec, seed: MCTSPlayer(spec, seed, flat=True)}
+
+
+def make_builtin(spec: PlayerSpec, seed: int) -> Player:
+    """The player a built-in spec describes."""
+    return _KINDS[spec.kind](spec, int(seed))

@@ -1,0 +1,149 @@
+"""The player options: one table, `OPTIONS`, one entry per option a built-in player takes.
+
+An entry says how the option is written (its paper token, e.g. `fet` in `fet20`, and/or
+`key=value`), what it means (the line `arena players` prints), its type and range, which player
+kinds take it, how a canonical spec writes it, and which option of the search it sets
+(`engine`: the key of `MCTSSearch`'s option dict, players/search/mcts.pyx). The parser
+(players/spec.py), the canonical strings, `arena players` and the MCTS player's engine options
+(players/builtin.py) all read this table.
+
+Adding an MCTS option is one entry here plus the search code (a field of `Opts` in mcts.pyx,
+read in `MCTSSearch.__init__`, and what it does): for example
+
+    Option("foo", "int", 1, 100, "what foo does", token="foo", engine="foo", example="10"),
+
+makes `MCTS(foo10)` parse (range checked, errors naming the token), print canonically as
+`foo10` in the table's place, appear in `arena players`, and reach the search as
+`options["foo"] = 10`.
+
+The table's order is the canonical order: a canonical spec lists its options in it (so the order
+of entries is part of every stored pairing id and must not change for existing options; add new
+ones where they read best).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcts_arena import budgets
+from mcts_arena.players.notation import number
+
+MCTS = frozenset({"MCTS"})
+SEARCHING = frozenset({"MCTS", "alphabeta", "FlatMC"})
+
+
+@dataclass(frozen=True)
+class Option:
+    """One player option (see the module docstring)."""
+
+    field: str                  # the name a parsed spec keeps it under (PlayerSpec.options)
+    type: str                   # "flag", "int" or "float"
+    low: float
+    high: float
+    meaning: str
+    kinds: frozenset = MCTS     # the player kinds that take it
+    token: str | None = None    # the paper's label (`fet` in fet20); None: written key=value only
+    token_kinds: frozenset | None = None    # kinds that take the token, if fewer than `kinds`
+    key: bool = False           # also written `field=value` (key_meaning: its `arena players` line)
+    key_meaning: str = ""
+    bare: object = None         # the value of the token written without a number (None: needed)
+    fixed: object = None        # the value whatever number the token carries (exp1 -> True)
+    alias: str | None = None    # an exact token that means the bare token (PB for pb)
+    short: str | None = None    # how a canonical spec writes the bare value (np, PB)
+    written: str = "token"      # canonical form: token (fet20), key (C=0.8), flag (fa), value (ipp)
+    label: str | None = None    # its `arena players` label (default: fetX, or the flag's token)
+    example: str = "1"          # a number for "needs a number (e.g. fet20)"
+    engine: str | None = None   # the search option it sets (see players/builtin.py); None: none
+    role: str = "option"        # "option"; "budget" (time, sims); "seed" (the seed salt)
+    off: object = None          # a value that is the kind's default, left out of the spec (tt=1)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("policy", "flag", 0, 0, "improved (game-specific) playout policy", token="ipp",
+           bare="ipp", written="value", engine="policy"),
+    Option("fet", "int", 0, 10**6, "fixed early termination: X playout moves, then v0(s)",
+           token="fet", example="20", engine="fet"),
+    Option("det", "float", 0, 1, "dynamic early termination: stop when |v0(s)| >= X",
+           token="det", example="0.5", engine="det"),
+    Option("df", "int", 1, 10**6, "check the det condition after every N playout moves "
+           "(default 5)", token="df", example="5", engine="df"),
+    Option("ege", "float", 0, 1, "epsilon-greedy playouts: random with probability e, else "
+           "best successor", token="ege", example="0.1", engine="ege"),
+    Option("np", "int", 0, 10**6, "node priors with N virtual visits (bare np: 10 per second "
+           "of budget)", token="np", key=True, key_meaning="node-prior virtual visits", bare=0,
+           short="np"),       # the player turns it into virtual visits per move (builtin.py)
+    Option("npk", "float", 0.001, 100, "node priors as the sigmoid 1/(1+e^-(k v + b)) of the "
+           "evaluation after the move: k", key=True, written="key", engine="npk"),
+    Option("npb", "float", -100, 100, "the sigmoid prior's offset b (with npk)", key=True,
+           written="key", engine="npb"),
+    Option("fa", "flag", 0, 0, "forced actions: play the game's urgent move at once, without "
+           "search", token="fa", bare=True, written="flag", engine="fa"),
+    Option("mb", "int", 0, 10**9, "max backpropagation once a node has T visits", token="mb",
+           example="1000", engine="mb"),
+    Option("pb", "float", 0, 10**6, "progressive bias W*H(s,a)/(n+1) (PB = weight 1)",
+           token="pb", bare=1.0, alias="PB", short="PB", label="PB / pbW", engine="pb"),
+    Option("im", "float", 0, 1, "implicit minimax backups with weight alpha", token="im",
+           example="0.4", engine="sel"),
+    Option("cb", "float", 0, 1, "control: constant bias (1-a)Q + a*v0(child), no backups",
+           token="cb", example="0.4", engine="sel"),
+    Option("pbim", "float", 0, 1, "control: progressive bias of implicit values a*v/(n+1)",
+           token="pbim", example="0.4", engine="sel"),
+    Option("rave", "int", 1, 10**9, "UCT-RAVE, beta = max(0, (K - n_s) / K); untried moves "
+           "ranked by AMAF (K above the sims per move)", token="rave", example="300",
+           engine="rave"),
+    Option("pu", "int", 1, 10**4, "progressive unpruning: start with K children by heuristic",
+           token="pu", example="3", engine="pu"),
+    Option("exp1", "int", 1, 1, "exp1: expand one child per simulation (memory-saving)",
+           token="exp", fixed=True, written="flag", label="exp1", engine="exp1"),
+    Option("abp", "int", 1, 8, "alpha-beta playouts: each playout move by a depth-N search",
+           token="abp", bare=2, engine="abp"),
+    Option("abw", "int", 0, 256, "αβ playouts: moves searched per node (default 8, 0 = all)",
+           key=True, written="key", engine="abw"),
+    Option("C", "float", 0, 100, "UCT exploration constant", kinds=frozenset({"MCTS", "FlatMC"}),
+           key=True, written="key", engine="C"),
+    Option("depth", "int", 1, 64, "fixed search depth", kinds=frozenset({"alphabeta"}),
+           token="d", key=True, key_meaning="αβ: fixed depth", label="dN", example="4",
+           engine="depth"),
+    Option("hh", "int", 0, 1, "αβ: history heuristic (1, default) or none (0, as the paper's "
+           "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,
+           engine="use_history"),
+    Option("tt", "int", 0, 1, "αβ: transposition table (1, default) or none (0, as the paper's "
+           "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,
+           engine="use_tt"),
+    Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "seconds per move (overrides "
+           "the experiment budget)", kinds=SEARCHING, key=True, role="budget"),
+    Option("sims", "int", 1, budgets.SIMS_MAX, "fixed simulation budget per move (the paper's "
+           "_sl)", kinds=SEARCHING, token="sl", token_kinds=MCTS, key=True,
+           key_meaning="simulations per move (MCTS, FlatMC) or nodes (αβ)", example="1000",
+           role="budget"),
+    Option("seed", "int", 0, 2**63, "extra seed salt for this player",
+           kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}), key=True,
+           role="seed"),
+)
+
+BY_FIELD: dict[str, Option] = {o.field: o for o in OPTIONS}
+#: Options that exclude each other (each a different use of the evaluation in selection).
+EXCLUSIVE = (("im", "cb", "pbim"),)
+
+
+def tokens_of(kind: str) -> dict[str, Option]:
+    """The paper tokens a kind takes: token -> option."""
+    return {o.token: o for o in OPTIONS
+            if o.token and kind in (o.token_kinds if o.token_kinds is not None else o.kinds)}
+
+
+def keys_of(kind: str) -> dict[str, Option]:
+    """The `key=value` options a kind takes: key -> option."""
+    return {o.field: o for o in OPTIONS if o.key and kind in o.kinds}
+
+
+def write(o: Option, value) -> str:
+    """How a canonical spec writes option `o` at `value`."""
+    if o.written == "value":
+        return str(value)
+    if o.written == "flag":
+        return o.label or o.token
+    if o.written == "key":
+        return f"{o.field}={number(value)}"
+    if o.short is not None and value == o.bare:
+        return o.short
+    return f"{o.token}{number(value)}"

@@ -1,0 +1,298 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""αβ player: negamax with iterative deepening, transposition table, killers and history.
+
+- Static move ordering from the game's `move_order` categories (decisive, anti-decisive,
+  captures of undefended pieces, other captures, quiet), after the TT move and before the
+  killer/history tie-break; root moves are shuffled by the seeded PRNG first, so equal moves are
+  chosen at random and a fixed seed repeats a game exactly.
+- Values: the evaluation in [-1, 1] from the side to move; a won position scores
+  WIN_SCORE - ply (quickest win first), a lost one -(WIN_SCORE - ply) (slowest loss).
+- Games where the same side may move twice (Kalah extra turns) are handled: the child value is
+  negated only when the side to move changes, and the window is kept as it is otherwise.
+- Budgets: seconds (iterative deepening, the last finished iteration's move is played; the
+  clock is read every 1024 nodes), a fixed depth, or a node count.
+
+`ab_playout_move` is a small fixed-depth αβ without TT used by MCTS for αβ playouts (`abpN`,
+Winands & Björnsson 2011).
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+
+from mcts_arena.clock cimport now
+from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
+from mcts_arena.players.search.ordering cimport sort_moves
+
+cdef double WIN_SCORE = 1000.0
+cdef double INF = 1e9
+from mcts_arena import budgets as _budgets
+
+cdef double TIME_CAP = _budgets.TIME_MAX        # no search runs longer, whatever its budget
+cdef long NODES_CAP = _budgets.SIMS_MAX
+
+DEF MAX_PLY = 128
+DEF HISTORY_SIZE = 65536
+
+
+cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
+                     int* killers, int* history) noexcept nogil:
+    """Sort moves in place, best first: TT move, game category, killers, history. Returns n."""
+    cdef long stack_keys[256]
+    cdef long* keys = stack_keys
+    cdef int i, m
+    cdef long k
+    if n > 256:                 # a game with more moves than the usual buffer
+        keys = <long*>malloc(n * sizeof(long))
+        if keys == NULL:
+            return n            # out of memory: leave the generation order
+    for i in range(n):
+        m = moves[i]
+        k = (<long>s.move_order(m)) << 40
+        if m == first_move:
+            k += (<long>1) << 50
+        if killers != NULL and (m == killers[0] or m == killers[1]):
+            k += (<long>1) << 36
+        if history != NULL:
+            k += (<long>(history[m & (HISTORY_SIZE - 1)] & 0xFFFFFFF)) << 8
+        if rng != NULL:
+            k += <long>rng_below(rng, 256)
+        keys[i] = k
+    sort_moves(moves, keys, n)
+    if keys != stack_keys:
+        free(keys)
+    return n
+
+
+cdef inline double terminal_score(GameState s, int res, int ply) noexcept nogil:
+    if res == DRAW:
+        return 0.0
+    return (WIN_SCORE - ply) if res == s.player else -(WIN_SCORE - ply)
+
+
+cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
+                   int ply, int width) noexcept nogil:
+    """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
+    `width` best moves by the game's static ordering are searched at each node."""
+    cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
+    cdef int n, i, me
+    cdef double v, best
+    cdef int res = s.result()
+    if res != ONGOING:
+        return terminal_score(s, res, ply)
+    if depth <= 0:
+        return s.evaluate(evalfn)
+    n = s.search_moves(moves)
+    if n == 0:
+        return s.evaluate(evalfn)
+    order_moves(s, moves, n, -1, NULL, NULL, NULL)
+    if width > 0 and n > width:
+        n = width
+    best = -INF
+    me = s.player
+    for i in range(n):
+        s.do_move(moves[i])
+        if s.player == me:
+            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width)
+        else:
+            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width)
+        s.undo_move()
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, int evalfn,
+                         Rng* rng) noexcept nogil:
+    """Best of moves[0:n] by a depth-`depth` αβ search (random among equals by shuffling).
+    With width > 0 the search is selective (the `width` best-ordered moves per node), the
+    cheap form of MC-LOA's "selective 2-ply αβ search" (Winands & Björnsson 2011)."""
+    cdef int i, j, t, best_move = moves[0], me = s.player
+    cdef double v, best = -INF, alpha = -INF
+    # shuffle, then order by category so ties stay random
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = moves[i]; moves[i] = moves[j]; moves[j] = t
+    order_moves(s, moves, n, -1, NULL, NULL, NULL)
+    if width > 0 and n > width:
+        n = width
+    for i in range(n):
+        s.do_move(moves[i])
+        if s.player == me:
+            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width)
+        else:
+            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width)
+        s.undo_move()
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if v > alpha:
+                alpha = v
+    return best_move
+
+
+cdef class AlphaBeta:
+    """Negamax αβ search object (one per player; keeps its TT and history across moves)."""
+
+    cdef TTEntry* tt
+    cdef uint64_t tt_mask
+    cdef int* history
+    cdef int killers[MAX_PLY][2]
+    cdef Rng rng
+    cdef int evalfn
+    cdef SearchCounters c
+    cdef int root_best
+    cdef int max_depth_reached
+    cdef bint use_tt, use_history
+    cdef int* mvbuf             # per-ply move lists: MAX_PLY x the game's max_moves
+    cdef int mv_stride
+
+    def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20,
+                  bint use_tt=True, bint use_history=True):
+        """`use_tt=False, use_history=False` is the paper's αβ (iterative deepening, static
+        ordering and killer moves only), for comparisons at the paper's node counts."""
+        self.tt = <TTEntry*>calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
+        self.history = <int*>calloc(HISTORY_SIZE, sizeof(int))
+        if self.tt == NULL or self.history == NULL:
+            raise MemoryError()
+        self.tt_mask = ((<uint64_t>1) << tt_bits) - 1
+        self.evalfn = evalfn
+        self.use_tt = use_tt
+        self.use_history = use_history
+        self.mvbuf = NULL
+        self.mv_stride = 0
+        rng_seed(&self.rng, seed)
+
+    def __dealloc__(self):
+        free(self.mvbuf)
+        free(self.tt)
+        free(self.history)
+
+    cdef double _search(self, GameState s, int depth, double alpha, double beta,
+                        int ply) noexcept nogil:
+        cdef int* moves = self.mvbuf + ply * self.mv_stride
+        cdef int n, i, m, me, best_move = -1, tt_move = -1
+        cdef double v, best, alpha0 = alpha
+        cdef int res = s.result()
+        cdef TTEntry* e
+        self.c.nodes += 1
+        if (self.c.nodes & 1023) == 0:
+            if (self.c.deadline > 0 and now() >= self.c.deadline) or \
+               (self.c.node_limit > 0 and self.c.nodes >= self.c.node_limit):
+                self.c.aborted = True
+        if self.c.aborted:
+            return 0.0
+        if ply > self.max_depth_reached:
+            self.max_depth_reached = ply
+        if res != ONGOING:
+            return terminal_score(s, res, ply)
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return s.evaluate(self.evalfn)
+        e = &self.tt[s.hash & self.tt_mask]
+        if self.use_tt and e.flag != 0 and e.key == s.hash:
+            tt_move = e.move
+            if e.depth >= depth and ply > 0:
+                if e.flag == 1:
+                    return e.value
+                if e.flag == 2 and e.value >= beta:
+                    return e.value
+                if e.flag == 3 and e.value <= alpha:
+                    return e.value
+        n = s.search_moves(moves)
+        if n == 0:
+            return s.evaluate(self.evalfn)
+        order_moves(s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
+                    self.killers[ply], self.history if self.use_history else NULL)
+        best = -INF
+        me = s.player
+        for i in range(n):
+            m = moves[i]
+            s.do_move(m)
+            if s.player == me:
+                v = self._search(s, depth - 1, alpha, beta, ply + 1)
+            else:
+                v = -self._search(s, depth - 1, -beta, -alpha, ply + 1)
+            s.undo_move()
+            if self.c.aborted:
+                return 0.0
+            if v > best:
+                best = v
+                best_move = m
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        if s.move_order(m) == 0 and m != self.killers[ply][0]:
+                            self.killers[ply][1] = self.killers[ply][0]
+                            self.killers[ply][0] = m
+                        if self.use_history:
+                            self.history[m & (HISTORY_SIZE - 1)] += depth * depth
+                        break
+        if ply == 0:
+            self.root_best = best_move
+        if not self.use_tt:
+            return best
+        e.key = s.hash
+        e.value = best
+        e.move = best_move
+        e.depth = depth
+        e.flag = 3 if best <= alpha0 else (2 if best >= beta else 1)
+        return best
+
+    def search(self, GameState state, double seconds=0.0, int depth=0, nodes=0):
+        """Choose a move for `state` (not modified). Returns (move, stats dict).
+
+        A depth, a node count and seconds may be given together: the search stops at the first
+        reached. Budgets outside mcts_arena.budgets' ranges raise a ValueError; the search never
+        runs longer than budgets.TIME_MAX seconds (a fixed depth included).
+        """
+        if not (0.0 <= seconds <= TIME_CAP):
+            raise ValueError(f"αβ time budget must be 0 to {TIME_CAP:g} seconds, got {seconds}")
+        if not (0 <= nodes <= NODES_CAP) or nodes != int(nodes):
+            raise ValueError(f"αβ node budget must be 0 to {NODES_CAP}, got {nodes}")
+        cdef long nnodes = int(nodes)
+        cdef GameState s = state.clone()
+        cdef double t0 = now(), value = 0.0, v
+        cdef int d, best = -1, done_depth = 0, limit
+        cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
+        cdef int n = s.search_moves(moves) if s.result() == ONGOING else 0
+        if n == 0:
+            raise ValueError("no legal move: the game is over")
+        if s.max_moves > self.mv_stride:
+            free(self.mvbuf)
+            self.mvbuf = <int*>malloc(MAX_PLY * s.max_moves * sizeof(int))
+            if self.mvbuf == NULL:
+                self.mv_stride = 0
+                raise MemoryError()
+            self.mv_stride = s.max_moves
+        self.c.nodes = 0
+        self.c.aborted = False
+        self.c.node_limit = nnodes
+        self.c.deadline = t0 + (seconds if seconds > 0 else TIME_CAP)
+        self.max_depth_reached = 0
+        memset(self.killers, 0xFF, sizeof(self.killers))
+        limit = depth if depth > 0 else MAX_PLY - 2
+        if seconds <= 0 and nnodes <= 0 and depth <= 0:
+            raise ValueError("αβ needs a budget: seconds, depth or nodes")
+        best = moves[rng_below(&self.rng, n)]
+        with nogil:
+            d = 1
+            while d <= limit:
+                self.root_best = -1
+                v = self._search(s, d, -INF, INF, 0)
+                if self.c.aborted:
+                    break
+                if self.root_best >= 0:
+                    best = self.root_best
+                    value = v
+                done_depth = d
+                if v >= WIN_SCORE - MAX_PLY or v <= -(WIN_SCORE - MAX_PLY):
+                    break     # the game-theoretic value is known
+                if n == 1:
+                    break
+                d += 1
+        return best, {"nodes": self.c.nodes, "depth": done_depth, "value": value,
+                      "seldepth": self.max_depth_reached, "time": now() - t0, "sims": 0}

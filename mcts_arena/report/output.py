@@ -1,0 +1,40 @@
+"""What `arena report PATH...` outputs: test-position suite summaries for suite directories, and
+for results directories the tables in the chosen format with their pictures written into a
+folder (an html page there too). Read-only over the stores."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from mcts_arena.errors import UserError
+from mcts_arena.report import plots, render, suites, tables
+from mcts_arena.results.suites import has_suite_results, summarise
+
+
+def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | None = None,
+           compare: str | None = None) -> Iterator[str]:
+    """The texts to print, in order, each as soon as it is made (each ends with a newline)."""
+    suite_dirs = [p for p in paths if has_suite_results(p)]
+    for p in suite_dirs:
+        summary = summarise(p)
+        yield (json.dumps(summary, indent=2) + "\n" if fmt == "json"
+               else suites.format_table(summary))
+    paths = [p for p in paths if p not in suite_dirs]
+    if not paths:
+        return
+    folder = Path(out) if out else Path(paths[0]) / "report"
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"--out {folder}: is a file, expected a folder for the report")
+    rep = tables.build_report(paths, ci=ci, compare=compare)
+    try:
+        plots.write_figures(rep, folder)
+        text = render.render(rep, fmt)
+        if fmt == "html":
+            folder.mkdir(parents=True, exist_ok=True)
+            page = folder / "report.html"
+            page.write_text(text, encoding="utf-8")
+            text = f"wrote {page}\n"
+    except OSError as e:
+        raise UserError(f"cannot write the report in {folder}: {e.strerror or e}") from None
+    yield text

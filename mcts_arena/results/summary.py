@@ -1,0 +1,94 @@
+"""The end-of-run summary of `arena run`, read from the store.
+
+The win rate is the pairing player's score (draws count half) with its 95% interval by the
+one rule `arena report` prints too (`stats.score_interval`: Wilson below 100 games, the paper's
+normal approximation from there). Games are counted by `stats.tally`; error games count in no
+column but `err`. For a game scored by pairs (GameInfo.scoring, Kalah in the paper) the pair
+rule is shown too: pairs won / drawn / lost by the player, discarded pairs (the same side won
+both games), and the win rate over decisive pairs.
+With an SPRT in the config, each pairing gets a line `SPRT: H1 accepted after N games` (or H0,
+or no decision yet) from results/sprt.py, which the report shares.
+The full report (mcts_arena.report) takes this over; this module stays small on purpose.
+"""
+from __future__ import annotations
+
+from mcts_arena import games, stats
+from mcts_arena.players.notation import display_name
+from mcts_arena.results.sprt import sprt_status, sprt_text
+from mcts_arena.results.store import Store
+
+
+def _pct(wins: float, draws: float, losses: float) -> str:
+    """Score % and its 95 % interval by the one rule `arena report` uses too."""
+    n = wins + draws + losses
+    if n == 0:
+        return "-"
+    lo, hi, _ = stats.score_interval(wins, draws, losses)
+    return f"{100 * (wins + 0.5 * draws) / n:6.2f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def pairing_tallies(store: Store) -> list[dict]:
+    """Per stored pairing, in config order: label, games, W/D/L/errors, score, time forfeits,
+    and the pair outcomes (the summary's rows; `results.pairing_counts` is the DataFrame
+    version the report uses)."""
+    out = []
+    for p in store.pairings():
+        rows = store.conn.execute(
+            "SELECT score, reason FROM game WHERE pairing_id = ?", (p["pairing_id"],)).fetchall()
+        t = stats.tally(dict(r) for r in rows)
+        label = f"{display_name(p['player'])} vs {display_name(p['opponent'])}"
+        out.append({"pairing_id": p["pairing_id"], "label": label,
+                    "planned": p["games"], "games": t.games, "wins": t.wins, "draws": t.draws,
+                    "losses": t.losses, "errors": t.errors,
+                    "forfeits": t.time_forfeits + t.illegal_moves,
+                    "pairs": store.pair_outcomes(p["pairing_id"])})
+    return out
+
+
+def summary_of(results_dir) -> str:
+    """The summary table of the results directory `results_dir` (read-only)."""
+    with Store.open(results_dir) as store:
+        return summary_table(store)
+
+
+def summary_table(store: Store) -> str:
+    """The table printed at the end of `arena run`."""
+    exp = store.experiment() or {}
+    cfg = exp.get("config", {})
+    rows = pairing_tallies(store)
+    if not rows:
+        return "no pairings stored"
+    pair_rule = games.pair_rule(cfg.get("game"))
+    width = max(12, max(len(r["label"]) for r in rows))
+    head = (f"{'pairing':<{width}}  {'games':>5}  {'W':>5}  {'D':>5}  {'L':>5}  {'err':>4}  "
+            f"{'win % [95% CI]':>20}")
+    if pair_rule:
+        head += f"   {'pairs W-D-L':>12}  {'disc':>4}  {'pair win % [95% CI]':>20}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        n = r["games"]
+        line = (f"{r['label']:<{width}}  {n:>5}  {r['wins']:>5}  {r['draws']:>5}  "
+                f"{r['losses']:>5}  {r['errors']:>4}  "
+                f"{_pct(r['wins'], r['draws'], r['losses']):>20}")
+        if pair_rule:
+            pw, pd, pl = (r["pairs"].get(k, 0) for k in ("player", "draw", "opponent"))
+            line += (f"   {f'{pw}-{pd}-{pl}':>12}  {r['pairs'].get('discarded', 0):>4}  "
+                     f"{_pct(pw, 0, pl):>20}")
+        lines.append(line)
+    notes = []
+    sprt = sprt_status(store)
+    for r in rows:
+        if r["pairing_id"] in sprt:
+            notes.append(f"{r['label']}: {sprt_text(sprt[r['pairing_id']])}")
+    forfeits = sum(r["forfeits"] for r in rows)
+    if forfeits:
+        notes.append(f"{forfeits} game(s) ended by time forfeit (counted as losses)")
+    if any(r["errors"] for r in rows):
+        notes.append("error games (not counted):")
+        for g in store.conn.execute("SELECT game_id, error FROM game WHERE reason = 'error' "
+                                    "ORDER BY game_id LIMIT 20"):
+            notes.append(f"  {g['game_id']}: {g['error']}")
+        extra = sum(r["errors"] for r in rows) - 20
+        if extra > 0:
+            notes.append(f"  ... and {extra} more")
+    return "\n".join(lines + notes)

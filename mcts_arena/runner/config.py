@@ -1,0 +1,533 @@
+"""Experiment configs: YAML validated into frozen dataclasses.
+
+A config names one game, one budget per move, the number of games per pairing, a seed, how
+games open, and the matches to play. Example::
+
+    name: quickstart
+    game: GAME                    # a registered game (`arena games`), e.g. NAME(key=value)
+    budget: {time: 0.05}          # or {sims: 2000}; a player spec may carry its own time=/sims=
+    games: 40                     # per pairing, played as seat-swapped pairs
+    seed: 1
+    openings: start               # or {random_plies: 4}, or a kind the game declares
+    macros: {mybl: "ege0.1,det0.5"}
+    sprt: {elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05}   # optional: stop a pairing early
+    matches:
+      - {player: "MCTS(ipp,im0.4)", opponent: "MCTS(ipp)"}
+      - sweep: {player: "MCTS(bl,im{alpha})", opponent: "MCTS(bl)", alpha: [0.1, 0.4]}
+      - round_robin: ["MCTS(bl)", "MCTS(ipp)", "MCTS"]
+      - gauntlet: {player: "MCTS(bl,im0.4)", opponents: ["MCTS(bl)", "MCTS(ipp)"]}
+        games: 100                # per-entry override of `games`
+
+`sprt` (optional) runs a GSPRT on every pairing (mcts_arena.stats; pentanomial on the
+seat-swapped pairs): once it accepts H0 (the player is at most `elo0` Elo stronger) or H1 (at
+least `elo1`), the runner schedules no more games of that pairing. `alpha`, `beta` default to
+0.05; `model` is `logistic` (default) or `normalized`. It does not change what a game is, so it
+is not part of the experiment's identity.
+
+Every mistake raises `ConfigError` (mcts_arena.errors, a UserError) with one line: the file,
+the YAML path of the
+field (`matches[2].sweep.alpha[3]`) and what was expected.
+
+Player strings are checked and canonicalised by the players provider: the module named by the
+environment variable MCTS_ARENA_PLAYERS (default `mcts_arena.players`) with the functions
+`parse(text, game=, macros=)` and `make(spec_or_text, game=, seed=, macros=)`. Tests point it
+at fake players; the product never sets it.
+"""
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import os
+import re
+import string
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import yaml
+
+from mcts_arena import budgets
+from mcts_arena import games as _games
+from mcts_arena.budgets import Budget
+from mcts_arena.errors import ConfigError, EffortError
+from mcts_arena.results.sprt import Sprt
+from mcts_arena.results.store import pairing_id
+from mcts_arena.runner import effort
+
+PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
+DEFAULT_PLAYERS = "mcts_arena.players"
+
+# Opening kinds every game has; a game may declare more (GameInfo.openings).
+OPENING_KINDS = ("start", "random_plies")
+TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies", "macros",
+              "matches", "description", "sprt")
+SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
+MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet")
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def default_openings(game: str) -> str:
+    """The opening kind a game's experiments use unless the config says otherwise."""
+    return _games.info_of(game).default_opening
+
+
+# ---- the validated experiment --------------------------------------------------------------
+@dataclass(frozen=True)
+class Openings:
+    """How games start: `start`, `random_plies` (N uniformly random plies), or a kind the
+    game declares (e.g. a set of shipped positions, random boards)."""
+
+    kind: str = "start"
+    plies: int = 0
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "plies": self.plies}
+
+    def __str__(self) -> str:
+        return f"{self.plies} random plies" if self.kind == "random_plies" else self.kind
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One match: `player` (the first named, whose score is reported) against `opponent`.
+    Specs are canonical strings; `*_budget` is a spec's own budget (None: the experiment's)."""
+
+    id: str
+    player: str
+    opponent: str
+    games: int
+    where: str                      # YAML path of the entry that made it, e.g. "matches[1]"
+    player_budget: Budget | None = None
+    opponent_budget: Budget | None = None
+    sweep: tuple[tuple[str, str], ...] = ()     # a sweep's (variable, value) pairs that made it
+
+    @property
+    def label(self) -> str:
+        return f"{self.player} vs {self.opponent}"
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    game: _games.Game
+    budget: Budget
+    games: int
+    seed: int
+    openings: Openings
+    max_plies: int
+    macros: tuple[tuple[str, str], ...]
+    pairings: tuple[Pairing, ...]
+    source: str = ""
+    description: str = ""
+    sprt: Sprt | None = None
+
+    def macros_dict(self) -> dict[str, str] | None:
+        return dict(self.macros) if self.macros else None
+
+    def identity(self) -> dict:
+        """The settings that decide what every game is: changing any of them changes games."""
+        ident = {"name": self.name, "game": str(self.game), "budget": self.budget.as_dict(),
+                 "seed": self.seed, "openings": self.openings.as_dict(),
+                 "max_plies": self.max_plies, "macros": dict(self.macros)}
+        if self.budget.effort is not None:     # the rates decide every player's budget
+            ident["rates"] = effort.rates_digest()
+        return ident
+
+    def to_json(self) -> str:
+        """The resolved config (what the store keeps)."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Command-line overrides: games per pairing, budget."""
+
+    games: int | None = None
+    time: float | None = None
+    sims: int | None = None
+    effort: float | None = None
+
+
+# ---- players provider ----------------------------------------------------------------------
+def players_provider(name: str | None = None) -> ModuleType:
+    """The module that parses and makes players (see the module docstring)."""
+    return importlib.import_module(name or os.environ.get(PLAYERS_ENV) or DEFAULT_PLAYERS)
+
+
+def spec_budget(spec) -> Budget | None:
+    """A player spec's own budget, or None (the experiment's). Accepts a provider's spec whose
+    `budget` is a Budget, a dict ({"time": s} / {"sims": n}) or a tuple of (key, value) pairs."""
+    b = getattr(spec, "budget", None)
+    if callable(b):
+        b = b()
+    return Budget.of(b) if b else None
+
+
+# ---- loading -------------------------------------------------------------------------------
+class UniqueKeyLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a mapping with the same key twice (YAML silently keeps the last)."""
+
+
+def _construct_mapping(loader, node, deep=False):
+    seen = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load(path: str | os.PathLike, overrides: Overrides | None = None,
+         players: ModuleType | None = None) -> Experiment:
+    """Read and validate the YAML config at `path` (ConfigError on any mistake)."""
+    shown = str(path)
+    p = Path(path)
+    if not p.exists():
+        raise ConfigError(f"{shown}: no such file")
+    if p.is_dir():
+        raise ConfigError(f"{shown}: is a directory, expected a YAML file")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{shown}: cannot read: {e}") from None
+    return loads(text, source=shown, default_name=p.stem, overrides=overrides, players=players)
+
+
+def loads(text: str, source: str = "<config>", default_name: str = "experiment",
+          overrides: Overrides | None = None, players: ModuleType | None = None) -> Experiment:
+    """Validate a config given as YAML text; `source` names it in messages."""
+    try:
+        data = yaml.load(text, Loader=UniqueKeyLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = " ".join(str(e.problem or e.context or "invalid YAML").split())
+        raise ConfigError(f"{source}: YAML syntax error: {where}{problem}") from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{source}: YAML syntax error: {' '.join(str(e).split())}") from None
+    return Validator(source, players).experiment(data, default_name, overrides or Overrides())
+
+
+def is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def shown(v: Any) -> str:
+    if isinstance(v, (dict, list)):
+        return type(v).__name__ + " " + json.dumps(v, default=str)[:40]
+    return repr(v)
+
+
+def format_value(v: Any) -> str:
+    """How a sweep value is written into a template: 0.4 -> '0.4', 5 -> '5'."""
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+@dataclass
+class Validator:
+    source: str
+    players: ModuleType | None = None
+    _parse: Any = field(default=None, init=False)
+    # an effort budget is resolved per player
+    _budget: Budget | None = field(default=None, init=False)
+
+    # -- helpers --
+    def fail(self, path: str, what: str):
+        where = f"{path}: " if path else ""
+        raise ConfigError(f"{self.source}: {where}{what}")
+
+    def mapping(self, v: Any, path: str, what: str = "a mapping") -> dict:
+        if not isinstance(v, dict):
+            self.fail(path, f"expected {what}, got {shown(v)}")
+        return v
+
+    def known_keys(self, d: dict, path: str, valid: tuple[str, ...]) -> None:
+        for k in d:
+            if k not in valid:
+                prefix = f"{path}." if path else ""
+                self.fail(f"{prefix}{k}", f"unknown field; valid fields: {', '.join(valid)}")
+
+    def positive_int(self, v: Any, path: str, what: str) -> int:
+        if not is_int(v) or v <= 0:
+            self.fail(path, f"expected a positive integer ({what}), got {shown(v)}")
+        return v
+
+    def games(self, v: Any, path: str, what: str = "games per pairing") -> int:
+        if not budgets.games_ok(v):
+            self.fail(path, f"expected {budgets.GAMES_TEXT} ({what}), got {shown(v)}")
+        return v
+
+    def player(self, text: Any, path: str, game: str, macros: dict | None):
+        if not isinstance(text, str) or not text.strip():
+            self.fail(path, f"expected a player spec string such as 'MCTS(ipp)', got {shown(text)}")
+        if self._parse is None:
+            self._parse = (self.players or players_provider()).parse
+        try:
+            spec = self._parse(text.strip(), game=game, macros=macros)
+        except ValueError as e:
+            self.fail(path, f"bad player {text.strip()!r}: {e}")
+        own = spec_budget(spec)
+        if own is None and self._budget is not None and self._budget.effort is not None:
+            try:
+                own = effort.resolve(spec, self._budget.effort, self._parse)
+            except EffortError as e:
+                self.fail(path, str(e))
+        return spec.canonical, own
+
+    # -- sections --
+    def experiment(self, data: Any, default_name: str, ov: Overrides) -> Experiment:
+        if data is None:
+            self.fail("", "empty config; expected a mapping with at least 'game', 'budget' "
+                          "and 'matches'")
+        d = self.mapping(data, "", "a mapping at the top level")
+        self.known_keys(d, "", TOP_FIELDS)
+        for req in ("game", "budget", "matches"):
+            if req not in d:
+                self.fail(req, "missing required field")
+
+        name = d.get("name", default_name)
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            self.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
+                              f"results directory), got {shown(name)}")
+        game = self.game(d["game"], "game")
+        budget = self.budget(d["budget"], "budget")
+        if ov.time is not None or ov.sims is not None or ov.effort is not None:
+            budget = Budget(time=ov.time, sims=ov.sims, effort=ov.effort)
+        games = self.games(d.get("games", 100), "games")
+        if ov.games is not None:
+            games = ov.games
+        seed = d.get("seed", 1)
+        if not is_int(seed) or seed < 0:
+            self.fail("seed", f"expected a non-negative integer, got {shown(seed)}")
+        openings = self.openings(d.get("openings", default_openings(game)), "openings", game)
+        max_plies = self.positive_int(d.get("max_plies", 1000), "max_plies",
+                                      "plies before a game is drawn")
+        macros = self.macros(d.get("macros", {}), "macros")
+        description = d.get("description", "")
+        if not isinstance(description, str):
+            self.fail("description", f"expected a string, got {shown(description)}")
+        sprt = self.sprt(d["sprt"], "sprt") if d.get("sprt") is not None else None
+        pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
+                                games, ov.games, budget)
+        total = sum(p.games for p in pairings)
+        if total > budgets.PLAN_MAX:
+            self.fail("matches", f"{len(pairings)} pairings of {total} games in all; one "
+                                 f"experiment holds at most {budgets.PLAN_MAX} games (split it, "
+                                 f"or lower games)")
+        return Experiment(name=name, game=game, budget=budget, games=games, seed=seed,
+                          openings=openings, max_plies=max_plies, macros=macros,
+                          pairings=tuple(pairings), source=self.source, description=description,
+                          sprt=sprt)
+
+    def sprt(self, v: Any, path: str) -> Sprt:
+        d = self.mapping(v, path, "a mapping with elo0, elo1 and optionally alpha, beta, model")
+        self.known_keys(d, path, SPRT_FIELDS)
+        for req in ("elo0", "elo1"):
+            if req not in d:
+                self.fail(f"{path}.{req}", "missing required field (an Elo difference)")
+        for k in ("elo0", "elo1"):
+            if not _is_number(d[k]):
+                self.fail(f"{path}.{k}", f"expected a number (Elo), got {shown(d[k])}")
+        if not d["elo0"] < d["elo1"]:
+            self.fail(f"{path}.elo1", f"expected elo1 above elo0 ({d['elo0']!r}), "
+                                      f"got {d['elo1']!r}")
+        for k in ("alpha", "beta"):
+            if k in d and (not _is_number(d[k]) or not 0 < d[k] < 1):
+                self.fail(f"{path}.{k}", f"expected a probability strictly between 0 and 1, "
+                                         f"got {shown(d[k])}")
+        alpha, beta = float(d.get("alpha", 0.05)), float(d.get("beta", 0.05))
+        if alpha + beta >= 1:
+            self.fail(path, f"alpha + beta must be below 1, got {alpha + beta:g}")
+        model = d.get("model", "logistic")
+        if model not in ("logistic", "normalized"):
+            self.fail(f"{path}.model", f"unknown model {shown(model)}; valid: logistic, "
+                                       f"normalized")
+        return Sprt(float(d["elo0"]), float(d["elo1"]), alpha, beta, model)
+
+    def budget(self, v: Any, path: str) -> Budget:
+        d = self.mapping(v, path, "a mapping with 'time' (seconds per move), 'sims' "
+                                  "(simulations per move) or 'effort' (paper-seconds per move)")
+        self.known_keys(d, path, ("time", "sims", "effort"))
+        if len(d) != 1:
+            self.fail(path, "expected exactly one of 'time' (seconds per move), 'sims' "
+                            "(simulations per move) or 'effort' (paper-seconds per move)")
+        if "time" in d or "effort" in d:
+            key = "time" if "time" in d else "effort"
+            t = d[key]
+            if not budgets.time_ok(t):
+                self.fail(f"{path}.{key}", f"expected {budgets.TIME_TEXT}, got {shown(t)}")
+            return Budget(time=float(t)) if key == "time" else Budget(effort=float(t))
+        s = d["sims"]
+        if not budgets.sims_ok(s):
+            self.fail(f"{path}.sims", f"expected {budgets.SIMS_TEXT}, got {shown(s)}")
+        return Budget(sims=s)
+
+    def game(self, v: Any, path: str) -> _games.Game:
+        """The game a game spec names (`hex(size=5)`), resolved once; one line naming the bad
+        part."""
+        if not isinstance(v, str):
+            self.fail(path, f"expected a game name such as {_games.names()[0]!r} or "
+                            f"NAME(key=value,...), got {shown(v)}")
+        try:
+            return _games.resolve(v)
+        except ValueError as e:
+            self.fail(path, str(e))
+
+    def openings(self, v: Any, path: str, game: str) -> Openings:
+        valid = _games.info_of(game).opening_kinds()
+        kinds = ", ".join(valid)
+        if isinstance(v, str):
+            kind, plies = v, 0
+            if kind == "random_plies":
+                self.fail(path, "random_plies needs a count: write {random_plies: N}")
+        elif isinstance(v, dict) and len(v) == 1 and "random_plies" in v:
+            kind, plies = "random_plies", v["random_plies"]
+            if not is_int(plies) or plies < 0:
+                self.fail(f"{path}.random_plies",
+                          f"expected a non-negative integer, got {shown(plies)}")
+        else:
+            self.fail(path, f"expected one of {kinds} (random_plies as {{random_plies: N}}), "
+                            f"got {shown(v)}")
+        if kind not in valid:
+            self.fail(path, f"unknown openings {kind!r} for {game}; valid: {kinds}")
+        return Openings(kind, plies)
+
+    def macros(self, v: Any, path: str) -> tuple[tuple[str, str], ...]:
+        d = self.mapping(v, path, "a mapping of macro name to expansion")
+        out = []
+        for k, exp in d.items():
+            if not isinstance(k, str) or not re.match(r"^[A-Za-z_][A-Za-z0-9_']*$", k):
+                self.fail(f"{path}.{k}", "expected a macro name of letters, digits, '_'")
+            if not isinstance(exp, str) or not exp.strip():
+                self.fail(f"{path}.{k}", f"expected an option list such as 'ege0.1,det0.5', "
+                                         f"got {shown(exp)}")
+            out.append((k, exp.strip()))
+        return tuple(sorted(out))
+
+    def matches(self, v: Any, path: str, game: str, macros: dict | None,
+                default_games: int, forced_games: int | None,
+                budget: Budget | None = None) -> list[Pairing]:
+        self._budget = budget
+        if not isinstance(v, list) or not v:
+            self.fail(path, f"expected a non-empty list of matches, got {shown(v)}")
+        pairings: list[Pairing] = []
+        seen: dict[frozenset | tuple, str] = {}
+        for i, entry in enumerate(v):
+            ep = f"{path}[{i}]"
+            e = self.mapping(entry, ep, "a mapping with one of: " + ", ".join(MATCH_KINDS))
+            kinds = [k for k in MATCH_KINDS if k in e]
+            if len(kinds) != 1:
+                if not kinds:
+                    self.fail(ep, f"expected one of: {', '.join(MATCH_KINDS)}")
+                self.fail(ep, f"expected only one of: {', '.join(kinds)}")
+            kind = kinds[0]
+            allowed = ("player", "opponent", "games") if kind == "player" else (kind, "games")
+            self.known_keys(e, ep, allowed)
+            games = e.get("games")
+            if games is not None:
+                games = self.games(games, f"{ep}.games")
+            games = forced_games or games or default_games
+            self._sweep_values: tuple[tuple[str, str], ...] = ()
+            for a, b, wa, wb in getattr(self, "_" + kind)(e, ep):
+                swept = self._sweep_values
+                ca, ba = self.player(a, wa, game, macros)
+                cb, bb = self.player(b, wb, game, macros)
+                key = frozenset((ca, cb)) if ca != cb else (ca, cb)
+                if key in seen:
+                    self.fail(ep, f"duplicate pairing {ca} vs {cb}: the same players as "
+                                  f"{seen[key]}")
+                seen[key] = ep
+                pairings.append(Pairing(pairing_id(ca, cb), ca, cb, games, ep, ba, bb, swept))
+        return pairings
+
+    # each match kind yields (player, opponent, player's path, opponent's path)
+    def _player(self, e: dict, ep: str):
+        if "opponent" not in e:
+            self.fail(f"{ep}.opponent", "missing required field")
+        yield e["player"], e["opponent"], f"{ep}.player", f"{ep}.opponent"
+
+    def _round_robin(self, e: dict, ep: str):
+        lst = e["round_robin"]
+        rp = f"{ep}.round_robin"
+        if not isinstance(lst, list) or len(lst) < 2:
+            self.fail(rp, f"expected a list of at least 2 players, got {shown(lst)}")
+        for i, j in itertools.combinations(range(len(lst)), 2):
+            yield lst[i], lst[j], f"{rp}[{i}]", f"{rp}[{j}]"
+
+    def _gauntlet(self, e: dict, ep: str):
+        gp = f"{ep}.gauntlet"
+        g = self.mapping(e["gauntlet"], gp, "a mapping with 'player' and 'opponents'")
+        self.known_keys(g, gp, ("player", "opponents"))
+        for req in ("player", "opponents"):
+            if req not in g:
+                self.fail(f"{gp}.{req}", "missing required field")
+        opp = g["opponents"]
+        if not isinstance(opp, list) or not opp:
+            self.fail(f"{gp}.opponents", f"expected a non-empty list of players, got {shown(opp)}")
+        for j, o in enumerate(opp):
+            yield g["player"], o, f"{gp}.player", f"{gp}.opponents[{j}]"
+
+    def _sweep(self, e: dict, ep: str):
+        sp = f"{ep}.sweep"
+        s = self.mapping(e["sweep"], sp, "a mapping with 'player', 'opponent' and value lists")
+        for req in ("player", "opponent"):
+            if req not in s:
+                self.fail(f"{sp}.{req}", "missing required field")
+        templates = {}
+        for role in ("player", "opponent"):
+            t = s[role]
+            if not isinstance(t, str) or not t.strip():
+                self.fail(f"{sp}.{role}", f"expected a player template such as "
+                                          f"'MCTS(bl,im{{alpha}})', got {shown(t)}")
+            try:
+                names = [f for _, f, _, _ in string.Formatter().parse(t) if f is not None]
+            except ValueError as err:
+                self.fail(f"{sp}.{role}", f"bad template {t!r}: {err}")
+            for n in names:
+                if not n.isidentifier():
+                    self.fail(f"{sp}.{role}", f"bad placeholder {{{n}}} in {t!r}; expected "
+                                              f"{{name}} of a sweep variable")
+            templates[role] = (t, names)
+        variables = {k: val for k, val in s.items() if k not in ("player", "opponent")}
+        if not variables:
+            self.fail(sp, "expected at least one variable list such as alpha: [0.1, 0.2]")
+        for role in ("player", "opponent"):
+            for n in templates[role][1]:
+                if n not in variables:
+                    self.fail(f"{sp}.{role}", f"template uses {{{n}}} but the sweep defines only "
+                                              f"{', '.join(map(str, variables))}")
+        used = set(templates["player"][1]) | set(templates["opponent"][1])
+        for k, vals in variables.items():
+            if not isinstance(k, str) or not k.isidentifier():
+                self.fail(f"{sp}.{k}", "expected a variable name (letters, digits, '_')")
+            if k not in used:
+                self.fail(f"{sp}.{k}", f"variable is not used in the player or opponent template "
+                                       f"(write {{{k}}} in one)")
+            if not isinstance(vals, list) or not vals:
+                self.fail(f"{sp}.{k}", f"expected a non-empty list of values, got {shown(vals)}")
+            for j, val in enumerate(vals):
+                if not (_is_number(val) or isinstance(val, str)):
+                    self.fail(f"{sp}.{k}[{j}]", f"expected a number or a string, got {shown(val)}")
+        keys = list(variables)
+        for combo in itertools.product(*(range(len(variables[k])) for k in keys)):
+            values = {k: format_value(variables[k][j]) for k, j in zip(keys, combo)}
+            # the path of the value that made this pairing: the last swept variable's entry
+            where = f"{sp}.{keys[-1]}[{combo[-1]}]"
+            if len(keys) > 1:
+                where = ", ".join(f"{sp}.{k}[{j}]" for k, j in zip(keys, combo))
+            where_p = where if templates["player"][1] else f"{sp}.player"
+            where_o = where if templates["opponent"][1] else f"{sp}.opponent"
+            self._sweep_values = tuple(values.items())
+            yield (templates["player"][0].format(**values),
+                   templates["opponent"][0].format(**values), where_p, where_o)

@@ -1,0 +1,274 @@
+"""Play an experiment into its results store: the plan's missing games on a backend (the local
+pool or Ray), every finished game committed at once, progress shown, Ctrl-C handled, an SPRT
+per pairing when the config asks for one, and what the store holds at the end.
+
+With an `sprt` in the experiment a GSPRT runs per pairing (results/sprt.py: `SprtTracker`):
+once the test decides, the decision is kept in the store's meta table (`sprt/<pairing id>`) and
+the pairing's jobs not yet dispatched are skipped (games already being played still count).
+"""
+from __future__ import annotations
+
+import collections
+import json
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from mcts_arena.errors import UserError
+from mcts_arena.results.sprt import replay_sprt
+from mcts_arena.results.store import DB_NAME, Store
+from mcts_arena.runner.config import Experiment
+from mcts_arena.runner.match import GameRecord
+from mcts_arena.runner.plan import Job, Plan
+from mcts_arena.runner.pool import LocalPoolBackend
+from mcts_arena.runner.preflight import start_engines
+from mcts_arena.runner.writer import Writer, acquire_lock
+
+
+class Backend(Protocol):
+    def run(self, jobs: Iterable[Job], on_record: Callable[[GameRecord], None],
+            should_stop: Callable[[], bool] = ...,
+            skip: Callable[[Job], bool] | None = None) -> bool:
+        """Play every job, calling on_record in this process for each finished game; a job for
+        which skip(job) is true when its turn comes is dropped (SPRT). Returns True if all jobs
+        ran, False if should_stop() stopped the run early."""
+
+
+@dataclass
+class RunResult:
+    planned: int            # games in the plan
+    stored_before: int      # planned games already stored when the run started
+    played: int             # games stored by this run
+    interrupted: bool
+    seconds: float
+    skipped: int = 0        # games never played because an SPRT decided their pairing
+    stored_planned: int = 0     # planned games in the store at the end (error games included)
+    errors: int = 0             # of those, error games (a later run replays them)
+    stored_total: int = 0       # every game in the store, planned or not (a lowered --games)
+    all_error: tuple[tuple[str, int], ...] = ()     # (pairing label, games): only error games
+
+    @property
+    def missing(self) -> int:
+        return self.planned - self.stored_before - self.played - self.skipped
+
+
+@dataclass(frozen=True)
+class StoreCounts:
+    stored_planned: int
+    errors: int
+    stored_total: int
+    all_error: tuple[tuple[str, int], ...]
+
+
+def store_counts(store: Store, exp: Experiment, planned_ids: set[str]) -> StoreCounts:
+    """What the store holds for this plan, and the all-error rule: a pairing whose stored games
+    of the plan are all `error` games has measured nothing, and the run must say so and end
+    with EXIT_ALL_ERRORS (mcts_arena.errors). Every backend's run ends through this."""
+    per: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    total = 0
+    for r in store.conn.execute("SELECT game_id, pairing_id, reason FROM game"):
+        total += 1
+        if r["game_id"] in planned_ids:
+            per[r["pairing_id"]][0] += 1
+            per[r["pairing_id"]][1] += r["reason"] == "error"
+    all_error = tuple((p.label, per[p.id][0]) for p in exp.pairings
+                      if per[p.id][0] and per[p.id][0] == per[p.id][1])
+    return StoreCounts(sum(n for n, _ in per.values()), sum(e for _, e in per.values()), total,
+                       all_error)
+
+
+def all_error_message(all_error) -> str:
+    """One line for the pairings whose games all failed."""
+    parts = [f"{label} ({n} of {n})" for label, n in all_error]
+    return (f"every game of {len(parts)} pairing(s) is an error game, nothing was measured: "
+            f"{'; '.join(parts)}; see the errors above, fix the cause and run again (error "
+            f"games are replayed)")
+
+
+def move_aside(directory: Path) -> Path:
+    """`--new`: rename an existing results directory to `<dir>.<YYYYmmdd-HHMMSS>`."""
+    fd = acquire_lock(directory)        # refuse while another run writes there
+    try:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = directory.with_name(f"{directory.name}.{stamp}")
+        i = 1
+        while target.exists():
+            target = directory.with_name(f"{directory.name}.{stamp}-{i}")
+            i += 1
+        directory.rename(target)
+        return target
+    finally:
+        os.close(fd)
+
+
+def check_compatible(store: Store, exp: Experiment) -> None:
+    """Refuse to add games to results played under a config that makes different games."""
+    old = store.experiment()
+    if old is None:
+        return
+    hint = "run with --new to move the old results aside, or choose another --out DIR"
+    new_id = exp.identity()
+    changed = [k for k in sorted(set(old["identity"]) | set(new_id))
+               if old["identity"].get(k) != new_id.get(k)]
+    if changed:
+        k = changed[0]
+        was, now = json.dumps(old["identity"].get(k)), json.dumps(new_id.get(k))
+        more = f" (and {', '.join(changed[1:])})" if len(changed) > 1 else ""
+        raise UserError(f"{store.directory} holds games of a different config: {k} was {was}, "
+                        f"now {now}{more}; {hint}")
+    stored = store.pairing_games_count()
+    wanted = {p.id for p in exp.pairings}
+    for p in store.pairings():
+        if p["pairing_id"] not in wanted and stored.get(p["pairing_id"], 0):
+            raise UserError(f"{store.directory} holds {stored[p['pairing_id']]} games of "
+                            f"{p['player']} vs {p['opponent']}, which the config no longer has; "
+                            f"{hint}")
+
+
+def pairing_records(exp: Experiment) -> list[dict]:
+    """The experiment's pairings as the store records them (Writer.save_experiment)."""
+    return [{"pairing_id": p.id, "player": p.player, "opponent": p.opponent, "games": p.games,
+             "player_budget": p.player_budget.as_dict() if p.player_budget else None,
+             "opponent_budget": p.opponent_budget.as_dict() if p.opponent_budget else None}
+            for p in exp.pairings]
+
+
+class _StopFlag:
+    """First Ctrl-C: finish cleanly (stop dispatching, keep stored games); second: abort."""
+
+    def __init__(self):
+        self.stop = False
+        self._old = None
+
+    def __enter__(self):
+        try:
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        except ValueError:          # not the main thread
+            self._old = None
+        return self
+
+    def _handler(self, signum, frame):
+        if self.stop:
+            raise KeyboardInterrupt
+        self.stop = True
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+    def __call__(self) -> bool:
+        return self.stop
+
+
+def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int,
+                   backend: Backend | None = None, progress: bool = True,
+                   players: str | None = None,
+                   announce: Callable[[int, int], None] | None = None,
+                   check_players: bool = True) -> RunResult:
+    """Play the games of `plan` missing from the store at `directory` (creating it).
+
+    The caller has already dealt with `--new`. Raises UserError for a refused config change or
+    a held lock. `announce(stored, to_play)` is called once the store is open and checked.
+    External engines are started once first (runner/preflight.py) unless the caller did that
+    already (`check_players=False`).
+    """
+    t0 = time.monotonic()
+    if check_players:
+        start_engines(exp, players)
+    with Writer.open(directory) as store:
+        check_compatible(store, exp)
+        store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_records(exp))
+        done = store.done_ids()
+        planned_ids = set(plan.game_ids())
+        stored_before = len(planned_ids & done)
+        jobs = plan.missing(done)
+        if announce is not None:
+            announce(stored_before, plan.total_games - stored_before)
+        labels = {p.id: p.label for p in exp.pairings}
+        scores = _running_scores(store, planned_ids)
+        tracker = None
+        if exp.sprt is not None:
+            tracker = replay_sprt(store, exp.sprt, planned_ids)
+            for pid, st in tracker.decisions.items():
+                old = store.get_meta(f"sprt/{pid}")
+                if old is None or {k: json.loads(old).get(k) for k in tracker.params()} \
+                        != tracker.params():
+                    store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
+        bar = _progress_bar(plan.total_games, stored_before, progress)
+        played = 0
+        skipped = 0
+
+        def on_record(rec: GameRecord) -> None:
+            nonlocal played
+            if store.add_game(rec) and rec.game_id in planned_ids:
+                played += 1
+                if tracker is not None:
+                    st = tracker.add(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
+                    if st is not None:
+                        store.set_meta(f"sprt/{rec.pairing_id}", json.dumps(st, sort_keys=True))
+                s = scores[rec.pairing_id]
+                s[{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[rec.score]] += 1
+                if bar is not None:
+                    bar.update(1)
+                    err = f" err {s[3]}" if s[3] else ""
+                    cpus = getattr(backend, "workers", workers)    # a Ray cluster's can change
+                    per_hour = 3600.0 * played / max(1e-9, time.monotonic() - t_run)
+                    bar.set_postfix_str(f"{cpus} CPUs {per_hour:,.0f} games/h | "
+                                        f"{labels.get(rec.pairing_id, rec.pairing_id)} "
+                                        f"+{s[0]} ={s[1]} -{s[2]}{err}", refresh=False)
+
+        def skip(job: Job) -> bool:
+            nonlocal skipped
+            if not tracker.decided(job.games[0].pairing_id):
+                return False
+            skipped += len(job.games)
+            if bar is not None:
+                bar.total -= len(job.games)
+            return True
+
+        backend = backend or LocalPoolBackend(workers, players=players)
+        t_run = time.monotonic()
+        try:
+            with _StopFlag() as stop:
+                if tracker is None:
+                    complete = backend.run(jobs, on_record, stop)
+                else:
+                    complete = backend.run(jobs, on_record, stop, skip=skip)
+        finally:
+            if bar is not None:
+                bar.close()
+        counts = store_counts(store, exp, planned_ids)
+    return RunResult(plan.total_games, stored_before, played, not complete,
+                     time.monotonic() - t0, skipped, counts.stored_planned, counts.errors,
+                     counts.stored_total, counts.all_error)
+
+
+def _running_scores(store: Store, planned_ids: set[str]) -> dict[str, list[int]]:
+    scores: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
+    for r in store.conn.execute("SELECT game_id, pairing_id, score FROM game"):
+        if r["game_id"] in planned_ids:
+            scores[r["pairing_id"]][{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[r["score"]]] += 1
+    return scores
+
+
+def _progress_bar(total: int, initial: int, enabled: bool):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True,
+                smoothing=0.1, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
+                "[{elapsed}<{remaining}, {rate_fmt}] {postfix}")
+
+
+def results_dir(exp: Experiment, out: str | None) -> Path:
+    return Path(out) if out else Path("results") / exp.name
+
+
+def has_results(directory: Path) -> bool:
+    return (directory / DB_NAME).exists()

@@ -1,0 +1,253 @@
+"""The one game loop: plays the games of a Job and returns plain, picklable GameRecords.
+
+The loop measures each move's wall time itself. A player that takes more than 2 x its time
+budget + 0.5 s for one move forfeits (reason `time_forfeit`). An exception inside a player, an
+illegal move or a player that changes the state it was given ends the game as an `error` game:
+never a win or a loss, reported at the end of the run. A game still going after `max_plies`
+plies is a draw (reason `max_plies`). The side to move is asked of the state every ply (Kalah
+has extra turns).
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from types import ModuleType
+
+from mcts_arena import games
+from mcts_arena.budgets import Budget
+from mcts_arena.runner.openings import opening_history, opening_text
+from mcts_arena.runner.plan import GameSpec, Job
+
+FORFEIT_FACTOR = 2.0
+FORFEIT_GRACE_S = 0.5
+REASONS = ("normal", "time_forfeit", "error", "max_plies", "illegal_move", "resign")
+
+
+@dataclass
+class GameRecord:
+    """Everything the store keeps about one finished game."""
+
+    game_id: str
+    pairing_id: str
+    pair_index: int
+    swap: int                       # 0: the pairing's player sat in seat 0 (moved first)
+    seats: tuple[str, str]          # canonical specs in seat 0 and seat 1
+    budgets: tuple[Budget, Budget]
+    seeds: tuple[int, int]
+    opening: str                    # text of the start position
+    winner: int | None              # seat of the winner; None: draw or error
+    reason: str                     # one of REASONS
+    error: str | None = None        # what went wrong (error games) or who forfeited
+    plies: int = 0
+    moves: list[str] = field(default_factory=list)     # notation, in order
+    # per move: seat, sims, nodes, depth, time, wall
+    stats: list[dict] = field(default_factory=list)
+    duration: float = 0.0           # wall seconds of the whole game
+    finished: float = 0.0           # unix time
+
+    @property
+    def player_seat(self) -> int:
+        return self.swap
+
+    @property
+    def score(self) -> float | None:
+        """The pairing player's score: 1 win, 0.5 draw, 0 loss; None for an error game."""
+        if self.reason == "error":
+            return None
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == self.player_seat else 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def forfeit_limit(budget: Budget) -> float | None:
+    """Seconds after which a move forfeits the game (None: no limit for simulation budgets)."""
+    t = Budget.of(budget).time
+    return None if t is None else FORFEIT_FACTOR * t + FORFEIT_GRACE_S
+
+
+def _budget_kwargs(budget: Budget) -> dict:
+    """choose()'s keyword arguments: time or sims, and `effort` (the paper-seconds a matched
+    effort budget stands for) only where the budget has one."""
+    if budget.time is not None:
+        return {"time": budget.time}
+    kw = {"sims": budget.sims}
+    if budget.effort is not None:
+        kw["effort"] = budget.effort
+    return kw
+
+
+def _error_text(who: str, e: BaseException) -> str:
+    tb = traceback.extract_tb(e.__traceback__)
+    where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
+    msg = " ".join(str(e).split())
+    return f"{who}: {type(e).__name__}: {msg}{where}"
+
+
+_STAT_KEYS = ("sims", "nodes", "depth", "time")
+
+
+def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
+              history: list[str] | None = None, on_move: Callable | None = None,
+              before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
+    """Play one game of `job` from the position `opening` (reached from the start position by
+    the moves `history`, or None when no move sequence does); never raises for a player's
+    fault. `on_move(record, state)`, if given, is called after every move (`arena play`
+    prints); `before_move(game_id, ply, seat)` before each move is asked for (a worker tells
+    the driver's watchdog)."""
+    macros = dict(job.macros) or None
+    rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
+                     swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
+                     opening=opening, winner=None, reason="normal")
+    t_start = time.perf_counter()
+    state = games.new_state(job.game, opening)
+    budgets = tuple(Budget.of(b) for b in g.budgets)
+    agents = []
+    try:
+        for seat in (0, 1):
+            try:
+                agents.append(players.make(g.seats[seat], game=job.game, seed=g.seeds[seat],
+                                           macros=macros))
+                hook = getattr(agents[seat], "new_game", None)
+                if hook is not None:
+                    hook(state.copy(), history, budgets[seat], forfeit_limit(budgets[seat]))
+            except Exception as e:  # noqa: BLE001 - a player's fault becomes an error game
+                return finish(rec, t_start, "error", None,
+                               _error_text(f"seat {seat} {g.seats[seat]}", e))
+        return _play(job, g, budgets, rec, state, agents, t_start, on_move, before_move)
+    finally:
+        for a in agents:
+            close = getattr(a, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # noqa: BLE001 - the game is decided already
+                    pass
+
+
+def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord, state,
+          agents: list, t_start: float,
+          on_move: Callable | None = None,
+          before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
+    observers = [getattr(a, "observe", None) for a in agents]
+    while not state.is_terminal():
+        if rec.plies >= job.max_plies:
+            return finish(rec, t_start, "max_plies", None, None)
+        seat = state.to_move()
+        budget = budgets[seat]
+        before = state.zobrist()
+        who = f"seat {seat} {g.seats[seat]}"
+        if before_move is not None:
+            before_move(g.game_id, rec.plies, seat)
+        t0 = time.perf_counter()
+        try:
+            move, stats = agents[seat].choose(state, **_budget_kwargs(budget))
+        except Exception as e:  # noqa: BLE001
+            reason = getattr(e, "forfeit", None)
+            if reason in REASONS and reason not in ("normal", "error", "max_plies"):
+                return finish(rec, t_start, reason, 1 - seat,
+                               f"{who}: {' '.join(str(e).split())}")
+            return finish(rec, t_start, "error", None, _error_text(who, e))
+        wall = time.perf_counter() - t0
+        if state.zobrist() != before:
+            return finish(rec, t_start, "error", None,
+                          f"{who}: changed the game state it was given")
+        limit = forfeit_limit(budget)
+        if limit is not None and wall > limit:
+            return finish(rec, t_start, "time_forfeit", 1 - seat,
+                           f"{who}: {wall:.3f} s for one move (limit {limit:.3f} s)")
+        try:
+            notation = state.format_move(move)
+            state.play(move)
+        except Exception as e:  # noqa: BLE001 - an illegal move is the player's fault
+            return finish(rec, t_start, "error", None, _error_text(f"{who} played {move!r}", e))
+        entry = {"seat": seat, "wall": round(wall, 6)}
+        for k in _STAT_KEYS:
+            if isinstance(stats, dict) and k in stats:
+                v = stats[k]
+                entry[k] = round(v, 6) if isinstance(v, float) else v
+        rec.moves.append(notation)
+        rec.stats.append(entry)
+        rec.plies += 1
+        for other, obs in enumerate(observers):
+            if obs is not None:
+                try:
+                    obs(seat, notation)
+                except Exception as e:  # noqa: BLE001
+                    return finish(rec, t_start, "error", None,
+                                   _error_text(f"seat {other} {g.seats[other]}", e))
+        if on_move is not None:
+            on_move(rec, state)
+    return finish(rec, t_start, "normal", state.winner(), None)
+
+
+def finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
+           error: str | None) -> GameRecord:
+    """End the game `rec` records: its reason, winner, error text, duration and finish time."""
+    rec.reason = reason
+    rec.winner = winner
+    rec.error = error
+    rec.duration = round(time.perf_counter() - t_start, 6)
+    rec.finished = time.time()
+    return rec
+
+
+def play_one(game: games.Game, specs: tuple[str, str], budgets: tuple[Budget, Budget],
+             seed: int, position: str | None, players: ModuleType,
+             on_move: Callable | None = None) -> GameRecord:
+    """One game outside an experiment (`arena play`), judged by the same loop: canonical specs
+    in seat 0 and 1 with their budgets, both seeds derived from `seed`, from the start or
+    `position` (a position other than the start has no move history)."""
+    from mcts_arena.players.player import derive_seed
+    from mcts_arena.runner.config import Openings
+
+    g = GameSpec(game_id="play", pairing_id="play", pair_index=0, swap=0, seats=tuple(specs),
+                 budgets=tuple(budgets), seeds=tuple(derive_seed(seed, i) for i in range(2)))
+    job = Job(job_id="play", game=game, openings=Openings(), opening_seed=seed, pair_index=0,
+              max_plies=100000, macros=(), games=(g,))
+    start = game.new_state().to_text()
+    opening = game.new_state(position).to_text() if position is not None else start
+    return play_game(job, g, opening, players, [] if opening == start else None,
+                     on_move=on_move)
+
+
+def play_job(job: Job, players: ModuleType,
+             before_move: Callable[[str, int, int], None] | None = None
+             ) -> Iterator[GameRecord]:
+    """Play the games of `job` one after another, yielding each record when it is finished
+    (`before_move`: see play_game)."""
+    try:
+        opening = opening_text(job.game, job.openings, job.opening_seed, job.pair_index)
+        history = opening_history(job.game, job.openings, job.opening_seed, job.pair_index)
+    except Exception as e:  # noqa: BLE001 - e.g. an opening set that is not built
+        for g in job.games:
+            rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
+                             swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
+                             opening="", winner=None, reason="normal")
+            yield finish(rec, time.perf_counter(), "error", None, _error_text("opening", e))
+        return
+    for g in job.games:
+        yield play_game(job, g, opening, players, history, before_move=before_move)
+
+
+def error_record(g: GameSpec, text: str, plies: int = 0) -> GameRecord:
+    """The record of game `g` ended as an `error` game before or while it was played (a worker
+    that died or hung, a task that failed): never a win or a loss."""
+    rec = GameRecord(game_id=g.game_id, pairing_id=g.pairing_id, pair_index=g.pair_index,
+                     swap=g.swap, seats=g.seats, budgets=g.budgets, seeds=g.seeds,
+                     opening="", winner=None, reason="error", plies=plies)
+    return finish(rec, time.perf_counter(), "error", None, text)
+
+
+def play_job_list(job: Job, players: ModuleType,
+                  on_record: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    out = []
+    for rec in play_job(job, players):
+        if on_record:
+            on_record(rec)
+        out.append(rec)
+    return out

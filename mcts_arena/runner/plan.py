@@ -1,0 +1,179 @@
+"""Expand an Experiment into jobs with deterministic ids and seeds.
+
+Every pairing plays `games` games as seat-swapped pairs: pair k of pairing P is two games on the
+same opening, the pairing's player moving first in game `<P>/<k>/0` and second in `<P>/<k>/1`
+(an odd count leaves the last pair with one game). A Job is one pair (or the part of it still
+missing); jobs are interleaved round-robin over pairings, so a half-finished run already has a
+score for every pairing.
+
+Seeds come from SHA-256 of the experiment seed and the game's coordinates (never Python's
+`hash`, which changes between processes). The opening of pair k depends only on the experiment
+seed and k, so pair k starts from the same position in every pairing of the experiment: the
+points of a sweep are compared on the same openings.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from mcts_arena import games
+from mcts_arena.budgets import Budget
+from mcts_arena.runner.config import Experiment, Openings, Pairing
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts (stable across processes, machines and Python versions)."""
+    h = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(h[:8], "little") & ((1 << 63) - 1)
+
+
+def game_id(experiment: str, pairing: str, pair_index: int, swap: int) -> str:
+    """`<experiment>/<pairing id>/<pair index>/<swap>`; swap 0: the pairing's player moves first."""
+    return f"{experiment}/{pairing}/{pair_index}/{swap}"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play: who sits where, with which budget and seed."""
+
+    game_id: str
+    pairing_id: str
+    pair_index: int
+    swap: int                           # 0: player in seat 0 (moves first); 1: seats swapped
+    seats: tuple[str, str]              # canonical spec in seat 0 and seat 1
+    budgets: tuple[Budget, Budget]      # budget of seat 0 and seat 1
+    seeds: tuple[int, int]              # player seeds of seat 0 and seat 1
+
+    @property
+    def player_seat(self) -> int:
+        """The seat of the pairing's player (the one whose score is reported)."""
+        return self.swap
+
+
+@dataclass(frozen=True)
+class Job:
+    """One seat-swapped pair on one opening (or the games of it still missing)."""
+
+    job_id: str
+    game: games.Game
+    openings: Openings
+    opening_seed: int
+    pair_index: int
+    max_plies: int
+    macros: tuple[tuple[str, str], ...]
+    games: tuple[GameSpec, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    experiment: Experiment
+    jobs: tuple[Job, ...]
+
+    @property
+    def total_games(self) -> int:
+        return sum(len(j.games) for j in self.jobs)
+
+    def game_ids(self) -> list[str]:
+        return [g.game_id for j in self.jobs for g in j.games]
+
+    def missing(self, done: set[str] | frozenset[str]) -> list[Job]:
+        """The jobs still to play, each trimmed to its games not in `done`; order kept."""
+        out = []
+        for j in self.jobs:
+            left = tuple(g for g in j.games if g.game_id not in done)
+            if left:
+                out.append(j if len(left) == len(j.games) else _replace_games(j, left))
+        return out
+
+
+def _replace_games(job: Job, games: tuple[GameSpec, ...]) -> Job:
+    return Job(job.job_id, job.game, job.openings, job.opening_seed, job.pair_index,
+               job.max_plies, job.macros, games)
+
+
+def pair_games(exp: Experiment, p: Pairing, k: int) -> tuple[GameSpec, ...]:
+    """The one or two games of pair k of pairing p."""
+    out = []
+    for swap in range(min(2, p.games - 2 * k)):
+        seats = (p.player, p.opponent) if swap == 0 else (p.opponent, p.player)
+        own = (p.player_budget, p.opponent_budget)
+        budgets = (own if swap == 0 else own[::-1])
+        gid = game_id(exp.name, p.id, k, swap)
+        out.append(GameSpec(
+            game_id=gid, pairing_id=p.id, pair_index=k, swap=swap, seats=seats,
+            budgets=(budgets[0] or exp.budget, budgets[1] or exp.budget),
+            seeds=(derive_seed(exp.seed, p.id, k, swap, 0),
+                   derive_seed(exp.seed, p.id, k, swap, 1)),
+        ))
+    return tuple(out)
+
+
+def make_plan(exp: Experiment) -> Plan:
+    """All jobs of the experiment, interleaved: pair 0 of every pairing, then pair 1, ..."""
+    jobs = []
+    most = max((p.games + 1) // 2 for p in exp.pairings)
+    for k in range(most):
+        opening_seed = derive_seed(exp.seed, "opening", k)
+        for p in exp.pairings:
+            if 2 * k >= p.games:
+                continue
+            jobs.append(Job(job_id=f"{exp.name}/{p.id}/{k}", game=exp.game, openings=exp.openings,
+                            opening_seed=opening_seed, pair_index=k, max_plies=exp.max_plies,
+                            macros=exp.macros, games=pair_games(exp, p, k)))
+    return Plan(exp, tuple(jobs))
+
+
+# ---- dry run ---------------------------------------------------------------------------------
+def typical_plies(game: str) -> int:
+    """The game's typical length in plies (its own estimate), for `arena run --dry-run`."""
+    return games.info_of(game).typical_plies
+
+
+def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec]) -> float | None:
+    """CPU seconds the games need at their time budgets and typical lengths (None when some
+    budget counts simulations: their speed is not known before playing)."""
+    plies = typical_plies(exp.game)
+    total = 0.0
+    for g in games:
+        times = [b.time for b in g.budgets]
+        if any(t is None for t in times):
+            return None
+        total += plies / 2 * (times[0] + times[1])
+    return total
+
+
+def _hms(seconds: float) -> str:
+    s = round(seconds)
+    return f"{s // 3600}h{s % 3600 // 60:02d}m{s % 60:02d}s" if s >= 3600 else \
+        f"{s // 60}m{s % 60:02d}s"
+
+
+def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers: int = 1) -> str:
+    """What `arena run --dry-run` prints: pairings, games (to play), estimated CPU time."""
+    exp = plan.experiment
+    lines = [(f"experiment {exp.name}: {exp.game}, {exp.budget}, openings {exp.openings}, "
+             f"seed {exp.seed}")]
+    todo_by = {}
+    for j in plan.jobs:
+        for g in j.games:
+            if g.game_id not in done:
+                todo_by.setdefault(g.pairing_id, []).append(g)
+    width = max(len(p.label) for p in exp.pairings)
+    lines.append(f"  {'pairing':<{width}}  {'games':>6}  {'to play':>7}  {'est. CPU':>10}")
+    all_todo = []
+    for p in exp.pairings:
+        todo = todo_by.get(p.id, [])
+        all_todo += todo
+        est = estimate_cpu_seconds(exp, todo)
+        shown = "?" if est is None else _hms(est)
+        lines.append(f"  {p.label:<{width}}  {p.games:>6}  {len(todo):>7}  {shown:>10}")
+    est = estimate_cpu_seconds(exp, all_todo)
+    total = f"{len(exp.pairings)} pairings, {plan.total_games} games, {len(all_todo)} to play"
+    if est is None:
+        total += "; CPU time unknown for simulation budgets"
+    else:
+        total += (f"; estimated {_hms(est)} CPU, about {_hms(est / max(1, workers))} on "
+                  f"{workers} worker{'s' if workers != 1 else ''} "
+                  f"(at {typical_plies(exp.game)} plies per game)")
+    lines.append(total)
+    return "\n".join(lines)

@@ -1,0 +1,328 @@
+"""The local backend: play the jobs of a plan on worker processes of this machine, handing every
+finished game to the driver (`on_record`) as it comes.
+
+A backend takes jobs and calls `on_record(record)` in the parent for every finished game
+(runner/experiment.py: `Backend`). `LocalPoolBackend` is the process pool (runner/ray_backend.py
+offers the same `run` on a Ray cluster):
+
+- at most one worker per CPU the process may use (`os.sched_getaffinity`), each pinned to its
+  own CPU and playing one job at a time; processes start with the 'spawn' method (no state
+  copied from the parent, the same on every platform);
+- each worker talks to the parent over its own pipe, so the parent always knows which job a
+  worker holds; a worker that dies (killed, segfault) is replaced and the games of its job that
+  did not come back are queued again, first in line (game ids make a replay count once);
+  a job that kills its worker `max_deaths` times becomes `error` games instead;
+- the parent waits on pipes and process sentinels together, and stops dispatching when
+  `should_stop()` turns true (Ctrl-C): workers are terminated, finished games are already stored;
+- a watchdog (runner/watchdog.py) bounds every move: workers send a `move` message
+  before each move, and a worker that shows no progress within the bound of its budget (a
+  stopped or hung process) is killed, the game it was playing becomes an `error` game naming
+  the reason, and the rest of its job is queued again;
+- workers die with the driver: a parent-death signal (Linux prctl PR_SET_PDEATHSIG), a thread
+  that watches the parent pid (elsewhere, and for the moment before prctl), and a broken pipe
+  ends a worker quietly, with no traceback.
+"""
+from __future__ import annotations
+
+import collections
+import multiprocessing as mp
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait as mp_wait
+
+from mcts_arena.budgets import Budget
+from mcts_arena.errors import UserError
+from mcts_arena.runner.config import players_provider
+from mcts_arena.runner.match import GameRecord, error_record, play_job
+from mcts_arena.runner.plan import Job
+from mcts_arena.runner.watchdog import Watchdog, cpu_seconds, hard_bound
+
+
+class RunnerError(RuntimeError):
+    """Something broke outside any player (a worker could not set up or play a job)."""
+
+
+def usable_cpus() -> list[int]:
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:      # not Linux
+        return list(range(os.cpu_count() or 1))
+
+
+def worker_count(jobs: int) -> int:
+    """`--jobs N`: 0 means every usable CPU; more than the usable CPUs is cut to them."""
+    cpus = len(usable_cpus())
+    if jobs < 0:
+        raise UserError(f"--jobs must be 0 (all CPUs) or a positive number, got {jobs}")
+    return cpus if jobs == 0 else min(jobs, cpus)
+
+
+# ---- worker side ---------------------------------------------------------------------------
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent_pid: int, poll_s: float = 0.5) -> None:
+    """Make this process end (quietly) when the process `parent_pid` is gone: Linux's
+    parent-death signal (SIGKILL), and a daemon thread that checks the parent pid every
+    `poll_s` seconds (other systems, and a parent that died before prctl took effect)."""
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent_pid:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _worker_main(cpu: int | None, conn, players_name: str | None,
+                 parent_pid: int | None = None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent decides when to stop
+    if parent_pid is not None:
+        die_with_parent(parent_pid)
+    try:
+        _worker_loop(cpu, conn, players_name)
+    except (BrokenPipeError, ConnectionError, EOFError, OSError):
+        os._exit(0)         # the driver is gone: end quietly, no traceback on its terminal
+
+
+def _worker_loop(cpu: int | None, conn, players_name: str | None) -> None:
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except OSError:
+            pass
+    try:
+        players = players_provider(players_name)
+    except Exception as e:  # noqa: BLE001
+        conn.send(("fail", None, f"cannot load players: {type(e).__name__}: {e}"))
+        return
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+
+        def before_move(game_id: str, ply: int, seat: int, _job_id=job.job_id) -> None:
+            conn.send(("move", _job_id, (game_id, ply, seat)))
+
+        try:
+            for rec in play_job(job, players, before_move):
+                conn.send(("game", job.job_id, rec))
+        except (BrokenPipeError, ConnectionError):
+            raise
+        except Exception as e:  # noqa: BLE001 - not a player's fault: the run must stop
+            text = "".join(traceback.format_exception_only(type(e), e)).strip()
+            conn.send(("fail", job.job_id, f"job {job.job_id}: {text}"))
+            continue
+        conn.send(("done", job.job_id, None))
+
+
+# ---- parent side ---------------------------------------------------------------------------
+@dataclass(eq=False)
+class _Worker:
+    cpu: int | None
+    process: mp.process.BaseProcess
+    conn: object
+    job: Job | None = None
+    received: set = field(default_factory=set)
+    current: tuple | None = None    # (game_id, ply, seat) of the move it is thinking about
+
+
+class LocalPoolBackend:
+    """Worker processes on this machine, one per CPU (see the module docstring)."""
+
+    def __init__(self, workers: int, players: str | None = None, context: str = "spawn",
+                 max_deaths: int = 3, poll_s: float = 0.2, watchdog: Watchdog | None = None):
+        self.workers = max(1, workers)
+        self.players = players
+        self.ctx = mp.get_context(context)
+        self.max_deaths = max_deaths
+        self.poll_s = poll_s
+        self.watchdog = watchdog or Watchdog()
+        self.deaths: collections.Counter = collections.Counter()
+        self.replayed_games = 0
+        self.hung_games = 0
+
+    def _start(self, cpu: int | None) -> _Worker:
+        parent, child = self.ctx.Pipe(duplex=True)
+        p = self.ctx.Process(target=_worker_main, args=(cpu, child, self.players, os.getpid()),
+                             daemon=True)
+        p.start()
+        child.close()
+        return _Worker(cpu, p, parent)
+
+    def run(self, jobs: Iterable[Job], on_record: Callable[[GameRecord], None],
+            should_stop: Callable[[], bool] = lambda: False,
+            skip: Callable[[Job], bool] | None = None) -> bool:
+        queue = collections.deque(jobs)
+        if not queue:
+            return True
+        cpus = usable_cpus()[: self.workers]
+        n = min(self.workers, len(queue))
+        pool = [self._start(cpus[i] if i < len(cpus) else None) for i in range(n)]
+        wd = self.watchdog
+        try:
+            while True:
+                if should_stop():
+                    for w in pool:              # keep games already sent back
+                        self._drain(w, on_record)
+                    return False
+                for w in pool:
+                    while skip is not None and queue and skip(queue[0]):
+                        queue.popleft()
+                    if w.job is None and queue:
+                        w.job, w.received, w.current = queue.popleft(), set(), None
+                        w.conn.send(w.job)
+                        wd.arm(w, wd.setup_s, "the worker to start the game")
+                busy = [w for w in pool if w.job is not None]
+                if not busy and not queue:
+                    return True
+                waitables = {}
+                for w in pool:
+                    waitables[w.conn] = w
+                    waitables[w.process.sentinel] = w
+                ready = mp_wait(list(waitables), timeout=wd.timeout(self.poll_s))
+                wd.tick()
+                dead = []
+                for r in ready:
+                    w = waitables[r]
+                    if r is w.conn:
+                        if not self._drain(w, on_record):
+                            dead.append(w)
+                    elif w not in dead:
+                        dead.append(w)
+                for w in dead:
+                    self._drain(w, on_record)
+                    wd.disarm(w)
+                    if w.process.is_alive():      # pipe broke but process lingers
+                        w.process.kill()
+                    w.process.join(5)
+                    idx = pool.index(w)
+                    if w.job is not None:
+                        self._requeue(w, queue, on_record)
+                    pool[idx] = self._start(w.cpu)
+                for w, reason in wd.expired():
+                    if w not in pool:
+                        continue
+                    self._drain(w, on_record)
+                    w.process.kill()            # SIGKILL also ends a stopped process
+                    w.process.join(5)
+                    if w.job is not None:
+                        self._hung(w, reason, queue, on_record)
+                    pool[pool.index(w)] = self._start(w.cpu)
+        finally:
+            for w in pool:
+                wd.disarm(w)
+            self._shutdown(pool)
+
+    def _hung(self, w: _Worker, reason: str, queue: collections.deque, on_record) -> None:
+        """Worker w was killed by the watchdog: its current game becomes an error game with the
+        reason, the job's games not yet played are queued again (first in line)."""
+        job = w.job
+        w.job = None
+        left = [g for g in job.games if g.game_id not in w.received]
+        if not left:
+            return
+        cur = w.current if w.current and w.current[0] in {g.game_id for g in left} else None
+        g = next(x for x in left if x.game_id == cur[0]) if cur else left[0]
+        self.hung_games += 1
+        on_record(error_record(g, f"watchdog: {reason}; its worker was killed",
+                               plies=cur[1] if cur else 0))
+        rest = tuple(x for x in left if x.game_id != g.game_id)
+        if rest:
+            self.replayed_games += len(rest)
+            queue.appendleft(Job(job.job_id, job.game, job.openings, job.opening_seed,
+                                 job.pair_index, job.max_plies, job.macros, rest))
+
+    def _drain(self, w: _Worker, on_record) -> bool:
+        """Read every message waiting from worker w; False if its pipe is broken."""
+        try:
+            while w.conn.poll():
+                kind, _job_id, payload = w.conn.recv()
+                wd = self.watchdog
+                if kind == "move":
+                    w.current = payload
+                    g = next((x for x in w.job.games if x.game_id == payload[0]), None) \
+                        if w.job is not None else None
+                    budget = Budget.of(g.budgets[payload[2]]) if g is not None else Budget()
+                    who = f"seat {payload[2]} {g.seats[payload[2]]}" if g else "a player"
+                    progress = None
+                    if budget.time is None:     # simulation speed varies: watch CPU
+                        pid = w.process.pid
+                        progress = lambda pid=pid: cpu_seconds(pid)  # noqa: E731
+                    wd.arm(w, wd.move_bound(budget),
+                           f"a move from {who} at ply {payload[1] + 1}, budget "
+                           f"{budget if g is not None else '?'}",
+                           progress=progress, hard_s=hard_bound(wd.grace_s))
+                elif kind == "game":
+                    w.received.add(payload.game_id)
+                    w.current = None
+                    wd.arm(w, wd.setup_s, "the worker to start the next game")
+                    on_record(payload)
+                elif kind == "done":
+                    w.job = None
+                    w.current = None
+                    wd.disarm(w)
+                elif kind == "fail":
+                    raise RunnerError(payload)
+        except (EOFError, OSError, ConnectionError):
+            return False
+        except RunnerError:
+            raise
+        except Exception:  # noqa: BLE001 - a message cut by a dying worker
+            return False
+        return True
+
+    def _requeue(self, w: _Worker, queue: collections.deque, on_record) -> None:
+        job = w.job
+        w.job = None
+        left = tuple(g for g in job.games if g.game_id not in w.received)
+        if not left:
+            return
+        self.deaths[job.job_id] += 1
+        code = w.process.exitcode
+        if self.deaths[job.job_id] >= self.max_deaths:
+            for g in left:
+                on_record(error_record(g, f"worker died {self.max_deaths} times playing this "
+                                          f"game (last exit code {code})"))
+            return
+        self.replayed_games += len(left)
+        queue.appendleft(Job(job.job_id, job.game, job.openings, job.opening_seed,
+                             job.pair_index, job.max_plies, job.macros, left))
+
+    def _shutdown(self, pool: list[_Worker]) -> None:
+        for w in pool:
+            if w.job is None and w.process.is_alive():
+                try:
+                    w.conn.send(None)
+                except OSError:
+                    pass
+        deadline = time.monotonic() + 2.0
+        for w in pool:
+            if w.job is not None:
+                w.process.terminate()
+            w.process.join(max(0.0, deadline - time.monotonic()))
+            if w.process.is_alive():
+                w.process.kill()
+                w.process.join(2)
+            w.conn.close()

@@ -1,0 +1,31 @@
+"""Before a run writes anything: every external engine of the experiment is started once and
+asked the start-up questions (a GTP engine that does not exist, exits at once or does not speak
+GTP stops the run with one line naming the player, exit status 2)."""
+from __future__ import annotations
+
+from mcts_arena.errors import UserError
+from mcts_arena.runner.config import Experiment, players_provider
+
+
+def start_engines(exp: Experiment, players: str | None = None) -> None:
+    """Start every external engine of the experiment once (the provider's `check_startup`)
+    before the store is opened: a command that does not exist, exits at once or does not speak
+    GTP is a UserError naming the player, and nothing is written."""
+    provider = players_provider(players)
+    check = getattr(provider, "check_startup", None)
+    if check is None:
+        return
+    seen = set()
+    for p in exp.pairings:
+        for spec, own in ((p.player, p.player_budget), (p.opponent, p.opponent_budget)):
+            budget = own or exp.budget
+            key = (spec, budget)
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                check(spec, exp.game, budget, exp.openings.kind, exp.macros_dict())
+            except UserError:
+                raise
+            except ValueError as e:     # a provider's own mistakes
+                raise UserError(str(e)) from None

@@ -1,0 +1,91 @@
+"""Helpers the tests share (not tests themselves): the environment of an `arena` subprocess
+with the fake players, counting stored games, waiting for a condition, a GameRecord to store;
+GTP engines (tests/data/external/fake_gtp.py) and one-game jobs for the external players."""
+import os
+import shlex
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+from mcts_arena import games, players
+from mcts_arena.runner import config
+from mcts_arena.runner.config import Openings
+from mcts_arena.runner.match import GameRecord, play_game
+from mcts_arena.runner.plan import GameSpec, Job
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+DATA = TESTS / "data" / "external"
+FAKE = DATA / "fake_gtp.py"
+PY = shlex.quote(sys.executable)
+
+
+def record(gid="e/p1/0/0", pair=0, swap=0, winner=0, reason="normal", error=None):
+    return GameRecord(game_id=gid, pairing_id="p1", pair_index=pair, swap=swap,
+                      seats=("A", "B") if swap == 0 else ("B", "A"), budgets=({"sims": 5},) * 2,
+                      seeds=(11, 12), opening="start", winner=winner, reason=reason, error=error,
+                      plies=3, moves=["a2-a3", "a7-a6", "b2-b3"],
+                      stats=[{"seat": 0, "sims": 5, "wall": 0.001}] * 3, duration=0.01,
+                      finished=1.0)
+
+
+def arena_env():
+    env = dict(os.environ)
+    env[config.PLAYERS_ENV] = "fakes"
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT), env.get("PYTHONPATH", "")])
+    return env
+
+
+def stored(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+            return c.execute("SELECT COUNT(*) FROM game").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def wait_for(pred, timeout=60.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+# ---- GTP engines --------------------------------------------------------------------------
+def fake(mode, game="breakthrough", after=0, tag="", extra=""):
+    cmd = f"{PY} {FAKE} --mode {mode} --game {game} --after {after} --tag {tag or 'none'}"
+    return f'GTP(cmd="{cmd}", name=fake_{mode}{extra})'
+
+
+def job(seats, game="breakthrough", budgets=({"sims": 40}, {"sims": 40}), kind="start",
+        plies=0, pairs=1, seeds=((11, 22), (33, 44))):
+    gs = []
+    for k in range(pairs):
+        for swap in (0, 1):
+            s = seats if swap == 0 else seats[::-1]
+            b = budgets if swap == 0 else budgets[::-1]
+            gs.append(GameSpec(f"x/p/{k}/{swap}", "p", k, swap, s, b,
+                               tuple(x + 100 * k for x in seeds[swap])))
+    return Job("x/p/0", game, Openings(kind, plies), 5, 0, 1000, (), tuple(gs))
+
+
+def canon(text, game="breakthrough"):
+    return players.parse(text, game).canonical
+
+
+# ---- notation --------------------------------------------------------------------------------
+
+
+def one_game(spec, budget=(("sims", 20),), opp="Random", game="breakthrough"):
+    budget = dict(budget)
+    j = job((canon(spec, game), opp), game, budgets=(budget, budget))
+    return play_game(j, j.games[0], start_text(game), players, [])
+
+
+def start_text(game):
+    return games.new_state(game).to_text()
