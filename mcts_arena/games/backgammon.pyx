@@ -66,7 +66,9 @@ from libc.math cimport erfc, exp, sqrt, tanh
 
 from mcts_arena.bits cimport msb
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
-from mcts_arena.games.state cimport alloca, grow_history, GameState, ONGOING, DRAW
+from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
+                                        history_reserve)
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
 
 # Evaluation functions (ids local to this game; 0, the default, is efBG).
 cdef enum:
@@ -538,8 +540,7 @@ cdef class Backgammon(GameState):
     cdef int turns          # turns played
     cdef int res
     cdef public int scoring, max_turns
-    cdef Undo* hist
-    cdef int cap
+    cdef History hist
     cdef uint64_t* seen_key
     cdef int* seen_stamp
     cdef int stamp
@@ -547,17 +548,16 @@ cdef class Backgammon(GameState):
     def __cinit__(self, *args, **kwargs):
         self.max_moves = MAX_TURNS_PER_ROLL
         self.max_outcomes = 30
-        self.cap = 256
-        self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
+        history_init(&self.hist, sizeof(Undo))
         self.seen_key = <uint64_t*>malloc(SEEN * sizeof(uint64_t))
         self.seen_stamp = <int*>malloc(SEEN * sizeof(int))
-        if self.hist == NULL or self.seen_key == NULL or self.seen_stamp == NULL:
+        if self.seen_key == NULL or self.seen_stamp == NULL:
             raise MemoryError()
         memset(self.seen_stamp, 0, SEEN * sizeof(int))
         self.stamp = 0
 
     def __dealloc__(self):
-        free(self.hist)
+        history_free(&self.hist)
         free(self.seen_key)
         free(self.seen_stamp)
 
@@ -654,9 +654,8 @@ cdef class Backgammon(GameState):
     cdef void do_move(self, int move) noexcept nogil:
         cdef Undo* u
         cdef int p = self.player, o, i, who
-        if self.ply >= self.cap:
-            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
-        u = &self.hist[self.ply]
+        history_reserve(&self.hist, self.ply + 1)
+        u = &(<Undo*>self.hist.data)[self.ply]
         memcpy(u.c, self.c, sizeof(self.c))
         u.player = p
         u.phase = self.phase
@@ -699,7 +698,7 @@ cdef class Backgammon(GameState):
 
     cdef void undo_move(self) noexcept nogil:
         self.ply -= 1
-        cdef Undo* u = &self.hist[self.ply]
+        cdef Undo* u = &(<Undo*>self.hist.data)[self.ply]
         memcpy(self.c, u.c, sizeof(self.c))
         self.player = u.player
         self.phase = u.phase
@@ -802,9 +801,7 @@ cdef class Backgammon(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.ply:
-            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
-        memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
+        history_copy(&c.hist, &self.hist, self.ply)
         return c
 
     # ---- Python face ----------------------------------------------------------------------

@@ -30,11 +30,11 @@ decision count (horizon) is left out, as chess programs leave out the fifty-move
 same scores and turn total are the same position for a transposition table.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy
 
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
-from mcts_arena.games.state cimport grow_history, GameState, ONGOING, DRAW
+from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
+                                        history_reserve)
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW
 
 # Evaluation functions (ids local to this game; 0, the default, is efScore).
 cdef enum:
@@ -99,17 +99,13 @@ cdef class Pig(GameState):
     cdef int decisions      # rolls and stops so far (the horizon counts them)
     cdef bint dice          # chance node: the die is rolled next
     cdef public int target, sides, horizon
-    cdef Undo* hist
-    cdef int cap
+    cdef History hist
 
     def __cinit__(self, *args, **kwargs):
-        self.cap = 256
-        self.hist = <Undo*>malloc(self.cap * sizeof(Undo))
-        if self.hist == NULL:
-            raise MemoryError()
+        history_init(&self.hist, sizeof(Undo))
 
     def __dealloc__(self):
-        free(self.hist)
+        history_free(&self.hist)
 
     def __init__(self, int target=100, int sides=6, int horizon=1000):
         """The start position: no points, player 0 to decide."""
@@ -184,9 +180,8 @@ cdef class Pig(GameState):
     cdef void do_move(self, int move) noexcept nogil:
         cdef Undo* u
         cdef int p = self.player
-        if self.ply >= self.cap:
-            self.hist = <Undo*>grow_history(self.hist, &self.cap, self.ply + 1, sizeof(Undo))
-        u = &self.hist[self.ply]
+        history_reserve(&self.hist, self.ply + 1)
+        u = &(<Undo*>self.hist.data)[self.ply]
         u.score0 = self.score[0]
         u.score1 = self.score[1]
         u.turn = self.turn
@@ -220,7 +215,7 @@ cdef class Pig(GameState):
 
     cdef void undo_move(self) noexcept nogil:
         self.ply -= 1
-        cdef Undo* u = &self.hist[self.ply]
+        cdef Undo* u = &(<Undo*>self.hist.data)[self.ply]
         self.score[0] = u.score0
         self.score[1] = u.score1
         self.turn = u.turn
@@ -285,9 +280,7 @@ cdef class Pig(GameState):
         c.player = self.player
         c.ply = self.ply
         c.hash = self.hash
-        if c.cap < self.ply:
-            c.hist = <Undo*>grow_history(c.hist, &c.cap, self.ply, sizeof(Undo))
-        memcpy(c.hist, self.hist, self.ply * sizeof(Undo))
+        history_copy(&c.hist, &self.hist, self.ply)
         return c
 
     # ---- Python face ----------------------------------------------------------------------
