@@ -3,11 +3,12 @@ runner's default for games with chance) narrow a pairing's interval, against ind
 
 Two experiments that differ only in `dice: common` / `dice: independent` are planned and played
 by the runner's own match loop (in this process, nothing stored); for each the script prints
-the first player's score with two 95% intervals: over games (each game on its own, as if
-independent) and over pairs (the mean pair score, with the variance of the pair scores, which
-counts the correlation between the two games of a pair; it is the interval that the pair
-scheduling makes valid). With common dice the luck of the dice largely cancels within a pair,
-so the pair interval narrows.
+the first player's score with two 95% intervals: over games (Wilson, each game on its own, as
+if independent) and over pairs (the report's pair interval: the likelihood-ratio interval of
+the pentanomial, mcts_arena.stats, which counts the correlation between the two games of a
+pair; it is the interval verdicts judge). With common dice the luck of the dice largely
+cancels within a pair, so the pair interval narrows. Error games would leave a pair incomplete:
+such pairs are left out, as the report leaves them out.
 
 Run:  .venv/bin/python benchmarks/crn_pairs.py [--pairs 400] [--game pig]
       [--player PigOptimal] [--opponent "py(examples/pig_hold.py:HoldAt,k=20)"]
@@ -15,11 +16,9 @@ Run:  .venv/bin/python benchmarks/crn_pairs.py [--pairs 400] [--game pig]
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 import time
 
-from mcts_arena import players
+from mcts_arena import players, stats
 from mcts_arena.runner import config
 from mcts_arena.runner.match import play_job_list
 from mcts_arena.runner.plan import make_plan
@@ -40,18 +39,22 @@ matches:
     scores = []
     for job in make_plan(exp).jobs:
         recs = play_job_list(job, players)
-        scores.append([r.score for r in recs])
+        pair = [r.score for r in recs]
+        if len(pair) == 2 and None not in pair:
+            scores.append(pair)
     return scores
 
 
 def intervals(pairs: list[list[float]]):
+    """The score, the half width of its per-game interval (Wilson, as if the games were
+    independent) and that of its pair interval: the report's own (mcts_arena.stats:
+    likelihood-ratio interval of the pentanomial, the one verdicts judge), halved."""
     games = [s for p in pairs for s in p]
-    n, m = len(games), len(pairs)
-    mean = statistics.mean(games)
-    game_half = 1.96 * statistics.pstdev(games) / math.sqrt(n)
-    pair_means = [statistics.mean(p) for p in pairs]
-    pair_half = 1.96 * statistics.pstdev(pair_means) / math.sqrt(m)
-    return mean, game_half, pair_half
+    n, wins = len(games), sum(games)
+    mean = wins / n
+    lo, hi = stats.wilson_interval(wins, n)
+    plo, phi = stats.pentanomial_interval(stats.pentanomial(pairs))
+    return mean, (hi - lo) / 2, (phi - plo) / 2
 
 
 def main():
