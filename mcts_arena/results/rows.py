@@ -171,7 +171,7 @@ def _no_constant(name: str) -> None:
 # ---- the store's tables ----------------------------------------------------------------------
 BUDGET = obj(optional={"time": opt(number), "sims": opt(count), "effort": opt(number),
                        "rate_of": opt(text), "unit": opt(text)})
-MOVE_STATS = obj(optional={"seat": seat, "sims": opt(number), "nodes": opt(number),
+MOVE_STATS = obj(optional={"seat": opt(seat), "chance": opt(one_of(True)), "sims": opt(number), "nodes": opt(number),
                            "depth": opt(number), "time": opt(number), "wall": opt(number)})
 SPRT = where(obj(required={"elo0": number, "elo1": number, "alpha": number, "beta": number,
                            "model": one_of("logistic", "normalized")}, closed=True),
