@@ -171,8 +171,11 @@ def _no_constant(name: str) -> None:
 # ---- the store's tables ----------------------------------------------------------------------
 BUDGET = obj(optional={"time": opt(number), "sims": opt(count), "effort": opt(number),
                        "rate_of": opt(text), "unit": opt(text)})
-MOVE_STATS = obj(optional={"seat": opt(seat), "chance": opt(one_of(True)), "sims": opt(number), "nodes": opt(number),
-                           "depth": opt(number), "time": opt(number), "wall": opt(number)})
+#: a move's statistics; a roll of the dice is {"seat": null, "chance": true}
+MOVE_STATS = obj(optional={"seat": opt(seat),
+                           "chance": opt(where(anything, lambda v: v is True, "expected true")),
+                           "sims": opt(number), "nodes": opt(number), "depth": opt(number),
+                           "time": opt(number), "wall": opt(number)})
 SPRT = where(obj(required={"elo0": number, "elo1": number, "alpha": number, "beta": number,
                            "model": one_of("logistic", "normalized")}, closed=True),
              lambda s: s["elo0"] < s["elo1"] and 0 < s["alpha"] < 1 and 0 < s["beta"] < 1
