@@ -246,3 +246,20 @@ def test_evaluations_and_results_agree(game):
                 assert not s.is_draw() and s.reward(r) == 1 and s.reward(1 - r) == -1
                 want = 1.0 if r == s.to_move() else -1.0
                 assert all(s.evaluation(ef) == want for ef in info.evals)
+
+
+# ---- search ordering --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", HEAVY)
+def test_ordered_moves_are_the_search_moves_in_a_stable_order(game):
+    """`ordered_moves` (αβ playouts' selective nodes; a game may fuse it) keeps what a stable
+    sort of the search moves by `move_order` keeps, cut to a width."""
+    for seed in range(2):
+        for s in random_game(game, seed, max_plies=60):
+            if s.is_terminal():
+                continue
+            full = s.py_ordered_moves(0)
+            assert len(set(full)) == len(full) and set(full) <= set(s.move_ids())
+            keys = [s.py_move_order(s.format_move(m)) for m in full]
+            assert keys == sorted(keys, reverse=True)
+            assert [s.py_ordered_moves(w) for w in (1, 3, 8)] == [full[:1], full[:3], full[:8]]

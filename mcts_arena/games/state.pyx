@@ -140,6 +140,22 @@ cdef class GameState:
         """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""
         return 0
 
+    cdef void move_orders(self, int* moves, int n, int* keys) noexcept nogil:
+        """keys[i] = move_order(moves[i]) for all n moves at once: a game whose order has a
+        per-position part (LOA's centre of mass) computes it once here."""
+        cdef int i
+        for i in range(n):
+            keys[i] = self.move_order(moves[i])
+
+    cdef int ordered_moves(self, int* out, int width) noexcept nogil:
+        """The search moves (`search_moves`) in the static order, best first, moves of equal
+        order as generated, cut to the `width` best when width > 0 (`keep_best`): what a
+        selective search (αβ playouts) expands. A game may fuse generation and ordering."""
+        cdef int n = self.search_moves(out)
+        cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
+        self.move_orders(out, n, keys)
+        return keep_best(out, keys, n, width)
+
     cdef double move_prior(self, int move) noexcept nogil:
         """Prior win rate in [0, 1] of `move` for the mover (node priors), or -1 for none."""
         return -1.0
@@ -283,6 +299,14 @@ cdef class GameState:
 
     def py_move_order(self, move):
         return self.move_order(self._move_id(move))
+
+    def py_ordered_moves(self, int width=0):
+        """`ordered_moves` (ids): the search moves best first, cut to `width` when > 0."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
+        cdef int n = 0
+        if self.result() == ONGOING:
+            n = self.ordered_moves(buf, width)
+        return [buf[i] for i in range(n)]
 
     def py_move_prior(self, move):
         return self.move_prior(self._move_id(move))

@@ -21,7 +21,7 @@ from libc.string cimport memset
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
-from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW, keep_best
 from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef double WIN_SCORE = 1000.0
@@ -70,39 +70,60 @@ cdef inline double terminal_score(GameState s, int res, int ply) noexcept nogil:
     return (WIN_SCORE - ply) if res == s.player else -(WIN_SCORE - ply)
 
 
+cdef inline int select_moves(GameState s, int* moves, int n, int width) noexcept nogil:
+    """moves[0:n] by the game's static order, best first, equal ones in the order given, cut to
+    the `width` best (all when width <= 0). Returns how many are kept."""
+    cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
+    s.move_orders(moves, n, keys)
+    return keep_best(moves, keys, n, width)
+
+
 cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
-                   int ply, int width) noexcept nogil:
+                   int ply, int width, int* killers) noexcept nogil:
     """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
-    `width` best moves by the game's static ordering are searched at each node."""
+    `width` best moves by the game's static ordering are searched at each node.
+
+    killers[ply] is the move that last refuted a sibling at this ply (or its best move): it is
+    searched first when it is among the node's moves. That changes only the order inside the
+    same set of moves, never the set, so the value at the root is the same and every cut-off
+    is sound: the playout's move is the one the search without it chose (issue 23)."""
     cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
-    cdef int n, i, me
+    cdef int n, i, me, best_move = -1, k
     cdef double v, best
     cdef int res = s.result()
     if res != ONGOING:
         return terminal_score(s, res, ply)
     if depth <= 0:
         return s.evaluate(evalfn)
-    n = s.search_moves(moves)
+    n = s.ordered_moves(moves, width)
     if n == 0:
         return s.evaluate(evalfn)
-    order_moves(s, moves, n, -1, NULL, NULL, NULL)
-    if width > 0 and n > width:
-        n = width
+    k = killers[ply]
+    if k >= 0 and moves[0] != k:
+        for i in range(1, n):
+            if moves[i] == k:
+                while i > 0:
+                    moves[i] = moves[i - 1]
+                    i -= 1
+                moves[0] = k
+                break
     best = -INF
     me = s.player
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width)
+            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width, killers)
         else:
-            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width)
+            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width, killers)
         s.undo_move()
         if v > best:
             best = v
+            best_move = moves[i]
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
                     break
+    killers[ply] = best_move
     return best
 
 
@@ -113,19 +134,20 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, i
     cheap form of MC-LOA's "selective 2-ply αβ search" (Winands & Björnsson 2011)."""
     cdef int i, j, t, best_move = moves[0], me = s.player
     cdef double v, best = -INF, alpha = -INF
+    cdef int killers[MAX_PLY]
+    for i in range(depth + 1):
+        killers[i] = -1
     # shuffle, then order by category so ties stay random
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         t = moves[i]; moves[i] = moves[j]; moves[j] = t
-    order_moves(s, moves, n, -1, NULL, NULL, NULL)
-    if width > 0 and n > width:
-        n = width
+    n = select_moves(s, moves, n, width)
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width)
+            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width, killers)
         else:
-            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width)
+            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width, killers)
         s.undo_move()
         if v > best:
             best = v
