@@ -27,8 +27,9 @@ tables) and efWB's mobility is a sum of 46 table entries (issue 23: before, both
 directions of every piece square by square). Connection is a bitboard flood fill (8-neighbour
 dilation). `perft` does not expand finished games.
 
-`random_playout` runs on local copies (bitboards + line counts, no hashing, no undo records) and
-does NOT detect repetitions; after `max_plies` it returns ONGOING (callers score that as a draw).
+`random_playout` runs on local copies (bitboards, line counts and the hash, no undo records) and
+ends games as the rules do, repetition draws included (issue 23: it had left them out); after
+`max_plies` it returns ONGOING (callers score that as a draw).
 
 Evaluations (side to move's view, in [-1, 1], +-1 for a decided game, 0 for a draw):
 
@@ -407,13 +408,16 @@ cdef class LinesOfAction(GameState):
     cdef int irrev          # ply of the position after the last capture (repetition window)
     cdef History hist
     cdef SideFeatures* fcache   # efWB side features by bitboard (NULL until the first use)
+    cdef History pbuf           # random_playout's hashes since its start (scratch, not cloned)
 
     def __cinit__(self):
         self.max_moves = 96          # 12 pieces x 8 directions
         history_init(&self.hist, sizeof(Undo))
+        history_init(&self.pbuf, sizeof(uint64_t), 64)
 
     def __dealloc__(self):
         history_free(&self.hist)
+        history_free(&self.pbuf)
         free(self.fcache)
 
     def __init__(self):
@@ -840,18 +844,26 @@ cdef class LinesOfAction(GameState):
         return moves[n - 1]
 
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
-        """Uniformly random playout on local copies: no undo records, no hash, no repetition."""
+        """Uniformly random playout on local copies (bitboards, line counts, the hash; no undo
+        records), with the rules' every end: connection, a capture that connects the
+        opponent, a repeated position (compared with the positions since the last capture,
+        the game's own before the playout included, as do_move does), no legal move."""
         cdef uint64_t b[2]
         cdef unsigned char c[NLINES]
         cdef int moves[MAX_MOVES]
-        cdef uint64_t tob
-        cdef int p = self.player, o, n, m, fr, to, plies = 0
+        cdef uint64_t tob, h = self.hash
+        cdef int p = self.player, o, n, m, fr, to, plies = 0, j
+        cdef int ply0 = self.ply, irrev = self.irrev
+        cdef uint64_t* seen
         cdef bint capt
         if self.res != ONGOING:
             return self.res
         b[0] = self.bb[0]
         b[1] = self.bb[1]
         memcpy(c, self.cnt, NLINES)
+        history_reserve(&self.pbuf, 64)
+        seen = <uint64_t*>self.pbuf.data        # seen[k]: the hash at ply ply0 + k
+        seen[0] = h
         while plies < max_plies:
             o = 1 - p
             n = gen_into(b[p], b[o], c, moves)
@@ -868,17 +880,29 @@ cdef class LinesOfAction(GameState):
             c[LINE[fr][3]] -= 1
             if capt:
                 b[o] ^= tob
+                h ^= ZOB[o][to]
+                irrev = ply0 + plies + 1
             else:
                 c[LINE[to][0]] += 1
                 c[LINE[to][1]] += 1
                 c[LINE[to][2]] += 1
                 c[LINE[to][3]] += 1
             b[p] ^= ((<uint64_t>1) << fr) | tob
+            h ^= ZOB[p][fr] ^ ZOB[p][to] ^ ZOB_SIDE
             plies += 1
             if connected(b[p]):
                 return p
             if capt and connected(b[o]):
                 return o
+            if plies >= self.pbuf.cap:
+                history_reserve(&self.pbuf, plies + 1)
+                seen = <uint64_t*>self.pbuf.data
+            seen[plies] = h
+            j = ply0 + plies - 4
+            while j >= irrev:
+                if (seen[j - ply0] if j >= ply0 else (<Undo*>self.hist.data)[j].hash) == h:
+                    return DRAW
+                j -= 2
             p = o
         return ONGOING
 

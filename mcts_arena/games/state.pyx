@@ -279,6 +279,14 @@ cdef class GameState:
         rng_seed(&r, seed)
         return self.random_playout(&r, max_plies)
 
+    def generic_playout_result(self, unsigned long long seed=1, int max_plies=1000000):
+        """The same playout as random_playout_result by the generic do/undo loop (GameState's
+        own random_playout, whatever the game overrides): a game whose fast playout draws its
+        moves in gen_moves order from the same generator must agree with it game for game."""
+        cdef Rng r
+        rng_seed(&r, seed)
+        return GameState.random_playout(self, &r, max_plies)
+
     # ---- test shims: the C-level knowledge hooks, by notation or move id ---------------------
     def _move_id(self, move):
         return self.parse_move(move) if isinstance(move, str) else int(move)
