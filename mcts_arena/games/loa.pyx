@@ -265,6 +265,7 @@ for _cap in range(2):
 
 cdef uint64_t ZOB[2][64]
 cdef uint64_t ZOB_SIDE
+DEF NULL_MIN_PIECES = 4     # do_null refuses with this many pieces or fewer to move
 cdef uint64_t _seed = 0x10A5EED5
 for _sq in range(64):
     ZOB[0][_sq] = splitmix64(&_seed)
@@ -825,6 +826,34 @@ cdef class LinesOfAction(GameState):
                 out[n] = sq | (to << 6)
                 n += 1
         return keep_best(out, keys, n, width)
+
+    cdef int tactical_moves(self, int* out) noexcept nogil:
+        """The captures, in generation order: what the MIA-like αβ's quiescence extends."""
+        cdef uint64_t opp = self.bb[1 - self.player]
+        cdef int n = self.gen_moves(out), i, k = 0
+        for i in range(n):
+            if (opp >> mv_to(out[i])) & 1:
+                out[k] = out[i]
+                k += 1
+        return k
+
+    cdef bint do_null(self) noexcept nogil:
+        """A pass, where null-move pruning is sound enough: the game goes on, the side to move
+        has more than NULL_MIN_PIECES pieces (zugzwang-like positions, where any move breaks a
+        blockade, come with few pieces) and the opponent has a legal move (a side without one
+        loses, which a pass must not bring about)."""
+        cdef int p = self.player
+        if self.res != ONGOING or self.npieces[p] <= NULL_MIN_PIECES:
+            return False
+        if not any_move(self.bb[1 - p], self.bb[p], self.cnt):
+            return False
+        self.player = 1 - p
+        self.hash ^= ZOB_SIDE
+        return True
+
+    cdef void undo_null(self) noexcept nogil:
+        self.player = 1 - self.player
+        self.hash ^= ZOB_SIDE
 
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
         """`ipp`: a move drawn with probability proportional to its category weight."""

@@ -110,5 +110,10 @@ cdef class GameState:
     cdef double move_bias(self, int move) noexcept nogil
     cdef bint is_decisive(self, int move) noexcept nogil
     cdef int threats(self, int* out, int limit) noexcept nogil
+    # For the MIA-like αβ (issue 23): the moves its quiescence search extends, and a pass
+    # where the game says a null move is sound.
+    cdef int tactical_moves(self, int* out) noexcept nogil
+    cdef bint do_null(self) noexcept nogil
+    cdef void undo_null(self) noexcept nogil
 
     cdef GameState clone(self)

@@ -156,6 +156,20 @@ cdef class GameState:
         self.move_orders(out, n, keys)
         return keep_best(out, keys, n, width)
 
+    cdef int tactical_moves(self, int* out) noexcept nogil:
+        """The moves a quiescence search extends (captures, for LOA), as many as it writes;
+        0 by default: a game without them has no quiescence search."""
+        return 0
+
+    cdef bint do_null(self) noexcept nogil:
+        """Pass the move (a null move) where the game holds it sound, and say whether it did;
+        undo_null takes it back. Never by default: passing is no move of the game, and a game
+        with zugzwang would make null-move pruning unsound."""
+        return False
+
+    cdef void undo_null(self) noexcept nogil:
+        pass
+
     cdef double move_prior(self, int move) noexcept nogil:
         """Prior win rate in [0, 1] of `move` for the mover (node priors), or -1 for none."""
         return -1.0
