@@ -330,6 +330,21 @@ cdef class GameState:
             n = self.ordered_moves(buf, width)
         return [buf[i] for i in range(n)]
 
+    def py_tactical_moves(self):
+        """`tactical_moves` (ids): what the αβ's quiescence search extends."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
+        cdef int n = 0
+        if self.result() == ONGOING:
+            n = self.tactical_moves(buf)
+        return [buf[i] for i in range(n)]
+
+    def py_do_null(self):
+        """`do_null`: pass where the game allows it; True if it did (undo with py_undo_null)."""
+        return bool(self.do_null())
+
+    def py_undo_null(self):
+        self.undo_null()
+
     def py_move_prior(self, move):
         return self.move_prior(self._move_id(move))
 
