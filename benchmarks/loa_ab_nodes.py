@@ -5,7 +5,7 @@ together), beside today's αβ: a deterministic count, so one run on any machine
 The positions: the first 20 of games/data/loa_openings.txt and 10 reached by αβ(efWB,d2)
 self-play from the start (seeds 1-10, 8 to 26 plies), fixed by this script.
 
-    .venv/bin/python benchmarks/loa_ab_nodes.py --depth 5
+    .venv/bin/python benchmarks/loa_ab_nodes.py --depth 6
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from pathlib import Path
 from mcts_arena import games, players
 
 OPENINGS = Path(games.__file__).with_name("data") / "loa_openings.txt"
-SPECS = ("αβ(efWB)", "αβ(efWB,pvs=1)", "αβ(efWB,pvs=1,qs=2)", "αβ(efWB,pvs=1,qs=4)",
-         "αβ(efWB,pvs=1,nm=1)", "αβ(efWB,pvs=1,etc=1)", "αβ(efWB,pvs=1,lmr=1)",
+SPECS = ("αβ(efWB)", "αβ(efWB,pvs=1)", "αβ(efWB,pvs=1,nm=1)", "αβ(efWB,pvs=1,etc=1)",
+         "αβ(efWB,pvs=1,lmr=1)", "αβ(efWB,pvs=1,nm=1,etc=1,lmr=1)", "αβ(efWB,pvs=1,qs=2)",
          "αβ(efWB,pvs=1,qs=2,nm=1,etc=1,lmr=1)")
 
 
@@ -39,7 +39,7 @@ def positions() -> list:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--depth", type=int, default=5)
+    ap.add_argument("--depth", type=int, default=6)
     ap.add_argument("--specs", nargs="*", default=list(SPECS))
     a = ap.parse_args()
     pos = positions()
