@@ -487,9 +487,12 @@ cdef class Hex(GameState):
         self.hist_move[self.ply] = move
         self.hist_res[self.ply] = self.res
         if move == SWAP:
-            for c in range(self.nc):
-                if self.cell[c] == 1:
-                    break
+            # swap is legal only with Black's one stone on the board (_swap_available): find it
+            # with a loop that leaves c set on every path (a for-range over an empty range
+            # would not, which gcc rightly flagged as maybe-uninitialized)
+            c = 0
+            while c < self.nc - 1 and self.cell[c] != 1:
+                c += 1
             t = (c % self.n) * self.n + c // self.n
             self.hist_aux[self.ply] = c
             self.cell[c] = 0
@@ -1056,4 +1059,7 @@ GAME = GameInfo(
     options=frozenset({"policy", "np", "abp"}),
     typical_plies=60,
     bench_players=("MCTS", "MCTS(bridge)", "MCTS(rave300)", "αβ(efTD)"),
+    # GTP: `boardsize N` is the size parameter, as for HexGui and Hex engines (MoHex); without
+    # it a controller was refused every size and an outside engine was never told the size
+    gtp_boardsize="size",
 )
