@@ -60,6 +60,28 @@ def test_bench_json(run):
     assert data["tictactoe"]["avg_plies"] <= 9
 
 
+def _random_ttt_length(cells=(0,) * 9, mover=1) -> float:
+    """The exact mean length of a uniformly random tic-tac-toe game, by enumeration."""
+    lines = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
+             (2, 4, 6))
+    if any(cells[a] and cells[a] == cells[b] == cells[c] for a, b, c in lines) or all(cells):
+        return 0.0
+    empty = [i for i in range(9) if not cells[i]]
+    return 1.0 + sum(_random_ttt_length(cells[:i] + (mover,) + cells[i + 1:], 3 - mover)
+                     for i in empty) / len(empty)
+
+
+def test_bench_mean_plies_are_exact_not_integer_divided():
+    """`arena bench` printed tic-tac-toe's mean length as 7.0 (a C integer division)."""
+    from mcts_arena import games
+    from mcts_arena.bench.loops import average_plies
+    exact = _random_ttt_length()
+    assert exact == pytest.approx(7.6, abs=0.1)
+    mean = average_plies(games.new_state("tictactoe"), 20000)
+    assert mean == pytest.approx(exact, abs=0.05)       # sd 1.2 / sqrt(20000): 6 sigma
+    assert mean != int(mean)
+
+
 def test_bench_search_json(run):
     r = run("bench", "tictactoe", "--search", "--seconds", "0.05", "--json")
     data = json.loads(r.output)["tictactoe"]
