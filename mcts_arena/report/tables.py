@@ -432,7 +432,10 @@ class Report:
     sweeps: list[Sweep]
     comparisons: list[dict] | None = None    # with --compare paper
     ci: str = "auto"
-    figures: list[tuple[str, str]] = field(default_factory=list)  # (title, PNG path) written
+    figures: list[tuple[str, str]] = field(default_factory=list)  # (title, path) written
+    #: the folder a written document is read from: its picture links are relative to it
+    #: (None: the current directory, for a document printed on stdout)
+    base: str | None = None
 
     @property
     def rows(self) -> list[dict]:
