@@ -1043,7 +1043,17 @@ def connection_tests(int n, cells):
     return bool(first), bool(_black_connected(b, n))
 
 
+from mcts_arena.games.boardtext import grid_setup
 from mcts_arena.games.info import GameInfo, Param
+
+
+def _sgf_move(notation):
+    return "swap-pieces" if notation == "swap" else notation
+
+
+def _sgf_parse(value):
+    return "swap" if value.lower() in ("swap-pieces", "swap") else value
+
 
 GAME = GameInfo(
     name="hex",
@@ -1051,6 +1061,8 @@ GAME = GameInfo(
     cls=Hex,
     evals=Hex.eval_functions,
     default_eval="efTD",
+    eval_meanings={"efTD": "two-distance potentials (Queenbee): the opponent's least two-distance "
+                           "connection minus mine, tanh(d / 4)"},
     default_c=1.0,
     params={"size": Param(default=11, low=3, high=19, meaning="board side"),
             "swap": Param(default=0, low=0, high=1, meaning="swap (pie) rule on White's first move")},
@@ -1062,4 +1074,7 @@ GAME = GameInfo(
     # GTP: `boardsize N` is the size parameter, as for HexGui and Hex engines (MoHex); without
     # it a controller was refused every size and an outside engine was never told the size
     gtp_boardsize="size",
+    # SGF as HexGui writes it: GM[11], cells by their name (a1 = column a, row 1, as ours),
+    # the swap move `swap-pieces`
+    record="sgf", sgf_game=11, sgf_move=_sgf_move, sgf_parse=_sgf_parse, sgf_setup=grid_setup,
 )

@@ -264,7 +264,10 @@ def _macro_specs(game: str) -> list:
 
 
 def _supports(game: str, field: str) -> bool:
-    return field not in KNOWLEDGE_OPTIONS or field in games.info_of(game).options
+    """Does `game` have the knowledge option `field` needs (Option.needs)?"""
+    needs = BY_FIELD[field].needs if field in BY_FIELD else None
+    needs = needs or (field if field in KNOWLEDGE_OPTIONS else None)
+    return needs is None or needs in games.info_of(game).options
 
 
 def _check_game(field: str, tok: str, game: str, text: str) -> None:
@@ -334,14 +337,16 @@ def _set(opts: dict, name: str, val, tok: str, text: str) -> None:
 
 
 def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
-    """(token, meaning) rows for `arena players`: MCTS's paper tokens (those the game can
-    use), every key=value option, then αβ's tokens."""
+    """(token, meaning) rows for `arena players`: MCTS's paper tokens, every key=value option,
+    then αβ's tokens; for a `game`, only those it accepts (an option needing knowledge the game
+    lacks is left out). A value's placeholder is the letter its meaning uses (fetX, egeε)."""
     def label(o: Option) -> str:
-        return o.label or (o.token if o.type == "flag" else f"{o.token}X")
-    rows = [(label(o), o.meaning) for o in tokens_of("MCTS").values()
-            if game is None or _supports(game, o.field)]
-    rows += [(f"{o.field}=V", o.key_meaning or o.meaning) for o in OPTIONS if o.key]
-    rows += [(f"{label(o)} (αβ)", o.meaning) for o in tokens_of("alphabeta").values()]
+        return o.label or (o.token if o.type == "flag" else f"{o.token}{o.symbol}")
+    ok = (lambda o: True) if game is None else (lambda o: _supports(game, o.field))
+    rows = [(label(o), o.meaning) for o in tokens_of("MCTS").values() if ok(o)]
+    rows += [(f"{o.field}={o.symbol}", o.key_meaning or o.meaning) for o in OPTIONS
+             if o.key and ok(o)]
+    rows += [(f"{label(o)} (αβ)", o.meaning) for o in tokens_of("alphabeta").values() if ok(o)]
     return rows
 
 
