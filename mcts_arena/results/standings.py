@@ -77,7 +77,8 @@ def standing_line(label: str, c: Counts, sprt=None) -> str:
     else:
         lo, hi, _ = stats.score_interval(c.wins, c.draws, c.losses)
         score = stats.score(c.wins, c.draws, c.losses)
-        line = (f"{label}: {c.games} games +{c.wins} ={c.draws} -{c.losses}, score "
+        games = f"{c.games} game" + ("s" if c.games != 1 else "")
+        line = (f"{label}: {games} +{c.wins} ={c.draws} -{c.losses}, score "
                 f"{100 * score:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}], Elo "
                 f"{elo_text(c.wins, c.draws, c.losses)}")
     if c.errors:

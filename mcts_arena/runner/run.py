@@ -29,6 +29,7 @@ from mcts_arena.runner.experiment import (
 )
 from mcts_arena.runner.pool import worker_count
 from mcts_arena.runner.preflight import start_engines
+from mcts_arena.runner.progress import EVERY_GAMES, EVERY_SECONDS
 from mcts_arena.runner.writer import check_writable
 
 BACKENDS = ("local", "ray")
@@ -78,9 +79,11 @@ def open_backend(backend: str, ray_address: str | None = None, verbose: bool = F
 
 def play(job: RunJob, *, new: bool = False, backend: str = "local",
          ray_address: str | None = None, verbose: bool = False, progress: bool = True,
-         echo: Callable[[str], None] = print) -> RunResult:
+         echo: Callable[[str], None] = print,
+         standings: tuple[int, float] = (EVERY_GAMES, EVERY_SECONDS)) -> RunResult:
     """Play the missing games of `job` (see the module docstring); `echo` gets the lines about
-    the run itself (moved results, the announcement)."""
+    the run itself (moved results, the announcement); `standings` is (every N games, every T
+    seconds) of the standings shown while it plays (runner/progress.py)."""
     exp, workers = job.experiment, job.workers
     start_engines(exp)              # external engines answer, before anything on disk
     engine = open_backend(backend, ray_address, verbose)
@@ -97,7 +100,8 @@ def play(job: RunJob, *, new: bool = False, backend: str = "local",
                  f"({stored} stored, {to_play} to play), {where}, results in {job.directory}")
 
         return run_experiment(exp, job.plan, job.directory, workers=workers, backend=engine,
-                              progress=progress, announce=announce, check_players=False)
+                              progress=progress, announce=announce, check_players=False,
+                              standings_every=standings[0], standings_seconds=standings[1])
     finally:
         if engine is not None:
             engine.close()
