@@ -48,11 +48,14 @@ from mcts_arena.runner.progress import EVERY_GAMES, EVERY_SECONDS
               help="With --backend ray: the cluster to join, HOST:PORT of its head or 'auto' "
                    "(default: start Ray locally).")
 @click.option("--verbose", is_flag=True, help="Let Ray's own log lines through (--backend ray).")
+@click.option("--allow-mixed-builds", is_flag=True,
+              help="Add games to results another build of mcts_arena played (refused "
+                   "otherwise); reports list the builds behind each pairing.")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
             sims: int | None, effort: float | None, openings: str | None,
             openings_order: str | None, out: str | None, dry_run: bool, new: bool,
             quiet: bool, standings_every: int, standings_seconds: float, backend: str,
-            ray_address: str | None, verbose: bool) -> None:
+            ray_address: str | None, verbose: bool, allow_mixed_builds: bool) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
@@ -81,13 +84,15 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         return
     result = run.play(job, new=new, backend=backend, ray_address=ray_address, verbose=verbose,
                       progress=not quiet, echo=lambda m: click.echo(m, err=True),
-                      standings=(standings_every, standings_seconds))
+                      standings=(standings_every, standings_seconds),
+                      allow_mixed_builds=allow_mixed_builds)
     click.echo(summary_of(job.directory))
     if result.interrupted:
         again = run.resume_command(config_path, {
             "--jobs": jobs, "--games": games, "--time": time_s, "--sims": sims,
             "--effort": effort, "--openings": openings, "--openings-order": openings_order,
-            "--out": out, "--backend": backend, "--ray-address": ray_address})
+            "--out": out, "--backend": backend, "--ray-address": ray_address,
+            "--allow-mixed-builds": allow_mixed_builds})
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "
                    f"{again}", err=True)

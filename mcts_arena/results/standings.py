@@ -1,5 +1,5 @@
-"""Standings: one plain line per pairing (games, W/D/L, score with its interval, Elo, the SPRT's
-LLR), as `arena run` prints them while it plays into a log file, and the one way an Elo
+"""Standings: one plain line per pairing (games, W/D/L, score with its interval, Elo, the pair
+score with its pentanomial interval once seat-swapped pairs are complete, the SPRT's LLR), as `arena run` prints them while it plays into a log file, and the one way an Elo
 difference is written (the report's tables use it too).
 
     >>> standing_line("MCTS(ipp) vs MCTS", Counts(wins=5, draws=2, losses=3))
@@ -81,6 +81,11 @@ def standing_line(label: str, c: Counts, sprt=None) -> str:
         line = (f"{label}: {games} +{c.wins} ={c.draws} -{c.losses}, score "
                 f"{100 * score:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}], Elo "
                 f"{elo_text(c.wins, c.draws, c.losses)}")
+        penta = c.pentanomial()
+        if sum(penta):      # the pair interval the report's verdicts use, where pairs exist
+            plo, phi = stats.pentanomial_interval(penta)
+            line += (f", pair score {100 * stats.pentanomial_score(penta):.1f}% "
+                     f"[{100 * plo:.1f}, {100 * phi:.1f}] of {sum(penta)} pairs")
     if c.errors:
         line += f", {c.errors} error game(s)"
     if sprt is not None:
