@@ -1,12 +1,14 @@
 """Standings: one plain line per pairing (games, W/D/L, score with its interval, Elo, the pair
-score with its pentanomial interval once seat-swapped pairs are complete, the SPRT's LLR), as `arena run` prints them while it plays into a log file, and the one way an Elo
-difference is written (the report's tables use it too).
+score with its pentanomial interval once seat-swapped pairs are complete, the SPRT's LLR), as
+`arena run` prints them while it plays into a log file, and the one way an Elo difference is
+written (the report's tables use it too).
 
     >>> standing_line("MCTS(ipp) vs MCTS", Counts(wins=5, draws=2, losses=3))
     'MCTS(ipp) vs MCTS: 10 games +5 =2 -3, score 60.0% [31.3, 83.2], Elo +70.4 ± 226.8'
 
 The numbers are the report's: `stats.tally` counts, `stats.score_interval` is the interval
-rule `arena run`'s summary and `arena report` print, `stats.elo` the Elo difference.
+rule `arena run`'s summary and `arena report` print, `stats.elo` the Elo difference,
+`stats.pentanomial_interval` the pair interval the report's verdicts judge.
 """
 from __future__ import annotations
 

@@ -48,8 +48,14 @@ class RunJob:
 def prepare(config_path: str, overrides: config_mod.Overrides, out: str | None, jobs: int,
             dry_run: bool = False) -> RunJob:
     """Load and check the config and its results directory (a dry run may look at a busy one)."""
+    worker_count(jobs)              # the worker count is checked first, before the config
+    return prepare_experiment(config_mod.load(config_path, overrides), out, jobs, dry_run)
+
+
+def prepare_experiment(exp: config_mod.Experiment, out: str | None, jobs: int,
+                       dry_run: bool = False) -> RunJob:
+    """`prepare` for an experiment already validated (the Python API builds it from code)."""
     workers = worker_count(jobs)
-    exp = config_mod.load(config_path, overrides)
     the_plan = plan_mod.make_plan(exp)
     directory = results_dir(exp, out)
     check_writable(directory, busy_ok=dry_run)
