@@ -13,8 +13,13 @@ from mcts_arena.results.suites import has_suite_results, summarise
 
 
 def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | None = None,
-           compare: str | None = None) -> Iterator[str]:
-    """The texts to print, in order, each as soon as it is made (each ends with a newline)."""
+           compare: str | None = None, figures: str = "png", dpi: int = 100) -> Iterator[str]:
+    """The texts to print, in order, each as soon as it is made (each ends with a newline);
+    the pictures as `figures` (png, svg, pdf) at `dpi`."""
+    if fmt == "html" and figures == "pdf":
+        # checked before anything is read or written: a page cannot show a PDF inline
+        raise UserError("--figures pdf cannot be embedded in an html page; use png or svg "
+                        "with --format html, or pdf with markdown or latex")
     suite_dirs = [p for p in paths if has_suite_results(p)]
     for p in suite_dirs:
         summary = summarise(p)
@@ -28,7 +33,7 @@ def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | Non
         raise UserError(f"--out {folder}: is a file, expected a folder for the report")
     rep = tables.build_report(paths, ci=ci, compare=compare)
     try:
-        plots.write_figures(rep, folder)
+        plots.write_figures(rep, folder, figures, dpi)
         if fmt in DOCUMENTS:
             # the document beside its pictures, linking them by name (the folder can be moved
             # or copied into a paper's sources as it is) ...

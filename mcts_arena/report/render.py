@@ -450,7 +450,8 @@ def render_html(report: Report) -> str:
     for title, path in pics:
         data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
         parts.append(f"<h3>{html.escape(title)}</h3>")
-        parts.append(f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">')
+        mime = "image/svg+xml" if Path(path).suffix == ".svg" else "image/png"
+        parts.append(f'<img alt="{html.escape(title)}" src="data:{mime};base64,{data}">')
     if report.comparisons is not None:
         parts.append("<h2>Compared with the paper</h2>")
         parts.append(f'<p class="note">No verdict without games or {html.escape(_FAR)}.</p>')
