@@ -225,8 +225,31 @@ def test_a_bad_record_file_is_one_line(tmp_path):
     res = CliRunner().invoke(cli, ["show", str(bad), "1"])
     assert res.exit_code == 2
     assert res.output == f"arena: error: {bad}:1: unknown game 'chess'; valid games: " \
-                         f"breakthrough, gomoku, hex, kalah, loa, tictactoe\n"
+                         f"{', '.join(games.names())}\n"
     junk = tmp_path / "junk.txt"
     junk.write_text("hello\n")
     res = CliRunner().invoke(cli, ["show", str(junk)])
     assert res.exit_code == 2 and "not an exported game file" in res.output
+
+
+def test_a_game_with_dice_exports_its_rolls_and_reads_back(tmp_path, monkeypatch):
+    """Pig: the rolls the match drew are in the record (PGN marks each `{dice}`, no player's
+    move), and the PGN and JSON lines read back to the stored moves, rolls marked as such."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.yaml").write_text("name: p\ngame: pig\nbudget: {sims: 10}\ngames: 2\n"
+                                     "matches:\n  - {player: Random, opponent: PigOptimal}\n")
+    assert CliRunner().invoke(cli, ["run", "p.yaml", "--quiet", "--jobs", "1"]).exit_code == 0
+    with Store.open(tmp_path / "results" / "p") as store:
+        stored = {g["game_id"]: g for g in store.games()}
+    for fmt in ("pgn", "jsonl"):
+        out = tmp_path / f"p.{fmt}"
+        assert CliRunner().invoke(cli, ["export", "results/p", "--format", fmt, "--out",
+                                        str(out)]).exit_code == 0
+        for rec in records.read(out):
+            g = stored[rec["game_id"]]
+            assert rec["moves"] == g["moves"]
+            assert [bool(s.get("chance")) for s in rec["stats"]] == \
+                [bool(s.get("chance")) for s in g["stats"]]
+        assert any(s.get("chance") for g in stored.values() for s in g["stats"])
+    shown = CliRunner().invoke(cli, ["show", str(tmp_path / "p.pgn"), "1"]).output
+    assert re.search(r"^\s+\d+\. dice ", shown, re.M), shown

@@ -50,9 +50,13 @@ def test_every_quoted_command_exists_with_its_options():
     assert bad == []
 
 
-def _example(o) -> str:
-    """A spec text that uses option `o` with a value in its range."""
-    kind = "MCTS" if "MCTS" in o.kinds else "αβ"
+def _example(o, game=None) -> str:
+    """A spec text that uses option `o` with a value in its range, for a kind that can play
+    `game` where one takes the option (a game with dice: not the searches)."""
+    able = [k for k in ("MCTS", "alphabeta", "FlatMC", "Random", "Greedy")
+            if k in o.kinds and k in players.spec.playing_kinds(game)]
+    kind = {"alphabeta": "αβ"}.get(able[0], able[0]) if able else \
+        ("MCTS" if "MCTS" in o.kinds else "αβ")
     value = {"flag": "", "int": o.example, "float": o.example}[o.type]
     if o.role == "budget":
         value = "1" if o.field == "time" else "100"
@@ -69,7 +73,7 @@ def test_players_lists_only_what_the_game_accepts(game):
     for o in OPTIONS:
         if o.token is None and not o.key:
             continue
-        text = _example(o)
+        text = _example(o, game)
         try:
             players.parse(text, game)
             accepted = True

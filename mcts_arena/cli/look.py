@@ -21,7 +21,9 @@ def games_cmd() -> None:
             click.echo(f"{name:13s} (not built)")
             continue
         click.echo(f"{name:13s} {info.description}")
-        click.echo(f"{'':13s} evaluations: {', '.join(info.evals)} (arena players {name})")
+        solved = "; solved exactly: arena prove, PigOptimal" if info.exact_solver else ""
+        click.echo(f"{'':13s} evaluations: {', '.join(info.evals)} (arena players {name})"
+                   f"{solved}")
         for key, p in info.params.items():
             setting = f"{key}={p.default}"
             click.echo(f"{'':13s} {setting:10s} {p.meaning} ({p.low} to {p.high})")
@@ -36,7 +38,8 @@ def players_cmd(game: str | None) -> None:
 
     if game is not None:
         game = games.resolve(game)
-    click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC")
+    click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC, "
+               "PigOptimal (a game's exact solution: pig)")
     click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
                "(see README)")
     click.echo("tokens and options (a placeholder is the letter its meaning uses):")
@@ -47,6 +50,10 @@ def players_cmd(game: str | None) -> None:
         click.echo(f"{g}: evaluations (default {info.default_eval}), C={info.default_c}")
         for ev in info.evals:
             click.echo(f"  {ev:12s} {info.eval_meanings[ev]}")
+        if info.has_chance:
+            solved = ", PigOptimal (its exact solution)" if info.exact_solver else ""
+            click.echo(f"  a game with dice: Random, Greedy(ef...){solved} and py(...) play it; "
+                       "MCTS, αβ, FlatMC and GTP engines cannot yet")
         for name, body in info.macros.items():
             click.echo(f"  macro {name:6s} = {body}")
 
@@ -72,13 +79,17 @@ def perft_cmd(game: str, depth: int, position: str | None) -> None:
               help="The game to replay (the same as the positional ID).")
 @click.option("--game", "old_id", default=None, metavar="ID", hidden=True,
               help="Deprecated spelling of --id (--game names a game in every other command).")
+@click.option("--move", "moves", multiple=True, metavar="MOVE",
+              help="Play this move first (repeat the option for several, in order; the dice "
+                   "of a game with chance are moves too: --move x31 --move '8/5 6/5').")
 def show_cmd(target: str, record_id: str | None, position: str | None, id_option: str | None,
-             old_id: str | None) -> None:
+             old_id: str | None, moves: tuple[str, ...]) -> None:
     """Print a position of GAME (board, side to move, legal moves), or replay a recorded game.
 
-    `arena show GAME` shows the start; `arena show results/quickstart ID` replays a game of an
-    experiment, `arena show games.pgn 3` the third game of an exported file (PGN, SGF or JSON
-    lines, as `arena export` writes them); without an ID it lists the games.
+    `arena show GAME` shows the start (or --position), after the --move moves if any;
+    `arena show results/quickstart ID` replays a game of an experiment, `arena show games.pgn 3`
+    the third game of an exported file (PGN, SGF or JSON lines, as `arena export` writes them);
+    without an ID it lists the games.
     """
     from mcts_arena.results import replay
 
@@ -115,10 +126,16 @@ def show_cmd(target: str, record_id: str | None, position: str | None, id_option
     if games.split(target)[0] not in games.names() and Path(target).exists():
         fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
     state = games.new_state(target, position)
+    for i, move in enumerate(moves, 1):
+        try:
+            state.play(move)
+        except ValueError as e:
+            fail(f"--move {i}: {' '.join(str(e).split())}")
     click.echo(str(state))
     click.echo(f"position: {state.to_text()}")
-    moves = state.moves()
-    click.echo(f"legal moves ({len(moves)}): {' '.join(moves)}")
+    legal = state.moves()
+    kind = "chance outcomes (dice)" if state.is_chance_node() else "legal moves"
+    click.echo(f"{kind} ({len(legal)}): {' '.join(legal)}")
 
 
 @cli.command("bench")

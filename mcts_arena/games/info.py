@@ -79,6 +79,15 @@ class GameInfo:
     sgf_setup: Callable | None = None
     #: positions besides the start that `arena bench --search` measures: label -> text form
     bench_positions: dict[str, str] = field(default_factory=dict)
+    #: the game solved exactly, where it can be (Pig): (params, check=False) -> a solution with
+    #: `first_player_win()`, `win_probability_at(state)`, `move(state)` (the optimal move) and
+    #: `summary()`; ValueError (one line) for parameters it cannot solve (check=True: only that
+    #: test, nothing solved). `arena prove` prints it; the `PigOptimal` player plays its moves.
+    #: None: no exact solution.
+    exact_solver: Callable | None = None
+    #: the same game in OpenSpiel (`pyspiel.load_game` text), which `arena bench` measures
+    #: beside ours when open_spiel is installed; None: no counterpart measured
+    openspiel: str | None = None
 
     def __post_init__(self):
         if self.default_eval not in self.evals:
@@ -95,6 +104,11 @@ class GameInfo:
             raise ValueError(f"{self.name}: record {self.record!r} not in {RECORD_FORMATS}")
         if self.record == "sgf" and (self.sgf_game is None or self.sgf_setup is None):
             raise ValueError(f"{self.name}: an SGF record needs sgf_game and sgf_setup")
+
+    @property
+    def has_chance(self) -> bool:
+        """Does the game have chance nodes (dice)? Read from the class, so there is one truth."""
+        return bool(getattr(self.cls, "has_chance", False))
 
     def opening_kinds(self) -> list[str]:
         return ["start", "random_plies", *self.openings]

@@ -44,6 +44,8 @@ TERMINATION = {"normal": "normal", "time_forfeit": "time forfeit", "illegal_move
                "illegal move", "resign": "resignation", "max_plies": "ply limit",
                "error": "error"}
 COMMENT_KEYS = ("sims", "nodes", "depth", "time", "value")
+#: The comment after a chance outcome (a roll of the dice) in PGN: it is no player's move.
+DICE_COMMENT = "dice"
 
 
 # ---- choosing the games -----------------------------------------------------------------------
@@ -217,6 +219,9 @@ def pgn(rec: dict) -> str:
     tokens: list[str] = []
     number, last_seat = 1, None
     for move, st in zip(rec["moves"], rec["stats"]):
+        if st.get("chance"):        # a game with dice: the roll, marked, before the move
+            tokens += [move, "{" + DICE_COMMENT + "}"]
+            continue
         seat = st.get("seat", 0 if last_seat is None else 1 - last_seat)
         if seat == 0:
             if last_seat is not None:

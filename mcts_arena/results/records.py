@@ -22,7 +22,7 @@ from pathlib import Path
 
 from mcts_arena import games
 from mcts_arena.errors import UserError
-from mcts_arena.results.export import COLOUR_NAMES
+from mcts_arena.results.export import COLOUR_NAMES, DICE_COMMENT
 
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _PGN_TOKEN = re.compile(r"\{[^}]*\}|\S+")
@@ -117,7 +117,9 @@ def _pgn(text: str, path: Path) -> list[dict]:
         in_moves = True
         for tok in _PGN_TOKEN.findall(s):
             if tok.startswith("{"):
-                if stats:
+                if stats and tok[1:-1].strip() == DICE_COMMENT:
+                    stats[-1] = {"seat": None, "chance": True}
+                elif stats:
                     stats[-1] = _stats(tok[1:-1])
             elif not _MOVE_NUMBER.match(tok) and tok not in _PGN_RESULTS:
                 moves.append(tok)

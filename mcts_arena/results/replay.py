@@ -24,7 +24,7 @@ def stored_game_ids(results_dir: str | Path, limit: int) -> tuple[list[str], int
 
 def replay_game(results_dir: str | Path, game_id: str) -> str:
     """The recorded game `game_id` move by move: the opening board, then each move with its
-    search statistics and the board after it, then the result."""
+    search statistics (or the dice that came up) and the board after it, then the result."""
 
     with Store.open(results_dir) as store:
         g = store.game(game_id)
@@ -62,12 +62,15 @@ def replay_lines(game_id: str, game: str | None, seats, opening: str | None, mov
         state = games.new_state(game, None if opening == "start" else opening)
         out.append(str(state))
     for i, (move, st) in enumerate(zip(moves, stats), 1):
-        parts = [f"{k} {st[k]}" for k in ("sims", "nodes", "depth", "value") if k in st]
-        wall = st.get("wall", st.get("time"))
-        if wall is not None:
-            parts.append(f"{wall:.3f} s")
-        seat = st.get("seat", "?" if state is None else state.to_move())
-        out.append(f"{i:>3}. seat {seat} {move}   ({', '.join(parts)})")
+        if st.get("chance"):            # a game with dice: the roll the loop drew
+            out.append(f"{i:>3}. dice {move}")
+        else:
+            parts = [f"{k} {st[k]}" for k in ("sims", "nodes", "depth", "value") if k in st]
+            wall = st.get("wall", st.get("time"))
+            if wall is not None:
+                parts.append(f"{wall:.3f} s")
+            seat = st.get("seat", "?" if state is None else state.to_move())
+            out.append(f"{i:>3}. seat {seat} {move}   ({', '.join(parts)})")
         if state is not None:
             try:
                 state.play(move)

@@ -10,7 +10,9 @@ Seeds come from SHA-256 of the experiment seed and the game's coordinates (never
 `hash`, which changes between processes). The opening of pair k depends only on the experiment
 seed and k, so pair k starts from the same position in every pairing of the experiment: the
 points of a sweep are compared on the same openings. With an opening book, pair k's line is
-chosen here (`book_index`) and only that line travels with its job.
+chosen here (`book_index`) and only that line travels with its job. So do the dice of a game
+with chance nodes (`dice: common`, the default): both games of pair k, in every pairing, draw
+their chance outcomes from the same seed; `dice: independent` gives every game its own.
 """
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ class GameSpec:
     seats: tuple[str, str]              # canonical spec in seat 0 and seat 1
     budgets: tuple[Budget, Budget]      # budget of seat 0 and seat 1
     seeds: tuple[int, int]              # player seeds of seat 0 and seat 1
+    dice_seed: int = 0                  # seed of the game's chance outcomes (games with dice)
 
     @property
     def player_seat(self) -> int:
@@ -106,6 +109,7 @@ def pair_games(exp: Experiment, p: Pairing, k: int) -> tuple[GameSpec, ...]:
             budgets=(budgets[0] or exp.budget, budgets[1] or exp.budget),
             seeds=(derive_seed(exp.seed, p.id, k, swap, 0),
                    derive_seed(exp.seed, p.id, k, swap, 1)),
+            dice_seed=dice_seed(exp, p, k, swap),
         ))
     return tuple(out)
 
@@ -130,6 +134,14 @@ def pair_openings(exp: Experiment, k: int) -> Openings:
         return o
     return Openings(o.kind, o.plies, o.file, o.order,
                     (o.lines[book_index(o, exp.seed, k)],))
+
+
+def dice_seed(exp: Experiment, p: Pairing, k: int, swap: int) -> int:
+    """The seed of a game's chance outcomes: pair k's (common random numbers: the same dice in
+    both games of the pair, as in every pairing's pair k), or the game's own (`independent`)."""
+    if exp.dice == "independent":
+        return derive_seed(exp.seed, "dice", p.id, k, swap)
+    return derive_seed(exp.seed, "dice", k)
 
 
 def make_plan(exp: Experiment) -> Plan:
