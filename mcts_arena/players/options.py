@@ -119,6 +119,24 @@ OPTIONS: tuple[Option, ...] = (
     Option("tt", "int", 0, 1, "αβ: transposition table (1, default) or none (0, as the paper's "
            "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,
            engine="use_tt", symbol="0|1"),
+    # The MIA-like αβ (issue 23): each enhancement a switch, off by default (the αβ the
+    # record's rows name); docs/loa.md has their measurements.
+    Option("pvs", "int", 0, 1, "αβ: principal variation search (1: null windows after the "
+           "first move) or none (0, default)", kinds=frozenset({"alphabeta"}), key=True,
+           written="key", off=0, engine="pvs", symbol="0|1"),
+    Option("qs", "int", 0, 16, "αβ: quiescence search over the game's tactical moves (LOA: "
+           "captures), at most N plies (0, default: none)", kinds=frozenset({"alphabeta"}),
+           key=True, written="key", off=0, engine="qs", symbol="N"),
+    Option("nm", "int", 0, 1, "αβ: null-move pruning, R=2, where the game allows a pass (1; "
+           "LOA: not with 4 pieces or fewer to move) or none (0, default)",
+           kinds=frozenset({"alphabeta"}), key=True, written="key", off=0, engine="null",
+           symbol="0|1"),
+    Option("etc", "int", 0, 1, "αβ: enhanced transposition cutoffs (1, with tt) or none "
+           "(0, default)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=0,
+           engine="etc", symbol="0|1"),
+    Option("lmr", "int", 0, 1, "αβ: late move reductions, one ply from the 5th move on "
+           "(1, with pvs) or none (0, default)", kinds=frozenset({"alphabeta"}), key=True,
+           written="key", off=0, engine="lmr", symbol="0|1"),
     Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "S seconds per move (overrides "
            "the experiment budget)", kinds=SEARCHING, key=True, role="budget", symbol="S"),
     Option("sims", "int", 1, budgets.SIMS_MAX, "a fixed budget of N simulations per move (the "
