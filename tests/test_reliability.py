@@ -221,7 +221,7 @@ def test_show_names_an_illegal_stored_move(world):
     con.commit()
     con.close()
     msg = one_line(arena("show", "R", "--game", gid))
-    assert f"game {gid}, column moves_json: move 2 'a1' cannot be played" in msg
+    assert f"game {gid}, column moves_json: game {gid}: move 2 'a1' is not legal here" in msg
 
 
 # ---- 3, 4, 5. one reader and one YAML loader ------------------------------------------------

@@ -175,7 +175,7 @@ BUDGET = obj(optional={"time": opt(number), "sims": opt(count), "effort": opt(nu
 MOVE_STATS = obj(optional={"seat": opt(seat),
                            "chance": opt(where(anything, lambda v: v is True, "expected true")),
                            "sims": opt(number), "nodes": opt(number), "depth": opt(number),
-                           "time": opt(number), "wall": opt(number)})
+                           "time": opt(number), "wall": opt(number), "value": opt(number)})
 SPRT = where(obj(required={"elo0": number, "elo1": number, "alpha": number, "beta": number,
                            "model": one_of("logistic", "normalized")}, closed=True),
              lambda s: s["elo0"] < s["elo1"] and 0 < s["alpha"] < 1 and 0 < s["beta"] < 1
