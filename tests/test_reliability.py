@@ -197,7 +197,7 @@ def test_a_corrupt_row_is_one_line_naming_store_row_and_column(world, table, col
     con.commit()
     con.close()
     before = tree(world)
-    shows = [] if table == "pairing" else [["show", "R", "--game", gid]]   # reads no pairing
+    shows = [] if table == "pairing" else [["show", "R", gid]]   # reads no pairing
     for args in [["report", "R"], *shows]:
         msg = one_line(arena(*args))
         assert "R/arena.sqlite: corrupt store" in msg and column in msg, msg
@@ -220,7 +220,7 @@ def test_show_names_an_illegal_stored_move(world):
     con.execute("UPDATE game SET moves_json = '[\"a1\", \"a1\"]' WHERE game_id = ?", (gid,))
     con.commit()
     con.close()
-    msg = one_line(arena("show", "R", "--game", gid))
+    msg = one_line(arena("show", "R", gid))
     assert f"game {gid}, column moves_json: game {gid}: move 2 'a1' is not legal here" in msg
 
 
@@ -381,7 +381,7 @@ def test_read_only_commands_create_no_file(world, tmp_path):
     copy.mkdir()
     shutil.copy(world / "R" / "arena.sqlite", copy / "arena.sqlite")
     gid = some_game(world)
-    for args in (["report", copy], ["show", copy], ["show", copy, "--game", gid],
+    for args in (["report", copy], ["show", copy], ["show", copy, gid],
                  ["report", copy, "--format", "json"]):
         res = arena(*args)
         assert res.exit_code == 0, res.output
