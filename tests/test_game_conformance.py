@@ -8,12 +8,15 @@ counts to tests/data/perft.json and its reference rules to tests/reference_games
 - the fast `random_playout` against the generic generate/do loop (restores the state, same end
   conditions, same result distribution from the start with fixed seeds);
 - evaluations in [-1, 1], ±1 / 0 for a finished game from the side to move's view, 0 at a
-  symmetric start; terminal, winner, reward and legal moves agree.
+  symmetric start; terminal, winner, reward and legal moves agree;
+- the drawing hook (`GameInfo.draw`, the board of `arena serve`'s game viewer): an SVG
+  document for every position, one picture per position, the last move marked.
 """
 from __future__ import annotations
 
 import json
 import random
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -246,3 +249,36 @@ def test_evaluations_and_results_agree(game):
                 assert not s.is_draw() and s.reward(r) == 1 and s.reward(1 - r) == -1
                 want = 1.0 if r == s.to_move() else -1.0
                 assert all(s.evaluation(ef) == want for ef in info.evals)
+
+
+# ---- how a position is drawn ----------------------------------------------------------------
+
+@pytest.mark.parametrize("game", HEAVY)
+def test_every_position_is_drawn(game):
+    """Each game declares its board drawing with one hook in its own file (GameInfo.draw): an
+    SVG document (no script, no event handler, no outside reference) for every position of
+    random games; positions that differ (board or side to move) give pictures that differ, the
+    same position the same picture; the last move changes the picture (its mark)."""
+    info = games.info_of(game)
+    assert callable(info.draw), f"{game}: no GameInfo.draw (the game viewer's board)"
+    pictures: dict[str, str] = {}
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        s = games.new_state(game)
+        last = None
+        while True:
+            plain = info.draw(s, None)
+            root = ET.fromstring(plain)
+            assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("viewBox")
+            for el in root.iter():
+                assert not el.tag.endswith(("script", "foreignObject", "image", "use", "a"))
+                assert not any(k.startswith("on") or k.endswith("href") for k in el.attrib)
+            assert pictures.setdefault(s.to_text(), plain) == plain
+            if last is not None and last[2] != "swap":
+                assert info.draw(s, last[:2]) != plain, f"{game}: the last move is not marked"
+            if s.is_terminal() or s.ply >= 60:
+                break
+            seat, move = s.to_move(), rng.choice(s.move_ids())
+            last = (seat, move, s.format_move(move))
+            s.play(move)
+    assert len(set(pictures.values())) == len(pictures)

@@ -64,6 +64,10 @@ class GameInfo:
     bench_playouts: int = 2000          # playouts that estimate the average game length
     #: positions besides the start that `arena bench --search` measures: label -> text form
     bench_positions: dict[str, str] = field(default_factory=dict)
+    #: how a position is drawn (the game viewer of `arena serve`): draw(state, last=None) -> an
+    #: SVG document; `last` = (seat, move id) of the move that led to `state`, marked on the
+    #: board (games/drawing.py has the builder and the shared layouts); every game has one
+    draw: Callable | None = None
 
     def __post_init__(self):
         if self.default_eval not in self.evals:
