@@ -1,8 +1,9 @@
 """Pictures of results: forest plot, α-sweep curves, Elo ladder, elimination bracket (PNG).
 
 Every function here draws on a `matplotlib.figure.Figure` with the Agg canvas (no pyplot
-state, no display), writes one PNG file (folders created) and returns its path, so a caller
-can use any of them on its own, e.g. `arena reproduce` writing into docs/reproduction/::
+state, no display), writes one PNG file (folders created) and returns its path (or writes into
+a binary file object given instead of a path), so a caller can use any of them on its own,
+e.g. `arena reproduce` writing into docs/reproduction/::
 
     from mcts_arena.report.figures import forest_plot, sweep_plot
     forest_plot(rows, "docs/reproduction/table2.png", title="Table 2")
@@ -35,7 +36,12 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _save(fig, path: str | Path) -> Path:
+def _save(fig, path):
+    """Write the PNG to `path` (folders created) and return the Path; or into `path` itself
+    when it is a binary file object (a picture served from memory: `arena serve`)."""
+    if hasattr(path, "write"):
+        fig.savefig(path, format="png")
+        return path
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png")

@@ -47,17 +47,23 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
         if state is not None:
             state.play(move)
             out.append(str(state))
-    if g["reason"] == "error":
-        result = f"error game (not counted): {g['error']}"
-    elif g["winner"] is None:
-        result = "draw" + (" (ply limit)" if g["reason"] == "max_plies" else "")
-    else:
-        result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
-        if g["reason"] == "time_forfeit":
-            result += f" on time: {g['error']}"
-        elif g["reason"] == "illegal_move":
-            result += f" by forfeit: {g['error']}"
-        elif g["reason"] == "resign":
-            result += f" by resignation: {g['error']}"
-    out.append(f"result: {result} after {g['plies']} plies")
+    out.append(f"result: {result_text(g)} after {g['plies']} plies")
     return "\n".join(out)
+
+
+def result_text(g: dict) -> str:
+    """How the stored game `g` ended, in words ("seat 0 (MCTS) wins", "draw (ply limit)",
+    "error game (not counted): ..."): `arena show` and the game viewer of `arena serve`."""
+    seats = (g["seat0"], g["seat1"])
+    if g["reason"] == "error":
+        return f"error game (not counted): {g['error']}"
+    if g["winner"] is None:
+        return "draw" + (" (ply limit)" if g["reason"] == "max_plies" else "")
+    result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
+    if g["reason"] == "time_forfeit":
+        result += f" on time: {g['error']}"
+    elif g["reason"] == "illegal_move":
+        result += f" by forfeit: {g['error']}"
+    elif g["reason"] == "resign":
+        result += f" by resignation: {g['error']}"
+    return result
