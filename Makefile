@@ -47,4 +47,5 @@ annotate: $(STAMP)
 
 clean:
 	rm -rf build $(VENV) *.egg-info
-	find mcts_arena -name '*.so' -o -name '*.c' -o -name '*.html' | xargs rm -f
+	find mcts_arena \( -name '*.so' -o -name '*.c' -o -name '*.html' \) -not -path '*/serve/static/*' \
+		| xargs rm -f
