@@ -99,6 +99,7 @@ def build_app(root: str | Path, host: str = "127.0.0.1") -> SecurityHeaders:
     from starlette.concurrency import run_in_threadpool
 
     live = Live(root)
+    live.warm()
 
     def page(name: str, *required: str):
         async def endpoint(request: Request) -> Response:

@@ -5,10 +5,12 @@ game with its moves, and its boards.
 Why cached, and throttled: many browsers poll the same pages while runs write the stores. An
 answer is computed once per change of its store (`catalog.data_key`: a few `stat` calls tell
 whether anything was committed since) and shared by every client; and one experiment's
-standings are computed again at most once per `max(MIN_INTERVAL, COST_FACTOR x what the last
-computation and its pictures cost)`, so however many clients poll and however fast games are
-stored, the server takes at most about 1/COST_FACTOR of one core per experiment from the
-run's workers. Every answer carries an ETag (its version), so an unchanged poll is a 304.
+standings are computed again at most once per `max(MIN_INTERVAL, COST_FACTOR x what they
+cost)` (smoothed over the last computations), each picture drawn again at most once per
+`max(PICTURE_INTERVAL, COST_FACTOR x its cost)`: however many clients poll and however fast
+games are stored, the server takes at most about 1/COST_FACTOR of one core for a watched
+experiment's standings and as much for its pictures from the run's workers. Every answer
+carries an ETag (its version), so an unchanged poll is a 304.
 
 The numbers are the report's own (`report.tables.build_report` with the paper beside ours, and
 `report.plots.pictures`): the page and `arena report` never disagree.
@@ -22,7 +24,7 @@ import json
 import math
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from mcts_arena import games
@@ -34,6 +36,7 @@ from mcts_arena.serve import catalog
 
 MIN_INTERVAL = 2.0          # seconds: an experiment's standings are recomputed at most this often
 COST_FACTOR = 20.0          # ... and at most once per COST_FACTOR x their last cost
+PICTURE_INTERVAL = 10.0     # seconds: a picture is drawn again at most this often (and COST_FACTOR)
 SCAN_TTL = 2.0              # seconds before the root is searched for new stores again
 LOCKS_TTL = 1.0             # seconds the kernel's lock table is reused
 GAMES_KEPT = 256            # stored games kept decoded (the viewer steps through one at a time)
@@ -56,7 +59,6 @@ class View:
     made: float
     cost: float
     extra: object = None
-    pictures: dict[str, bytes] = field(default_factory=dict)
 
 
 def _clean(x):
@@ -93,6 +95,7 @@ class Live:
         self._summaries: dict[str, View] = {}
         self._index: View | None = None
         self._standings: dict[str, View] = {}
+        self._pictures: dict[tuple[str, str], tuple[str, bytes, float, float]] = {}
         self._game_lists: dict[tuple[str, str], View] = {}
         self._games: collections.OrderedDict = collections.OrderedDict()
         self._boards: collections.OrderedDict = collections.OrderedDict()
@@ -138,16 +141,33 @@ class Live:
         return not throttle or time.monotonic() - old.made >= max(MIN_INTERVAL,
                                                                   COST_FACTOR * old.cost)
 
+    @staticmethod
+    def warm() -> None:
+        """Import what the views use (pandas, scipy, matplotlib's Agg canvas) before the first
+        request, so that no answer's measured cost, which sets its throttle, is import time."""
+        from mcts_arena.report import figures, plots, tables  # noqa: F401
+        from mcts_arena.results import frames, tournament  # noqa: F401
+
+        figures._figure(1, 1)
+
+    @staticmethod
+    def _cost(old: View | None, spent: float) -> float:
+        """What an answer costs, smoothed over its last computations (one slow one, the
+        machine busy for a moment, does not stall the page for long)."""
+        return spent if old is None else 0.5 * (old.cost + spent)
+
     # ---- the index ------------------------------------------------------------------------
-    def summary(self, entry: catalog.Entry) -> View:
+    def summary(self, entry: catalog.Entry, fresh: bool = False) -> View:
+        """The index's facts of one store (`fresh`: computed now if the store changed, not
+        throttled: the standings embed them)."""
         key = self._key(entry)
         with self._lock(f"summary/{entry.id}"):
             old = self._summaries.get(entry.id)
-            if self._due(old, key, throttle=True):
+            if self._due(old, key, throttle=not fresh):
                 t0 = time.thread_time()
                 s = catalog.summary(entry, self._kernel_locks())
                 self._summaries[entry.id] = _view(key, s, time.monotonic(),
-                                                  time.thread_time() - t0, s)
+                                                  self._cost(old, time.thread_time() - t0), s)
             return self._summaries[entry.id]
 
     def index(self) -> View:
@@ -174,13 +194,14 @@ class Live:
                 payload, report, pics = self._standings_of(entry)
                 payload["version"] = hashlib.sha1(repr(key).encode()).hexdigest()[:12]
                 self._standings[eid] = _view(key, payload, time.monotonic(),
-                                             time.thread_time() - t0, (report, pics))
+                                             self._cost(old, time.thread_time() - t0),
+                                             (report, pics))
             return self._standings[eid]
 
     def _standings_of(self, entry: catalog.Entry):
         from mcts_arena.report import plots, tables
 
-        summary = self.summary(entry).extra
+        summary = self.summary(entry, fresh=True).extra
         payload = {"id": entry.id, "summary": summary, "made": time.time(), "info": None,
                    "rows": [], "pictures": [], "tournament": None, "ratings": None}
         if summary["state"] == "unreadable":
@@ -198,19 +219,25 @@ class Live:
 
     def picture(self, eid: str, name: str) -> bytes:
         """The PNG of picture `name` of experiment `eid`, drawn from the standings the page
-        shows now (once per version; its cost counts in the experiment's throttle)."""
+        shows now; drawn again at most once per max(PICTURE_INTERVAL, COST_FACTOR x what it
+        cost) (matplotlib takes a good part of a second: pictures lag the standings a little
+        while games stream in rather than take the run's CPU)."""
         view = self.experiment(eid)
         _report, pics = view.extra
         if name not in pics:
             raise NotFound(f"no picture {name!r} in experiment {eid!r}")
-        with self._lock(f"experiment/{eid}"):
-            if name not in view.pictures:
-                t0 = time.thread_time()
-                buf = io.BytesIO()
-                pics[name].draw(buf)
-                view.pictures[name] = buf.getvalue()
-                view.cost += time.thread_time() - t0
-            return view.pictures[name]
+        with self._lock(f"picture/{eid}"):
+            old = self._pictures.get((eid, name))
+            if old is not None and (old[0] == view.etag or time.monotonic() - old[2] < max(
+                    PICTURE_INTERVAL, COST_FACTOR * old[3])):
+                return old[1]
+            t0 = time.thread_time()
+            buf = io.BytesIO()
+            pics[name].draw(buf)
+            spent = time.thread_time() - t0
+            self._pictures[(eid, name)] = (view.etag, buf.getvalue(), time.monotonic(),
+                                           spent if old is None else 0.5 * (old[3] + spent))
+            return buf.getvalue()
 
     # ---- games ----------------------------------------------------------------------------
     def game_list(self, eid: str, pairing: str) -> View:
