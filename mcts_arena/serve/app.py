@@ -89,6 +89,9 @@ def _errors(endpoint):
             return JSONResponse({"error": str(e)}, status_code=404)
         except (UserError, sqlite3.Error) as e:
             return JSONResponse({"error": " ".join(str(e).split())}, status_code=503)
+        except Exception as e:  # noqa: BLE001 - one bad answer, never a stopped server
+            return JSONResponse({"error": f"{type(e).__name__}: {' '.join(str(e).split())}"},
+                                status_code=500)
     return wrapped
 
 

@@ -6,10 +6,11 @@ Why cached, and throttled: many browsers poll the same pages while runs write th
 answer is computed once per change of its store (`catalog.data_key`: a few `stat` calls tell
 whether anything was committed since) and shared by every client; and one experiment's
 standings are computed again at most once per `max(MIN_INTERVAL, COST_FACTOR x what they
-cost)` (smoothed over the last computations), each picture drawn again at most once per
-`max(PICTURE_INTERVAL, COST_FACTOR x its cost)`: however many clients poll and however fast
-games are stored, the server takes at most about 1/COST_FACTOR of one core for a watched
-experiment's standings and as much for its pictures from the run's workers. Every answer
+cost)` (smoothed over the last computations), its pictures drawn again at most once per
+`max(PICTURE_INTERVAL, PICTURE_COST_FACTOR x what drawing them all costs)`: however many
+clients poll and however fast games are stored, the server takes at most about 1/COST_FACTOR +
+1/PICTURE_COST_FACTOR of one core for a watched experiment. While one thread recomputes, the
+other requests get the previous answer at once. Every answer
 carries an ETag (its version), so an unchanged poll is a 304.
 
 The numbers are the report's own (`report.tables.build_report` with the paper beside ours, and
@@ -35,8 +36,9 @@ from mcts_arena.results.store import Store
 from mcts_arena.serve import catalog
 
 MIN_INTERVAL = 2.0          # seconds: an experiment's standings are recomputed at most this often
-COST_FACTOR = 20.0          # ... and at most once per COST_FACTOR x their last cost
-PICTURE_INTERVAL = 10.0     # seconds: a picture is drawn again at most this often (and COST_FACTOR)
+COST_FACTOR = 30.0          # ... and at most once per COST_FACTOR x their (smoothed) cost
+PICTURE_INTERVAL = 10.0     # seconds: an experiment's pictures are drawn again at most this often
+PICTURE_COST_FACTOR = 60.0  # ... and at most once per this x what drawing them all costs
 SCAN_TTL = 2.0              # seconds before the root is searched for new stores again
 LOCKS_TTL = 1.0             # seconds the kernel's lock table is reused
 GAMES_KEPT = 256            # stored games kept decoded (the viewer steps through one at a time)
@@ -93,9 +95,9 @@ class Live:
         self._kernel = None
         self._kernel_at = -math.inf
         self._summaries: dict[str, View] = {}
-        self._index: View | None = None
+        self._indexes: dict[str, View] = {}
         self._standings: dict[str, View] = {}
-        self._pictures: dict[tuple[str, str], tuple[str, bytes, float, float]] = {}
+        self._pictures: dict[tuple[str, str], View] = {}
         self._game_lists: dict[tuple[str, str], View] = {}
         self._games: collections.OrderedDict = collections.OrderedDict()
         self._boards: collections.OrderedDict = collections.OrderedDict()
@@ -132,14 +134,31 @@ class Live:
         return (catalog.data_key(entry.directory),
                 catalog.lock_held(entry.directory, self._kernel_locks()))
 
-    @staticmethod
-    def _due(old: View | None, key: tuple, throttle: bool) -> bool:
-        if old is None:
-            return True
-        if old.key == key:
-            return False
-        return not throttle or time.monotonic() - old.made >= max(MIN_INTERVAL,
-                                                                  COST_FACTOR * old.cost)
+    def _refresh(self, cache: dict, k, key: tuple, make, interval) -> View:
+        """The cached answer `cache[k]` for the store state `key`. Made by `make()` (a View)
+        when there is none; when the store changed and `interval(old)` seconds have passed
+        since the answer was made, made again by one thread while every other request is
+        given the previous answer meanwhile (no request waits for a recomputation but the
+        very first). Its cost, the thread's CPU seconds, is smoothed over the last ones."""
+        old = cache.get(k)
+        if old is not None and (old.key == key or time.monotonic() - old.made < interval(old)):
+            return old
+        lock = self._lock(f"{id(cache)}/{k}")
+        if not lock.acquire(blocking=old is None):
+            return old
+        try:
+            cur = cache.get(k)
+            if cur is not old and cur is not None:      # made while this thread waited
+                return cur
+            t0 = time.thread_time()
+            view = make()
+            spent = time.thread_time() - t0
+            view.made = time.monotonic()
+            view.cost = spent if old is None else 0.5 * (old.cost + spent)
+            cache[k] = view
+            return view
+        finally:
+            lock.release()
 
     @staticmethod
     def warm() -> None:
@@ -150,53 +169,40 @@ class Live:
 
         figures._figure(1, 1)
 
-    @staticmethod
-    def _cost(old: View | None, spent: float) -> float:
-        """What an answer costs, smoothed over its last computations (one slow one, the
-        machine busy for a moment, does not stall the page for long)."""
-        return spent if old is None else 0.5 * (old.cost + spent)
-
     # ---- the index ------------------------------------------------------------------------
     def summary(self, entry: catalog.Entry, fresh: bool = False) -> View:
         """The index's facts of one store (`fresh`: computed now if the store changed, not
         throttled: the standings embed them)."""
         key = self._key(entry)
-        with self._lock(f"summary/{entry.id}"):
-            old = self._summaries.get(entry.id)
-            if self._due(old, key, throttle=not fresh):
-                t0 = time.thread_time()
-                s = catalog.summary(entry, self._kernel_locks())
-                self._summaries[entry.id] = _view(key, s, time.monotonic(),
-                                                  self._cost(old, time.thread_time() - t0), s)
-            return self._summaries[entry.id]
+
+        def make():
+            s = catalog.summary(entry, self._kernel_locks())
+            return _view(key, s, 0.0, 0.0, s)
+        return self._refresh(self._summaries, entry.id, key, make, lambda old: 0.0 if fresh
+                             else max(MIN_INTERVAL, COST_FACTOR * old.cost))
 
     def index(self) -> View:
         """Every experiment under the root with its state, counts, rate, ETA and builds."""
         views = [self.summary(e) for e in self.entries().values()]
         key = tuple(v.etag for v in views)
-        with self._lock("index"):
-            if self._index is None or self._index.key != key:
-                self._index = _view(key, {"root": str(self.root),
-                                          "experiments": [v.extra for v in views]},
-                                    time.monotonic(), 0.0)
-            return self._index
+        return self._refresh(self._indexes, "index", key, lambda: _view(
+            key, {"root": str(self.root), "experiments": [v.extra for v in views]}, 0.0, 0.0),
+            lambda old: 0.0)
 
     # ---- one experiment: standings and pictures --------------------------------------------
     def experiment(self, eid: str) -> View:
         """The standings of experiment `eid`: the index's facts, the report's rows (the paper
-        beside ours), the tournament's text, the pictures' names and titles."""
+        beside ours), the tournament's text, the pictures' names and titles; recomputed at most
+        once per max(MIN_INTERVAL, COST_FACTOR x their cost)."""
         entry = self.entry(eid)
         key = self._key(entry)
-        with self._lock(f"experiment/{eid}"):
-            old = self._standings.get(eid)
-            if self._due(old, key, throttle=True):
-                t0 = time.thread_time()
-                payload, report, pics = self._standings_of(entry)
-                payload["version"] = hashlib.sha1(repr(key).encode()).hexdigest()[:12]
-                self._standings[eid] = _view(key, payload, time.monotonic(),
-                                             self._cost(old, time.thread_time() - t0),
-                                             (report, pics))
-            return self._standings[eid]
+
+        def make():
+            payload, report, pics = self._standings_of(entry)
+            payload["version"] = hashlib.sha1(repr(key).encode()).hexdigest()[:12]
+            return _view(key, payload, 0.0, 0.0, (report, pics))
+        return self._refresh(self._standings, eid, key, make,
+                             lambda old: max(MIN_INTERVAL, COST_FACTOR * old.cost))
 
     def _standings_of(self, entry: catalog.Entry):
         from mcts_arena.report import plots, tables
@@ -219,25 +225,24 @@ class Live:
 
     def picture(self, eid: str, name: str) -> bytes:
         """The PNG of picture `name` of experiment `eid`, drawn from the standings the page
-        shows now; drawn again at most once per max(PICTURE_INTERVAL, COST_FACTOR x what it
-        cost) (matplotlib takes a good part of a second: pictures lag the standings a little
-        while games stream in rather than take the run's CPU)."""
+        shows now; the experiment's pictures are drawn again at most once per
+        max(PICTURE_INTERVAL, PICTURE_COST_FACTOR x what drawing all of them cost): matplotlib
+        takes a good part of a second a picture, so they lag the standings a little while
+        games stream in rather than take the run's CPU."""
         view = self.experiment(eid)
         _report, pics = view.extra
         if name not in pics:
             raise NotFound(f"no picture {name!r} in experiment {eid!r}")
-        with self._lock(f"picture/{eid}"):
-            old = self._pictures.get((eid, name))
-            if old is not None and (old[0] == view.etag or time.monotonic() - old[2] < max(
-                    PICTURE_INTERVAL, COST_FACTOR * old[3])):
-                return old[1]
-            t0 = time.thread_time()
+
+        def make():
             buf = io.BytesIO()
             pics[name].draw(buf)
-            spent = time.thread_time() - t0
-            self._pictures[(eid, name)] = (view.etag, buf.getvalue(), time.monotonic(),
-                                           spent if old is None else 0.5 * (old[3] + spent))
-            return buf.getvalue()
+            return View((view.etag,), buf.getvalue(), "", 0.0, 0.0)
+
+        def interval(_old):
+            total = sum(v.cost for (e, _n), v in list(self._pictures.items()) if e == eid)
+            return max(PICTURE_INTERVAL, PICTURE_COST_FACTOR * total)
+        return self._refresh(self._pictures, (eid, name), (view.etag,), make, interval).body
 
     # ---- games ----------------------------------------------------------------------------
     def game_list(self, eid: str, pairing: str) -> View:
@@ -245,24 +250,22 @@ class Live:
         reason, plies, seconds, when it finished."""
         entry = self.entry(eid)
         key = (catalog.data_key(entry.directory),)
-        k = (eid, pairing)
-        with self._lock(f"games/{eid}"):
-            old = self._game_lists.get(k)
-            if self._due(old, key, throttle=False):
-                with Store.open(entry.directory) as store:
-                    found = [p for p in store.pairings() if p["pairing_id"] == pairing]
-                    if not found:
-                        raise NotFound(f"no pairing {pairing!r} in experiment {eid!r}")
-                    rows = store.game_list(pairing)
-                p = found[0]
-                for g in rows:
-                    g["result"] = ("error" if g["reason"] == "error" else
-                                   {1.0: "win", 0.5: "draw", 0.0: "loss"}.get(g["score"]))
-                self._game_lists[k] = _view(key, {
-                    "id": eid, "pairing_id": pairing, "player": display_name(p["player"]),
-                    "opponent": display_name(p["opponent"]), "planned": p["games"],
-                    "games": rows}, time.monotonic(), 0.0)
-            return self._game_lists[k]
+
+        def make():
+            with Store.open(entry.directory) as store:
+                found = [p for p in store.pairings() if p["pairing_id"] == pairing]
+                if not found:
+                    raise NotFound(f"no pairing {pairing!r} in experiment {eid!r}")
+                rows = store.game_list(pairing)
+            p = found[0]
+            for g in rows:
+                g["result"] = ("error" if g["reason"] == "error" else
+                               {1.0: "win", 0.5: "draw", 0.0: "loss"}.get(g["score"]))
+            return _view(key, {"id": eid, "pairing_id": pairing,
+                               "player": display_name(p["player"]),
+                               "opponent": display_name(p["opponent"]), "planned": p["games"],
+                               "games": rows}, 0.0, 0.0)
+        return self._refresh(self._game_lists, (eid, pairing), key, make, lambda old: 0.0)
 
     def _record(self, eid: str, gid: str) -> tuple[dict, str | None]:
         """(the stored game, its game's name): kept once read, except an error game, which a

@@ -5,6 +5,8 @@
   const {el, param, url, getJSON, poll, pct, num, duration, ago, badge, builds, replace} = arena;
   const id = param("id");
   let version = null;
+  let picturesAt = 0;
+  const PICTURES_EVERY = 10000;
   let pairing = new URLSearchParams(location.hash.slice(1)).get("pairing");
   document.getElementById("name").textContent = id;
 
@@ -162,7 +164,12 @@
                                                       el("pre", {text: d.tournament})) : el("div"));
     if (d.version !== version) {
       version = d.version;
-      pictures(d);
+      // the server redraws pictures at most every 10 s: asking more often fetches the same
+      if (Date.now() - picturesAt >= PICTURES_EVERY || d.pictures.length !==
+          document.getElementById("pictures").children.length) {
+        picturesAt = Date.now();
+        pictures(d);
+      }
       await showGames();
     }
   }, 2000);
