@@ -207,6 +207,10 @@ def test_an_unchanged_answer_is_a_304(server):
     assert status == 200 and headers["etag"]
     status, _, body = get(base, "/api/experiment?id=bt", {"If-None-Match": headers["etag"]})
     assert status == 304 and body == b""
+    status, headers, png = get(base, "/api/picture?id=bt&name=forest-bt")
+    assert status == 200 and png[:4] == b"\x89PNG"
+    assert get(base, "/api/picture?id=bt&name=forest-bt",
+               {"If-None-Match": headers["etag"]})[:3:2] == (304, b"")
 
 
 def test_every_game_replays_on_its_board(server):

@@ -19,6 +19,7 @@ restarted server; see README, "Watching a run".
 """
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -71,12 +72,17 @@ def _param(request: Request, name: str) -> str:
     return value
 
 
-def _cached(request: Request, view: View) -> Response:
-    """The view's JSON, or 304 when the client has this version already."""
-    headers = {"etag": view.etag, "cache-control": "no-cache"}
-    if request.headers.get("if-none-match") == view.etag:
+def _cached(request: Request, body: bytes, etag: str,
+            media_type: str = "application/json") -> Response:
+    """The answer, or an empty 304 when the client has this version (ETag) already."""
+    headers = {"etag": etag, "cache-control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
-    return Response(view.body, media_type="application/json", headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+def _json(request: Request, view: View) -> Response:
+    return _cached(request, view.body, view.etag)
 
 
 def _errors(endpoint):
@@ -121,28 +127,29 @@ def build_app(root: str | Path, host: str = "127.0.0.1") -> SecurityHeaders:
         return _errors(endpoint)
 
     def index(request):
-        return _cached(request, live.index())
+        return _json(request, live.index())
 
     def experiment(request):
-        return _cached(request, live.experiment(_param(request, "id")))
+        return _json(request, live.experiment(_param(request, "id")))
 
     def picture(request):
         png = live.picture(_param(request, "id"), _param(request, "name"))
-        return Response(png, media_type="image/png", headers={"cache-control": "no-cache"})
+        return _cached(request, png.body, png.etag, "image/png")
 
     def game_list(request):
-        return _cached(request, live.game_list(_param(request, "id"), _param(request, "pairing")))
+        return _json(request, live.game_list(_param(request, "id"), _param(request, "pairing")))
 
     def game(request):
-        return _cached(request, live.game(_param(request, "id"), _param(request, "game")))
+        return _json(request, live.game(_param(request, "id"), _param(request, "game")))
 
     def board(request):
         try:
             ply = int(_param(request, "ply"))
         except ValueError:
             raise NotFound("ply must be a whole number") from None
-        svg = live.board(_param(request, "id"), _param(request, "game"), ply)
-        return Response(svg, media_type="image/svg+xml", headers={"cache-control": "no-cache"})
+        svg = live.board(_param(request, "id"), _param(request, "game"), ply).encode()
+        return _cached(request, svg, '"' + hashlib.sha1(svg).hexdigest()[:20] + '"',
+                       "image/svg+xml")
 
     routes = [
         Route("/", page("index.html")),

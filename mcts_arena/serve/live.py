@@ -76,10 +76,13 @@ def _clean(x):
     return x
 
 
+def _etag(body: bytes) -> str:
+    return '"' + hashlib.sha1(body).hexdigest()[:20] + '"'
+
+
 def _view(key: tuple, payload: dict, made: float, cost: float, extra=None) -> View:
     body = json.dumps(_clean(payload), ensure_ascii=False, separators=(",", ":")).encode()
-    etag = '"' + hashlib.sha1(body).hexdigest()[:20] + '"'
-    return View(key, body, etag, made, cost, extra)
+    return View(key, body, _etag(body), made, cost, extra)
 
 
 class Live:
@@ -223,8 +226,8 @@ class Live:
                        pictures=[{"name": p.name, "title": p.title} for p in pics.values()])
         return payload, report, pics
 
-    def picture(self, eid: str, name: str) -> bytes:
-        """The PNG of picture `name` of experiment `eid`, drawn from the standings the page
+    def picture(self, eid: str, name: str) -> View:
+        """The PNG (`body`) of picture `name` of experiment `eid`, drawn from the standings the page
         shows now; the experiment's pictures are drawn again at most once per
         max(PICTURE_INTERVAL, PICTURE_COST_FACTOR x what drawing all of them cost): matplotlib
         takes a good part of a second a picture, so they lag the standings a little while
@@ -237,12 +240,13 @@ class Live:
         def make():
             buf = io.BytesIO()
             pics[name].draw(buf)
-            return View((view.etag,), buf.getvalue(), "", 0.0, 0.0)
+            png = buf.getvalue()
+            return View((view.etag,), png, _etag(png), 0.0, 0.0)
 
         def interval(_old):
             total = sum(v.cost for (e, _n), v in list(self._pictures.items()) if e == eid)
             return max(PICTURE_INTERVAL, PICTURE_COST_FACTOR * total)
-        return self._refresh(self._pictures, (eid, name), (view.etag,), make, interval).body
+        return self._refresh(self._pictures, (eid, name), (view.etag,), make, interval)
 
     # ---- games ----------------------------------------------------------------------------
     def game_list(self, eid: str, pairing: str) -> View:
