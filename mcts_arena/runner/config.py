@@ -128,12 +128,12 @@ class Experiment:
 
     def identity(self) -> dict:
         """The settings that decide what every game is: changing any of them changes games."""
-        ident = {"name": self.name, "game": str(self.game), "budget": self.budget.as_dict(),
-                 "seed": self.seed, "openings": self.openings.as_dict(),
-                 "max_plies": self.max_plies, "macros": dict(self.macros)}
-        if self.budget.effort is not None:     # the rates decide every player's budget
-            ident["rates"] = effort.rates_digest()
-        return ident
+        # What an engine rate decides (each player's simulations under a matched effort) is
+        # checked per pairing, against the budgets stored with it (runner.experiment:
+        # check_compatible), so that a rate added for one player locks no other experiment.
+        return {"name": self.name, "game": str(self.game), "budget": self.budget.as_dict(),
+                "seed": self.seed, "openings": self.openings.as_dict(),
+                "max_plies": self.max_plies, "macros": dict(self.macros)}
 
     def to_json(self) -> str:
         """The resolved config (what the store keeps)."""

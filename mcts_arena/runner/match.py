@@ -17,6 +17,7 @@ from types import ModuleType
 
 from mcts_arena import games
 from mcts_arena.budgets import Budget
+from mcts_arena.provenance import build_identity
 from mcts_arena.runner.openings import opening_history, opening_text
 from mcts_arena.runner.plan import GameSpec, Job
 
@@ -46,6 +47,8 @@ class GameRecord:
     stats: list[dict] = field(default_factory=list)
     duration: float = 0.0           # wall seconds of the whole game
     finished: float = 0.0           # unix time
+    version: str = ""               # mcts_arena version and build fingerprint of the process
+    build: str = ""                 # that finished the game (mcts_arena.provenance)
 
     @property
     def player_seat(self) -> int:
@@ -193,6 +196,7 @@ def finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
     rec.error = error
     rec.duration = round(time.perf_counter() - t_start, 6)
     rec.finished = time.time()
+    rec.version, rec.build = build_identity()
     return rec
 
 
