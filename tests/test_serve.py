@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcts_arena.cli import cli
+from mcts_arena.provenance import build_identity
 from mcts_arena.report import tables
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.runner import config
@@ -125,7 +126,27 @@ def test_damaged_and_foreign_stores_are_unreadable_not_fatal(root):
     assert foreign["state"] == "unreadable" and "not an arena results store" in foreign["error"]
     ok = catalog.summary(found["bt"])
     assert (ok["state"], ok["stored"], ok["planned"], ok["errors"]) == ("finished", 12, 12, 0)
-    assert ok["builds"][0]["games"] == 12 and ok["game"] == "breakthrough"
+    version, build = build_identity()
+    assert ok["builds"] == [{"version": version, "build": build, "games": 12}]
+    assert ok["game"] == "breakthrough"
+
+
+def test_builds_are_the_stored_games_own(root, tmp_path):
+    """Games stored before games carried their build count as unrecorded (build None) under the
+    experiment's version, beside the build that played the rest."""
+    shutil.copytree(root / "bt", tmp_path / "bt")
+    c = sqlite3.connect(tmp_path / "bt" / DB_NAME)
+    with c:
+        c.execute("UPDATE game SET version = NULL, build = NULL WHERE rowid IN "
+                  "(SELECT rowid FROM game ORDER BY finished LIMIT 5)")
+    c.close()
+    with Store.open(tmp_path / "bt") as store:
+        builds = catalog.builds_of(store)
+        exp_version = store.experiment()["version"]
+    version, build = build_identity()
+    assert sorted(builds, key=lambda b: b["games"]) == [
+        {"version": exp_version, "build": None, "games": 5},
+        {"version": version, "build": build, "games": 7}]
 
 
 def test_state_follows_the_lock_and_the_plan(tmp_path):

@@ -151,15 +151,12 @@ def rate_and_eta(finished: list[float], remaining: int, running: bool) -> tuple[
 
 
 def builds_of(store: Store) -> list[dict]:
-    """[{"version", "build", "games"}] of the stored games: per game where the store records it
-    (a `build` column in `game`), else the experiment's version with build None."""
-    cols = {r[1] for r in store.conn.execute("PRAGMA table_info(game)")}
-    if "build" in cols and "version" in cols:
-        rows = store.conn.execute("SELECT version, build, COUNT(*) FROM game GROUP BY version, "
-                                  "build ORDER BY MIN(finished)").fetchall()
-        return [{"version": r[0], "build": r[1], "games": r[2]} for r in rows]
-    exp = store.experiment() or {}
-    return [{"version": exp.get("version"), "build": None, "games": store.game_count()}]
+    """[{"version", "build", "games"}] of the stored games, oldest build first (the store's own
+    `builds`, the report's source too); a game stored before games carried their build counts
+    under the experiment's version with build None ("unrecorded")."""
+    exp_version = (store.experiment() or {}).get("version")
+    return [{"version": v if b is not None else (v or exp_version), "build": b, "games": n}
+            for (v, b), n in store.builds().items()]
 
 
 def summary(entry: Entry, locks=None) -> dict:

@@ -20,10 +20,13 @@
     return (e >= 0 ? "+" : "") + e.toFixed(1) + (err === null || err === undefined ? "" : " ± " + err.toFixed(1));
   }
 
+  // The verdict's interval is the report's `judged` one: the pair rule, the seat-swapped
+  // pairs where complete ones exist, else the games; say which, as the report does.
   function paperCell(r) {
     if (!r.paper || !r.paper.length) return "";
+    const basis = r.judged ? ` (on ${r.judged.basis})` : "";
     return r.paper.map(p => `${p.win_pct.toFixed(1)} (${p.table}${p.seconds ? ", " + p.seconds + " s" : ""}): ` +
-                       (p.verdict || p.note || "—")).join("; ");
+                       (p.verdict ? p.verdict + basis : p.note || "—")).join("; ");
   }
 
   function sprtCell(s) {
