@@ -149,6 +149,23 @@ def test_builds_are_the_stored_games_own(root, tmp_path):
         {"version": version, "build": build, "games": 7}]
 
 
+
+def test_a_store_of_schema_1_is_shown_and_its_games_unrecorded(root, tmp_path):
+    """A store made before games carried their build (no provenance columns) is read as it is,
+    never migrated: its games count as unrecorded and its standings are the report's."""
+    shutil.copytree(root / "bt", tmp_path / "bt")
+    c = sqlite3.connect(tmp_path / "bt" / DB_NAME)
+    c.executescript("ALTER TABLE game DROP COLUMN version; ALTER TABLE game DROP COLUMN build; "
+                    "UPDATE meta SET value = '1' WHERE key = 'schema_version';")
+    c.close()
+    before = tree_hash(tmp_path)
+    s = catalog.summary(catalog.Entry("bt", tmp_path / "bt"))
+    assert s["state"] == "finished" and s["builds"][0]["build"] is None
+    assert s["builds"][0]["games"] == 12
+    rows = json.loads(live.Live(tmp_path).experiment("bt").body)["rows"]
+    assert [r["builds"] for r in rows] == [{"unrecorded": 4}] * 3
+    assert tree_hash(tmp_path) == before
+
 def test_state_follows_the_lock_and_the_plan(tmp_path):
     _run(HX, tmp_path / "hx")
     entry = catalog.Entry("hx", tmp_path / "hx")
