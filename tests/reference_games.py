@@ -7,7 +7,10 @@ wrong number in the data file cannot agree by accident. A new game adds a class 
 registers it in REFERENCE under its registry name.
 
 Each reference reads the core's own text form and exposes `moves(pos)` (successor positions,
-one per legal move) and `over(pos)` (is the game finished?).
+one per legal move) and `over(pos)` (is the game finished?). A game with chance nodes also
+exposes `chance(pos)`: [(successor, probability)] of the dice at a chance node, None at a
+position where a player moves (`moves` lists a chance node's successors too, so plain perft
+counts every outcome as a branch, as GameState.perft does).
 """
 from __future__ import annotations
 
@@ -25,6 +28,22 @@ def perft(ref, pos, depth: int) -> int:
     if depth == 1:
         return len(succ)
     return sum(perft(ref, s, depth - 1) for s in succ)
+
+
+def perft_weighted(ref, pos, depth: int) -> float:
+    """perft with every chance outcome weighted by its probability (GameState.perft_weighted):
+    the expected number of leaves."""
+    if depth == 0:
+        return 1.0
+    if ref.over(pos):
+        return 0.0
+    dice = ref.chance(pos)
+    if dice is not None:
+        return sum(p * perft_weighted(ref, s, depth - 1) for s, p in dice)
+    succ = ref.moves(pos)
+    if depth == 1:
+        return float(len(succ))
+    return sum(perft_weighted(ref, s, depth - 1) for s in succ)
 
 
 def _ranks(text: str, chars: str):
@@ -287,6 +306,159 @@ class Gomoku:
                 for i in range(n * n) if cells[i] is None]
 
 
+class Pig:
+    """(scores, turn total, side, rolling?, decisions) tuples; the rules of pig.pyx's
+    docstring (OpenSpiel's): roll or stop, a 1 loses the turn total, at the target only stop,
+    drawn after `horizon` decisions."""
+
+    def start(self, params, text):
+        sc, turn, side, phase, dec = text.split()
+        s0, s1 = (int(v) for v in sc.split(","))
+        return ((s0, s1), int(turn), int(side), phase == "dice", int(dec),
+                params["target"], params["sides"], params["horizon"])
+
+    def over(self, pos):
+        scores, _, _, _, dec, target, _, horizon = pos
+        return max(scores) >= target or dec >= horizon
+
+    def chance(self, pos):
+        scores, turn, side, rolling, dec, target, sides, horizon = pos
+        if not rolling:
+            return None
+        out = []
+        for face in range(1, sides + 1):
+            if face == 1:
+                succ = (scores, 0, 1 - side, False, dec, target, sides, horizon)
+            else:
+                succ = (scores, turn + face, side, False, dec, target, sides, horizon)
+            out.append((succ, 1 / sides))
+        return out
+
+    def moves(self, pos):
+        dice = self.chance(pos)
+        if dice is not None:
+            return [s for s, _ in dice]
+        scores, turn, side, _, dec, target, sides, horizon = pos
+        banked = list(scores)
+        banked[side] += turn
+        stop = (tuple(banked), 0, 1 - side, False, dec + 1, target, sides, horizon)
+        if scores[side] + turn >= target:
+            return [stop]
+        return [(scores, turn, side, True, dec + 1, target, sides, horizon), stop]
+
+
+class Backgammon:
+    """Each side's 26 counts in its own numbering ([off, points 1-24, bar]; x's point q is o's
+    25 - q), the side to move, the dice (None at a chance node), the turns played and whether
+    it is the opening roll. A turn is found by trying every order of the dice, one checker
+    step at a time with a full legality check, keeping the distinct positions that use the
+    most dice (and, when only one of two different numbers can be used, the larger if it
+    can be)."""
+
+    def start(self, params, text):
+        sides, side, dice, turns = text.split()
+        cnt = []
+        for half in sides.split("/"):
+            c = [0] * 26
+            for item in half.split(","):
+                k, v = item.split(":")
+                c[{"bar": 25, "off": 0}[k] if k in ("bar", "off") else int(k)] = int(v)
+            cnt.append(tuple(c))
+        d = None if dice == "-" else tuple(sorted((int(dice[0]), int(dice[1])), reverse=True))
+        return (cnt[0], cnt[1], 0 if side in "-x" else 1, d, int(turns), side == "-",
+                params["max_turns"])
+
+    def over(self, pos):
+        x, o, _, _, turns, _, max_turns = pos
+        return x[0] == 15 or o[0] == 15 or turns > max_turns
+
+    def chance(self, pos):
+        x, o, side, dice, turns, opening, mt = pos
+        if dice is not None:
+            return None
+        out = []
+        for a in range(1, 7):
+            for b in range(1, 7):
+                if opening:
+                    if a == b:
+                        continue
+                    # x throws a, o throws b: the higher starts with both numbers
+                    out.append(((x, o, 0 if a > b else 1, (max(a, b), min(a, b)), turns,
+                                 False, mt), 1 / 30))
+                else:
+                    out.append(((x, o, side, (max(a, b), min(a, b)), turns, False, mt),
+                                1 / 36))
+        merged = {}
+        for s, p in out:                # the same roll in either order is one outcome
+            merged[s] = merged.get(s, 0.0) + p
+        return list(merged.items())
+
+    @staticmethod
+    def step(me, op, s, d):
+        """(me, op) after moving my checker on point s by d, or None when illegal."""
+        if me[s] == 0 or (me[25] and s != 25):
+            return None
+        t = s - d
+        if t >= 1:
+            if op[25 - t] >= 2:
+                return None
+        else:
+            if any(me[q] for q in range(7, 26)):
+                return None                         # not all home: no bearing off
+            if t < 0 and any(me[q] for q in range(s + 1, 7)):
+                return None                         # larger number: highest point only
+            t = 0
+        me, op = list(me), list(op)
+        me[s] -= 1
+        me[t] += 1
+        if t >= 1 and op[25 - t] == 1:
+            op[25 - t] = 0
+            op[25] += 1
+        return tuple(me), tuple(op)
+
+    def turns(self, me, op, dice):
+        """{(me, op) after the turn: (dice used, first number used)}."""
+        from itertools import permutations
+        seqs = set(permutations(dice))
+        found = {}
+
+        def rec(me, op, rest, used, first):
+            progressed = False
+            if rest:
+                for s in range(1, 26):
+                    nxt = self.step(me, op, s, rest[0])
+                    if nxt is not None:
+                        progressed = True
+                        rec(nxt[0], nxt[1], rest[1:], used + 1,
+                            first if first is not None else rest[0])
+            if not progressed:
+                key = (me, op)
+                prev = found.get(key)
+                if prev is None or (used, first or 0) > (prev[0], prev[1] or 0):
+                    found[key] = (used, first)
+        for seq in seqs:
+            rec(me, op, seq, 0, None)
+        most = max(u for u, _ in found.values())
+        keep = {k for k, (u, _) in found.items() if u == most}
+        if most == 1 and len(set(dice)) == 2:
+            big = {k for k in keep if found[k][1] == max(dice)}
+            keep = big or keep
+        return keep
+
+    def moves(self, pos):
+        dice = self.chance(pos)
+        if dice is not None:
+            return [s for s, _ in dice]
+        x, o, side, d, turns, _, mt = pos
+        dice4 = d * 2 if d[0] == d[1] else d
+        me, op = (x, o) if side == 0 else (o, x)
+        out = []
+        for me2, op2 in self.turns(me, op, dice4):
+            nx, no = (me2, op2) if side == 0 else (op2, me2)
+            out.append((nx, no, 1 - side, None, turns + 1, False, mt))
+        return out
+
+
 REFERENCE = {"breakthrough": Breakthrough(), "kalah": Kalah(), "tictactoe": TicTacToe(), "hex": Hex(),
              "gomoku": Gomoku(),
-             "loa": LinesOfAction()}
+             "loa": LinesOfAction(), "pig": Pig(), "backgammon": Backgammon()}

@@ -79,15 +79,15 @@ def test_play_one_game(run):
 
 
 BAD = [
-    (["perft", "chess", "3"], "arena: error: unknown game 'chess'; valid games: breakthrough, gomoku, hex, kalah, loa, tictactoe"),
+    (["perft", "chess", "3"], "arena: error: unknown game 'chess'; valid games: backgammon, breakthrough, gomoku, hex, kalah, loa, pig, tictactoe"),
     (["perft", "breakthrough", "-1"], "arena: error: perft depth must be a non-negative integer, got -1"),
     (["perft", "breakthrough", "x"], "arena: error: Invalid value for 'DEPTH': 'x' is not a valid integer. (see 'arena perft --help')"),
     (["show", "breakthrough", "--position", "xx"], "arena: error: bad Breakthrough position 'xx': expected 8 ranks 'rank8/.../rank1' and a side 'w' or 'b'"),
     (["bench", "--seconds", "0"], "arena: error: --seconds must be a number of seconds from 0.0001 to 3600, got 0.0"),
-    (["bench", "go"], "arena: error: unknown game 'go'; valid games: breakthrough, gomoku, hex, kalah, loa, tictactoe"),
+    (["bench", "go"], "arena: error: unknown game 'go'; valid games: backgammon, breakthrough, gomoku, hex, kalah, loa, pig, tictactoe"),
     (["play", "breakthrough", "MCTS(foo)", "MCTS"], "arena: error: unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, im, ipp, mb, np, pb, pbim, pu, rave, sl, ef…, key=value"),
     (["play", "breakthrough", "MCTS", "MCTS", "--sims", "0"], "arena: error: --sims must be an integer from 1 to 100000000, got 0"),
-    (["players", "chess"], "arena: error: unknown game 'chess'; valid games: breakthrough, gomoku, hex, kalah, loa, tictactoe"),
+    (["players", "chess"], "arena: error: unknown game 'chess'; valid games: backgammon, breakthrough, gomoku, hex, kalah, loa, pig, tictactoe"),
     (["show", "kalah", "--game", "x"], "arena: error: --game needs a results directory holding arena.sqlite, not 'kalah'"),
 ]
 

@@ -14,7 +14,7 @@ from mcts_arena.runner import config
 FAKE = "fakes"
 HEAD = "game: breakthrough\nbudget: {sims: 10}\ngames: 2\n"
 M = "matches:\n  - {player: Random, opponent: Random(im0.5)}\n"
-V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description, sprt"
+V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description, sprt, dice"
 
 MALFORMED = [
     ("missing game", "budget: {sims: 10}\n" + M, "game: missing required field"),
@@ -22,13 +22,13 @@ MALFORMED = [
     ("missing matches", "game: breakthrough\nbudget: {sims: 10}\n",
      "matches: missing required field"),
     ("unknown game", "game: chess\nbudget: {sims: 10}\n" + M,
-     "game: unknown game 'chess'; valid games: breakthrough, gomoku, hex, kalah, loa, tictactoe"),
+     "game: unknown game 'chess'; valid games: backgammon, breakthrough, gomoku, hex, kalah, loa, pig, tictactoe"),
     ("game parameter out of range", "game: kalah(stones=11)\nbudget: {sims: 10}\n" + M,
      "game: kalah parameter stones=11 out of range: expected 1 to 10"),
     ("unknown game parameter", "game: kalah(houses=7)\nbudget: {sims: 10}\n" + M,
      "game: unknown parameter 'houses' of kalah; valid: stones"),
     ("game not a string", "game: {kalah: 3}\nbudget: {sims: 10}\n" + M,
-     "game: expected a game name such as 'breakthrough' or NAME(key=value,...), got dict "
+     "game: expected a game name such as 'backgammon' or NAME(key=value,...), got dict "
      '{"kalah": 3}'),
     ("games wrong type", HEAD.replace("games: 2", "games: ten") + M,
      "games: expected an integer from 1 to 100000 (games per pairing), got 'ten'"),

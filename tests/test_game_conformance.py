@@ -7,8 +7,14 @@ counts to tests/data/perft.json and its reference rules to tests/reference_games
 - thousands of random plies with undo / hash / clone / text round trips at every ply;
 - the fast `random_playout` against the generic generate/do loop (restores the state, same end
   conditions, same result distribution from the start with fixed seeds);
-- evaluations in [-1, 1], ±1 / 0 for a finished game from the side to move's view, 0 at a
-  symmetric start; terminal, winner, reward and legal moves agree;
+- evaluations in [-1, 1], ±1 / 0 for a finished game from the side to move's view (a game
+  scoring gammons: its scaled score), 0 at a symmetric start; terminal, winner, reward and
+  legal moves agree;
+- games with chance nodes (dice): random games sample the dice by their probabilities, so
+  every round trip above also passes through chance nodes; perft counts the dice as branches
+  and a probability-weighted perft is checked against the reference too (from the start and
+  from set positions in perft.json); a chance node's outcomes, probabilities and sampler
+  agree; a deterministic game has no chance node anywhere;
 - the drawing hook (`GameInfo.draw`, the board of `arena serve`'s game viewer): an SVG
   document for every position, one picture per position, the last move marked.
 """
@@ -23,6 +29,7 @@ import pytest
 from mcts_arena.games.state import RESULT_DRAW, RESULT_ONGOING
 from reference_games import REFERENCE
 from reference_games import perft as ref_perft
+from reference_games import perft_weighted as ref_perft_weighted
 
 from mcts_arena import games
 
@@ -45,13 +52,20 @@ VARIANTS = variants()
 HEAVY = [pytest.param(g, marks=pytest.mark.slow) if "(" in g else g for g in VARIANTS]
 
 
+def random_move(s, rng: random.Random) -> int:
+    """A uniformly random legal move, or at a chance node the dice drawn by probability."""
+    if s.is_chance_node():
+        return s.outcome_at(rng.random())
+    return rng.choice(s.move_ids())
+
+
 def random_game(game: str, seed: int, max_plies: int = 400):
     """The states along one uniformly random game (the same object, moved on)."""
     rng = random.Random(seed)
     s = games.new_state(game)
     yield s
     while not s.is_terminal() and s.ply < max_plies:
-        s.play(rng.choice(s.move_ids()))
+        s.play(random_move(s, rng))
         yield s
 
 
@@ -89,7 +103,8 @@ def test_bad_game_parameters_are_one_line_errors():
     with pytest.raises(games.UnknownGameError, match="expected an integer"):
         games.canonical(f"{name}({key}=big)")
     assert games.canonical(f"{name}({key}={p.default})") == name
-    assert games.canonical(f" {name}( {key} = {p.low} ) ") == f"{name}({key}={p.low})"
+    v = p.low if p.low != p.default else p.high     # a value the canonical name keeps
+    assert games.canonical(f" {name}( {key} = {v} ) ") == f"{name}({key}={v})"
 
 
 def test_every_variant_has_perft_data_and_a_reference():
@@ -100,22 +115,42 @@ def test_every_variant_has_perft_data_and_a_reference():
 
 # ---- perft ------------------------------------------------------------------------------------
 
+def _perft_cases(game):
+    """(position text or None for the start, its data entry) of a variant: the start, then
+    the set positions a game with chance lists (bear-offs, the bar, blocked dice, ...)."""
+    entry = PERFT[game]
+    yield None, entry
+    for pos in entry.get("positions", []):
+        yield pos["text"], pos
+
+
 @pytest.mark.parametrize("game", VARIANTS)
 def test_perft_matches_data(game):
-    s = games.new_state(game)
-    want = PERFT[game]["start"]
-    assert [s.perft(d) for d in range(len(want))] == want
-    assert s.perft(1) == len(s.moves())
+    for text, entry in _perft_cases(game):
+        s = games.new_state(game, text)
+        want = entry["start"] if text is None else entry["perft"]
+        assert [s.perft(d) for d in range(len(want))] == want, text
+        assert s.perft(1) == len(s.moves())
+        if games.info_of(game).has_chance:
+            assert [s.perft_weighted(d) for d in range(len(want))] == pytest.approx(
+                entry["weighted"], rel=1e-12), text
+        else:
+            assert "weighted" not in entry
+            assert [s.perft_weighted(d) for d in range(len(want))] == want
 
 
 @pytest.mark.parametrize("game", HEAVY)
 def test_perft_data_matches_reference(game):
     name, params = games.parse(game)
     ref = REFERENCE[name]
-    pos = ref.start(params, games.new_state(game).to_text())
-    want = PERFT[game]["start"]
-    depth = PERFT[game]["reference_depth"]
-    assert [ref_perft(ref, pos, d) for d in range(depth + 1)] == want[:depth + 1]
+    for text, entry in _perft_cases(game):
+        pos = ref.start(params, games.new_state(game, text).to_text())
+        want = entry["start"] if text is None else entry["perft"]
+        depth = entry["reference_depth"]
+        assert [ref_perft(ref, pos, d) for d in range(depth + 1)] == want[:depth + 1], text
+        if "weighted" in entry:
+            got = [ref_perft_weighted(ref, pos, d) for d in range(depth + 1)]
+            assert got == pytest.approx(entry["weighted"][:depth + 1], rel=1e-12), text
 
 
 @pytest.mark.parametrize("game", HEAVY)
@@ -139,7 +174,7 @@ def test_random_plies_round_trips(game):
     start = games.new_state(game)
     cls = games.game_class(game)
     plies = 0
-    for seed in range(40):
+    for seed in range(400):              # short games (pig to 1) need many
         if plies >= 1000:
             break
         s = games.new_state(game)
@@ -153,7 +188,7 @@ def test_random_plies_round_trips(game):
                 s.play(m)
                 s.undo()
                 assert (s.to_text(), s.zobrist()) == history[-1]
-            m = rng.choice(moves)
+            m = random_move(s, rng)
             c = s.copy()
             s.play(m)
             plies += 1
@@ -184,7 +219,7 @@ def test_random_plies_round_trips(game):
 def _generic_playout(s, rng):
     n = 0
     while not s.is_terminal():
-        s.play(rng.choice(s.move_ids()))
+        s.play(random_move(s, rng))
         n += 1
     w = s.winner()
     for _ in range(n):
@@ -214,7 +249,7 @@ def test_fast_playout_agrees_with_generic_loop(game):
         assert abs(fast.count(outcome) - slow.count(outcome)) / n < 0.12, outcome
     # same end conditions: a playout from a finished game returns its result at once, and a
     # ply limit of 0 returns the position's own result
-    for s2 in random_game(game, 3):  # noqa: B007 - the game played to its end is the point
+    for s2 in random_game(game, 3, 100000):  # noqa: B007 - the game played to its end
         pass
     assert s2.is_terminal()
     assert s2.random_playout_result(1) == (s2.winner() if s2.winner() is not None
@@ -247,7 +282,12 @@ def test_evaluations_and_results_agree(game):
                 assert all(s.evaluation(ef) == 0.0 for ef in info.evals)
             else:
                 assert not s.is_draw() and s.reward(r) == 1 and s.reward(1 - r) == -1
-                want = 1.0 if r == s.to_move() else -1.0
+                # ±1, or a game's scaled score (backgammon's gammons), for the winner
+                final = s.final_reward()
+                assert 0.0 < (final if r == 0 else -final) <= 1.0
+                if not info.has_chance:
+                    assert final == (1.0 if r == 0 else -1.0)
+                want = final if s.to_move() == 0 else -final
                 assert all(s.evaluation(ef) == want for ef in info.evals)
 
 
@@ -282,3 +322,83 @@ def test_every_position_is_drawn(game):
             last = (seat, move, s.format_move(move))
             s.play(move)
     assert len(set(pictures.values())) == len(pictures)
+
+
+# ---- chance nodes -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_chance_nodes(game):
+    """Outcomes, probabilities, the sampler and the move list agree at every chance node of
+    random games; a deterministic game declares no chance and never has a chance node."""
+    info = games.info_of(game)
+    start = games.new_state(game)
+    assert info.has_chance == start.has_chance == (start.max_outcomes > 0)
+    seen = 0
+    move_texts = set()
+    outcome_texts = set()
+    for seed in range(4):
+        for s in random_game(game, seed, 120):
+            if s.is_terminal():
+                assert not s.is_chance_node() and s.outcome_probs() == []
+                continue
+            if not s.is_chance_node():
+                assert s.outcome_probs() == []
+                move_texts.update(s.moves())
+                continue
+            assert info.has_chance
+            seen += 1
+            probs = s.outcome_probs()
+            ids = [m for m, _ in probs]
+            assert ids == s.move_ids(), "gen_moves lists a chance node's outcomes in order"
+            assert 0 < len(ids) <= s.max_outcomes <= s.max_moves
+            assert len(set(ids)) == len(ids)
+            assert all(p > 0 for _, p in probs) and sum(p for _, p in probs) == \
+                pytest.approx(1.0, abs=1e-12)
+            assert s.outcome_at(0.0) == ids[0] and s.outcome_at(1 - 1e-12) == ids[-1]
+            for mv in s.moves():
+                assert s.format_move(s.parse_move(mv)) == mv
+            outcome_texts.update(s.moves())
+            text, h = s.to_text(), s.zobrist()
+            for k in range(1, 30):
+                assert s.sample_chance_id(k) in ids
+            assert (s.to_text(), s.zobrist()) == (text, h)
+    if info.has_chance:
+        assert seen > 0
+        assert not move_texts & outcome_texts, "dice and moves are told apart by notation"
+
+
+@pytest.mark.parametrize("game", [g for g in VARIANTS if games.info_of(g).has_chance])
+def test_sampler_follows_the_probabilities(game):
+    """sample_chance draws each outcome with its probability (fixed seeds: within 5 standard
+    errors over 6,000 draws at every kind of chance node met)."""
+    kinds = {}
+    for seed in range(3):
+        for s in random_game(game, seed, 60):
+            if s.is_chance_node():
+                key = tuple(p for _, p in s.outcome_probs())
+                kinds.setdefault(key, s.copy())
+    assert kinds
+    n = 6000
+    for s in kinds.values():
+        probs = dict(s.outcome_probs())
+        draws = [s.sample_chance_id(seed) for seed in range(n)]
+        for m, p in probs.items():
+            se = (p * (1 - p) / n) ** 0.5
+            assert abs(draws.count(m) / n - p) < 5 * se, (s.to_text(), s.format_move(m))
+
+
+@pytest.mark.parametrize("game", [g for g in VARIANTS if games.info_of(g).has_chance])
+def test_recorded_playout_records_moves_not_dice(game):
+    """RAVE's recorded playout in a game of chance: the dice are played (plies) but not
+    recorded as anybody's move; the state is restored; seeded."""
+    s = games.new_state(game)
+    dice = set()
+    for t in random_game(game, 1, 200):
+        dice.update(m for m, _ in t.outcome_probs())
+    text, h = s.to_text(), s.zobrist()
+    for seed in range(1, 6):
+        res, moves, movers, plies = s.py_recorded_playout(seed)
+        assert (s.to_text(), s.zobrist()) == (text, h)
+        assert res in (0, 1, RESULT_DRAW) and len(moves) == len(movers) < plies
+        assert not set(moves) & dice and set(movers) <= {0, 1}
+        assert (res, moves) == s.py_recorded_playout(seed)[:2]

@@ -20,11 +20,13 @@ from mcts_arena.games.info import GameInfo, Param  # noqa: F401 - re-exported fo
 
 # name -> module whose `GAME` is the game's GameInfo (one line per game)
 _GAMES: dict[str, str] = {
+    "backgammon": "mcts_arena.games.backgammon",
     "breakthrough": "mcts_arena.games.breakthrough",
     "gomoku": "mcts_arena.games.gomoku",
     "hex": "mcts_arena.games.hex",
     "kalah": "mcts_arena.games.kalah",
     "loa": "mcts_arena.games.loa",
+    "pig": "mcts_arena.games.pig",
     "tictactoe": "mcts_arena.games.tictactoe",
 }
 

@@ -68,6 +68,15 @@ class GameInfo:
     #: SVG document; `last` = (seat, move id) of the move that led to `state`, marked on the
     #: board (games/drawing.py has the builder and the shared layouts); every game has one
     draw: Callable | None = None
+    #: the game solved exactly, where it can be (Pig): (params, check=False) -> a solution with
+    #: `first_player_win()`, `win_probability_at(state)`, `move(state)` (the optimal move) and
+    #: `summary()`; ValueError (one line) for parameters it cannot solve (check=True: only that
+    #: test, nothing solved). `arena prove` prints it; the `PigOptimal` player plays its moves.
+    #: None: no exact solution.
+    exact_solver: Callable | None = None
+    #: the same game in OpenSpiel (`pyspiel.load_game` text), which `arena bench` measures
+    #: beside ours when open_spiel is installed; None: no counterpart measured
+    openspiel: str | None = None
 
     def __post_init__(self):
         if self.default_eval not in self.evals:
@@ -77,6 +86,11 @@ class GameInfo:
         bad = set(self.options) - set(KNOWLEDGE_OPTIONS)
         if bad:
             raise ValueError(f"{self.name}: unknown player options {sorted(bad)}")
+
+    @property
+    def has_chance(self) -> bool:
+        """Does the game have chance nodes (dice)? Read from the class, so there is one truth."""
+        return bool(getattr(self.cls, "has_chance", False))
 
     def opening_kinds(self) -> list[str]:
         return ["start", "random_plies", *self.openings]

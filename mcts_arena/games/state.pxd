@@ -12,6 +12,22 @@ Conventions:
 - `result()` is ONGOING, 0 or 1 (the winner) or DRAW;
 - `evaluate(evalfn)` is in [-1, 1] from the view of the side to move; a decided position is ±1;
 - `do_move` pushes an undo record, `undo_move` pops it; both keep `hash` (64-bit Zobrist) exact.
+
+Chance (games of dice: `max_outcomes > 0`; a deterministic game sets nothing and is untouched):
+- a position may be a chance node (`is_chance()`): nobody chooses, the dice do. Its outcomes
+  and their probabilities come from `chance_outcomes(outcomes, probs)` (the count, at most
+  `max_outcomes`, probabilities summing to 1; 0 at a position that is not a chance node);
+- an outcome is a move id like any other: `gen_moves` at a chance node lists the same ids (in
+  the same order, so perft and the generic loops walk through the dice), `do_move` applies one
+  and `undo_move` takes it back through the same undo history and hash; outcome ids never
+  coincide with the ids of the game's moves, so `format_move` tells them apart;
+- `player` at a chance node is the side the outcome concerns (the one about to roll, or who
+  rolled); `evaluate` there is still from that side's view;
+- `sample_chance(rng)` draws one outcome by its probability (the searches and the fast
+  playouts use it; `random_playout` samples every chance node this way, never uniformly);
+- `terminal_reward()` is the value of a finished game for player 0 in [-1, 1]: ±1 / 0 from
+  `result()` unless the game scores some wins higher (backgammon's gammons), which it scales
+  into [-1, 1] by its largest score. Searches that want the score use it instead of `result()`.
 """
 from libc.stdint cimport uint64_t
 from libc.stdio cimport fprintf, stderr
@@ -62,6 +78,10 @@ cdef class GameState:
     # sizes its move buffers from it (361 for a 19x19 board). Set in __cinit__/__init__ (and
     # copied by clone when it depends on a parameter); MAX_MOVES when a game sets nothing.
     cdef public int max_moves
+    # The most outcomes a chance node of this game can have; 0 for a game without chance
+    # (the default), which is also how C code tells the two kinds of game apart. A game with
+    # chance keeps max_outcomes <= max_moves (gen_moves lists a chance node's outcomes).
+    cdef public int max_outcomes
 
     cdef int gen_moves(self, int* out) noexcept nogil
     cdef int search_moves(self, int* out) noexcept nogil
@@ -84,5 +104,11 @@ cdef class GameState:
     cdef double move_bias(self, int move) noexcept nogil
     cdef bint is_decisive(self, int move) noexcept nogil
     cdef int threats(self, int* out, int limit) noexcept nogil
+
+    # Chance nodes (see the module docstring; neutral defaults for a deterministic game).
+    cdef bint is_chance(self) noexcept nogil
+    cdef int chance_outcomes(self, int* outcomes, double* probs) noexcept nogil
+    cdef int sample_chance(self, Rng* rng) noexcept nogil
+    cdef double terminal_reward(self) noexcept nogil
 
     cdef GameState clone(self)

@@ -4,7 +4,9 @@
 See state.pxd for the conventions. The Python face (`moves`, `play`, `undo`, `winner`, ...) is
 written once here on top of the C-level methods and a few per-game hooks.
 """
-from mcts_arena.rng cimport Rng, rng_below, rng_seed
+from libc.stdlib cimport malloc, free
+
+from mcts_arena.rng cimport Rng, rng_below, rng_seed, rng_uniform
 
 POLICY_IDS = {"random": PP_RANDOM, "ipp": PP_IPP}
 MAX_LEGAL_MOVES = MAX_MOVES
@@ -18,6 +20,8 @@ cdef class GameState:
     #: registry name, evaluation functions (name -> id) and notation, set by each game
     name = "abstract"
     eval_functions = {}
+    #: does the game have chance nodes (dice)? Layers that cannot handle them refuse cheaply.
+    has_chance = False
 
     def __cinit__(self, *args, **kwargs):
         self.max_moves = MAX_MOVES
@@ -85,9 +89,14 @@ cdef class GameState:
         return -1
 
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
-        """Play uniformly random moves to the end (or max_plies), restore, return the result."""
-        cdef int* moves = <int*>alloca(self.max_moves * sizeof(int))
+        """Play uniformly random moves to the end (or max_plies), restore, return the result.
+        A game with chance samples its chance nodes by probability (one test per playout, so
+        the deterministic games' loop is as before)."""
+        cdef int* moves
         cdef int n, depth = 0, res
+        if self.max_outcomes > 0:
+            return _chance_playout(self, rng, max_plies)
+        moves = <int*>alloca(self.max_moves * sizeof(int))
         res = self.result()
         while res == ONGOING and depth < max_plies:
             n = self.gen_moves(moves)
@@ -107,9 +116,13 @@ cdef class GameState:
         game's `playout_move` for the random policy) that also records its moves and who made
         them, the first `cap` of them, in moves/movers; count[0] = moves recorded, count[1] =
         moves played. State restored; returns the result. RAVE's playouts use it, so a game
-        with a fast path (Gomoku) gives RAVE its speed."""
-        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
+        with a fast path (Gomoku) gives RAVE its speed. In a game with chance the dice are
+        sampled by probability and not recorded (nobody chose them)."""
+        cdef int* buf
         cdef int n, m, depth = 0, k = 0, res
+        if self.max_outcomes > 0:
+            return _chance_recorded_playout(self, rng, moves, movers, cap, count)
+        buf = <int*>alloca(self.max_moves * sizeof(int))
         res = self.result()
         while res == ONGOING and depth < 100000:
             n = self.gen_moves(buf)
@@ -162,6 +175,42 @@ cdef class GameState:
         `limit` of them in out), or -1 when the game cannot tell (the default). The exact
         solver uses it: two threats lose, one must be blocked."""
         return -1
+
+    # ---- C level: chance nodes (a deterministic game keeps these defaults) ----------------
+    cdef bint is_chance(self) noexcept nogil:
+        """Is this a chance node (the dice decide, nobody chooses)?"""
+        return False
+
+    cdef int chance_outcomes(self, int* outcomes, double* probs) noexcept nogil:
+        """The outcomes of this chance node and their probabilities (summing to 1), at most
+        max_outcomes of them, in the order gen_moves lists them; 0 when it is not one."""
+        return 0
+
+    cdef int sample_chance(self, Rng* rng) noexcept nogil:
+        """One outcome of this chance node drawn by its probability. The default walks
+        chance_outcomes with one uniform number; games override it with a direct draw (two
+        dice, one die). Only called at a chance node."""
+        cdef int* out = <int*>alloca(self.max_outcomes * sizeof(int))
+        cdef double* pr = <double*>alloca(self.max_outcomes * sizeof(double))
+        cdef int n = self.chance_outcomes(out, pr)
+        cdef int i
+        cdef double u = rng_uniform(rng)
+        for i in range(n - 1):
+            u -= pr[i]
+            if u < 0.0:
+                return out[i]
+        return out[n - 1]
+
+    cdef double terminal_reward(self) noexcept nogil:
+        """The value of a finished game for player 0 in [-1, 1]: +1 / -1 / 0 by result().
+        A game that scores some wins higher (backgammon's gammons) scales its score by the
+        largest one."""
+        cdef int r = self.result()
+        if r == 0:
+            return 1.0
+        if r == 1:
+            return -1.0
+        return 0.0
 
     cdef GameState clone(self):
         raise NotImplementedError
@@ -257,6 +306,62 @@ cdef class GameState:
     def copy(self):
         return self.clone()
 
+    # ---- Python face of chance nodes ---------------------------------------------------------
+    def is_chance_node(self):
+        """Is this a chance node: the dice move next, not a player?"""
+        return bool(self.is_chance()) and self.result() == ONGOING
+
+    def outcome_probs(self):
+        """[(outcome id, probability), ...] of this chance node in the game's order; [] at a
+        position that is not one."""
+        cdef int* out
+        cdef double* pr
+        cdef int n
+        if self.max_outcomes <= 0 or self.result() != ONGOING:
+            return []
+        out = <int*>alloca(self.max_outcomes * sizeof(int))
+        pr = <double*>alloca(self.max_outcomes * sizeof(double))
+        n = self.chance_outcomes(out, pr)
+        return [(out[i], pr[i]) for i in range(n)]
+
+    def outcome_at(self, double u):
+        """The outcome a uniform number u in [0, 1) stands for: the first whose cumulative
+        probability (in outcome_probs order) exceeds u. The match loop draws u, so the same
+        number gives the same dice in two games at the same kind of chance node."""
+        outcomes = self.outcome_probs()
+        if not outcomes:
+            raise ValueError("not a chance node")
+        if not 0.0 <= u < 1.0:
+            raise ValueError(f"u={u} is not in [0, 1)")
+        for m, p in outcomes:
+            u -= p
+            if u < 0.0:
+                return m
+        return outcomes[len(outcomes) - 1][0]   # rounding: u near 1
+
+    def sample_chance_id(self, unsigned long long seed):
+        """sample_chance with a fresh Rng seeded by `seed` (tests)."""
+        cdef Rng r
+        if not self.is_chance_node():
+            raise ValueError("not a chance node")
+        rng_seed(&r, seed)
+        return self.sample_chance(&r)
+
+    def final_reward(self):
+        """terminal_reward(): a finished game's value for player 0 in [-1, 1] (0 while it goes
+        on)."""
+        return self.terminal_reward() if self.result() != ONGOING else 0.0
+
+    def perft_weighted(self, int depth):
+        """perft with every chance outcome weighted by its probability: the expected number of
+        leaves `depth` plies deep when the dice are rolled and every move is tried."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, got {depth}")
+        cdef double r
+        with nogil:
+            r = _perft_weighted(self, depth)
+        return r
+
     def random_playout_result(self, unsigned long long seed=1, int max_plies=1000000):
         """Result of one uniformly random playout from here (state restored): for tests/bench."""
         cdef Rng r
@@ -293,6 +398,44 @@ cdef class GameState:
     def py_is_decisive(self, move):
         return bool(self.is_decisive(self._move_id(move)))
 
+    def py_best_successor(self, evalfn="default", unsigned long long seed=1):
+        """best_successor over every legal move: the 1-ply greedy move by an evaluation (ties
+        at random with a fresh Rng seeded by `seed`); None when there is no move."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
+        cdef int n = 0, ef = self._eval_id(evalfn)
+        cdef Rng r
+        if self.result() == ONGOING:
+            n = self.gen_moves(buf)
+        if n == 0:
+            return None
+        rng_seed(&r, seed)
+        return self.best_successor(ef, buf, n, &r)
+
+    def py_recorded_playout(self, unsigned long long seed=1, int cap=100000, bint base=False):
+        """(result, moves recorded, their movers, plies played) of the recorded playout (RAVE's)
+        from here, state restored; base=True runs GameState's own loop."""
+        cdef Rng r
+        cdef int* mv
+        cdef signed char* who
+        cdef int cnt[2]
+        cdef int res
+        cap = max(0, cap)
+        mv = <int*>malloc((cap + 1) * sizeof(int))
+        who = <signed char*>malloc(cap + 1)
+        if mv == NULL or who == NULL:
+            free(mv)
+            free(who)
+            raise MemoryError()
+        rng_seed(&r, seed)
+        if base:
+            res = GameState.recorded_playout(self, &r, mv, who, cap, cnt)
+        else:
+            res = self.recorded_playout(&r, mv, who, cap, cnt)
+        out = (res, [mv[i] for i in range(cnt[0])], [who[i] for i in range(cnt[0])], cnt[1])
+        free(mv)
+        free(who)
+        return out
+
     def py_playout_move(self, int policy, list moves, unsigned long long seed):
         """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
@@ -328,3 +471,91 @@ cdef unsigned long long _perft(GameState s, int depth) noexcept nogil:
         total += _perft(s, depth - 1)
         s.undo_move()
     return total
+
+
+cdef double _perft_weighted(GameState s, int depth) noexcept nogil:
+    cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
+    cdef double* probs
+    cdef int n, i
+    cdef double total = 0.0
+    if depth == 0:
+        return 1.0
+    if s.result() != ONGOING:
+        return 0.0
+    if s.max_outcomes > 0 and s.is_chance():
+        probs = <double*>alloca(s.max_outcomes * sizeof(double))
+        n = s.chance_outcomes(moves, probs)
+        for i in range(n):
+            s.do_move(moves[i])
+            total += probs[i] * _perft_weighted(s, depth - 1)
+            s.undo_move()
+        return total
+    n = s.gen_moves(moves)
+    if depth == 1:
+        return n
+    for i in range(n):
+        s.do_move(moves[i])
+        total += _perft_weighted(s, depth - 1)
+        s.undo_move()
+    return total
+
+
+cdef inline int _chance_step(GameState s, int* buf, Rng* rng) noexcept nogil:
+    """A random playout's next move: the dice by probability at a chance node, else uniform
+    among the legal moves; -1 when there is none."""
+    cdef int n
+    if s.is_chance():
+        return s.sample_chance(rng)
+    n = s.gen_moves(buf)
+    if n == 0:
+        return -1
+    return buf[rng_below(rng, n)]
+
+
+cdef int _chance_playout(GameState s, Rng* rng, int max_plies) noexcept nogil:
+    """GameState.random_playout for a game with chance nodes."""
+    cdef int* buf = <int*>alloca(s.max_moves * sizeof(int))
+    cdef int m, depth = 0, res
+    res = s.result()
+    while res == ONGOING and depth < max_plies:
+        m = _chance_step(s, buf, rng)
+        if m < 0:
+            break
+        s.do_move(m)
+        depth += 1
+        res = s.result()
+    while depth > 0:
+        s.undo_move()
+        depth -= 1
+    return res
+
+
+cdef int _chance_recorded_playout(GameState s, Rng* rng, int* moves, signed char* movers,
+                                  int cap, int* count) noexcept nogil:
+    """GameState.recorded_playout for a game with chance nodes: dice are not recorded."""
+    cdef int* buf = <int*>alloca(s.max_moves * sizeof(int))
+    cdef int n, m, depth = 0, k = 0, res
+    cdef bint chance
+    res = s.result()
+    while res == ONGOING and depth < 100000:
+        chance = s.is_chance()
+        if chance:
+            m = s.sample_chance(rng)
+        else:
+            n = s.gen_moves(buf)
+            if n == 0:
+                break
+            m = s.playout_move(PP_RANDOM, buf, n, rng)
+            if k < cap:
+                moves[k] = m
+                movers[k] = s.player
+                k += 1
+        s.do_move(m)
+        depth += 1
+        res = s.result()
+    count[0] = k
+    count[1] = depth
+    while depth > 0:
+        s.undo_move()
+        depth -= 1
+    return res

@@ -1,0 +1,1207 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Backgammon without the doubling cube, as OpenSpiel's `backgammon` plays it.
+
+Rules (the standard ones, see bkgm.com/rules.html): two players, x (player 0) and o (player 1),
+15 checkers each, start on their 24-point (2), 13-point (5), 8-point (3) and 6-point (5). Each
+side numbers the points from its own view, 24 down to 1, and moves its checkers downward; its
+1-6 points are its home board, its 19-24 points are the other side's home board, so x's point
+p is o's point 25 - p. A turn: roll two dice and move one checker per die by its number
+(doubles: four moves of that number). A checker may land on a point holding at most one
+checker of the other side; landing on such a blot hits it onto the bar. A side with checkers
+on the bar must enter them all first, on the point 25 - die. Once all of a side's checkers are
+in its home board it bears them off: with the exact number, or with a larger number from its
+highest occupied point. A side must use as many of its dice as it can: both dice when
+possible; when only one of two different dice can be used, the larger when it can; a double as
+many times as it can. A side that cannot move passes. The first to bear off all 15 checkers
+wins. The opening roll (as OpenSpiel plays it): each side throws one die, doubles are thrown
+again, and the higher die starts the game moving those two numbers.
+
+Scoring (parameter `scoring`, OpenSpiel's `scoring_type`): 1 (`winloss_scoring`, the default)
+counts every win 1 point; 2 (`enable_gammons`) counts a gammon 2 (the loser has borne off no
+checker); 3 (`full_scoring`) also counts a backgammon 3 (a gammon with a checker of the loser
+on the bar or in the winner's home board). The searches see the score scaled into [-1, 1]:
+`terminal_reward` and a finished game's `evaluate` are +-points / scoring (so with scoring 3 a
+single win is worth 1/3). `max_turns` (OpenSpiel's `max_player_turns`, default 500): the game
+is drawn once more than `max_turns` turns have been played without a winner. (OpenSpiel ends a
+double on that last turn after its first two moves; here the turn is played whole. Random
+games end long before: the longest of 1,000 lasted 299 turns, benchmarks/backgammon_stats.py.)
+
+Chance: the start is a chance node for the opening roll (30 outcomes, 1/30 each: which side
+starts and its two different numbers); after every turn a chance node rolls the next side's
+dice (21 outcomes: a double 1/36, two different numbers 2/36). The side to move at a chance
+node is the side about to move (player 0 at the opening, where nobody is yet).
+
+A turn is ONE move of the side to move, of up to four checkers; move ids pack each checker
+move as (from point, die) in 8 bits: bits 0-4 the first checker's point (1-24, 25 the bar),
+5-7 its die, 8-12 and 13-15 the second, 16-20 and 21-25 the third and fourth points of a
+double (same die); 0 is the pass. A chance outcome is 2^26 + starter * 64 + high die * 8 + low
+die (starter 0 at a normal roll, 1 when x starts, 2 when o starts), so no outcome is a move.
+gen_moves lists every distinct position a turn can reach once (not every order of the same
+checker moves).
+
+Notation (points in the mover's numbering): checker moves `from/to`, `bar/22`, `6/off`, a hit
+marked `*` (`13/7*`), the same move repeated `13/7(2)`, moves separated by spaces, e.g.
+`8/5 6/5`; `pass` when no checker can move. Read also: a checker's moves joined `24/18/13` or
+`24/13`, hits marked or not (a mark only chooses between moves that differ only in what they
+hit). Written: one `from/to` per die, from the highest point down. Dice: `31` (high die first;
+`33` a double), and at the opening `x31` / `o31` (x or o starts with 3 and 1).
+
+Text form: `X/O side dice turns`. X and O list the checkers of x and of o in their own
+numbering as `point:count` separated by commas, highest first, with `bar:n` and `off:n`; side
+`x` or `o` (the side to move or about to roll; `-` at the opening roll); dice `-` at a chance
+node or the two numbers `31`; turns played so far. The start:
+`24:2,13:5,8:3,6:5/24:2,13:5,8:3,6:5 - - 0`.
+
+Evaluations, from the side to move's view (the side on roll), in [-1, 1]:
+- efBG (the default): a race (no contact) by the normal model behind the Kleinman count; a
+  contact position by a logistic model of pip counts, points made, primes, anchors, exposed
+  blots, bar, borne-off and back checkers (features, and where the weights come from, at `W`);
+- efPip: the race model everywhere (pip counts only).
+A finished game is +-points / scoring.
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.math cimport erfc, exp, sqrt, tanh
+
+from mcts_arena.bits cimport msb
+from mcts_arena.rng cimport Rng, rng_below, splitmix64
+from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
+                                        history_reserve)
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
+
+# Evaluation functions (ids local to this game; 0, the default, is efBG).
+cdef enum:
+    EF_BG = 1
+    EF_PIP = 2
+
+cdef enum:
+    NCHK = 15
+    BAR = 25
+    OFF = 0
+    NPT = 26            # c[p][0] borne off, c[p][1..24] points, c[p][25] the bar
+    # phases
+    OPENING = 0         # chance node: the opening roll
+    ROLL = 1            # chance node: the side to move rolls
+    MOVE = 2            # the side to move moves with dice d[0] >= d[1]
+    OUTCOME = 1 << 26   # chance outcome ids: OUTCOME + starter * 64 + hi * 8 + lo
+    # The most distinct turns one roll can give. A turn with a double moves checkers 4 steps of
+    # one number; the position it reaches is fixed by how many steps each checker took, and
+    # distributing 4 steps over 15 checkers can be done C(18, 4) = 3060 ways. Two different
+    # numbers give at most 2 x 16 x 15 sequences (two orders, a first and a second checker).
+    # Random games reach far fewer: at most 1,023 over every roll of 1,000 random games
+    # (benchmarks/backgammon_stats.py); a set position in tests/data/perft.json has 1,238.
+    MAX_TURNS_PER_ROLL = 3060
+    SEEN = 1024         # dedup table of a non-double roll's turns (at most 480 < SEEN / 2)
+    MIN_MAX_TURNS = 10      # fewer would end every game before it has begun
+    MAX_MAX_TURNS = 5000
+
+cdef uint64_t ZC[2][NPT][NCHK + 1]
+cdef uint64_t RMOVE[NPT]        # additive keys of a turn's dedup: one per point of the mover
+cdef uint64_t RHIT[NPT]         # and of the other side's (its blots sent to the bar)
+cdef uint64_t ZDICE[7][7]
+cdef uint64_t ZSIDE
+cdef uint64_t ZOPEN
+cdef uint64_t _seed = 0xBAC6A440ULL
+cdef int _p, _i, _c
+for _p in range(2):
+    for _i in range(NPT):
+        for _c in range(NCHK + 1):
+            ZC[_p][_i][_c] = splitmix64(&_seed)
+for _p in range(7):
+    for _i in range(7):
+        ZDICE[_p][_i] = splitmix64(&_seed)
+ZSIDE = splitmix64(&_seed)
+ZOPEN = splitmix64(&_seed)
+for _i in range(NPT):
+    RMOVE[_i] = splitmix64(&_seed)
+    RHIT[_i] = splitmix64(&_seed)
+
+START_TEXT = "24:2,13:5,8:3,6:5/24:2,13:5,8:3,6:5 - - 0"
+SIDES = "xo"
+
+
+cdef struct Undo:
+    unsigned char c[2][NPT]
+    int player
+    int phase
+    int d0
+    int d1
+    int turns
+    int res
+    uint64_t hash
+
+
+# ---- move generation on a board (shared by gen_moves and the fast playout) --------------------
+#
+# Point sets are bit masks in the mover's numbering (bit q = point q, 25 the bar): the mover's
+# occupied points, the points the other side holds with two or more checkers (closed) and its
+# blots. Which checkers may move with a number is then a few mask operations, not a scan.
+
+cdef struct Gen:
+    unsigned char* me       # the mover's counts, own numbering
+    unsigned char* op       # the other side's counts, its numbering (my point t is its 25 - t)
+    int p                   # the mover (its Zobrist keys)
+    unsigned int occ        # the mover's occupied points (bits 1-25)
+    unsigned int blk        # points closed to the mover (bits 1-24)
+    unsigned int blt        # the other side's blots (bits 1-24)
+    uint64_t key            # the board as sum over points of count x a random key (mod 2^64),
+                            # from the start of the turn: two adds per checker moved
+    int* out                # turns found (ids)
+    int n
+    int maxlen              # most dice a turn found so far uses
+    int die                 # a double's number
+    int src[4]              # a double's checker points so far
+    uint64_t* seen_key      # dedup of a non-double's turns
+    int* seen_stamp
+    int stamp
+
+
+cdef inline void gen_init(Gen* g, unsigned char* me, unsigned char* op, int p) noexcept nogil:
+    cdef int q
+    cdef unsigned int occ = 0, blk = 0, blt = 0
+    for q in range(1, NPT):
+        occ |= (<unsigned int>(me[q] != 0)) << q
+    for q in range(1, 25):
+        blk |= (<unsigned int>(op[25 - q] >= 2)) << q
+        blt |= (<unsigned int>(op[25 - q] == 1)) << q
+    g.me = me
+    g.op = op
+    g.p = p
+    g.occ = occ
+    g.blk = blk
+    g.blt = blt
+    g.key = 0
+
+
+cdef inline unsigned int movable(const Gen* g, int d) noexcept nogil:
+    """The points a checker of the mover may move from with number d: from the bar only while
+    a checker is there; to an open point; bearing off (all checkers home) with the exact
+    number, or with a larger one from the highest point."""
+    cdef unsigned int occ = g.occ, m
+    if occ == 0:
+        return 0                        # every checker is off (the turn's last moves won)
+    if occ >> BAR:
+        return (1u << BAR) if not (g.blk >> (25 - d)) & 1 else 0
+    m = occ & ~(g.blk << d) & ~((2u << d) - 1)
+    if occ < 128:                       # no checker above the 6-point: bearing off
+        if (occ >> d) & 1:
+            m |= 1u << d
+        elif (occ >> d) == 0:
+            m |= 1u << msb(occ)
+    return m
+
+
+cdef inline bint apply_step(Gen* g, int s, int d) noexcept nogil:
+    """Move a checker of the mover from s by d (off below point 1), hitting a blot where it
+    lands; returns the hit. The masks and g.key follow the counts."""
+    cdef unsigned char* me = g.me
+    cdef int t = s - d
+    me[s] -= 1
+    if me[s] == 0:
+        g.occ &= ~(1u << s)
+    if t < 1:
+        me[OFF] += 1
+        g.key += RMOVE[OFF] - RMOVE[s]
+        return False
+    me[t] += 1
+    g.occ |= 1u << t
+    g.key += RMOVE[t] - RMOVE[s]
+    if (g.blt >> t) & 1:
+        g.op[25 - t] = 0
+        g.op[BAR] += 1
+        g.blt &= ~(1u << t)
+        g.key += RHIT[t]
+        return True
+    return False
+
+
+cdef inline void undo_step(Gen* g, int s, int d, bint hit) noexcept nogil:
+    cdef unsigned char* me = g.me
+    cdef int t = s - d
+    if t < 1:
+        me[OFF] -= 1
+        g.key -= RMOVE[OFF] - RMOVE[s]
+    else:
+        if hit:
+            g.op[BAR] -= 1
+            g.op[25 - t] = 1
+            g.blt |= 1u << t
+            g.key -= RHIT[t]
+        me[t] -= 1
+        if me[t] == 0:
+            g.occ &= ~(1u << t)
+        g.key -= RMOVE[t] - RMOVE[s]
+    me[s] += 1
+    g.occ |= 1u << s
+
+
+cdef inline bint seen_add(Gen* g, uint64_t key) noexcept nogil:
+    """Insert key into the turn's dedup table; False when it was there already."""
+    cdef int i = <int>(key >> 54) & (SEEN - 1)
+    while g.seen_stamp[i] == g.stamp:
+        if g.seen_key[i] == key:
+            return False
+        i = (i + 1) & (SEEN - 1)
+    g.seen_stamp[i] = g.stamp
+    g.seen_key[i] = key
+    return True
+
+
+cdef void gen_double(Gen* g, int depth, int top) noexcept nogil:
+    """Depth-first over a double's moves, checker points never increasing (every turn once:
+    the points moved from fix the position reached). Keeps the longest turns only."""
+    cdef int s, k
+    cdef bint hit
+    cdef unsigned int m
+    if depth < 4:
+        m = movable(g, g.die) & ((2u << top) - 1)
+        if m:
+            while m:
+                s = msb(m)
+                m &= ~(1u << s)
+                hit = apply_step(g, s, g.die)
+                g.src[depth] = s
+                gen_double(g, depth + 1, s)
+                undo_step(g, s, g.die, hit)
+            return
+    if depth < g.maxlen:
+        return
+    if depth > g.maxlen:
+        g.maxlen = depth
+        g.n = 0
+    k = 0
+    if depth > 0:
+        k = g.src[0] | (g.die << 5)
+    if depth > 1:
+        k |= (g.src[1] << 8) | (g.die << 13)
+    if depth > 2:
+        k |= g.src[2] << 16
+    if depth > 3:
+        k |= g.src[3] << 21
+    g.out[g.n] = k
+    g.n += 1
+
+
+cdef void gen_pair(Gen* g, int a, int b) noexcept nogil:
+    """Two different numbers a > b: every distinct position using both dice (either order);
+    else the larger number alone where it can move, else the smaller."""
+    cdef int order, x, y, s1, s2
+    cdef unsigned int m1, m2, single_a = 0, single_b = 0
+    cdef bint h1, h2
+    g.stamp += 1
+    g.n = 0
+    for order in range(2):
+        x = a if order == 0 else b
+        y = b if order == 0 else a
+        m1 = movable(g, x)
+        while m1:
+            s1 = msb(m1)
+            m1 &= ~(1u << s1)
+            h1 = apply_step(g, s1, x)
+            m2 = movable(g, y)
+            if m2 == 0:
+                if order == 0:
+                    single_a |= 1u << s1
+                else:
+                    single_b |= 1u << s1
+            while m2:
+                s2 = msb(m2)
+                m2 &= ~(1u << s2)
+                h2 = apply_step(g, s2, y)
+                if seen_add(g, g.key):
+                    g.out[g.n] = s1 | (x << 5) | (s2 << 8) | (y << 13)
+                    g.n += 1
+                undo_step(g, s2, y, h2)
+            undo_step(g, s1, x, h1)
+    if g.n > 0:
+        g.maxlen = 2
+        return
+    # at most one die can be used: the larger where it can be
+    if single_a == 0:
+        single_a = single_b
+        a = b
+    g.maxlen = 1 if single_a else 0
+    while single_a:
+        s1 = msb(single_a)
+        single_a &= ~(1u << s1)
+        g.out[g.n] = s1 | (a << 5)
+        g.n += 1
+    if g.n == 0:
+        g.out[0] = 0        # pass
+        g.n = 1
+
+
+cdef int gen_turns(unsigned char* me, unsigned char* op, int p, int d0, int d1, int* out,
+                   uint64_t* seen_key, int* seen_stamp, int* stamp) noexcept nogil:
+    """The distinct turns of the mover (counts me, the other side's op) with dice d0 >= d1
+    into out; returns their number (a pass is one turn)."""
+    cdef Gen g
+    gen_init(&g, me, op, p)
+    g.out = out
+    g.n = 0
+    g.maxlen = 0
+    if d0 == d1:
+        g.die = d0
+        gen_double(&g, 0, BAR)
+        if g.maxlen == 0:
+            out[0] = 0
+            return 1
+        return g.n
+    if stamp[0] >= 0x3FFFFFFF:
+        # the stamps would wrap round and match old entries: clear the table once
+        memset(seen_stamp, 0, SEEN * sizeof(int))
+        stamp[0] = 0
+    g.seen_key = seen_key
+    g.seen_stamp = seen_stamp
+    g.stamp = stamp[0]
+    gen_pair(&g, d0, d1)
+    stamp[0] = g.stamp
+    return g.n
+
+
+cdef inline int play_turn(unsigned char* me, unsigned char* op, int move) noexcept nogil:
+    """Apply a turn's checker moves to the counts (no hashing); returns 1 if the mover has
+    borne off every checker."""
+    cdef int k, s, d, t, shift
+    cdef int die = (move >> 5) & 7
+    for k in range(4):
+        shift = 8 * k if k < 2 else 16 + 5 * (k - 2)
+        s = (move >> shift) & 31
+        if s == 0:
+            break
+        d = die if k != 1 else (move >> 13) & 7
+        t = s - d
+        if t < 0:
+            t = 0
+        me[s] -= 1
+        me[t] += 1
+        if t >= 1 and op[25 - t] == 1:
+            op[25 - t] = 0
+            op[BAR] += 1
+    return me[OFF] == NCHK
+
+
+cdef inline int turn_steps(int move, int* src, int* dice) noexcept nogil:
+    """The checker moves of a turn id: points and dice, in the order they are played."""
+    cdef int k, s, shift, n = 0
+    for k in range(4):
+        shift = 8 * k if k < 2 else 16 + 5 * (k - 2)
+        s = (move >> shift) & 31
+        if s == 0:
+            break
+        src[n] = s
+        dice[n] = (move >> 5) & 7 if k != 1 else (move >> 13) & 7
+        n += 1
+    return n
+
+
+# ---- evaluation ------------------------------------------------------------------------------
+
+cdef inline int pips(const unsigned char* me) noexcept nogil:
+    cdef int q, n = 0
+    for q in range(1, NPT):
+        n += q * me[q]
+    return n
+
+
+cdef inline int highest(const unsigned char* me) noexcept nogil:
+    cdef int q = BAR
+    while q >= 1 and me[q] == 0:
+        q -= 1
+    return q
+
+
+cdef inline double race_value(const unsigned char* me, const unsigned char* op) noexcept nogil:
+    """The race from the view of the side on roll, in (-1, 1): 2W - 1 with W its winning
+    chance by the normal model behind the Kleinman count (Danny Kleinman; rec.games.backgammon,
+    Oystein Johansen 2001): the lead in standard deviations is Z = (D + 4) / sqrt(S - 4), with
+    D = the other's pips - mine and S their sum (+-4 for being on roll), and W = Phi(0.706 Z),
+    the constant reproducing Kleinman's table (K = Z^2 = 0.5, 1, 2 give W = 0.69, 0.76, 0.84;
+    100 against 113 pips on roll gives 0.797, as his count does). Where W rounds to 0 or 1 the
+    pip difference still orders positions, by a term below 1e-6, and the value stays inside
+    (-1, 1): only a finished game is worth +-1."""
+    cdef int mine = pips(me), theirs = pips(op)
+    cdef double ss = theirs + mine - 4.0
+    cdef double z, v
+    if ss < 1.0:
+        ss = 1.0
+    z = 0.706 * (theirs - mine + 4.0) / sqrt(ss)
+    v = erfc(-z * 0.7071067811865476) - 1.0         # 2 Phi(z) - 1
+    return v * (1.0 - 2e-6) + 1e-6 * tanh((theirs - mine) / 100.0)
+
+
+cdef inline bint contact(const unsigned char* me, const unsigned char* op) noexcept nogil:
+    """Can a checker still hit or block one of the other side? (Some checker of the mover is
+    behind some checker of the other side: my highest point + its highest point > 25.)"""
+    return highest(me) + highest(op) > 25
+
+
+# The contact evaluation: P(the side on roll wins) = 1 / (1 + exp(-w . f)) over the features
+# below, each the mover's count minus the other side's (so a mirrored position is worth minus
+# as much), plus a constant for being on roll:
+#   f0  1 (on roll)
+#   f1  pip counts: (other's - mine) / 100
+#   f2  points made (2+ checkers) in the home board, 1-6
+#   f3  the longest prime: consecutive made points anywhere
+#   f4  anchors: points made in the other side's home board (own points 19-24)
+#   f5  exposed blots: single checkers with a checker of the other side (or its bar) behind
+#       them within 11 points (a direct or combination shot)
+#   f6  checkers on the bar
+#   f7  checkers borne off
+#   f8  checkers back: on the own points 19-24 and the bar (slow to come home)
+# The weights are not set by hand: they are the logistic regression of who won on these
+# features, over 165,000 contact positions of 3,000 games of 1-ply greedy self-play after five
+# rounds of refitting (benchmarks/fit_backgammon_eval.py, its default command; log loss 0.548
+# against 0.693 for a coin). Signs as a player expects: being on roll, a pip lead, home points,
+# primes and borne-off checkers help; anchors (checkers held back), exposed blots, checkers on
+# the bar and back checkers hurt.
+cdef enum:
+    NFEAT = 9
+cdef double W[NFEAT]
+W[:] = [0.1522, 1.2114, 0.1834, 0.1050, -0.0885, -0.0697, -0.2134, 0.2763, -0.1149]
+
+
+cdef inline int made_in(const unsigned char* me, int lo, int hi) noexcept nogil:
+    cdef int q, n = 0
+    for q in range(lo, hi + 1):
+        if me[q] >= 2:
+            n += 1
+    return n
+
+
+cdef inline int longest_prime(const unsigned char* me) noexcept nogil:
+    cdef int q, run = 0, best = 0
+    for q in range(1, 25):
+        if me[q] >= 2:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+cdef inline int exposed_blots(const unsigned char* me, const unsigned char* op) noexcept nogil:
+    """My blots with a checker of the other side behind them within 11 points. The other side
+    moves up my numbering: its checker on its point u is on my point 25 - u, its bar below my
+    point 1 (my point 0 for this count)."""
+    cdef int q, k, n = 0, lowest = 25
+    cdef int behind[26]
+    # behind[q]: does the other side have a checker on my point q (0 = its bar)?
+    behind[0] = op[BAR] > 0
+    for q in range(1, 25):
+        behind[q] = op[25 - q] > 0
+    for q in range(1, 25):
+        if me[q] != 1:
+            continue
+        for k in range(1, 12):
+            if q - k < 0:
+                break
+            if behind[q - k]:
+                n += 1
+                break
+    return n
+
+
+cdef void eval_features(const unsigned char* me, const unsigned char* op, double* f) noexcept nogil:
+    f[0] = 1.0
+    f[1] = (pips(op) - pips(me)) / 100.0
+    f[2] = made_in(me, 1, 6) - made_in(op, 1, 6)
+    f[3] = longest_prime(me) - longest_prime(op)
+    f[4] = made_in(me, 19, 24) - made_in(op, 19, 24)
+    f[5] = exposed_blots(me, op) - exposed_blots(op, me)
+    f[6] = me[BAR] - op[BAR]
+    f[7] = me[OFF] - op[OFF]
+    f[8] = (me[19] + me[20] + me[21] + me[22] + me[23] + me[24] + me[BAR]) - (
+        op[19] + op[20] + op[21] + op[22] + op[23] + op[24] + op[BAR])
+
+
+cdef inline double contact_value(const unsigned char* me, const unsigned char* op) noexcept nogil:
+    cdef double f[NFEAT]
+    cdef double z = 0.0
+    cdef int i
+    eval_features(me, op, f)
+    for i in range(NFEAT):
+        z += W[i] * f[i]
+    return 2.0 / (1.0 + exp(-z)) - 1.0
+
+
+cdef class Backgammon(GameState):
+    """Backgammon position; see the module docstring for rules and conventions."""
+
+    name = "backgammon"
+    eval_functions = {"efBG": EF_BG, "efPip": EF_PIP}
+    has_chance = True
+
+    cdef unsigned char c[2][NPT]
+    cdef int phase
+    cdef int d[2]           # dice at a MOVE node, d[0] >= d[1]; 0 at a chance node
+    cdef int turns          # turns played
+    cdef int res
+    cdef public int scoring, max_turns
+    cdef History hist
+    cdef uint64_t* seen_key
+    cdef int* seen_stamp
+    cdef int stamp
+
+    def __cinit__(self, *args, **kwargs):
+        self.max_moves = MAX_TURNS_PER_ROLL
+        self.max_outcomes = 30
+        history_init(&self.hist, sizeof(Undo))
+        self.seen_key = <uint64_t*>malloc(SEEN * sizeof(uint64_t))
+        self.seen_stamp = <int*>malloc(SEEN * sizeof(int))
+        if self.seen_key == NULL or self.seen_stamp == NULL:
+            raise MemoryError()
+        memset(self.seen_stamp, 0, SEEN * sizeof(int))
+        self.stamp = 0
+
+    def __dealloc__(self):
+        history_free(&self.hist)
+        free(self.seen_key)
+        free(self.seen_stamp)
+
+    def __init__(self, int scoring=1, int max_turns=500):
+        """The start position, at the opening roll."""
+        check_params(scoring, max_turns)
+        self.scoring = scoring
+        self.max_turns = max_turns
+        self._load(START_TEXT)
+
+    cdef void _set(self, list x, list o, int player, int phase, int d0, int d1, int turns):
+        cdef int i
+        for i in range(NPT):
+            self.c[0][i] = x[i]
+            self.c[1][i] = o[i]
+        self.player = player
+        self.phase = phase
+        self.d[0] = d0
+        self.d[1] = d1
+        self.turns = turns
+        self.ply = 0
+        self.res = self._compute_result()
+        self.hash = self._full_hash()
+
+    cdef int _compute_result(self) noexcept nogil:
+        if self.c[0][OFF] == NCHK:
+            return 0
+        if self.c[1][OFF] == NCHK:
+            return 1
+        if self.turns > self.max_turns:
+            return DRAW
+        return ONGOING
+
+    cdef uint64_t _full_hash(self) noexcept nogil:
+        cdef uint64_t h = 0
+        cdef int p, i
+        for p in range(2):
+            for i in range(NPT):
+                h ^= ZC[p][i][self.c[p][i]]
+        if self.player == 1:
+            h ^= ZSIDE
+        if self.phase == OPENING:
+            h ^= ZOPEN
+        elif self.phase == MOVE:
+            h ^= ZDICE[self.d[0]][self.d[1]]
+        return h
+
+    # ---- chance --------------------------------------------------------------------------
+    cdef bint is_chance(self) noexcept nogil:
+        return self.phase != MOVE
+
+    cdef int chance_outcomes(self, int* outcomes, double* probs) noexcept nogil:
+        cdef int hi, lo, n = 0, who
+        if self.phase == MOVE:
+            return 0
+        if self.phase == OPENING:
+            for hi in range(2, 7):
+                for lo in range(1, hi):
+                    for who in range(1, 3):
+                        outcomes[n] = OUTCOME + who * 64 + hi * 8 + lo
+                        probs[n] = 1.0 / 30.0
+                        n += 1
+            return n
+        for hi in range(1, 7):
+            for lo in range(1, hi + 1):
+                outcomes[n] = OUTCOME + hi * 8 + lo
+                probs[n] = (1.0 if hi == lo else 2.0) / 36.0
+                n += 1
+        return n
+
+    cdef int sample_chance(self, Rng* rng) noexcept nogil:
+        cdef int a = 1 + rng_below(rng, 6), b = 1 + rng_below(rng, 6)
+        if self.phase == OPENING:
+            while a == b:           # each side throws one die; equal dice throw again
+                a = 1 + rng_below(rng, 6)
+                b = 1 + rng_below(rng, 6)
+            return OUTCOME + (1 if a > b else 2) * 64 + (a if a > b else b) * 8 + (
+                b if a > b else a)
+        return OUTCOME + (a if a > b else b) * 8 + (b if a > b else a)
+
+    # ---- rules ---------------------------------------------------------------------------
+    cdef int result(self) noexcept nogil:
+        return self.res
+
+    cdef int gen_moves(self, int* out) noexcept nogil:
+        cdef double* probs
+        if self.phase != MOVE:
+            probs = <double*>alloca(30 * sizeof(double))
+            return self.chance_outcomes(out, probs)
+        return gen_turns(self.c[self.player], self.c[1 - self.player], self.player,
+                         self.d[0], self.d[1], out, self.seen_key, self.seen_stamp,
+                         &self.stamp)
+
+    cdef void do_move(self, int move) noexcept nogil:
+        cdef Undo* u
+        cdef int p = self.player, o, i, who
+        history_reserve(&self.hist, self.ply + 1)
+        u = &(<Undo*>self.hist.data)[self.ply]
+        memcpy(u.c, self.c, sizeof(self.c))
+        u.player = p
+        u.phase = self.phase
+        u.d0 = self.d[0]
+        u.d1 = self.d[1]
+        u.turns = self.turns
+        u.res = self.res
+        u.hash = self.hash
+        self.ply += 1
+        if move >= OUTCOME:
+            move -= OUTCOME
+            who = move >> 6
+            if self.phase == OPENING:
+                self.hash ^= ZOPEN
+                if who == 2:
+                    self.player = 1
+                    self.hash ^= ZSIDE if p == 0 else 0
+                elif p == 1:
+                    self.player = 0
+                    self.hash ^= ZSIDE
+            self.phase = MOVE
+            self.d[0] = (move >> 3) & 7
+            self.d[1] = move & 7
+            self.hash ^= ZDICE[self.d[0]][self.d[1]]
+            return
+        o = 1 - p
+        play_turn(self.c[p], self.c[o], move)
+        for i in range(NPT):
+            if u.c[p][i] != self.c[p][i]:
+                self.hash ^= ZC[p][i][u.c[p][i]] ^ ZC[p][i][self.c[p][i]]
+            if u.c[o][i] != self.c[o][i]:
+                self.hash ^= ZC[o][i][u.c[o][i]] ^ ZC[o][i][self.c[o][i]]
+        self.hash ^= ZDICE[self.d[0]][self.d[1]] ^ ZSIDE
+        self.d[0] = 0
+        self.d[1] = 0
+        self.phase = ROLL
+        self.player = o
+        self.turns += 1
+        self.res = self._compute_result()
+
+    cdef void undo_move(self) noexcept nogil:
+        self.ply -= 1
+        cdef Undo* u = &(<Undo*>self.hist.data)[self.ply]
+        memcpy(self.c, u.c, sizeof(self.c))
+        self.player = u.player
+        self.phase = u.phase
+        self.d[0] = u.d0
+        self.d[1] = u.d1
+        self.turns = u.turns
+        self.res = u.res
+        self.hash = u.hash
+
+    cdef int _points(self) noexcept nogil:
+        """The winner's score of a finished game (1, 2 gammon, 3 backgammon; capped by the
+        scoring parameter), 0 for a draw or a game going on."""
+        cdef int r = self.res, q
+        cdef const unsigned char* loser
+        if r != 0 and r != 1:
+            return 0
+        loser = self.c[1 - r]
+        if self.scoring == 1 or loser[OFF] > 0:
+            return 1
+        if self.scoring == 3:
+            if loser[BAR] > 0:
+                return 3
+            for q in range(19, 25):         # the winner's home board
+                if loser[q] > 0:
+                    return 3
+        return 2
+
+    cdef double terminal_reward(self) noexcept nogil:
+        cdef double v = self._points() / <double>self.scoring
+        if self.res == 0:
+            return v
+        if self.res == 1:
+            return -v
+        return 0.0
+
+    cdef double evaluate(self, int evalfn) noexcept nogil:
+        cdef int p = self.player
+        cdef double v
+        if self.res != ONGOING:
+            v = self.terminal_reward()
+            return v if p == 0 else -v
+        if self.phase == OPENING:
+            # nobody is on roll yet: the mean of both sides' views on roll
+            return 0.5 * (self._eval_on_roll(0, evalfn) - self._eval_on_roll(1, evalfn))
+        return self._eval_on_roll(p, evalfn)
+
+    cdef double _eval_on_roll(self, int p, int evalfn) noexcept nogil:
+        cdef const unsigned char* me = self.c[p]
+        cdef const unsigned char* op = self.c[1 - p]
+        if evalfn == EF_PIP or not contact(me, op):
+            return race_value(me, op)
+        return contact_value(me, op)
+
+    # ---- the fast random playout -----------------------------------------------------------
+    cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
+        """Uniformly random turns (over the distinct positions a roll reaches) and fair dice on
+        a local board: no undo records, no hashing. Plies count chance nodes too."""
+        cdef unsigned char b[2][NPT]
+        cdef int* buf = <int*>alloca(MAX_TURNS_PER_ROLL * sizeof(int))
+        cdef int p = self.player, phase = self.phase, d0 = self.d[0], d1 = self.d[1]
+        cdef int turns = self.turns, plies = 0, n, a, e
+        if self.res != ONGOING:
+            return self.res
+        memcpy(b, self.c, sizeof(b))
+        while plies < max_plies:
+            plies += 1
+            if phase != MOVE:
+                a = 1 + rng_below(rng, 6)
+                e = 1 + rng_below(rng, 6)
+                if phase == OPENING:
+                    while a == e:
+                        a = 1 + rng_below(rng, 6)
+                        e = 1 + rng_below(rng, 6)
+                    p = 0 if a > e else 1
+                d0 = a if a > e else e
+                d1 = e if a > e else a
+                phase = MOVE
+                continue
+            n = gen_turns(b[p], b[1 - p], p, d0, d1, buf, self.seen_key, self.seen_stamp,
+                          &self.stamp)
+            if play_turn(b[p], b[1 - p], buf[rng_below(rng, n)]):
+                return p
+            p = 1 - p
+            phase = ROLL
+            turns += 1
+            if turns > self.max_turns:
+                return DRAW
+        return ONGOING
+
+    cdef GameState clone(self):
+        cdef Backgammon c = Backgammon.__new__(Backgammon)
+        memcpy(c.c, self.c, sizeof(self.c))
+        c.scoring = self.scoring
+        c.max_turns = self.max_turns
+        c.phase = self.phase
+        c.d[0] = self.d[0]
+        c.d[1] = self.d[1]
+        c.turns = self.turns
+        c.res = self.res
+        c.player = self.player
+        c.ply = self.ply
+        c.hash = self.hash
+        history_copy(&c.hist, &self.hist, self.ply)
+        return c
+
+    # ---- Python face ----------------------------------------------------------------------
+    def _steps(self, int move):
+        """[(from, to, hit)] of a turn id played from this position, in playing order."""
+        cdef int src[4]
+        cdef int dice[4]
+        cdef int n = turn_steps(move, src, dice), k, t
+        me = [self.c[self.player][i] for i in range(NPT)]
+        op = [self.c[1 - self.player][i] for i in range(NPT)]
+        out = []
+        for k in range(n):
+            t = max(src[k] - dice[k], 0)
+            if me[src[k]] == 0:
+                raise ValueError(f"bad backgammon move id {move}: no checker on point "
+                                 f"{src[k]}")
+            me[src[k]] -= 1
+            me[t] += 1
+            hit = t >= 1 and op[25 - t] == 1
+            if hit:
+                op[25 - t] = 0
+                op[BAR] += 1
+            out.append((src[k], t, hit))
+        return out
+
+    def _mine_after(self, int move):
+        """The mover's 26 counts after turn `move`, as bytes (parse_move's quick filter)."""
+        cdef unsigned char b[2][NPT]
+        memcpy(b, self.c, sizeof(b))
+        play_turn(b[self.player], b[1 - self.player], move)
+        return bytes([b[self.player][i] for i in range(NPT)])
+
+    def format_move(self, int move):
+        if move >= OUTCOME:
+            return _format_outcome(move)
+        if move == 0:
+            return "pass"
+        if self.phase != MOVE:
+            raise ValueError(f"bad backgammon move id {move}: the dice are to be rolled")
+        steps = sorted(self._steps(move), key=lambda st: (-st[0], -st[1], not st[2]))
+        parts = []
+        i = 0
+        while i < len(steps):
+            s, t, hit = steps[i]
+            j = i
+            anyhit = False
+            while j < len(steps) and steps[j][:2] == (s, t):
+                anyhit = anyhit or steps[j][2]
+                j += 1
+            text = f"{_point_name(s)}/{_point_name(t)}{'*' if anyhit else ''}"
+            parts.append(text + (f"({j - i})" if j - i > 1 else ""))
+            i = j
+        return " ".join(parts)
+
+    def parse_move(self, str text):
+        """The move id of a notation in this position (see the module docstring). A turn's id
+        depends on the position: the one legal turn the notation names, or ValueError."""
+        t = text.strip().lower()
+        outcome = _parse_outcome(t)
+        if outcome is not None:
+            return outcome
+        if t == "pass":
+            return 0
+        segments = _parse_segments(text)
+        if self.phase != MOVE or self.res != ONGOING:
+            raise ValueError(f"backgammon move {text!r} but no side is to move with dice here")
+        return self._match(text, segments)
+
+    def play(self, move):
+        """Play a move given as notation (or an id); ValueError naming what is wrong, with a few
+        of the legal moves (a double can have over a thousand)."""
+        if not isinstance(move, str):
+            return GameState.play(self, move)
+        legal = self.move_ids()
+        shown = ", ".join(self.format_move(m) for m in legal[:8]) or "none (the game is over)"
+        hint = f"; legal: {shown}" + (f", ... ({len(legal)} in all)" if len(legal) > 8 else "")
+        try:
+            mid = self.parse_move(move.strip())
+        except ValueError as e:
+            raise ValueError(f"{e}{hint}") from None
+        if mid not in legal:
+            raise ValueError(f"illegal move {move!r} in this position{hint}")
+        self.do_move(mid)
+
+    def _match(self, str text, list segments):
+        p = self.player
+        final = [self.c[p][i] for i in range(NPT)]
+        landed = set()
+        marked = set()
+        for path, count, hits in segments:
+            final[path[0]] -= count
+            final[path[len(path) - 1]] += count
+            landed.update(path[1:])
+            marked.update(hits)
+        if min(final) < 0:
+            raise ValueError(f"backgammon move {text!r} moves more checkers than there are")
+        want = bytes(final)
+        cands = []
+        for m in self.move_ids():
+            if self._mine_after(m) != want:
+                continue
+            steps = self._steps(m)
+            cands.append((m, {t for _, t, _ in steps}, {t for _, t, h in steps if h}))
+        if len(cands) > 1:
+            # a turn with the same checkers can still differ in what it hits on the way
+            narrowed = [c for c in cands if landed - {0} <= c[1] and c[2] == marked]
+            if len(narrowed) == 1:
+                cands = narrowed
+        if len(cands) == 1:
+            return cands[0][0]
+        dice = f"{self.d[0]}{self.d[1]}"
+        if not cands:
+            raise ValueError(f"illegal backgammon move {text!r} with {dice}")
+        names = ", ".join(self.format_move(c[0]) for c in cands)
+        raise ValueError(f"ambiguous backgammon move {text!r} with {dice}: it could be {names}")
+
+    def to_text(self):
+        x = _side_text([self.c[0][i] for i in range(NPT)])
+        o = _side_text([self.c[1][i] for i in range(NPT)])
+        side = "-" if self.phase == OPENING else SIDES[self.player]
+        dice = f"{self.d[0]}{self.d[1]}" if self.phase == MOVE else "-"
+        return f"{x}/{o} {side} {dice} {self.turns}"
+
+    def _load(self, str text):
+        x, o, side, d0, d1, turns = parse_position(text, self.max_turns)
+        phase = OPENING if side == "-" else (MOVE if d0 else ROLL)
+        self._set(x, o, 0 if side in "-x" else 1, phase, d0, d1, turns)
+
+    @classmethod
+    def from_text(cls, str text, int scoring=1, int max_turns=500):
+        """Read the text form (see the module docstring); one-line ValueError naming what is
+        wrong with a position that cannot be."""
+        check_params(scoring, max_turns)
+        cdef Backgammon s = cls.__new__(cls)
+        s.scoring = scoring
+        s.max_turns = max_turns
+        s._load(text)
+        return s
+
+    def board_str(self):
+        """The board from x's side: o's home top right, x's home bottom right."""
+        x = [self.c[0][i] for i in range(NPT)]
+        o = [self.c[1][i] for i in range(NPT)]
+
+        def cell(xp):
+            if x[xp]:
+                return f"x{x[xp]:<2d}"
+            if o[25 - xp]:
+                return f"o{o[25 - xp]:<2d}"
+            return " . "
+
+        top = " ".join(cell(q) for q in range(13, 19)) + " | " + \
+            " ".join(cell(q) for q in range(19, 25))
+        bot = " ".join(cell(q) for q in range(12, 6, -1)) + " | " + \
+            " ".join(cell(q) for q in range(6, 0, -1))
+        nums_top = " ".join(f"{q:<3d}" for q in range(13, 19)) + " | " + \
+            " ".join(f"{q:<3d}" for q in range(19, 25))
+        nums_bot = " ".join(f"{q:<3d}" for q in range(12, 6, -1)) + " | " + \
+            " ".join(f"{q:<3d}" for q in range(6, 0, -1))
+        lines = [nums_top + "   (x's points)", top, "", bot, nums_bot,
+                 f"bar: x {x[BAR]}, o {o[BAR]}   off: x {x[OFF]}, o {o[OFF]}   "
+                 f"pips: x {sum(q * x[q] for q in range(1, NPT))}, "
+                 f"o {sum(q * o[q] for q in range(1, NPT))}   turns {self.turns}"]
+        r = self.res
+        if r == ONGOING:
+            if self.phase == OPENING:
+                lines.append("opening roll")
+            elif self.phase == ROLL:
+                lines.append(f"{SIDES[self.player]} to roll")
+            else:
+                lines.append(f"{SIDES[self.player]} to move {self.d[0]}{self.d[1]}")
+        elif r == DRAW:
+            lines.append(f"draw: more than {self.max_turns} turns")
+        else:
+            pts = self._points()
+            kind = {1: "", 2: " (gammon)", 3: " (backgammon)"}[pts]
+            lines.append(f"{SIDES[r]} has won{kind}")
+        return "\n".join(lines)
+
+    # ---- helpers for tests and tools --------------------------------------------------------
+    def counts(self, int who):
+        """Player who's 26 counts in its own numbering: [off, points 1-24, bar]."""
+        return [self.c[who][i] for i in range(NPT)]
+
+    def dice(self):
+        """(high, low) at a move, None at a chance node."""
+        return (self.d[0], self.d[1]) if self.phase == MOVE else None
+
+    def points(self):
+        """The winner's score of a finished game under this game's scoring (1, 2 or 3), 0
+        for a draw or a game going on."""
+        return self._points()
+
+    def features(self):
+        """The contact evaluation's features (see W) from the view of the side to move."""
+        cdef double f[NFEAT]
+        eval_features(self.c[self.player], self.c[1 - self.player], f)
+        return [f[i] for i in range(NFEAT)]
+
+    def is_contact(self):
+        """Can the sides still hit or block each other? (False: a pure race.)"""
+        return bool(contact(self.c[0], self.c[1]))
+
+    def pip_counts(self):
+        return pips(self.c[0]), pips(self.c[1])
+
+    def turns_played(self):
+        return self.turns
+
+    def hash_from_scratch(self):
+        return self._full_hash()
+
+    def turns_for(self, int d0, int d1):
+        """The distinct turns of the side to move with dice (d0, d1) (at a chance node too:
+        as if it had rolled them); ids."""
+        cdef int* buf = <int*>alloca(MAX_TURNS_PER_ROLL * sizeof(int))
+        cdef int n, hi = max(d0, d1), lo = min(d0, d1)
+        if not (1 <= lo <= 6 and 1 <= hi <= 6):
+            raise ValueError(f"bad dice {d0}{d1}")
+        n = gen_turns(self.c[self.player], self.c[1 - self.player], self.player, hi, lo, buf,
+                      self.seen_key, self.seen_stamp, &self.stamp)
+        return [buf[i] for i in range(n)]
+
+
+def check_params(int scoring=1, int max_turns=500):
+    if not 1 <= scoring <= 3:
+        raise ValueError(f"backgammon parameter scoring={scoring} out of range: expected 1 to 3")
+    if not MIN_MAX_TURNS <= max_turns <= MAX_MAX_TURNS:
+        raise ValueError(f"backgammon parameter max_turns={max_turns} out of range: expected "
+                         f"{MIN_MAX_TURNS} to {MAX_MAX_TURNS}")
+
+
+def _point_name(int q):
+    return "bar" if q == BAR else ("off" if q == OFF else str(q))
+
+
+def _format_outcome(int move):
+    m = move - OUTCOME
+    who, hi, lo = m >> 6, (m >> 3) & 7, m & 7
+    return ("", "x", "o")[who] + f"{hi}{lo}"
+
+
+def _parse_outcome(str t):
+    """The outcome id of `31`, `13`, `x31`, `o31`; None when t is not a roll."""
+    who = 0
+    if t[:1] in ("x", "o"):
+        who = 1 if t[0] == "x" else 2
+        t = t[1:]
+    if len(t) != 2 or not t.isdigit():
+        return None
+    a, b = int(t[0]), int(t[1])
+    if not (1 <= a <= 6 and 1 <= b <= 6) or (who and a == b):
+        return None
+    hi, lo = max(a, b), min(a, b)
+    return OUTCOME + who * 64 + hi * 8 + lo
+
+
+def _parse_point(str word, str text):
+    w = word.strip().lower()
+    if w == "bar":
+        return BAR
+    if w == "off":
+        return OFF
+    if w.isdigit() and 1 <= int(w) <= 24:
+        return int(w)
+    raise ValueError(f"bad backgammon move {text!r}: {word!r} is not a point (1-24, bar, off)")
+
+
+def _parse_segments(str text):
+    """[(path of points, count, points marked hit)] of a notation like `24/18*/13 8/5(2)`."""
+    out = []
+    words = text.replace(",", " ").split()
+    if not words:
+        raise ValueError("empty backgammon move")
+    for w in words:
+        count = 1
+        if w.endswith(")") and "(" in w:
+            w, _, num = w[:len(w) - 1].rpartition("(")
+            if not num.isdigit() or not 1 <= int(num) <= 4:
+                raise ValueError(f"bad backgammon move {text!r}: bad repeat ({num})")
+            count = int(num)
+        parts = w.split("/")
+        if len(parts) < 2:
+            raise ValueError(f"bad backgammon move {text!r}: expected moves like 8/5 6/5, "
+                             "bar/22, 6/off or pass")
+        path, hits = [], set()
+        for part in parts:
+            star = part.endswith("*")
+            q = _parse_point(part.rstrip("*"), text)
+            path.append(q)
+            if star:
+                hits.add(q)
+        for a, b in zip(path, path[1:]):
+            if b >= a or a == OFF or b == BAR:
+                raise ValueError(f"bad backgammon move {text!r}: a checker moves down, from "
+                                 "the bar or a higher point to a lower one or off")
+        out.append((path, count, hits))
+    return out
+
+
+def _side_text(list cnt):
+    parts = []
+    if cnt[BAR]:
+        parts.append(f"bar:{cnt[BAR]}")
+    for q in range(24, 0, -1):
+        if cnt[q]:
+            parts.append(f"{q}:{cnt[q]}")
+    if cnt[OFF]:
+        parts.append(f"off:{cnt[OFF]}")
+    return ",".join(parts)
+
+
+def _parse_side(str field, str who, str text):
+    cnt = [0] * NPT
+    seen = set()
+    for item in field.split(","):
+        key, sep, num = item.partition(":")
+        key = key.strip().lower()
+        if not sep or not num.strip().isdigit():
+            raise ValueError(f"bad backgammon position {text!r}: {who}'s {item!r} is not "
+                             "point:count")
+        if key == "bar":
+            q = BAR
+        elif key == "off":
+            q = OFF
+        elif key.isdigit() and 1 <= int(key) <= 24:
+            q = int(key)
+        else:
+            raise ValueError(f"bad backgammon position {text!r}: {who}'s point {key!r} is not "
+                             "1-24, bar or off")
+        if q in seen:
+            raise ValueError(f"bad backgammon position {text!r}: {who}'s point {key} is listed "
+                             "twice")
+        seen.add(q)
+        cnt[q] = int(num)
+    total = sum(cnt)
+    if total != NCHK:
+        raise ValueError(f"bad backgammon position {text!r}: {who} has {total} checkers, "
+                         f"expected {NCHK}")
+    return cnt
+
+
+def parse_position(str text, int max_turns=500):
+    """(x counts, o counts, side, high die, low die, turns) of a text form; one-line
+    ValueError naming the problem."""
+    form = "'X/O side dice turns', e.g. " + repr(START_TEXT)
+    parts = text.split()
+    if len(parts) != 4 or parts[0].count("/") != 1:
+        raise ValueError(f"bad backgammon position {text!r}: expected {form}")
+    xs, os_ = parts[0].split("/")
+    x = _parse_side(xs, "x", text)
+    o = _parse_side(os_, "o", text)
+    for q in range(1, 25):
+        if x[q] and o[25 - q]:
+            raise ValueError(f"bad backgammon position {text!r}: x and o both have checkers "
+                             f"on x's point {q} (o's point {25 - q})")
+    side, dice, turns = parts[1].lower(), parts[2], parts[3]
+    if side not in ("x", "o", "-"):
+        raise ValueError(f"bad backgammon position {text!r}: side must be x, o or - (the "
+                         "opening roll)")
+    if not turns.isdigit() or int(turns) > max_turns + 1:
+        raise ValueError(f"bad backgammon position {text!r}: turns must be 0 to "
+                         f"{max_turns + 1}, got {turns!r}")
+    d0 = d1 = 0
+    if dice != "-":
+        if len(dice) != 2 or not dice.isdigit() or not all("1" <= ch <= "6" for ch in dice):
+            raise ValueError(f"bad backgammon position {text!r}: dice must be - or two "
+                             f"numbers 1-6 like 31, got {dice!r}")
+        d0, d1 = max(int(dice[0]), int(dice[1])), min(int(dice[0]), int(dice[1]))
+    if x[OFF] == NCHK and o[OFF] == NCHK:
+        raise ValueError(f"bad backgammon position {text!r}: both sides have borne off every "
+                         "checker")
+    over = x[OFF] == NCHK or o[OFF] == NCHK or int(turns) > max_turns
+    if side == "-" and (dice != "-" or int(turns) != 0 or over):
+        raise ValueError(f"bad backgammon position {text!r}: at the opening roll (side -) "
+                         "the dice are - and no turn has been played")
+    if over and dice != "-":
+        raise ValueError(f"bad backgammon position {text!r}: the game is over, so no dice")
+    return x, o, side, d0, d1, int(turns)
+
+
+# ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+from mcts_arena.games.info import GameInfo, Param
+
+GAME = GameInfo(
+    name="backgammon",
+    description="backgammon without the doubling cube (chance nodes: the dice)",
+    params={"scoring": Param(1, 1, 3, "points a win can score: 1 single, 2 gammons, "
+                                      "3 backgammons"),
+            "max_turns": Param(500, MIN_MAX_TURNS, MAX_MAX_TURNS,
+                               "turns after which the game is drawn")},
+    cls=Backgammon,
+    evals=Backgammon.eval_functions,
+    default_eval="efBG",
+    default_c=1.0,
+    scoring="game",
+    options=frozenset(),
+    typical_plies=200,
+    bench_players=(),               # the searches for chance nodes are not written yet
+    bench_playouts=200,
+    gtp_colors=("x", "o"),
+    openspiel="backgammon",
+)
