@@ -2,12 +2,12 @@
 through Debian's `chromedriver`, one browser session for the module.
 
 The server (`arena serve ROOT --port 0`, loopback) watches a results root holding a Breakthrough
-α sweep that a real `arena run` is playing in the background (tiny budgets), a finished Hex
-experiment and a finished elimination tournament. The tests check that the index shows the
-run as running, that the standings appear and change as games are stored, that every picture
-loads (forest plot, α curve with the paper's range, Bradley–Terry ladder, bracket tree), that
-the game viewer steps through a Hex and a Breakthrough game, and that a stopped run reads as
-interrupted. Screenshots are saved (into $ARENA_SCREENSHOTS too when it is set).
+α sweep that a real `arena run` is playing in the background (tiny budgets), finished Hex and
+backgammon experiments and a finished elimination tournament. The tests check that the index
+shows the run as running, that the standings appear and change as games are stored, that every
+picture loads (forest plot, α curve with the paper's range, Bradley–Terry ladder, bracket
+tree), that the game viewer steps through a Hex, a Breakthrough and a backgammon game (its
+dice too), and that a stopped run reads as interrupted. Screenshots are saved (into $ARENA_SCREENSHOTS too when it is set).
 
 `make test` installs chromium and chromium-driver with apt when they are missing (as root);
 elsewhere these tests skip with the reason, except under CI (CI=true), where a missing browser
@@ -45,6 +45,9 @@ RUNNING = ("name: alpha\ngame: breakthrough\nbudget: {sims: 150}\ngames: 100\nse
            "a: [0.0, 0.3, 0.6]}\n")
 HEX = ("name: hex\ngame: hex(size=5)\nbudget: {sims: 30}\ngames: 4\nseed: 3\nmatches:\n"
        "  - {player: 'MCTS(bridge)', opponent: MCTS}\n")
+# a game of chance: the viewer shows the dice as plies of their own
+DICE = ("name: dice\ngame: backgammon\nbudget: {sims: 10}\ngames: 2\nseed: 3\nmatches:\n"
+        "  - {player: Greedy, opponent: Random}\n")
 WAIT = 90.0
 
 
@@ -73,6 +76,8 @@ def site(tmp_path_factory):
     root = base / "results"
     exp = config.loads(HEX, players=importlib.import_module("mcts_arena.players"))
     run_experiment(exp, plan_mod.make_plan(exp), root / "hex", workers=1, progress=False)
+    exp = config.loads(DICE, players=importlib.import_module("mcts_arena.players"))
+    run_experiment(exp, plan_mod.make_plan(exp), root / "dice", workers=1, progress=False)
     mp = pytest.MonkeyPatch()
     try:
         mp.chdir(base)                  # the tournament writes results/tournament-fet-tictactoe
@@ -149,9 +154,9 @@ def test_index_shows_each_experiment_and_its_state(site, browser, tmp_path_facto
     url, _, _ = site
     browser.get(url + "/")
     states = until(browser, "const r = [...document.querySelectorAll('tr[data-id]')]; return "
-                            "r.length === 3 ? Object.fromEntries(r.map(x => [x.dataset.id, "
+                            "r.length === 4 ? Object.fromEntries(r.map(x => [x.dataset.id, "
                             "x.querySelector('.badge').textContent])) : null;")
-    assert states == {"alpha": "running", "hex": "finished",
+    assert states == {"alpha": "running", "dice": "finished", "hex": "finished",
                       "tournament-fet-tictactoe": "finished"}
     shot(browser, tmp_path_factory, "index")
 
@@ -234,6 +239,24 @@ def test_viewer_steps_through_a_hex_game(site, browser, tmp_path_factory):
                                "return a && a.href;"))
     until(browser, "return document.getElementById('players').textContent.includes('hex');")
     _step_through(browser, tmp_path_factory, "hex")
+
+
+def test_viewer_steps_through_a_backgammon_game_and_its_dice(site, browser, tmp_path_factory):
+    url, _, _ = site
+    browser.get(url + "/experiment?id=dice")
+    until(browser, GAMES_STORED)
+    browser.find_element("css selector", "#standings a.games-link").click()
+    browser.get(until(browser, "const a = document.querySelector('#games a.view'); "
+                               "return a && a.href;"))
+    until(browser, "return document.getElementById('players').textContent.includes("
+                   "'backgammon');")
+    # ply 1 is the opening roll: a row of the dice, not of a seat
+    assert browser.execute_script("return document.querySelector('#moves tr[data-ply=\"1\"]')"
+                                  ".cells[1].textContent") == "dice"
+    _step_through(browser, tmp_path_factory, "backgammon")
+    browser.find_element("css selector", "#moves tr[data-ply='1']").click()
+    assert "the dice rolled" in until(browser, "const w = document.getElementById('where'); "
+                                               "return w.dataset.ply === '1' && w.textContent;")
 
 
 def test_a_stopped_run_reads_as_interrupted(site, browser):

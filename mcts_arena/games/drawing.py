@@ -8,8 +8,8 @@ SVG text (no script, no external reference), so a browser shows it in an `<img>`
 can parse it as XML. Framework-free on purpose: the games know nothing of the web server.
 
 Shared layouts: `square_board` (8x8 piece games: Breakthrough, LOA), `stone_grid` (stones on
-the intersections of an n x n grid: Gomoku). Hex, Kalah and tic-tac-toe draw their own with
-`Svg`.
+the intersections of an n x n grid: Gomoku). Hex, Kalah, tic-tac-toe, Pig and
+backgammon draw their own with `Svg`.
 """
 from __future__ import annotations
 

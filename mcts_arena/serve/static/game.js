@@ -24,6 +24,7 @@
     const m = game.moves[ply - 1];
     const where = document.getElementById("where");
     where.textContent = ply === 0 ? `opening position (ply 0 of ${game.moves.length})` :
+      m.chance ? `ply ${ply} of ${game.moves.length}: the dice rolled ${m.move}` :
       `ply ${ply} of ${game.moves.length}: seat ${m.seat} (${game.names[m.seat]}) played ${m.move}`;
     where.dataset.ply = ply;
     for (const tr of document.querySelectorAll("#moves tbody tr")) {
@@ -43,7 +44,7 @@
   function table(moves) {
     const keys = STATS.filter(k => moves.some(m => m[k] !== undefined));
     const extra = [...new Set(moves.flatMap(m => Object.keys(m)))]
-      .filter(k => !["ply", "seat", "move", ...STATS].includes(k));
+      .filter(k => !["ply", "seat", "move", "chance", ...STATS].includes(k));
     const head = ["ply", "seat", "move", ...keys.map(k => k === "time" ? "time (s, player)" :
                                                           k === "wall" ? "wall (s)" : k), ...extra];
     return el("table", {}, el("thead", {}, el("tr", {}, head.map((h, i) =>
@@ -51,7 +52,8 @@
       el("tbody", {}, el("tr", {"data-ply": 0, onclick: () => show(0)},
                          el("td", {text: 0}), el("td"), el("td", {class: "l", text: "opening"})),
         moves.map(m => el("tr", {"data-ply": m.ply, onclick: () => show(m.ply)},
-          el("td", {text: m.ply}), el("td", {text: m.seat}), el("td", {class: "l", text: m.move}),
+          el("td", {text: m.ply}), el("td", {text: m.chance ? "dice" : m.seat}),
+          el("td", {class: "l", text: m.move}),
           keys.map(k => el("td", {text: fmt(k, m[k])})),
           extra.map(k => el("td", {text: JSON.stringify(m[k])}))))));
   }
