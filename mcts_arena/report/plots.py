@@ -1,19 +1,21 @@
-"""The pictures of one report: which there are (`pictures`), and `arena report` writing them as
-PNG files into a folder (matplotlib Agg).
+"""The pictures of one `arena report`, written into a folder (matplotlib Agg) as PNG (at `dpi`),
+SVG or PDF (`arena report --figures png|svg|pdf --dpi N`).
 
-`pictures(report)` lists, each drawn by a function of `report.figures`:
+`pictures(report, dpi)` lists them, each drawn by a function of `report.figures`;
+`write_figures(report, folder, fmt, dpi)` writes every one into the folder:
 
-- `forest-<experiment>`: one line per pairing, our win % with its 95% CI, the paper's value
+- `forest-<experiment>.png`: one line per pairing, our win % with its 95% CI, the paper's value
   as a marker with `--compare paper`, a 50% line;
-- `elo-<experiment>`: a round robin's Bradley–Terry Elo ladder with 95% error bars;
-- `bracket-<experiment>`: an elimination tournament's bracket as a tree;
-- `sweep-<slug>`: each parameter sweep (the form of the paper's Figures 1-4): win % against
-  the parameter with our CI as a band, the paper's best-α range shaded and its published points.
+- `sweep-<slug>.png`: each parameter sweep (the form of the paper's Figures 1-4): win % against
+  the parameter with our CI as a band, the paper's best-α range shaded and its published points;
+- `elo-<experiment>.png`: a round robin's Bradley–Terry Elo ladder with 95% error bars;
+- `bracket-<experiment>.png`: an elimination tournament's bracket as a tree.
 
-`write_figures(report, folder)` draws every one into `<folder>/<name>.png`, sets `Sweep.plot`
-and appends (title, path) to `report.figures`; the HTML writer embeds every one of them as a
-base64 data URI (the page stays one self-contained file), markdown and LaTeX refer to the files.
-`arena serve` draws the same list into memory (`Picture.draw(file_object)`).
+It sets `Sweep.plot` and appends (title, path) to `report.figures`; the HTML writer embeds
+every one of them as a base64 data URI (the page stays one self-contained file), markdown and
+LaTeX refer to the files. Titles are the experiment's description (its config's `description:`),
+its name only where it has none. `arena serve` draws the same list into memory
+(`Picture.draw(file_object)`, PNG).
 """
 from __future__ import annotations
 
@@ -30,10 +32,37 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.]+", "_", text).strip("_")[:120] or "x"
 
 
+def plot_sweep(sweep: Sweep, path: str | Path, title: str | None = None,
+               dpi: int = figures.DEFAULT_DPI) -> Path:
+    """Draw `sweep` into the file `path` (its suffix the format; folders created)."""
+    return figures.sweep_plot(sweep, path, title=title, dpi=dpi)
+
+
+def _sweep_title(sw: Sweep, described: dict[str, str]) -> str | None:
+    """The descriptions of the experiments a sweep's points come from (None: none has one)."""
+    names = sorted({r.get("experiment") for pts in sw.curves.values() for _, r in pts} - {None})
+    texts = [described[n] for n in names if described.get(n)]
+    return "; ".join(texts) if texts else None
+
+
+def write_plots(sweeps: list[Sweep], out: str | Path, fmt: str = "png",
+                dpi: int = figures.DEFAULT_DPI, described: dict[str, str] | None = None
+                ) -> list[Path]:
+    """One picture per sweep into folder `out` (`sweep-<slug>.<fmt>`); sets each sweep's
+    `plot`. `described`: experiment name -> description, for the titles."""
+    paths = []
+    for sw in sweeps:
+        p = plot_sweep(sw, Path(out) / f"sweep-{sw.slug}.{fmt}",
+                       _sweep_title(sw, described or {}), dpi)
+        sw.plot = str(p)
+        paths.append(p)
+    return paths
+
+
 @dataclass(frozen=True)
 class Picture:
-    """One picture of a report: its file stem, its title, and `draw(target)`, which writes the
-    PNG to a path or a binary file object."""
+    """One picture of a report: its file stem, its title, and `draw(target)`, which writes it to
+    a path (the format its suffix names) or as PNG into a binary file object."""
 
     name: str
     title: str
@@ -41,24 +70,19 @@ class Picture:
     sweep: Sweep | None = None
 
 
-def plot_sweep(sweep: Sweep, path: str | Path) -> Path:
-    """Draw `sweep` into the PNG file `path` (folders created); return the path."""
-    return figures.sweep_plot(sweep, path)
-
-
-def _experiment_pictures(report: Report, e) -> list[Picture]:
+def _experiment_pictures(report: Report, e, shown: str, dpi: int) -> list[Picture]:
     name = e.info["experiment"]
     out = []
     if e.rows:
-        title = f"{name}: win % per pairing (95% CI)" + (
+        title = f"{shown}: win % per pairing (95% CI)" + (
             ", paper ◆" if report.comparisons is not None else "")
         out.append(Picture(f"forest-{_slug(name)}", f"{name}: win % per pairing",
                            lambda t, rows=e.rows, title=title:
-                           figures.forest_plot(rows, t, title=title)))
+                           figures.forest_plot(rows, t, title=title, dpi=dpi)))
     if e.ratings:
         out.append(Picture(f"elo-{_slug(name)}", f"{name}: Elo ladder",
                            lambda t, r=e.ratings: figures.elo_ladder(
-                               r, t, title=f"{name}: Elo (Bradley–Terry)")))
+                               r, t, title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)))
     st = e.tournament_state
     if st is None:
         return out
@@ -67,8 +91,8 @@ def _experiment_pictures(report: Report, e) -> list[Picture]:
                   for label, spec in st.spec.entrants}
         out.append(Picture(f"bracket-{_slug(name)}", f"{name}: elimination bracket",
                            lambda t: figures.bracket_plot(
-                               st.bracket, t, title=f"{name}: elimination bracket",
-                               labels=labels)))
+                               st.bracket, t, title=f"{shown}: elimination bracket",
+                               labels=labels, dpi=dpi)))
     elif st.spec.kind == "round_robin" and st.results:
         try:
             ladder = figures.bradley_terry_ladder(
@@ -77,36 +101,32 @@ def _experiment_pictures(report: Report, e) -> list[Picture]:
             return out
         out.append(Picture(f"elo-{_slug(name)}", f"{name}: Elo ladder",
                            lambda t: figures.elo_ladder(
-                               ladder, t, title=f"{name}: Elo (Bradley–Terry)")))
+                               ladder, t, title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)))
     return out
 
 
-def pictures(report: Report) -> list[Picture]:
+def pictures(report: Report, dpi: int = figures.DEFAULT_DPI) -> list[Picture]:
     """Every picture of `report` (see the module docstring), experiments first, then sweeps."""
-    out = [p for e in report.experiments for p in _experiment_pictures(report, e)]
-    out += [Picture(f"sweep-{sw.slug}", sw.title, lambda t, sw=sw: figures.sweep_plot(sw, t),
+    described = {e.info["experiment"]: e.info.get("description") or ""
+                 for e in report.experiments}
+    out = [p for e in report.experiments
+           for p in _experiment_pictures(report, e, described[e.info["experiment"]]
+                                         or e.info["experiment"], dpi)]
+    out += [Picture(f"sweep-{sw.slug}", sw.title,
+                    lambda t, sw=sw: plot_sweep(sw, t, _sweep_title(sw, described), dpi),
                     sweep=sw) for sw in report.sweeps]
     return out
 
 
-def write_plots(sweeps: list[Sweep], out: str | Path) -> list[Path]:
-    """One PNG per sweep into folder `out` (`sweep-<slug>.png`); sets each sweep's `plot`."""
-    paths = []
-    for sw in sweeps:
-        p = plot_sweep(sw, Path(out) / f"sweep-{sw.slug}.png")
-        sw.plot = str(p)
-        paths.append(p)
-    return paths
-
-
-def write_figures(report: Report, out: str | Path) -> list[Path]:
-    """Every picture of `report` into folder `out` (see the module docstring); returns the
-    paths, sets `Sweep.plot` and `report.figures`."""
+def write_figures(report: Report, out: str | Path, fmt: str = "png",
+                  dpi: int = figures.DEFAULT_DPI) -> list[Path]:
+    """Every picture of `report` into folder `out` as `fmt` (see the module docstring);
+    returns the paths, sets `Sweep.plot` and `report.figures`."""
     out = Path(out)
     paths: list[Path] = []
     report.figures = []
-    for pic in pictures(report):
-        p = pic.draw(out / f"{pic.name}.png")
+    for pic in pictures(report, dpi):
+        p = pic.draw(out / f"{pic.name}.{fmt}")
         if pic.sweep is not None:
             pic.sweep.plot = str(p)
         else:
