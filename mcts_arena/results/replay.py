@@ -46,23 +46,30 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
             except ValueError as e:     # a position the game cannot read
                 raise store.corrupt(row, "opening", str(e)) from None
         seats = (g["seat0"], g["seat1"])
-        if g["reason"] == "error":
-            result = f"error game (not counted): {g['error']}"
-        elif g["winner"] is None:
-            result = "draw" + (" (ply limit)" if g["reason"] == "max_plies" else "")
-        else:
-            result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
-            if g["reason"] == "time_forfeit":
-                result += f" on time: {g['error']}"
-            elif g["reason"] == "illegal_move":
-                result += f" by forfeit: {g['error']}"
-            elif g["reason"] == "resign":
-                result += f" by resignation: {g['error']}"
         try:
             return replay_lines(g["game_id"], game, seats, g["opening"], g["moves"], g["stats"],
-                                f"{result} after {g['plies']} plies")
+                                f"{result_text(g)} after {g['plies']} plies")
         except UserError as e:      # a stored move the game cannot play
             raise store.corrupt(row, "moves_json", str(e)) from None
+
+
+def result_text(g: dict) -> str:
+    """How the stored game `g` ended, in words ("seat 0 (MCTS) wins", "draw (ply limit)",
+    "error game (not counted): ..."): `arena show` and the game viewer of `arena serve`."""
+    seats = (g["seat0"], g["seat1"])
+    if g["reason"] == "error":
+        return f"error game (not counted): {g['error']}"
+    if g["winner"] is None:
+        result = "draw" + (" (ply limit)" if g["reason"] == "max_plies" else "")
+    else:
+        result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
+        if g["reason"] == "time_forfeit":
+            result += f" on time: {g['error']}"
+        elif g["reason"] == "illegal_move":
+            result += f" by forfeit: {g['error']}"
+        elif g["reason"] == "resign":
+            result += f" by resignation: {g['error']}"
+    return result
 
 
 def replay_lines(game_id: str, game: str | None, seats, opening: str | None, moves, stats,

@@ -223,6 +223,15 @@ class Store:
         return self.select("game", columns, "pairing_id = ?", (pairing_id,),
                            "pairing_id, pair_index, swap")
 
+    def game_list(self, pairing_id: str) -> list[dict]:
+        """The games of one pairing without their moves (game_id, pair_index, swap, seat0,
+        seat1, winner, score, reason, error, plies, duration, finished), in pair order."""
+        rows = self.conn.execute(
+            "SELECT game_id, pair_index, swap, seat0, seat1, winner, score, reason, error, plies, "
+            "duration, finished FROM game WHERE pairing_id = ? ORDER BY pair_index, swap",
+            (pairing_id,))
+        return [dict(r) for r in rows]
+
     def game_ids(self, limit: int | None = None) -> list[str]:
         return [r["game_id"] for r in self.select("game", "game_id",
                                                   order="pairing_id, pair_index, swap",
