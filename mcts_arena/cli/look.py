@@ -33,6 +33,8 @@ def players_cmd(game: str | None) -> None:
     if game is not None:
         games.new_state(game)
     click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC")
+    click.echo("  games of chance: expectimax(...), Star1(...), Star2(...) (*-minimax, Ballard "
+               "1983), MCMS(cN,...) (Monte Carlo *-minimax)")
     click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
                "(see README)")
     click.echo("tokens:")

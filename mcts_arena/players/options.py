@@ -28,7 +28,9 @@ from mcts_arena import budgets
 from mcts_arena.players.notation import number
 
 MCTS = frozenset({"MCTS"})
-SEARCHING = frozenset({"MCTS", "alphabeta", "FlatMC"})
+#: The *-minimax kinds (players/search/expectimax.pyx): games with chance nodes.
+STAR = frozenset({"expectimax", "Star1", "Star2", "MCMS"})
+SEARCHING = frozenset({"MCTS", "alphabeta", "FlatMC"}) | STAR
 
 
 @dataclass(frozen=True)
@@ -100,24 +102,32 @@ OPTIONS: tuple[Option, ...] = (
            key=True, written="key", engine="abw"),
     Option("C", "float", 0, 100, "UCT exploration constant", kinds=frozenset({"MCTS", "FlatMC"}),
            key=True, written="key", engine="C"),
-    Option("depth", "int", 1, 64, "fixed search depth", kinds=frozenset({"alphabeta"}),
-           token="d", key=True, key_meaning="αβ: fixed depth", label="dN", example="4",
+    Option("depth", "int", 1, 64, "fixed search depth (decisions; a chance node costs none)",
+           kinds=frozenset({"alphabeta"}) | STAR, token="d", key=True,
+           key_meaning="αβ, expectimax, Star1/2, MCMS: fixed depth", label="dN", example="4",
            engine="depth"),
+    Option("samples", "int", 1, 1000, "MCMS: outcomes sampled (with replacement) at each "
+           "chance node with more (default 5)", kinds=frozenset({"MCMS"}), token="c",
+           key=True, key_meaning="MCMS: outcomes sampled per chance node", label="cN",
+           example="5", engine="samples"),
+    Option("star", "int", 1, 2, "MCMS: the *-minimax under the sampling, Star1 or Star2 "
+           "(default 2)", kinds=frozenset({"MCMS"}), key=True, written="key", off=2,
+           engine="star"),
     Option("hh", "int", 0, 1, "αβ: history heuristic (1, default) or none (0, as the paper's "
            "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,
            engine="use_history"),
-    Option("tt", "int", 0, 1, "αβ: transposition table (1, default) or none (0, as the paper's "
-           "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,
+    Option("tt", "int", 0, 1, "αβ, *-minimax: transposition table (1, default) or none (0, as "
+           "the paper's αβ)", kinds=frozenset({"alphabeta"}) | STAR, key=True, written="key", off=1,
            engine="use_tt"),
     Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "seconds per move (overrides "
            "the experiment budget)", kinds=SEARCHING, key=True, role="budget"),
     Option("sims", "int", 1, budgets.SIMS_MAX, "fixed simulation budget per move (the paper's "
            "_sl)", kinds=SEARCHING, token="sl", token_kinds=MCTS, key=True,
-           key_meaning="simulations per move (MCTS, FlatMC) or nodes (αβ)", example="1000",
-           role="budget"),
+           key_meaning="simulations per move (MCTS, FlatMC) or nodes (αβ, *-minimax)",
+           example="1000", role="budget"),
     Option("seed", "int", 0, 2**63, "extra seed salt for this player",
-           kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}), key=True,
-           role="seed"),
+           kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}) | STAR,
+           key=True, role="seed"),
 )
 
 BY_FIELD: dict[str, Option] = {o.field: o for o in OPTIONS}

@@ -41,6 +41,7 @@ from mcts_arena.players.options import (
     BY_FIELD,
     EXCLUSIVE,
     OPTIONS,
+    STAR,
     Option,
     keys_of,
     tokens_of,
@@ -76,7 +77,7 @@ class PlayerSpec:
     """A parsed built-in player: kind, game, options that differ from the defaults, canonical
     string."""
 
-    kind: str                       # MCTS, alphabeta, Random, Greedy, FlatMC
+    kind: str               # MCTS, alphabeta, Random, Greedy, FlatMC, expectimax, Star1/2, MCMS
     game: str
     options: tuple = ()             # sorted ((name, value), ...) of non-default options
     evalfn: str = ""                # evaluation function name (game default filled in)
@@ -187,7 +188,8 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         return _parse_external(kind, args, text, game)
     if kind is None:
         raise SpecError(f"unknown player kind {kind_text!r} in {text!r}; valid kinds: "
-                        "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, GTP, py")
+                        "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, expectimax, Star1, "
+                        "Star2, MCMS, GTP, py")
     all_macros = dict(info.macros)
     all_macros.update(macros or {})
     tokens = _expand_macros(notation.tokens(args or "", text), all_macros, text)
@@ -225,7 +227,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
             _check_game(o.field, tok, game, text)
             _set(opts, o.field, val, tok, text)
 
-    if kind in ("MCTS", "alphabeta", "Greedy", "FlatMC") and not evalfn:
+    if kind in ("MCTS", "alphabeta", "Greedy", "FlatMC", *STAR) and not evalfn:
         evalfn = info.default_eval
     if kind == "Random":
         evalfn = ""
@@ -342,6 +344,8 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
             if game is None or _supports(game, o.field)]
     rows += [(f"{o.field}=V", o.key_meaning or o.meaning) for o in OPTIONS if o.key]
     rows += [(f"{label(o)} (αβ)", o.meaning) for o in tokens_of("alphabeta").values()]
+    rows += [(f"{label(o)} (MCMS)", o.meaning) for o in tokens_of("MCMS").values()
+             if "alphabeta" not in o.kinds]
     return rows
 
 
