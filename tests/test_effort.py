@@ -124,11 +124,23 @@ def test_changed_rates_refuse_to_mix_games(rates, tmp_path, monkeypatch):
                    "  - {player: 'MCTS(ipp)', opponent: 'MCTS'}\n")
     args = ["run", str(cfg), "--out", str(tmp_path / "res"), "--jobs", "1", "--quiet"]
     assert CliRunner().invoke(cli, args).exit_code == 0
+    # a rate this experiment does not use changes nothing for it (a new entry for another
+    # player must not lock every stored experiment) ...
+    unused = tmp_path / "rates1.yaml"
+    unused.write_text(RATES.replace("per_second: 3000", "per_second: 3100"))
+    monkeypatch.setenv(effort.RATES_ENV, str(unused))
+    r = CliRunner().invoke(cli, args + ["--games", "4"])
+    assert r.exit_code == 0, r.output
+    # ... one it uses refuses, naming the pairing and both budgets
     other = tmp_path / "rates2.yaml"
     other.write_text(RATES.replace("per_second: 4000", "per_second: 4100"))
     monkeypatch.setenv(effort.RATES_ENV, str(other))
     r = CliRunner().invoke(cli, args)
-    assert r.exit_code == 2 and "holds games of a different config: rates was" in r.output
+    assert r.exit_code == 2
+    assert ("holds 4 games of MCTS(ipp) vs MCTS played with the player's budget "
+            '{"effort": 0.05, "rate_of": "MCTS(ipp)", "sims": 200, "unit": "sims"}, now '
+            '{"effort": 0.05, "rate_of": "MCTS(ipp)", "sims": 205, "unit": "sims"} (an engine '
+            "rate changed?)") in r.output
 
 
 def test_equal_features_prefer_equal_values(tmp_path):
@@ -142,3 +154,16 @@ def test_equal_features_prefer_equal_values(tmp_path):
     assert pick("MCTS(efLH,ipp,fet8)") == 100000
     assert pick("MCTS(bl')") == 50000          # efLH,ipp,fet20,np: fet20 and np match
     assert pick("MCTS(efLH,ipp,fet30)") == 50000   # a tie on values: the first listed
+
+
+def test_alphabeta_with_and_without_a_transposition_table_have_their_own_rates():
+    """The authors' αβ searched about three times the nodes per second without its table, so
+    αβ(...,tt=0) and αβ(...) (table on) must not share a rate (the shipped rates file)."""
+    def entry(p):
+        return effort.rate_for(parse(p, "breakthrough"), parse, effort.load_rates()).player
+
+    assert entry("αβ(efMS,tt=0,hh=0)") == "αβ(efMS,tt=0)"
+    assert entry("αβ(efMS,hh=0)") == entry("αβ(efMS)") == "αβ(efMS)"
+    assert entry("αβ(efLH,tt=0,hh=0)") == "αβ(efLH,tt=0)"
+    rates = {r.player: r.per_second for r in effort.load_rates() if r.game == "breakthrough"}
+    assert rates["αβ(efMS)"] < rates["αβ(efMS,tt=0)"] / 2

@@ -302,3 +302,16 @@ def test_pig_random_game_statistics_agree():
     from scipy.stats import ks_2samp
     d = ks_2samp(os_len, our_len).statistic
     assert d < 1.95 * (2 / n) ** 0.5
+
+
+def test_bench_measures_openspiel_beside_ours():
+    """`arena bench` times OpenSpiel's random games of the game it names (GameInfo.openspiel)
+    in the same run as ours (a speed figure, not a test of speed: only that it is there)."""
+    from mcts_arena import bench
+
+    out = bench.playout_speed(["pig"], 0.05)["pig"]
+    assert out["openspiel_rollouts_per_s"] > 0 and out["ratio_to_openspiel"] > 0
+    assert "OpenSpiel's C++ MCTS, random rollouts" in "\n".join(
+        bench.format_rows({"pig": out}, search=False))
+    assert bench.openspiel_reference("kalah", 0.05) is None      # no counterpart named
+    assert bench.openspiel_reference("pig(target=50)", 0.05) is None     # default game only

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from mcts_arena import provenance
 from mcts_arena.cli import cli
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.runner import config
@@ -266,10 +267,9 @@ def test_driver_killed_then_run_again_resumes(tmp_path, ray_cluster, fake_player
 def test_node_with_another_build_stops_the_run(tmp_path, ray_cluster, fake_players,
                                                monkeypatch):
     from mcts_arena.errors import UserError
-    from mcts_arena.runner import ray_backend
 
-    version, build = ray_backend.build_identity()
-    odd = _add_node(ray_cluster, **{ray_backend.FAKE_BUILD_ENV: "0ther0build0"})
+    version, build = provenance.build_identity()
+    odd = _add_node(ray_cluster, **{provenance.FAKE_BUILD_ENV: "0ther0build0"})
     try:
         cfg = tmp_path / "c.yaml"
         cfg.write_text(fake_config('  - {player: Random, opponent: Random(im0.2)}\n', 24))

@@ -105,7 +105,9 @@ def test_every_format_parses_and_plots_are_written(stores, tmp_path):
     res = run.invoke(cli, ["report", str(real), str(kal), "--format", "html", "--out", str(out)])
     assert res.exit_code == 0 and res.output == f"wrote {out / 'report.html'}\n"
     page = (out / "report.html").read_text()
-    assert page.count("<table>") == 4    # two experiments, Kalah pair table, the rep ratings
+    # two experiments, each with its seat-swapped pairs table, the Kalah pair-rule table, the
+    # ratings
+    assert page.count("<table>") == 6 and "LL-LD-WL/DD-WD-WW" in page
     assert "MCTS(im0.5) vs MCTS" in page and "data:image/png;base64," in page
 
     for fmt, needle in (("markdown", "| MCTS vs Random |"), ("latex", r"\begin{tabular}"),

@@ -50,7 +50,8 @@ def test_html_report_renders_and_every_image_loads(tmp_path, monkeypatch):
     assert n == 3                     # forest plot, the sweep, the Bradley–Terry ladder
     r = _check(page, "--screenshot", str(tmp_path / "shot.png"), "--min-images", str(n))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.startswith(f"ok: {n} images loaded, 2 tables")
+    # the pairings, their seat-swapped pairs, the ratings
+    assert r.stdout.startswith(f"ok: {n} images loaded, 3 tables")
     assert (tmp_path / "shot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # the check can fail: one picture's data cut short, another's made garbage

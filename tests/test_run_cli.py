@@ -56,14 +56,22 @@ def test_run_prints_the_summary_with_errors_reported(cwd):
     lines = res.output.splitlines()
     head = lines.index(next(line for line in lines if line.startswith("pairing")))
     assert lines[head].split() == ["pairing", "games", "W", "D", "L", "err", "win", "%", "[95%",
-                                   "CI]"]
+                                   "CI]", "pairs", "LL-LD-WL/DD-WD-WW", "pair", "score", "%",
+                                   "[95%", "CI]"]
     row = lines[head + 2].split()
     assert row[:3] == ["Random(im0.5)", "vs", "Random"] and row[3] == "6"
     w, d, lo = map(int, row[4:7])
     assert w + d + lo == 6 and row[7] == "0"
     low, high, _ = stats.score_interval(w, d, lo)     # the interval `arena report` prints
-    assert row[8:] == [f"{100 * (w + d / 2) / 6:.2f}", f"[{100 * low:.1f},", f"{100 * high:.1f}]"]
-    assert lines[head + 3].split() == ["Boom", "vs", "Random", "0", "0", "0", "0", "6", "-"]
+    assert row[8:11] == [f"{100 * (w + d / 2) / 6:.2f}", f"[{100 * low:.1f},",
+                         f"{100 * high:.1f}]"]
+    penta = list(map(int, row[11].split("-")))          # the 3 seat-swapped pairs
+    assert len(penta) == 5 and sum(penta) == 3
+    plo, phi = stats.pentanomial_interval(penta)
+    assert row[12:] == [f"{100 * stats.pentanomial_score(penta):.2f}", f"[{100 * plo:.1f},",
+                        f"{100 * phi:.1f}]"]
+    assert lines[head + 3].split() == ["Boom", "vs", "Random", "0", "0", "0", "0", "6", "-",
+                                       "-", "-"]
     assert "error games (not counted):" in lines
     assert sum("RuntimeError: boom on move 3" in line for line in lines) == 6
     assert lines[-2].startswith("12 games played in ")

@@ -33,16 +33,22 @@ def playout_rate(GameState state, double seconds, unsigned long long seed=1):
 
 
 def average_plies(GameState state, int playouts, unsigned long long seed=1, int max_plies=100000):
-    """Mean length in plies of uniformly random games from `state` (do/undo path)."""
+    """Mean length in plies of uniformly random games from `state` (do/undo path); the dice of
+    a game with chance nodes come up by their probabilities (and count as plies)."""
     cdef Rng rng
     cdef int* moves = <int*>alloca(state.max_moves * sizeof(int))
     cdef int i, n, depth
     cdef long total = 0
+    cdef bint chance = state.max_outcomes > 0
     rng_seed(&rng, seed)
     with nogil:
         for i in range(playouts):
             depth = 0
             while state.result() == ONGOING and depth < max_plies:
+                if chance and state.is_chance():
+                    state.do_move(state.sample_chance(&rng))
+                    depth += 1
+                    continue
                 n = state.gen_moves(moves)
                 if n == 0:
                     break

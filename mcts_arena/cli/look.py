@@ -21,6 +21,8 @@ def games_cmd() -> None:
             continue
         params = ", ".join(f"{k}={p.default} ({p.low}-{p.high})" for k, p in info.params.items())
         extra = f"  [parameters: {params}]" if params else ""
+        if info.exact_solver is not None:
+            extra += "  [solved exactly: arena prove, PigOptimal]"
         click.echo(f"{name:13s} {info.description}  [evaluations: {', '.join(info.evals)}]{extra}")
 
 
@@ -32,7 +34,8 @@ def players_cmd(game: str | None) -> None:
 
     if game is not None:
         games.new_state(game)
-    click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC")
+    click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC, "
+               "PigOptimal (a game's exact solution: pig)")
     click.echo("  games of chance: expectimax(...), Star1(...), Star2(...) (*-minimax, Ballard "
                "1983), MCMS(cN,...) (Monte Carlo *-minimax)")
     click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
@@ -44,6 +47,10 @@ def players_cmd(game: str | None) -> None:
         info = games.info_of(g)
         click.echo(f"{g}: evaluations {', '.join(info.evals)} (default "
                    f"{info.default_eval}), C={info.default_c}")
+        if info.has_chance:
+            solved = ", PigOptimal (its exact solution)" if info.exact_solver else ""
+            click.echo(f"  a game with dice: Random, Greedy(ef...){solved} and py(...) play it; "
+                       "MCTS, αβ, FlatMC and GTP engines cannot yet")
         for name, body in info.macros.items():
             click.echo(f"  macro {name:4s} = {body}")
 
@@ -66,11 +73,16 @@ def perft_cmd(game: str, depth: int, position: str | None) -> None:
 @click.option("--position", default=None, help="The position in the game's text form.")
 @click.option("--game", "game_id", default=None, metavar="ID",
               help="With a results directory: replay this recorded game move by move.")
-def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
+@click.option("--move", "moves", multiple=True, metavar="MOVE",
+              help="Play this move first (repeat the option for several, in order; the dice "
+                   "of a game with chance are moves too: --move x31 --move '8/5 6/5').")
+def show_cmd(target: str, position: str | None, game_id: str | None,
+             moves: tuple[str, ...]) -> None:
     """Print a position of GAME (board, side to move, legal moves), or replay a recorded game.
 
-    `arena show GAME` shows the start; `arena show results/quickstart --game ID` replays
-    a game of an experiment (without --game it lists the stored game ids).
+    `arena show GAME` shows the start (or --position), after the --move moves if any;
+    `arena show results/quickstart --game ID` replays a game of an experiment (without --game
+    it lists the stored game ids).
     """
     from mcts_arena.results import replay
 
@@ -88,10 +100,16 @@ def show_cmd(target: str, position: str | None, game_id: str | None) -> None:
     if games.split(target)[0] not in games.names() and Path(target).exists():
         fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
     state = games.new_state(target, position)
+    for i, move in enumerate(moves, 1):
+        try:
+            state.play(move)
+        except ValueError as e:
+            fail(f"--move {i}: {' '.join(str(e).split())}")
     click.echo(str(state))
     click.echo(f"position: {state.to_text()}")
-    moves = state.moves()
-    click.echo(f"legal moves ({len(moves)}): {' '.join(moves)}")
+    legal = state.moves()
+    kind = "chance outcomes (dice)" if state.is_chance_node() else "legal moves"
+    click.echo(f"{kind} ({len(legal)}): {' '.join(legal)}")
 
 
 @cli.command("bench")

@@ -38,6 +38,11 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
 
     def shown(rec, st) -> None:
         s = rec.stats[-1]
+        if s.get("chance"):                 # a game with dice: the roll the loop drew
+            click.echo(f"{rec.plies:3d}. dice: {rec.moves[-1]}")
+            if show:
+                click.echo(str(st))
+            return
         work = f"{s['sims']} sims, " if s.get("sims") else \
             f"{s['nodes']} nodes, " if "nodes" in s else ""      # an external engine: neither
         depth = f"depth {s['depth']}, " if "depth" in s else ""
@@ -80,6 +85,9 @@ def gtp_cmd(spec: str, game: str, seed: int, seconds: float | None, sims: int | 
     from mcts_arena.players.gtp_server import GTPServer
 
     games.new_state(game)
+    if games.info_of(game).has_chance:
+        fail(f"arena gtp cannot serve {games.canonical(game)}, a game with dice: GTP carries "
+             "no dice")
     check_scale_options(None, seconds, sims)
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")

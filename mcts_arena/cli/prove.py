@@ -20,11 +20,24 @@ from mcts_arena.cli.app import cli, fail
 def prove_cmd(game: str, position: str | None, nodes: int, depth: int, as_json: bool) -> None:
     """Solve a position exactly (αβ over win/draw/loss with a transposition table): the value
     for the side to move and the value of every legal move. GAME may carry parameters, e.g.
-    `hex(size=4)`. For small boards: Hex up to 5x5, endgames and short tactics elsewhere."""
+    `hex(size=4)`. For small boards: Hex up to 5x5, endgames and short tactics elsewhere.
+
+    A game with its own exact solution (Pig: value iteration, e.g. `pig(target=50)`) prints
+    the first player's winning probability and the optimal policy; with --position, the side
+    to move's winning probability there and its optimal move."""
     from mcts_arena.players.search.prover import prove_position
 
     if nodes < 0 or depth < 0:
         fail("--nodes and --depth must be >= 0")
+    g = games.resolve(game)
+    if g.info.exact_solver is not None:
+        if nodes or depth:
+            fail(f"{g} is solved exactly (value iteration): --nodes and --depth do not apply")
+        _prove_exact(g, position, as_json)
+        return
+    if g.info.has_chance:
+        fail(f"arena prove searches games without chance nodes; {g} has dice and no exact "
+             "solution")
     state = games.new_state(game, position)
     name = games.split(game)[0]
     if state.is_terminal():
@@ -42,6 +55,31 @@ def prove_cmd(game: str, position: str | None, nodes: int, depth: int, as_json: 
         ms = [m for m, x in res["moves"].items() if x == w]
         if ms:
             click.echo(f"{w} ({len(ms)}): {' '.join(ms)}")
+
+
+def _prove_exact(g: games.Game, position: str | None, as_json: bool) -> None:
+    """`arena prove` of a game with an exact solution (GameInfo.exact_solver)."""
+    state = g.new_state(position) if position is not None else None
+    if state is not None and state.is_terminal():
+        fail("the position is already finished (nothing to prove)")
+    try:
+        sol = g.info.exact_solver(dict(g.params))
+    except ValueError as e:
+        fail(str(e))
+    out = {"game": str(g), "first_player_win": sol.first_player_win()}
+    if state is not None:
+        out["position"] = state.to_text()
+        out["win_probability"] = sol.win_probability_at(state)
+        if not state.is_chance_node():
+            out["move"] = state.format_move(sol.move(state))
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(sol.summary())
+    if state is not None:
+        where = "rolls the die" if state.is_chance_node() else f"plays {out['move']}"
+        click.echo(f"position {out['position']}: the side to move wins with probability "
+                   f"{out['win_probability']:.6f} and {where}")
 
 
 @cli.command("solve")

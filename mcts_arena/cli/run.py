@@ -35,9 +35,13 @@ from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
               help="With --backend ray: the cluster to join, HOST:PORT of its head or 'auto' "
                    "(default: start Ray locally).")
 @click.option("--verbose", is_flag=True, help="Let Ray's own log lines through (--backend ray).")
+@click.option("--allow-mixed-builds", is_flag=True,
+              help="Add games to results another build of mcts_arena played (refused "
+                   "otherwise); reports list the builds behind each pairing.")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
             sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool,
-            quiet: bool, backend: str, ray_address: str | None, verbose: bool) -> None:
+            quiet: bool, backend: str, ray_address: str | None, verbose: bool,
+            allow_mixed_builds: bool) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
@@ -62,12 +66,14 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         click.echo(run.dry_run(job, new))
         return
     result = run.play(job, new=new, backend=backend, ray_address=ray_address, verbose=verbose,
-                      progress=not quiet, echo=lambda m: click.echo(m, err=True))
+                      progress=not quiet, echo=lambda m: click.echo(m, err=True),
+                      allow_mixed_builds=allow_mixed_builds)
     click.echo(summary_of(job.directory))
     if result.interrupted:
         again = run.resume_command(config_path, {
             "--jobs": jobs, "--games": games, "--time": time_s, "--sims": sims,
-            "--effort": effort, "--out": out, "--backend": backend, "--ray-address": ray_address})
+            "--effort": effort, "--out": out, "--backend": backend, "--ray-address": ray_address,
+            "--allow-mixed-builds": allow_mixed_builds})
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "
                    f"{again}", err=True)

@@ -40,9 +40,12 @@ def _tie_rules():
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory [default: results/tournament-<name>-<game>].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--allow-mixed-builds", is_flag=True,
+              help="Add games to results another build of mcts_arena played (refused "
+                   "otherwise).")
 def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int | None,
                    time_s: float | None, sims: int | None, jobs: int, tie: str | None,
-                   out: str | None, quiet: bool) -> None:
+                   out: str | None, quiet: bool, allow_mixed_builds: bool) -> None:
     """Play the tournament NAME: fet, det, ege, im (the paper's tuning brackets) or a YAML file
     (configs/tournaments/*.yaml: elimination, round_robin or gauntlet). Run again to resume."""
     from mcts_arena.results.tournament import header, render
@@ -55,7 +58,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
     click.echo(f"tournament {spec.title}: {workers} worker(s), results in {directory}", err=True)
     click.echo(header(spec) + "\n")
     result = tournament.run_tournament(spec, directory, workers=workers, progress=not quiet,
-                                       echo=click.echo)
+                                       echo=click.echo, allow_mixed_builds=allow_mixed_builds)
     if result.interrupted:
         click.echo(render(result.state, with_header=False).rstrip())
         click.echo(f"arena: interrupted; resume with the same command (results in {directory})",

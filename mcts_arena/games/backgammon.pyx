@@ -1203,4 +1203,5 @@ GAME = GameInfo(
     bench_players=(),               # the searches for chance nodes are not written yet
     bench_playouts=200,
     gtp_colors=("x", "o"),
+    openspiel="backgammon",
 )

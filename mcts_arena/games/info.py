@@ -64,6 +64,15 @@ class GameInfo:
     bench_playouts: int = 2000          # playouts that estimate the average game length
     #: positions besides the start that `arena bench --search` measures: label -> text form
     bench_positions: dict[str, str] = field(default_factory=dict)
+    #: the game solved exactly, where it can be (Pig): (params, check=False) -> a solution with
+    #: `first_player_win()`, `win_probability_at(state)`, `move(state)` (the optimal move) and
+    #: `summary()`; ValueError (one line) for parameters it cannot solve (check=True: only that
+    #: test, nothing solved). `arena prove` prints it; the `PigOptimal` player plays its moves.
+    #: None: no exact solution.
+    exact_solver: Callable | None = None
+    #: the same game in OpenSpiel (`pyspiel.load_game` text), which `arena bench` measures
+    #: beside ours when open_spiel is installed; None: no counterpart measured
+    openspiel: str | None = None
 
     def __post_init__(self):
         if self.default_eval not in self.evals:

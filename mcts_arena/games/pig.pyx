@@ -390,6 +390,13 @@ cdef class Pig(GameState):
 # ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
 from mcts_arena.games.info import GameInfo, Param
 
+
+def _exact(params, check=False):
+    """Pig solved by value iteration (games/pig_solve.pyx), imported when asked for."""
+    from mcts_arena.games.pig_solve import exact
+    return exact(params, check)
+
+
 GAME = GameInfo(
     name="pig",
     description="Pig: roll a die to a target score, a 1 loses the turn (chance nodes)",
@@ -406,4 +413,6 @@ GAME = GameInfo(
     typical_plies=120,
     bench_players=(),               # the searches for chance nodes are not written yet
     gtp_colors=("b", "w"),
+    exact_solver=_exact,
+    openspiel="pig",
 )

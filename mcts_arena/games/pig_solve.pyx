@@ -82,15 +82,30 @@ cdef class PigSolution:
     def move(self, state):
         """The optimal move id ('roll' or 'stop') of the side to move in a Pig position of
         this target and die (not at a chance node or a finished game)."""
-        if (state.target, state.sides) != (self.target, self.sides):
-            raise ValueError(f"this solution is for pig(target={self.target}, sides="
-                             f"{self.sides}), the position is of pig(target={state.target}, "
-                             f"sides={state.sides})")
+        self._same_game(state)
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("no move to choose: the game is over or the die is rolled next")
         scores, k, p = state.scores(), state.turn_total(), state.to_move()
         i, j = scores[p], scores[1 - p]
         return state.parse_move("roll" if self.should_roll(i, j, k) else "stop")
+
+    def win_probability_at(self, state):
+        """P for the side to move of a Pig position of this target and die (before its roll
+        or decision; at a chance node, the roller's chance before the die lands)."""
+        self._same_game(state)
+        if state.is_terminal():
+            raise ValueError("the game is over")
+        scores, k, p = state.scores(), state.turn_total(), state.to_move()
+        i, j = scores[p], scores[1 - p]
+        if state.is_chance_node():
+            return self._roll_value(i, j, k)
+        return self.get(i, j, k)
+
+    def _same_game(self, state):
+        if (state.target, state.sides) != (self.target, self.sides):
+            raise ValueError(f"this solution is for pig(target={self.target}, sides="
+                             f"{self.sides}), the position is of pig(target={state.target}, "
+                             f"sides={state.sides})")
 
     def first_player_win(self):
         """The first player's winning probability from 0-0 under optimal play by both."""
@@ -122,6 +137,24 @@ cdef class PigSolution:
 _CACHE = {}
 
 
+def exact(params, check=False):
+    """GameInfo.exact_solver of pig: the solution for the game's target and die (check=True:
+    only whether it can be solved, ValueError if not, without solving it)."""
+    target, sides = params.get("target", 100), params.get("sides", 6)
+    if check:
+        _check(target, sides)
+        return None
+    return solution(target, sides)
+
+
+def _check(int target, int sides):
+    if not 1 <= target <= MAX_SOLVE_TARGET:
+        raise ValueError(f"Pig is solved for targets 1 to {MAX_SOLVE_TARGET} (the table grows "
+                         f"as target^3), got {target}")
+    if not 2 <= sides <= 20:
+        raise ValueError(f"Pig is solved for dice of 2 to 20 sides, got {sides}")
+
+
 def solution(int target=100, int sides=6):
     """solve(target, sides), computed once per process (a player asks at every move)."""
     key = (target, sides)
@@ -132,11 +165,7 @@ def solution(int target=100, int sides=6):
 
 def solve(int target=100, int sides=6, double tol=1e-12):
     """Solve Pig to `target` with a `sides`-sided die; ValueError for a target out of range."""
-    if not 1 <= target <= MAX_SOLVE_TARGET:
-        raise ValueError(f"Pig is solved for targets 1 to {MAX_SOLVE_TARGET} (the table grows "
-                         f"as target^3), got {target}")
-    if not 2 <= sides <= 20:
-        raise ValueError(f"Pig is solved for dice of 2 to 20 sides, got {sides}")
+    _check(target, sides)
     cdef PigSolution sol = PigSolution.__new__(PigSolution)
     cdef long total = 0, i
     sol.target = target

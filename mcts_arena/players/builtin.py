@@ -1,6 +1,6 @@
 """The built-in players around the Cython searches (players/search/): Random, Greedy, MCTS,
 FlatMC (MCTS that never expands below the root), αβ, the *-minimax family (expectimax, Star1,
-Star2, MCMS) and `make_builtin`.
+Star2, MCMS), PigOptimal (a game's exact solution: Pig's), and `make_builtin`.
 
 Budgets: a call gives `time` (seconds per move) or `sims` (simulations for MCTS and FlatMC,
 nodes for αβ); see players/player.py. An αβ depth (`d4`/`depth=`) replaces a node budget but
@@ -58,6 +58,22 @@ class GreedyPlayer(Player):
         move = self.rng.choice(moves)
         return move, {"sims": 0, "nodes": len(state.move_ids()), "depth": 1,
                       "time": _time.perf_counter() - t0, "value": best}
+
+
+class PigOptimalPlayer(Player):
+    """The exact solution's move (GameInfo.exact_solver: Pig's value iteration, solved once per
+    process and game)."""
+
+    def __init__(self, spec, seed):
+        super().__init__(spec, seed)
+        game = games.resolve(spec.game)
+        self.solution = game.info.exact_solver(dict(game.params))
+
+    def _choose(self, state, time, sims):
+        t0 = _time.perf_counter()
+        move = self.solution.move(state)
+        return move, {"sims": 0, "nodes": 1, "depth": 0, "time": _time.perf_counter() - t0,
+                      "value": self.solution.win_probability_at(state)}
 
 
 def eval_id(spec: PlayerSpec) -> int:
@@ -175,7 +191,8 @@ class StarPlayer(Player):
 _KINDS = {"MCTS": MCTSPlayer, "expectimax": StarPlayer, "Star1": StarPlayer,
           "Star2": StarPlayer, "MCMS": StarPlayer, "alphabeta": AlphaBetaPlayer,
           "Random": RandomPlayer, "Greedy": GreedyPlayer,
-          "FlatMC": lambda spec, seed: MCTSPlayer(spec, seed, flat=True)}
+          "FlatMC": lambda spec, seed: MCTSPlayer(spec, seed, flat=True),
+          "PigOptimal": PigOptimalPlayer}
 
 
 def make_builtin(spec: PlayerSpec, seed: int) -> Player:

@@ -26,13 +26,14 @@ KINDS = {"MCTS": "MCTS", "mcts": "MCTS", "αβ": "alphabeta", "ab": "alphabeta",
          "alphabeta": "alphabeta", "AB": "alphabeta", "Random": "Random", "random": "Random",
          "Greedy": "Greedy", "greedy": "Greedy", "FlatMC": "FlatMC", "flatmc": "FlatMC",
          "expectimax": "expectimax", "Expectimax": "expectimax", "Star1": "Star1",
-         "star1": "Star1", "Star2": "Star2", "star2": "Star2", "MCMS": "MCMS", "mcms": "MCMS"}
+         "star1": "Star1", "Star2": "Star2", "star2": "Star2", "MCMS": "MCMS", "mcms": "MCMS",
+         "PigOptimal": "PigOptimal", "pigoptimal": "PigOptimal"}
 #: Spellings of the external kinds -> the kind.
 EXTERNAL_KINDS = {"GTP": "GTP", "gtp": "GTP", "py": "py"}
 #: How a canonical spec writes each built-in kind.
 DISPLAY_KIND = {"MCTS": "MCTS", "alphabeta": "αβ", "Random": "Random", "Greedy": "Greedy",
                 "FlatMC": "FlatMC", "expectimax": "expectimax", "Star1": "Star1",
-                "Star2": "Star2", "MCMS": "MCMS"}
+                "Star2": "Star2", "MCMS": "MCMS", "PigOptimal": "PigOptimal"}
 
 # The outer form: a head, then optionally one parenthesised argument text (greedy: a nested or
 # unbalanced parenthesis stays inside and is refused by the argument readers).
@@ -53,7 +54,8 @@ def split(text: str) -> tuple[str, str | None]:
 
 
 def kind_of(kind_text: str) -> str | None:
-    """The kind a spelling names (MCTS, alphabeta, Random, Greedy, FlatMC, GTP, py), or None."""
+    """The kind a spelling names (MCTS, alphabeta, Random, Greedy, FlatMC, PigOptimal, GTP,
+    py), or None."""
     return KINDS.get(kind_text) or EXTERNAL_KINDS.get(kind_text)
 
 

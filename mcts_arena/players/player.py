@@ -63,8 +63,9 @@ class Player:
         seat's budget per move (a mcts_arena.budgets.Budget); `move_limit`: seconds after which
         one move forfeits the game (None: the loop sets none, as for simulation budgets)."""
 
-    def observe(self, seat: int, notation: str) -> None:
-        """`seat` has just played `notation` (every move of the game, this player's too)."""
+    def observe(self, seat: int | None, notation: str) -> None:
+        """`seat` has just played `notation` (every move of the game, this player's too); seat
+        None: the dice of a game with chance nodes have come up `notation`."""
 
     def close(self) -> None:
         """The game is over (or abandoned): free what the player holds (processes, files)."""

@@ -184,12 +184,13 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         raise SpecError(str(e)) from None
     kind_text, args = notation.split(text)
     kind = notation.kind_of(kind_text)
-    if kind in ("GTP", "py"):
-        return _parse_external(kind, args, text, game)
     if kind is None:
         raise SpecError(f"unknown player kind {kind_text!r} in {text!r}; valid kinds: "
                         "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, expectimax, Star1, "
-                        "Star2, MCMS, GTP, py")
+                        "Star2, MCMS, PigOptimal, GTP, py")
+    _check_chance(kind, game, text)
+    if kind in ("GTP", "py"):
+        return _parse_external(kind, args, text, game)
     all_macros = dict(info.macros)
     all_macros.update(macros or {})
     tokens = _expand_macros(notation.tokens(args or "", text), all_macros, text)
@@ -246,6 +247,32 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
                       label=" ".join(text.split()), budget=Budget.of(budget),
                       seed_salt=seed_salt)
+
+
+#: Kinds that cannot play a game with chance nodes: the searches assume a player moves at
+#: every node, and GTP carries no dice. (Searches with chance nodes are issue 20's next part.)
+NO_CHANCE = {"MCTS": "the MCTS search has no chance nodes yet",
+             "alphabeta": "the αβ search has no chance nodes yet",
+             "FlatMC": "the MCTS search has no chance nodes yet",
+             "GTP": "GTP carries no dice"}
+
+
+def _check_chance(kind: str, game: games.Game, text: str) -> None:
+    """Refuse, in one line, a player kind that cannot play this game's chance or solution."""
+    info = game.info
+    if info.has_chance and kind in NO_CHANCE:
+        raise SpecError(f"{' '.join(text.split())} cannot play {game}, a game with dice: "
+                        f"{NO_CHANCE[kind]}; Random, Greedy, expectimax, Star1, Star2, MCMS"
+                        f"{', PigOptimal' if info.exact_solver else ''} and py(...) can")
+    if kind == "PigOptimal":
+        if info.exact_solver is None:
+            have = [g for g in games.names() if games.info_of(g).exact_solver is not None]
+            raise SpecError(f"PigOptimal plays the exact solution of a game, and {game} has "
+                            f"none (games solved: {', '.join(have)})")
+        try:
+            info.exact_solver(dict(game.params), check=True)
+        except ValueError as e:
+            raise SpecError(f"PigOptimal cannot play {game}: {e}") from None
 
 
 _MACRO_CACHE: dict[str, list] = {}

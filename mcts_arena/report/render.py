@@ -81,14 +81,57 @@ def pair_cells(r: dict) -> list[str]:
             str(p["discarded"]), cell]
 
 
-CMP_HEAD = ("pairing", "ours % [95% CI]", "our games", "our budget", "paper %", "paper games",
-            "paper s/move", "source", "verdict")
+PENTA_HEAD = ("pairing", "pairs", "LL-LD-WL/DD-WD-WW", "pair score % [95% CI]", "pair Elo")
+
+
+def penta_cells(r: dict) -> list[str]:
+    """A row's seat-swapped pair statistics (the pentanomial of its complete pairs)."""
+    pe = r.get("pentanomial")
+    if not pe:
+        return [f"{r['player']} vs {r['opponent']}", "0", NONE, NONE, NONE]
+    score = f"{_pct(r['pair_score'])} [{_pct(r['pair_ci_low'], 1)}, {_pct(r['pair_ci_high'], 1)}]"
+    if r["pair_elo"] is None:
+        elo = "+inf" if r["pair_score"] >= 1 else "-inf" if r["pair_score"] <= 0 else NONE
+    else:
+        err = "inf" if r["pair_elo_error"] is None else f"{r['pair_elo_error']:.1f}"
+        elo = f"{r['pair_elo'] + 0.0:+.1f} ± {err}"
+    return [f"{r['player']} vs {r['opponent']}", str(r["pair_games"] // 2),
+            "-".join(str(c) for c in pe), score, elo]
+
+
+_PENTA_NOTE = ("Seat-swapped pairs (both games of a pair counted), by the player's score in the "
+               "pair: LL, LD, WL or DD, WD, WW; interval: the pentanomial's likelihood-ratio "
+               "interval, the one verdicts use where pairs exist")
+
+
+def _paired(rows: list[dict]) -> list[dict]:
+    return [r for r in rows if r.get("pentanomial")]
+
+
+def _build_notes(rows: list[dict]) -> list[str]:
+    """One line naming the build behind every game, or, when builds are mixed, the builds
+    behind each pairing (a run joined them with --allow-mixed-builds)."""
+    every = {b for r in rows for b in (r.get("builds") or {})}
+    if not every:
+        return []
+    if len(every) == 1:
+        return [f"every game played by build {next(iter(every))}"]
+    out = ["builds are mixed (a resumed run joined them with --allow-mixed-builds):"]
+    for r in rows:
+        if r.get("builds"):
+            out.append(f"  {r['player']} vs {r['opponent']}: "
+                       + ", ".join(f"{b} ({n} games)" for b, n in r["builds"].items()))
+    return out
+
+
+CMP_HEAD = ("pairing", "ours % [95% CI]", "basis", "our games", "our budget", "paper %",
+            "paper games", "paper s/move", "source", "verdict")
 
 
 def cmp_cells(c: dict) -> list[str]:
     ours = NONE if c["ours_pct"] is None else \
         f"{c['ours_pct']:.2f} [{c['ci_low_pct']:.1f}, {c['ci_high_pct']:.1f}]"
-    return [f"{c['player']} vs {c['opponent']}", ours,
+    return [f"{c['player']} vs {c['opponent']}", ours, c.get("basis") or NONE,
             str(c["games"]), c["budget"], f"{c['paper_win_pct']:.2f}",
             "?" if c["paper_games"] is None else str(c["paper_games"]),
             "?" if c["paper_seconds"] is None else f"{c['paper_seconds']:g}",
@@ -159,7 +202,10 @@ def render_text(report: Report) -> str:
             out.append("Kalah pair rule (a pair counts when one side won one game and at least "
                        "drew the other; the same seat winning both is discarded):")
             out += _text_table(PAIR_HEAD, [pair_cells(r) for r in paired])
-        out += _notes(e.rows)
+        if _paired(e.rows):
+            out += ["", _PENTA_NOTE + ":"]
+            out += _text_table(PENTA_HEAD, [penta_cells(r) for r in _paired(e.rows)])
+        out += _notes(e.rows) + _build_notes(e.rows)
         if e.ratings:
             out += ["", "Bradley–Terry Elo (mean 0, 95% interval) from every pairing above:"]
             out += _text_table(RATING_HEAD, [rating_cells(x) for x in e.ratings])
@@ -203,7 +249,10 @@ def render_markdown(report: Report) -> str:
         if paired:
             out += ["", "Kalah pair rule:", ""]
             out += _md_table(PAIR_HEAD, [pair_cells(r) for r in paired])
-        notes = _notes(e.rows)
+        if _paired(e.rows):
+            out += ["", _PENTA_NOTE + ":", ""]
+            out += _md_table(PENTA_HEAD, [penta_cells(r) for r in _paired(e.rows)])
+        notes = _notes(e.rows) + _build_notes(e.rows)
         if notes:
             out += [""] + [f"- {n}" for n in notes]
         if e.ratings:
@@ -250,6 +299,17 @@ def flat_row(r: dict) -> dict:
         elif k == "pairs":
             for f in ("won", "drawn", "lost", "discarded", "score", "ci_low", "ci_high"):
                 out[f"pairs_{f}"] = "" if v is None else v[f]
+        elif k == "pentanomial":
+            for i, f in enumerate(("ll", "ld", "wl_dd", "wd", "ww")):
+                out[f"pairs_{f}"] = "" if not v else v[i]
+        elif k == "judged":
+            for f in ("basis", "score", "ci_low", "ci_high", "n"):
+                out[f"judged_{f}"] = "" if v is None else v[f]
+        elif k == "builds":
+            out[k] = " ".join(f"{b}:{n}" for b, n in (v or {}).items())
+        elif k == "precision":
+            for f in ("games", "stop", "half_width"):
+                out[f"precision_{f}"] = "" if v is None or v.get(f) is None else v[f]
         elif k == "sprt":
             for f in ("decision", "games", "llr"):
                 out[f"sprt_{f}"] = "" if v is None or v.get(f) is None else v[f]
@@ -260,7 +320,8 @@ def flat_row(r: dict) -> dict:
             out[k] = "" if v is None else v
     if "paper" in r:
         first = r["paper"][0] if r["paper"] else None
-        for f in ("table", "win_pct", "games", "seconds", "verdict", "comparable", "note"):
+        for f in ("table", "win_pct", "games", "seconds", "verdict", "comparable", "note",
+                  "basis"):
             out[f"paper_{f}"] = "" if first is None or first.get(f) is None else first[f]
     return out
 
@@ -319,6 +380,9 @@ def render_latex(report: Report) -> str:
         if paired:
             out += _tex_table(PAIR_HEAD, [pair_cells(r) for r in paired],
                               f"{e.info['experiment']}: Kalah pair rule")
+        if _paired(e.rows):
+            out += _tex_table(PENTA_HEAD, [penta_cells(r) for r in _paired(e.rows)],
+                              f"{e.info['experiment']}: seat-swapped pairs")
         if e.tournament:
             out += [r"\begin{verbatim}", e.tournament.rstrip(), r"\end{verbatim}", ""]
     for title, path in _pictures(report):
@@ -359,7 +423,10 @@ def render_html(report: Report) -> str:
         if paired:
             parts.append("<p>Kalah pair rule:</p>")
             parts.append(_html_table(PAIR_HEAD, [pair_cells(r) for r in paired]))
-        for n in _notes(e.rows):
+        if _paired(e.rows):
+            parts.append(f"<p>{html.escape(_PENTA_NOTE)}:</p>")
+            parts.append(_html_table(PENTA_HEAD, [penta_cells(r) for r in _paired(e.rows)]))
+        for n in _notes(e.rows) + _build_notes(e.rows):
             parts.append(f"<p>{html.escape(n)}</p>")
         if e.ratings:
             parts.append("<p>Bradley–Terry Elo (mean 0, 95% interval) from every pairing "

@@ -24,11 +24,13 @@ as "same direction" when our win rate is above 50% (the paper's claim) and "oppo
 from __future__ import annotations
 
 import datetime as _dt
+import json
+import math
 import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcts_arena.report.tables import build_report, strip_budget
+from mcts_arena.report.tables import build_report, builds_text, strip_budget
 
 VERDICTS = ("consistent", "same direction", "opposite", "level", "no games", "no paper row")
 COUNTED = VERDICTS[:4]
@@ -58,6 +60,45 @@ class PageResult:
     games: int = 0
     cpu_seconds: float = 0.0
     images: list[str] = field(default_factory=list)
+    #: one entry per judged row (table rows with a paper value, figure points in the paper's
+    #: best range, best-α rows): {"informative", "width" (points), "power" (or None)}
+    judged: list[dict] = field(default_factory=list)
+    command: str = ""
+    scale: str = ""
+
+    def summary(self) -> dict:
+        """What the index keeps of this page (record.json)."""
+        widths = [j["width"] for j in self.judged if j["width"] is not None]
+        powers = [j["power"] for j in self.judged if j["power"] is not None]
+        return {"title": self.title, "command": self.command, "scale": self.scale,
+                "games": self.games, "counts": self.counts, "rows": len(self.judged),
+                "informative": sum(bool(j["informative"]) for j in self.judged),
+                "median_width": _median(widths), "median_power": _median(powers),
+                "written": f"{_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"}
+
+
+def _median(xs: list[float]) -> float | None:
+    if not xs:
+        return None
+    xs = sorted(xs)
+    m = len(xs) // 2
+    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
+
+
+def power(paper_pct: float | None, n: int | None, z: float = 1.959964) -> float | None:
+    """The chance that a two-sided 95% test of "no effect" (50%) rejects it with `n` trials
+    when the true win rate is the paper's: the normal approximation of the binomial, variance
+    1/4 under no effect and p(1-p) under the paper's p. `n` is what the verdict counts (games,
+    games of complete pairs, or decisive pairs under the pair rule). It ignores the variance
+    seat-swapped pairs remove, so it is, if anything, low for pair-judged rows. None without a
+    paper value or games."""
+    from scipy.stats import norm
+
+    if paper_pct is None or not n:
+        return None
+    p = min(max(paper_pct / 100.0, 1e-6), 1 - 1e-6)
+    d, sd = abs(p - 0.5) * math.sqrt(n), math.sqrt(p * (1 - p))
+    return float(norm.cdf((d - z * 0.5) / sd) + norm.cdf((-d - z * 0.5) / sd))
 
 
 def _pct(x: float | None, d: int = 1) -> str:
@@ -76,18 +117,56 @@ def _side_budget(b: dict | None, work: float | None, unit: str | None) -> str:
 
 
 def _ours(row: dict) -> tuple[float | None, float | None, float | None, str]:
-    """(score %, low %, high %, what was counted) of a row; Kalah by the pair rule."""
+    """(score %, low %, high %, basis) of a row as its verdict judges it (`tables.judged`):
+    the pair rule for games scored by pairs (Kalah), the pentanomial where seat-swapped pairs
+    are complete, else the games."""
+    j = row.get("judged")
+    if j is None:
+        return None, None, None, "—"
+    return 100 * j["score"], 100 * j["ci_low"], 100 * j["ci_high"], j["basis"]
+
+
+def _counted(row: dict) -> str:
+    """W-D-L of the games, and the pairs the verdict counted."""
     pairs = row.get("pairs")
     if pairs is not None:
-        decisive = pairs["won"] + pairs["lost"]
-        if not decisive:
-            return None, None, None, f"{pairs['won']}-{pairs['lost']} decisive pairs"
-        return (100 * pairs["score"], 100 * pairs["ci_low"], 100 * pairs["ci_high"],
-                f"{pairs['won']}-{pairs['lost']} pairs ({pairs['discarded']} discarded)")
+        return (f"{row['wins']}-{row['draws']}-{row['losses']}; pairs {pairs['won']}-"
+                f"{pairs['lost']} ({pairs['discarded']} discarded)")
     if not row["games"]:
-        return None, None, None, "0 games"
-    return (100 * row["score"], 100 * row["ci_low"], 100 * row["ci_high"],
-            f"{row['wins']}-{row['draws']}-{row['losses']} of {row['games']}")
+        return "0 games"
+    return f"{row['wins']}-{row['draws']}-{row['losses']} of {row['games']}"
+
+
+def _pair_cell(row: dict) -> str:
+    pe = row.get("pentanomial")
+    if not pe:
+        return "—"
+    return (f"{'-'.join(map(str, pe))}: {100 * row['pair_score']:.1f} "
+            f"[{100 * row['pair_ci_low']:.1f}, {100 * row['pair_ci_high']:.1f}]")
+
+
+def _games_cell(row: dict) -> str:
+    if not row["games"]:
+        return "—"
+    return (f"{100 * row['score']:.1f} [{100 * row['ci_low']:.1f}, "
+            f"{100 * row['ci_high']:.1f}]")
+
+
+def _informative(lo: float | None, hi: float | None) -> bool | None:
+    if lo is None:
+        return None
+    return lo > 50.0 or hi < 50.0
+
+
+def _stop_cell(row: dict) -> str:
+    prec = row.get("precision")
+    if not prec or prec.get("games") != row["games"] + row["errors"] and \
+            prec.get("games") != row.get("planned"):
+        return "—"
+    hw = prec.get("half_width")
+    why = {"precision": "±{:.1f} reached", "decided": "decided (±{:.1f})",
+           "cap": "cap (±{:.1f})"}.get(prec.get("stop") or "", "playing (±{:.1f})")
+    return why.format(hw if hw is not None else float("nan"))
 
 
 def _paper_for(row: dict, seconds: float | None):
@@ -133,15 +212,50 @@ def _figure_claims(game: str, sweeps) -> list[dict]:
     return out
 
 
+def _row_claim(row: dict):
+    """(figure, α) when `row` is one point of a paper figure inside its best range (a best-α
+    row of the record), else None."""
+    from mcts_arena.paper import load_paper_results, normalize_spec
+
+    for fig in load_paper_results().figures:
+        if fig.game != row["game"]:
+            continue
+        for a in _alphas_in(row["player"]):
+            try:
+                same = (normalize_spec(fig.player.replace("{alpha}", a)) ==
+                        normalize_spec(strip_budget(row["player"])) and
+                        normalize_spec(fig.opponent) ==
+                        normalize_spec(strip_budget(row["opponent"])))
+            except ValueError:
+                same = False
+            lo_a, hi_a = fig.best_alpha
+            if same and lo_a - 1e-9 <= float(a) <= hi_a + 1e-9:
+                return fig, float(a)
+    return None
+
+
+def _alphas_in(spec: str) -> list[str]:
+    import re
+
+    return re.findall(r"im(\d*\.?\d+)", spec)
+
+
 def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], docs: Path,
-               command: str) -> PageResult:
-    """Write docs/<page.id>.md (and its PNGs) from the results directories that exist."""
+               command: str, scale: str = "") -> PageResult:
+    """Write docs/<page.id>.md (and its PNGs) from the results directories that exist.
+
+    The page states the command that played it and its scale, and per experiment the games it
+    holds and the builds that played them; each row shows the per-game interval, the pair
+    statistics, the paper's value, the verdict with the interval it judged (pairs where there
+    are complete seat-swapped pairs), whether that interval excludes 50% (informative), the
+    power to detect the paper's effect at the games counted, and why the row stopped."""
     from mcts_arena.report.figures import forest_plot
     from mcts_arena.report.plots import plot_sweep
 
     have = [d for d in dirs if (d / "arena.sqlite").exists()]
-    lines = [f"# {page.title}", "", f"Made by `{command}`.", ""]
-    res = PageResult(page.id, page.title, "")
+    res = PageResult(page.id, page.title, "", command=command, scale=scale)
+    lines = [f"# {page.title}", "", f"Played by `{command}`" + (f" ({scale})" if scale else "")
+             + ".", ""]
     counts = {v: 0 for v in VERDICTS}
     if not have:
         lines += ["Not played yet.", ""]
@@ -155,15 +269,36 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
         name = info["experiment"]
         secs = paper_seconds.get(name)
         lines += [f"## {info.get('description') or name}", ""]
+        stored = sum(r["games"] + r["errors"] for r in exp.rows)
+        errors = sum(r["errors"] for r in exp.rows)
+        per = sorted({r["games"] for r in exp.rows})
+        facts = []
         if secs is not None:
-            lines.append(f"Stands for the paper's {secs:g} s per move; played at "
-                         f"{info.get('budget', '?')}.")
-        lines += ["", "| pairing | budget per move (player; opponent) | ours: win % [95% CI] | "
-                  "counted | paper: win % | verdict |", "|---|---|---|---|---|---|"]
+            facts.append(f"Stands for the paper's {secs:g} s per move; played at "
+                         f"{info.get('budget', '?')}")
+        facts.append(f"{stored} games stored" + (f" ({errors} error games, not counted)"
+                                                  if errors else "")
+                     + (f", {per[0]} per pairing" if len(per) == 1 else
+                        f", {per[0]}-{per[-1]} per pairing" if per else ""))
+        builds = {b for r in exp.rows for b in (r.get("builds") or {})}
+        if builds:
+            facts.append("played by build " + ", ".join(sorted(builds))
+                         + (" (mixed: see the rows' builds)" if len(builds) > 1 else ""))
+        lines += ["; ".join(facts) + ".", ""]
+        if len(builds) > 1:
+            for r in exp.rows:
+                lines.append(f"- builds of {r['player']} vs {r['opponent']}: "
+                             f"{builds_text(r.get('builds') or {})}")
+            lines.append("")
+        lines += ["| pairing | budget per move (player; opponent) | counted | per game: win % "
+                  "[95% CI] | pairs LL-LD-WL/DD-WD-WW: score % [95% CI] | paper: win % | "
+                  "verdict (interval judged) | informative | power | stop |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         forest = []
         for row in exp.rows:
-            o, lo, hi, what = _ours(row)
+            o, lo, hi, basis = _ours(row)
             pr = _paper_for(row, secs)
+            claim = None if pr is not None or row.get("sweep") else _row_claim(row)
             if pr is not None or not row.get("sweep"):
                 forest.append({"player": row["player"], "opponent": row["opponent"],
                                "budget": row["budget"], "games": row["games"] if o is not None
@@ -171,19 +306,37 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                                "ci_low": None if o is None else lo / 100,
                                "ci_high": None if o is None else hi / 100,
                                "paper_pct": pr.win_pct if pr else None})
-            v = classify(o, lo, hi, pr.win_pct if pr else None)
+            if claim is not None:          # a figure's claim at a best-α point: above 50%
+                v = "no games" if o is None else ("same direction" if o > 50 else
+                                                  "opposite" if o < 50 else "level")
+                paper_cell = f"above 50 ({claim[0].id}: best α in " \
+                             f"[{claim[0].best_alpha[0]:g}, {claim[0].best_alpha[1]:g}])"
+            else:
+                v = classify(o, lo, hi, pr.win_pct if pr else None)
+                paper_cell = _paper_cell(pr)
+            inf = _informative(lo, hi)
+            pw = power(pr.win_pct if pr else None,
+                       (row.get("judged") or {}).get("n")) if pr else None
             if exp.tournament and pr is None:
                 v = "—"            # a bracket's match: the tournament is judged by its winner
             elif not (v == "no paper row" and row.get("sweep")):   # a figure's point: below
                 counts[v] += 1
+                if v in COUNTED:
+                    res.judged.append({"informative": inf, "width": hi - lo, "power": pw})
             res.games += row["games"] + row["errors"]
-            ours = "—" if o is None else f"{o:.1f} [{lo:.1f}, {hi:.1f}]"
             bud = "; ".join(_side_budget(row[f"{s}_budget"], row[f"{s}_work"],
                                          row[f"{s}_work_unit"]) for s in ("player", "opponent"))
             err = f", {row['errors']} error games" if row["errors"] else ""
-            lines.append(f"| {row['player']} vs {row['opponent']} | {bud} | {ours} | "
-                         f"{what}{err} | {_paper_cell(pr)} | {v} |")
+            judged = "" if o is None else f" ({basis}: {o:.1f} [{lo:.1f}, {hi:.1f}])"
+            lines.append(f"| {row['player']} vs {row['opponent']} | {bud} | {_counted(row)}{err} "
+                         f"| {_games_cell(row)} | {_pair_cell(row)} | {paper_cell} | "
+                         f"{v}{judged if v not in ('—', 'no games') else ''} | "
+                         f"{'—' if inf is None else 'yes' if inf else 'no'} | "
+                         f"{'—' if pw is None else f'{100 * pw:.0f}%'} | {_stop_cell(row)} |")
         lines.append("")
+        rule = next((r["precision"]["rule"] for r in exp.rows if r.get("precision")), None)
+        if rule:
+            lines += [f"Stop rule: {rule}.", ""]
         if forest:
             img = f"{page.id}-{name}-forest.png"
             forest_plot(forest, docs / img, title=f"{info.get('description') or name}: ours "
@@ -208,12 +361,15 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
             for x, row in pts:
                 if not lo_a - 1e-9 <= x <= hi_a + 1e-9:
                     continue
-                o, lo, hi, what = _ours(row)
+                o, lo, hi, basis = _ours(row)
                 v = "no games" if o is None else ("same direction" if o > 50 else
                                                   "opposite" if o < 50 else "level")
                 counts[v] += 1
-                lines.append(f"- α = {x:g} ({label}): {_pct(o)}% [{_pct(lo)}, {_pct(hi)}], "
-                             f"{what}: {v}")
+                if v in COUNTED:
+                    res.judged.append({"informative": _informative(lo, hi), "width": hi - lo,
+                                       "power": None})
+                lines.append(f"- α = {x:g} ({label}): {_pct(o)}% [{_pct(lo)}, {_pct(hi)}] "
+                             f"({basis}), {_counted(row)}: {v}")
         best = max(((x, _ours(r)[0]) for pts in sw.curves.values() for x, r in pts
                     if _ours(r)[0] is not None), key=lambda t: t[1], default=None)
         if best:
@@ -221,55 +377,137 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
         lines.append("")
     n_counted = sum(counts[v] for v in COUNTED)
     summary = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
-    lines[3:3] = [f"**Verdicts**: {summary or 'none'} ({n_counted} compared).", ""]
+    sm = res.summary()
+    head = [f"**Verdicts**: {summary or 'none'} ({n_counted} compared). "
+            f"**Informative**: {sm['informative']} of {sm['rows']} judged rows have a 95% "
+            f"interval that excludes 50%"
+            + (f"; median interval width {sm['median_width']:.1f} points" if sm['median_width']
+               is not None else "")
+            + (f"; median power to detect the paper's effect at the games counted "
+               f"{100 * sm['median_power']:.0f}%" if sm['median_power'] is not None else "")
+            + ".", ""]
+    lines[4:4] = head
     res.counts = counts
     res.markdown = "\n".join(lines)
     (docs / f"{page.id}.md").write_text(res.markdown, encoding="utf-8")
     return res
 
 
-def write_index(results: list[PageResult], docs: Path, command: str, scale_text: str,
+RECORD_FILE = "record.json"       # what the index keeps of every page, page by page
+
+
+def load_record(docs: Path) -> dict[str, dict]:
+    """{page id: summary} of the record in `docs` (empty when there is none)."""
+    from mcts_arena.errors import UserError
+
+    f = docs / RECORD_FILE
+    if not f.exists():
+        return {}
+    try:
+        data = json.loads(f.read_text(encoding="utf-8"))
+        pages = data["pages"]
+        if not isinstance(pages, dict):
+            raise ValueError("pages is not a mapping")
+        return pages
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UserError(f"{f}: not a record index this tool wrote ({e}); move it aside") from None
+
+
+def check_overwrite(docs: Path, page_ids: list[str], effort: float, replace: bool) -> None:
+    """Refuse (UserError, before anything is played or written) to write pages into `docs`
+    over a record made at another scale, unless `replace`: a quick run in a clone must not
+    rewrite the committed record. Pages of the same scale are updated in place; the other
+    pages and their index rows are always kept."""
+    from mcts_arena.errors import UserError
+
+    if replace or not docs.exists():
+        return
+    if not docs.is_dir():
+        raise UserError(f"--docs {docs}: is a file, expected a folder for the record's pages")
+    record = load_record(docs)
+    if not record and (docs / "index.md").exists():
+        raise UserError(f"{docs} holds a record written without {RECORD_FILE} (its scale is "
+                        f"unknown); write elsewhere with --docs DIR, or over it with "
+                        f"--replace-record")
+    for pid in page_ids:
+        old = record.get(pid, {}).get("effort")
+        if old is not None and abs(old - effort) > 1e-12:
+            raise UserError(f"{docs}/{pid}.md was played at scale {old:g}, this run is at "
+                            f"{effort:g}; write elsewhere with --docs DIR, or over it with "
+                            f"--replace-record")
+
+
+def write_index(results: list[PageResult], docs: Path, order: list[str], effort: float,
                 notes: str = "") -> Path:
-    """docs/index.md: every page with its verdict counts, and the totals."""
-    total = {v: sum(r.counts.get(v, 0) for r in results) for v in VERDICTS}
+    """docs/index.md from the pages just written and those the record already had (kept as
+    they were, from record.json): per page its scale, games, judged and informative rows,
+    median interval width, median power and verdict counts, and the command that played it."""
+    record = load_record(docs)
+    for r in results:
+        record[r.id] = {**r.summary(), "effort": effort}
+    ids = [i for i in order if i in record] + sorted(i for i in record if i not in order)
+    pages = [(i, record[i]) for i in ids]
+    total = {v: sum(p["counts"].get(v, 0) for _, p in pages) for v in VERDICTS}
+    rows = sum(p["rows"] for _, p in pages)
+    inf = sum(p["informative"] for _, p in pages)
+
+    def num(x, fmt):
+        return "—" if x is None else fmt.format(x)
+
     lines = ["# The paper reproduced", "",
              "Lanctot, Winands, Pepels & Sturtevant, *Monte Carlo Tree Search with Heuristic "
              "Evaluations using Implicit Minimax Backups* (2014, arXiv:1406.0486), replayed by "
-             "mcts_arena.", "",
-             f"- command: `{command}`",
-             f"- scale: {scale_text}",
+             "mcts_arena. Each page says the command that played it; the table below gives, per "
+             "page, the scale (a fraction of the paper's search effort, as matched effort), the "
+             "games stored, how many judged rows have a 95% interval that excludes 50% "
+             "(informative), their median interval width, the median power to detect the "
+             "paper's effect at the games counted, and the verdicts.", "",
              f"- written: {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC on "
              f"{platform.machine()} ({platform.python_implementation()} "
              f"{platform.python_version()})",
-             f"- games stored: {sum(r.games for r in results)}", "",
-             "**Totals**: " + ", ".join(f"{total[v]} {v}" for v in VERDICTS), "",
-             "| page | " + " | ".join(VERDICTS) + " |",
-             "|---|" + "---|" * len(VERDICTS)]
-    for r in results:
-        lines.append(f"| [{r.title}]({r.id}.md) | " +
-                     " | ".join(str(r.counts.get(v, 0)) for v in VERDICTS) + " |")
+             f"- games stored: {sum(p['games'] for _, p in pages)}", "",
+             f"**Totals**: {inf} of {rows} judged rows informative; "
+             + ", ".join(f"{total[v]} {v}" for v in VERDICTS), "",
+             "| page | scale | games | informative | median width (points) | median power | "
+             + " | ".join(VERDICTS) + " |",
+             "|---|---|---|---|---|---|" + "---|" * len(VERDICTS)]
+    for i, p in pages:
+        lines.append(f"| [{p['title']}]({i}.md) | {p.get('effort', 0):g} | {p['games']} | "
+                     f"{p['informative']} of {p['rows']} | {num(p['median_width'], '{:.1f}')} | "
+                     f"{num(p['median_power'] and 100 * p['median_power'], '{:.0f}%')} | "
+                     + " | ".join(str(p["counts"].get(v, 0)) for v in VERDICTS) + " |")
+    lines += ["", "| page | played by | written |", "|---|---|---|"]
+    for i, p in pages:
+        lines.append(f"| {i} | `{p['command']}` | {p['written']} |")
     lines += ["", "Verdicts: *consistent* = the paper's win rate lies inside our 95% interval; "
               "*same direction* = outside it, but on the same side of 50%; *opposite* = on the "
-              "other side of 50%; *level* = outside it at exactly 50%. Figure points count only "
-              "inside the α range the paper names "
-              "as best (its claim there: above 50%).", ""]
+              "other side of 50%; *level* = outside it at exactly 50%. The interval judged is "
+              "the seat-swapped pairs' (pentanomial) where both games of a pair are counted, the "
+              "paper's pair rule in Kalah, else the games'. Figure points (and the best-α rows) "
+              "count only inside the α range the paper names as best (its claim there: above "
+              "50%). Power: the chance that a 95% test rejects 50% at the games counted if the "
+              "paper's win rate were true (normal approximation).", ""]
     if notes:
         lines += [notes.rstrip(), ""]
+    (docs / RECORD_FILE).write_text(json.dumps({"pages": record}, indent=1, sort_keys=True)
+                                    + "\n", encoding="utf-8")
     p = docs / "index.md"
     p.write_text("\n".join(lines), encoding="utf-8")
     return p
 
 
-def write_record(pages, docs: Path, command: str, scale_text: str) -> tuple[Path, int]:
-    """Every page of a reproduction and its index into `docs`: `pages` holds (page, results
+def write_record(pages, docs: Path, command: str, scale_text: str, order: list[str],
+                 effort: float) -> tuple[Path, int]:
+    """The pages of a reproduction and the index into `docs`: `pages` holds (page, results
     directories, the paper's seconds per experiment) as runner/reproduce.py's Record lists
-    them. Returns the index's path and the number of pages."""
+    them; the index keeps the rows of the record's other pages (`order`: the manifest's page
+    ids). Returns the index's path and the number of pages written."""
     docs = Path(docs)
     docs.mkdir(parents=True, exist_ok=True)
-    results = [write_page(page, list(dirs), seconds, docs, command)
+    results = [write_page(page, list(dirs), seconds, docs, command, scale_text)
                for page, dirs, seconds in pages]
     notes = docs / "notes.md"
-    idx = write_index(results, docs, command, scale_text,
+    idx = write_index(results, docs, list(order), effort,
                       "See [notes.md](notes.md) for what departs from the paper and why."
                       if notes.exists() else "")
     return idx, len(results)

@@ -32,14 +32,31 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
     player_work, opponent_work  mean simulations per move of each side (nodes for a side that
                     reports no simulations, e.g. αβ; null for a side that reports neither, e.g.
                     a GTP engine); player_work_unit, opponent_work_unit say which
+    pentanomial     the complete seat-swapped pairs (both games counted) by the player's pair
+                    score: [LL, LD, WL+DD, WD, WW]; null without a complete pair
+    pair_games      2 x the complete pairs           pair_score   their mean score per game
+    pair_ci_low, pair_ci_high   95% interval of pair_score (stats.pentanomial_interval: the
+                    likelihood-ratio interval of the pentanomial; tighter than the per-game one
+                    when seat swapping cancels a first-move advantage)
+    pair_elo, pair_elo_error    Elo from the pairs and the half-width of its 95% interval
+    judged          the interval a verdict uses: {"basis": "pair rule" (games scored by pairs:
+                    Kalah), "pairs" (pentanomial, where complete pairs exist) or "games",
+                    "score", "ci_low", "ci_high", "n" (decisive pairs, games of complete pairs,
+                    or games)}; null with nothing counted
+    builds          {build fingerprint: games} of the stored games ("unrecorded" for games
+                    stored before games carried their build); more than one key: mixed builds
+    precision       `arena reproduce --precision`'s last decision for the row (null otherwise):
+                    {"games", "stop": "precision" | "decided" | "cap" | null, "half_width",
+                    "basis", "rule"}
     pairs           Kalah only (else null): {"won", "drawn", "lost", "discarded", "errors",
                     "score", "ci_low", "ci_high"}: the paper's pair rule over decisive pairs
     sprt            null, or {"decision": "H0"|"H1"|null, "games", "llr", "lower", "upper",
                     "elo0", "elo1", "alpha", "beta", "model", "text"}
     sweep           null, or {"param": name, "value": number}: the sweep point this pairing is
     paper           only with --compare paper: a list of {"table", "id", "win_pct", "games",
-                    "seconds", "verdict", "comparable", "note", "reversed"} (win_pct of the
-                    player, in percent); verdict is null, and note says why, when our pairing
+                    "seconds", "verdict", "comparable", "note", "reversed", "basis"} (win_pct of
+                    the player, in percent; the verdict judges it against the `judged` interval,
+                    `basis` says which); verdict is null, and note says why, when our pairing
                     has no games ("no games") or its budget is far from the paper's ("budget
                     differs: ours 0.05 s, paper 1 s"; see budget_comparable)
 """
@@ -68,7 +85,9 @@ ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "oppone
               "elo", "elo_error", "los", "wins_first", "games_first", "wins_second",
               "games_second", "avg_plies", "player_time", "opponent_time", "player_work",
               "player_work_unit", "opponent_work",
-              "opponent_work_unit", "pairs", "sprt", "sweep")
+              "opponent_work_unit", "pentanomial", "pair_games", "pair_score", "pair_ci_low",
+              "pair_ci_high", "pair_elo", "pair_elo_error", "judged", "builds", "precision",
+              "pairs", "sprt", "sweep")
 CI_CHOICES = ("auto", "wald", "wilson")
 
 
@@ -134,7 +153,9 @@ _NO_GAMES = {k: 0 for k in ("games", "wins", "draws", "losses", "errors", "time_
                             "illegal_moves", "max_plies", "wins_first", "games_first",
                             "wins_second", "games_second")} | {
     "avg_plies": None, "player_time": None, "opponent_time": None, "player_work": None,
-    "player_work_unit": None, "opponent_work": None, "opponent_work_unit": None}
+    "player_work_unit": None, "opponent_work": None, "opponent_work_unit": None,
+    "pentanomial": None, "pair_games": 0, "pair_score": None, "pair_ci_low": None,
+    "pair_ci_high": None, "builds": {}}
 
 
 def _plain(d: dict) -> dict:
@@ -192,6 +213,12 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
                             "discarded": po.get("discarded", 0), "errors": po.get("error", 0),
                             "score": pw_ / (pw_ + pl_) if pw_ + pl_ else 0.5,
                             "ci_low": lo_, "ci_high": hi_}
+        pe, pee = (stats.elo_pentanomial(row["pentanomial"]) if row["pentanomial"]
+                   else (None, None))
+        row["pair_elo"], row["pair_elo_error"] = _finite(pe), _finite(pee)
+        raw = store.get_meta(f"precision/{pid}")
+        row["precision"] = json.loads(raw) if raw else None
+        row["judged"] = judged(row)
         if pid in sprt:
             rec = dict(sprt[pid])
             rec["text"] = sprt_text(rec)
@@ -201,6 +228,31 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             row["_sweep_vars"] = [tuple(x) for x in swept]
         rows.append(row)
     return rows
+
+
+def judged(row: dict) -> dict | None:
+    """The interval a verdict on `row` uses (see the `judged` row field): the paper's pair rule
+    for games scored by pairs, the pentanomial where seat-swapped pairs are complete, else the
+    per-game interval; None with nothing counted."""
+    pairs = row.get("pairs")
+    if pairs is not None:
+        n = pairs["won"] + pairs["lost"]
+        if not n:
+            return None
+        return {"basis": "pair rule", "score": pairs["score"], "ci_low": pairs["ci_low"],
+                "ci_high": pairs["ci_high"], "n": n}
+    if row.get("pentanomial"):
+        return {"basis": "pairs", "score": row["pair_score"], "ci_low": row["pair_ci_low"],
+                "ci_high": row["pair_ci_high"], "n": row["pair_games"]}
+    if not row["games"] or row.get("score") is None:
+        return None
+    return {"basis": "games", "score": row["score"], "ci_low": row["ci_low"],
+            "ci_high": row["ci_high"], "n": row["games"]}
+
+
+def builds_text(builds: dict) -> str:
+    """`75f66cb1df9b (40)`, several joined by `, `; "unrecorded" for old games."""
+    return ", ".join(f"{b} ({n})" for b, n in builds.items()) or "—"
 
 
 def experiment_info(store: Store) -> dict:
@@ -370,22 +422,25 @@ def compare_paper(rows: list[dict]) -> list[dict]:
                                 strip_budget(row["opponent"]))
         except ValueError:
             found = []
-        has = bool(row["games"]) and row.get("score") is not None
+        j = row["judged"] if "judged" in row else judged(row)
+        has = j is not None
         for pr in found:
             comparable, note = budget_comparable(row, pr.seconds)
             if not has:
                 note = "no games"
-            v = verdict(pr.win_pct, row["ci_low"], row["ci_high"]) \
+            v = verdict(pr.win_pct, j["ci_low"], j["ci_high"]) \
                 if has and comparable else None
             entry = {"table": pr.table, "id": pr.id, "win_pct": pr.win_pct, "games": pr.games,
                      "seconds": pr.seconds, "verdict": v, "comparable": comparable,
-                     "note": note, "reversed": pr.reversed}
+                     "note": note, "reversed": pr.reversed,
+                     "basis": j["basis"] if has else None}
             row["paper"].append(entry)
             out.append({"experiment": row["experiment"], "player": row["player"],
                         "opponent": row["opponent"],
-                        "ours_pct": 100 * row["score"] if has else None,
-                        "ci_low_pct": 100 * row["ci_low"] if has else None,
-                        "ci_high_pct": 100 * row["ci_high"] if has else None,
+                        "ours_pct": 100 * j["score"] if has else None,
+                        "ci_low_pct": 100 * j["ci_low"] if has else None,
+                        "ci_high_pct": 100 * j["ci_high"] if has else None,
+                        "basis": j["basis"] if has else None,
                         "games": row["games"], "budget": row["budget"], **{
                             f"paper_{k}": entry[k] for k in ("table", "id", "win_pct", "games",
                                                              "seconds")},

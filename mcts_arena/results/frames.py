@@ -31,6 +31,8 @@
     player_time, opponent_time         mean seconds per move as the player reported it (NaN if not)
     player_wall, opponent_wall         mean wall seconds per move as the match measured it
     duration                wall seconds of the whole game
+    version, build          the mcts_arena version and build fingerprint that played the game
+                            (None for a game stored before games carried their build)
 
 `pairing_counts(games)` aggregates it per pairing (W/D/L, errors, per-seat wins, mean plies,
 work per move) exactly as `arena report` counts; `report.tables.pairing_rows` is built on it,
@@ -54,12 +56,13 @@ GAME_COLUMNS = ("experiment", "game", "game_id", "pairing", "pair_index", "swap"
                 "opening", "winner", "result", "score", "reason", "plies", "player_moves",
                 "opponent_moves", "player_sims", "opponent_sims", "player_nodes",
                 "opponent_nodes", "player_time", "opponent_time", "player_wall",
-                "opponent_wall", "duration")
+                "opponent_wall", "duration", "version", "build")
 RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 COUNT_COLUMNS = ("games", "wins", "draws", "losses", "errors", "time_forfeits", "illegal_moves",
                  "max_plies", "wins_first", "games_first", "wins_second", "games_second",
                  "avg_plies", "player_time", "opponent_time", "player_work", "player_work_unit",
-                 "opponent_work", "opponent_work_unit")
+                 "opponent_work", "opponent_work_unit", "pentanomial", "pair_games",
+                 "pair_score", "pair_ci_low", "pair_ci_high", "builds")
 
 
 def _side(stats: list[dict], seat: int) -> dict:
@@ -102,7 +105,7 @@ def frame(store: Store) -> pd.DataFrame:
             "score": np.nan if err else g["score"], "reason": g["reason"], "plies": g["plies"],
             **{f"player_{k}": v for k, v in mine.items()},
             **{f"opponent_{k}": v for k, v in theirs.items()},
-            "duration": g["duration"]})
+            "duration": g["duration"], "version": g.get("version"), "build": g.get("build")})
     df = pd.DataFrame.from_records(recs, columns=list(GAME_COLUMNS))
     df["winner"] = df["winner"].astype("Int64")
     for c in ("pair_index", "swap", "player_seat", "plies", "player_moves", "opponent_moves"):
@@ -143,7 +146,13 @@ def pairing_counts(games: pd.DataFrame) -> pd.DataFrame:
     over the counted games (error games are never counted, `errors`
     says how many), time forfeits and ply-limit draws, wins and games per seat, mean plies,
     and each side's mean simulations per move (`*_work`; nodes where a side reports no
-    simulations, `*_work_unit` says which; pooled over all moves of the counted games)."""
+    simulations, `*_work_unit` says which; pooled over all moves of the counted games).
+
+    Pair statistics over the complete seat-swapped pairs (both games stored, neither an error
+    game): `pentanomial` (LL, LD, WL+DD, WD, WW as a list), `pair_games` (2 per pair),
+    `pair_score` and its 95% interval `pair_ci_low`/`pair_ci_high`
+    (`stats.pentanomial_interval`); None for a pairing without a complete pair. `builds`:
+    {build fingerprint (or "unrecorded"): games} of every stored game, error games included."""
     out = {}
     for pid, g in games.groupby("pairing", sort=False):
         t = stats.tally({"score": None if r.result == "error" else r.score, "reason": r.reason}
@@ -169,5 +178,23 @@ def pairing_counts(games: pd.DataFrame) -> pd.DataFrame:
             timed = int(moves[walls.notna()].sum())
             row[f"{side}_time"] = (float((walls.fillna(0) * moves).sum()) / timed
                                    if timed else None)
+        row.update(pair_statistics(ok))
+        row["builds"] = {str(b) if isinstance(b, str) else "unrecorded": int(k)
+                         for b, k in g["build"].value_counts(dropna=False).items()}
         out[pid] = row
     return pd.DataFrame.from_dict(out, orient="index", columns=list(COUNT_COLUMNS))
+
+
+def pair_statistics(counted: pd.DataFrame) -> dict:
+    """The pentanomial of the complete pairs among `counted` (one pairing's games without
+    error games) with its score and interval (see pairing_counts)."""
+    by_pair = counted.groupby("pair_index")["score"]
+    pairs = [tuple(v) for _, v in by_pair if len(v) == 2]
+    if not pairs:
+        return {"pentanomial": None, "pair_games": 0, "pair_score": None,
+                "pair_ci_low": None, "pair_ci_high": None}
+    penta = stats.pentanomial((float(a), float(b)) for a, b in pairs)
+    low, high = stats.pentanomial_interval(penta)
+    return {"pentanomial": list(penta), "pair_games": 2 * len(pairs),
+            "pair_score": stats.pentanomial_score(penta), "pair_ci_low": low,
+            "pair_ci_high": high}

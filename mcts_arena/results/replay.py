@@ -23,7 +23,7 @@ def stored_game_ids(results_dir: str | Path, limit: int) -> tuple[list[str], int
 
 def replay_game(results_dir: str | Path, game_id: str) -> str:
     """The recorded game `game_id` move by move: the opening board, then each move with its
-    search statistics and the board after it, then the result."""
+    search statistics (or the dice that came up) and the board after it, then the result."""
 
     with Store.open(results_dir) as store:
         g = store.game(game_id)
@@ -41,9 +41,12 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
         out.append(str(state))
     for i, (move, st) in enumerate(zip(g["moves"], g["stats"]), 1):
         seat = st.get("seat")
-        parts = [f"{k} {st[k]}" for k in ("sims", "nodes", "depth") if k in st]
-        parts.append(f"{st.get('wall', 0):.3f} s")
-        out.append(f"{i:>3}. seat {seat} {move}   ({', '.join(parts)})")
+        if st.get("chance"):            # a game with dice: the roll the loop drew
+            out.append(f"{i:>3}. dice {move}")
+        else:
+            parts = [f"{k} {st[k]}" for k in ("sims", "nodes", "depth") if k in st]
+            parts.append(f"{st.get('wall', 0):.3f} s")
+            out.append(f"{i:>3}. seat {seat} {move}   ({', '.join(parts)})")
         if state is not None:
             state.play(move)
             out.append(str(state))

@@ -7,15 +7,20 @@ keyed by their deterministic id (`runner.plan.game_id`), so storing a game twice
 (an `error` game is replaced by a later, successful play of the same id); `.lock` in the
 results directory (fcntl.flock) keeps a second `arena run` out.
 
-Schema (version 1):
+Schema (version 2; a version-1 store gains the two provenance columns of `game` when a run
+opens it for writing, its old games keeping NULL there: "an unrecorded build"):
 
     experiment(id=1, name, config_json, identity_json, version, machine_json, created, updated)
     pairing(pairing_id PK, position, player, opponent, games, player_budget, opponent_budget)
     game(game_id PK, pairing_id, pair_index, swap, seat0, seat1, budgets_json, seeds_json,
-         opening, winner, score, reason, error, plies, moves_json, stats_json, duration, finished)
+         opening, winner, score, reason, error, plies, moves_json, stats_json, duration, finished,
+         version, build)   -- the mcts_arena version and build fingerprint that played it
     pair(pairing_id, pair_index, outcome, PK(pairing_id, pair_index))   -- pair_outcome()
     meta(key PK, value)            -- schema version; `sprt/<pairing id>` (the runner's SPRT
-                                   -- decision, JSON); `tournament` (a tournament's settings, JSON)
+                                   -- decision, JSON); `tournament` (a tournament's settings, JSON);
+                                   -- `mixed_builds` (when and which builds --allow-mixed-builds
+                                   -- joined, JSON); `precision/<pairing id>` (arena reproduce's
+                                   -- stop decision for a row, JSON)
 
 A store is recognised before anything is written to it: its SQLite header carries
 `PRAGMA application_id = APPLICATION_ID` (set before the switch to WAL, so it is in the main
@@ -40,7 +45,7 @@ from typing import Self
 
 from mcts_arena.errors import UserError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "arena.sqlite"
 LOCK_NAME = ".lock"
 APPLICATION_ID = 0x41524E41         # "ARNA" in the SQLite header (offset 68)
@@ -62,7 +67,8 @@ CREATE TABLE IF NOT EXISTS game (
     swap INTEGER NOT NULL, seat0 TEXT NOT NULL, seat1 TEXT NOT NULL, budgets_json TEXT NOT NULL,
     seeds_json TEXT NOT NULL, opening TEXT NOT NULL, winner INTEGER, score REAL,
     reason TEXT NOT NULL, error TEXT, plies INTEGER NOT NULL, moves_json TEXT NOT NULL,
-    stats_json TEXT NOT NULL, duration REAL NOT NULL, finished REAL NOT NULL);
+    stats_json TEXT NOT NULL, duration REAL NOT NULL, finished REAL NOT NULL,
+    version TEXT, build TEXT);
 CREATE INDEX IF NOT EXISTS game_pairing ON game (pairing_id, pair_index);
 CREATE TABLE IF NOT EXISTS pair (
     pairing_id TEXT NOT NULL, pair_index INTEGER NOT NULL, outcome TEXT NOT NULL,
@@ -71,7 +77,10 @@ CREATE TABLE IF NOT EXISTS pair (
 
 GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "seat1",
                       "budgets_json", "seeds_json", "opening", "winner", "score", "reason",
-                      "error", "plies", "moves_json", "stats_json", "duration", "finished")
+                      "error", "plies", "moves_json", "stats_json", "duration", "finished",
+                      "version", "build")
+#: Columns a store of an older schema lacks, added (NULL for its games) when a run opens it.
+ADDED_COLUMNS = {"game": (("version", "TEXT"), ("build", "TEXT"))}
 
 
 def pairing_id(player: str, opponent: str) -> str:
@@ -160,6 +169,28 @@ class Store:
         if limit:
             q += f" LIMIT {int(limit)}"
         return [r[0] for r in self.conn.execute(q)]
+
+    def builds(self, pairing_id: str | None = None, errors: bool = True
+               ) -> dict[tuple[str | None, str | None], int]:
+        """{(version, build): games} of the stored games (of one pairing; without error games
+        unless `errors`), oldest build first; (None, None) counts the games of a store made
+        before games carried their build."""
+        where, args = [], []
+        if pairing_id is not None:
+            where.append("pairing_id = ?")
+            args.append(pairing_id)
+        if not errors:
+            where.append("reason != 'error'")
+        cond = (" WHERE " + " AND ".join(where)) if where else ""
+        if not self.has_column("game", "build"):
+            n = self.conn.execute("SELECT COUNT(*) FROM game" + cond, args).fetchone()[0]
+            return {(None, None): n} if n else {}
+        q = (f"SELECT version, build, COUNT(*) FROM game{cond} GROUP BY version, build "
+             f"ORDER BY MIN(finished)")
+        return {(r[0], r[1]): r[2] for r in self.conn.execute(q, args)}
+
+    def has_column(self, table: str, column: str) -> bool:
+        return any(r[1] == column for r in self.conn.execute(f"PRAGMA table_info({table})"))
 
     def pair_outcomes(self, pairing_id: str) -> dict[str, int]:
         rows = self.conn.execute("SELECT outcome, COUNT(*) FROM pair WHERE pairing_id = ? "

@@ -41,8 +41,27 @@ def pairing_tallies(store: Store) -> list[dict]:
                     "planned": p["games"], "games": t.games, "wins": t.wins, "draws": t.draws,
                     "losses": t.losses, "errors": t.errors,
                     "forfeits": t.time_forfeits + t.illegal_moves,
-                    "pairs": store.pair_outcomes(p["pairing_id"])})
+                    "pairs": store.pair_outcomes(p["pairing_id"]),
+                    "pentanomial": _pentanomial(store, p["pairing_id"])})
     return out
+
+
+def _pentanomial(store: Store, pairing_id: str) -> tuple[int, ...] | None:
+    """The pentanomial of a pairing's complete, error-free seat-swapped pairs (None: none)."""
+    by_pair: dict[int, list[float]] = {}
+    for r in store.conn.execute("SELECT pair_index, score FROM game WHERE pairing_id = ? AND "
+                                "reason != 'error'", (pairing_id,)):
+        by_pair.setdefault(r["pair_index"], []).append(r["score"])
+    pairs = [tuple(v) for v in by_pair.values() if len(v) == 2]
+    return stats.pentanomial(pairs) if pairs else None
+
+
+def _pair_pct(penta: tuple[int, ...] | None) -> str:
+    """Pair score % and its 95 % interval (the pentanomial interval verdicts use)."""
+    if not penta:
+        return "-"
+    lo, hi = stats.pentanomial_interval(penta)
+    return f"{100 * stats.pentanomial_score(penta):6.2f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def summary_of(results_dir) -> str:
@@ -64,6 +83,8 @@ def summary_table(store: Store) -> str:
             f"{'win % [95% CI]':>20}")
     if pair_rule:
         head += f"   {'pairs W-D-L':>12}  {'disc':>4}  {'pair win % [95% CI]':>20}"
+    else:
+        head += f"   {'pairs LL-LD-WL/DD-WD-WW':>23}  {'pair score % [95% CI]':>21}"
     lines = [head, "-" * len(head)]
     for r in rows:
         n = r["games"]
@@ -74,6 +95,10 @@ def summary_table(store: Store) -> str:
             pw, pd, pl = (r["pairs"].get(k, 0) for k in ("player", "draw", "opponent"))
             line += (f"   {f'{pw}-{pd}-{pl}':>12}  {r['pairs'].get('discarded', 0):>4}  "
                      f"{_pct(pw, 0, pl):>20}")
+        else:
+            pe = r["pentanomial"]
+            line += (f"   {'-'.join(map(str, pe)) if pe else '-':>23}  "
+                     f"{_pair_pct(pe):>21}")
         lines.append(line)
     notes = []
     sprt = sprt_status(store)

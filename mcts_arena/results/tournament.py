@@ -273,11 +273,11 @@ def gauntlet_table(st: State) -> list[str]:
 def from_settings(s: dict) -> Tournament:
     """The tournament a store's `tournament` meta entry describes."""
     return Tournament(name=s["name"], title=s["title"], kind=s["kind"], game=s["game"],
-                          entrants=[tuple(e) for e in s["entrants"]],
-                      budget=Budget(**{k: s["budget"].get(k) for k in ("time", "sims")}),
-                          games=s["games"], player=tuple(s["player"]) if s["player"] else None,
-                          tie=s["tie"], max_playoffs=s["max_playoffs"], eval=s.get("eval"),
-                          paper=s.get("paper"))
+                      entrants=[tuple(e) for e in s["entrants"]],
+                      budget=Budget.from_dict(s["budget"]) or Budget(),   # an effort kept too
+                      games=s["games"], player=tuple(s["player"]) if s["player"] else None,
+                      tie=s["tie"], max_playoffs=s["max_playoffs"], eval=s.get("eval"),
+                      paper=s.get("paper"))
 
 
 def stored_state(store) -> State | None:

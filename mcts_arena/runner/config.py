@@ -9,6 +9,8 @@ games open, and the matches to play. Example::
     games: 40                     # per pairing, played as seat-swapped pairs
     seed: 1
     openings: start               # or {random_plies: 4}, or a kind the game declares
+    dice: common                  # a game with chance: both games of a pair see the same
+                                  # dice (the default), or `independent`
     macros: {mybl: "ege0.1,det0.5"}
     sprt: {elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05}   # optional: stop a pairing early
     matches:
@@ -17,6 +19,13 @@ games open, and the matches to play. Example::
       - round_robin: ["MCTS(bl)", "MCTS(ipp)", "MCTS"]
       - gauntlet: {player: "MCTS(bl,im0.4)", opponents: ["MCTS(bl)", "MCTS(ipp)"]}
         games: 100                # per-entry override of `games`
+
+`dice` (games with chance nodes only): the match loop draws every chance outcome from
+generators seeded per game (one stream per seat, runner/match.py); `common` (the default) seeds
+both games of a seat-swapped pair alike, so each seat's k-th roll draws the same number in both
+(common random numbers: each player gets the same dice once in each seat, so luck cancels
+within the pair; pair k of every pairing sees them too, like its opening); `independent` seeds
+every game on its own.
 
 `sprt` (optional) runs a GSPRT on every pairing (mcts_arena.stats; pentanomial on the
 seat-swapped pairs): once it accepts H0 (the player is at most `elo0` Elo stronger) or H1 (at
@@ -62,7 +71,8 @@ DEFAULT_PLAYERS = "mcts_arena.players"
 # Opening kinds every game has; a game may declare more (GameInfo.openings).
 OPENING_KINDS = ("start", "random_plies")
 TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies", "macros",
-              "matches", "description", "sprt")
+              "matches", "description", "sprt", "dice")
+DICE_MODES = ("common", "independent")
 SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
 MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -122,17 +132,21 @@ class Experiment:
     source: str = ""
     description: str = ""
     sprt: Sprt | None = None
+    dice: str = "common"            # DICE_MODES; a game without chance has no dice to draw
 
     def macros_dict(self) -> dict[str, str] | None:
         return dict(self.macros) if self.macros else None
 
     def identity(self) -> dict:
         """The settings that decide what every game is: changing any of them changes games."""
+        # What an engine rate decides (each player's simulations under a matched effort) is
+        # checked per pairing, against the budgets stored with it (runner.experiment:
+        # check_compatible), so that a rate added for one player locks no other experiment.
         ident = {"name": self.name, "game": str(self.game), "budget": self.budget.as_dict(),
                  "seed": self.seed, "openings": self.openings.as_dict(),
                  "max_plies": self.max_plies, "macros": dict(self.macros)}
-        if self.budget.effort is not None:     # the rates decide every player's budget
-            ident["rates"] = effort.rates_digest()
+        if self.game.info.has_chance:           # the dice decide what the games are
+            ident["dice"] = self.dice
         return ident
 
     def to_json(self) -> str:
@@ -318,6 +332,7 @@ class Validator:
         if not isinstance(description, str):
             self.fail("description", f"expected a string, got {shown(description)}")
         sprt = self.sprt(d["sprt"], "sprt") if d.get("sprt") is not None else None
+        dice = self.dice(d["dice"], "dice", game) if "dice" in d else "common"
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
                                 games, ov.games, budget)
         total = sum(p.games for p in pairings)
@@ -328,7 +343,7 @@ class Validator:
         return Experiment(name=name, game=game, budget=budget, games=games, seed=seed,
                           openings=openings, max_plies=max_plies, macros=macros,
                           pairings=tuple(pairings), source=self.source, description=description,
-                          sprt=sprt)
+                          sprt=sprt, dice=dice)
 
     def sprt(self, v: Any, path: str) -> Sprt:
         d = self.mapping(v, path, "a mapping with elo0, elo1 and optionally alpha, beta, model")
@@ -402,6 +417,13 @@ class Validator:
         if kind not in valid:
             self.fail(path, f"unknown openings {kind!r} for {game}; valid: {kinds}")
         return Openings(kind, plies)
+
+    def dice(self, v: Any, path: str, game: _games.Game) -> str:
+        if not game.info.has_chance:
+            self.fail(path, f"{game} has no chance nodes, so no dice to draw; leave dice out")
+        if v not in DICE_MODES:
+            self.fail(path, f"expected {' or '.join(DICE_MODES)}, got {shown(v)}")
+        return v
 
     def macros(self, v: Any, path: str) -> tuple[tuple[str, str], ...]:
         d = self.mapping(v, path, "a mapping of macro name to expansion")

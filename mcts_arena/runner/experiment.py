@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from mcts_arena.errors import UserError
+from mcts_arena.provenance import build_identity, describe
 from mcts_arena.results.sprt import replay_sprt
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.runner.config import Experiment
@@ -107,27 +108,69 @@ def move_aside(directory: Path) -> Path:
 
 
 def check_compatible(store: Store, exp: Experiment) -> None:
-    """Refuse to add games to results played under a config that makes different games."""
+    """Refuse to add games to results played under a config that makes different games: other
+    settings (`Experiment.identity`), a stored pairing the config no longer has, or a stored
+    pairing whose budgets changed (under a matched effort: an engine rate changed)."""
     old = store.experiment()
     if old is None:
         return
     hint = "run with --new to move the old results aside, or choose another --out DIR"
     new_id = exp.identity()
-    changed = [k for k in sorted(set(old["identity"]) | set(new_id))
-               if old["identity"].get(k) != new_id.get(k)]
+    # `rates` (a digest of the whole rates file) was part of the identity before budgets were
+    # checked per pairing; it no longer decides anything
+    was_id = {k: v for k, v in old["identity"].items() if k != "rates"}
+    changed = [k for k in sorted(set(was_id) | set(new_id)) if was_id.get(k) != new_id.get(k)]
     if changed:
         k = changed[0]
-        was, now = json.dumps(old["identity"].get(k)), json.dumps(new_id.get(k))
+        was, now = json.dumps(was_id.get(k)), json.dumps(new_id.get(k))
         more = f" (and {', '.join(changed[1:])})" if len(changed) > 1 else ""
         raise UserError(f"{store.directory} holds games of a different config: {k} was {was}, "
                         f"now {now}{more}; {hint}")
     stored = store.pairing_games_count()
-    wanted = {p.id for p in exp.pairings}
+    wanted = {r["pairing_id"]: r for r in pairing_records(exp)}
     for p in store.pairings():
-        if p["pairing_id"] not in wanted and stored.get(p["pairing_id"], 0):
-            raise UserError(f"{store.directory} holds {stored[p['pairing_id']]} games of "
-                            f"{p['player']} vs {p['opponent']}, which the config no longer has; "
-                            f"{hint}")
+        n = stored.get(p["pairing_id"], 0)
+        if not n:
+            continue
+        row = wanted.get(p["pairing_id"])
+        if row is None:
+            raise UserError(f"{store.directory} holds {n} games of {p['player']} vs "
+                            f"{p['opponent']}, which the config no longer has; {hint}")
+        for side in ("player_budget", "opponent_budget"):
+            before = json.loads(p[side]) if p[side] else None
+            if before != row[side]:
+                raise UserError(
+                    f"{store.directory} holds {n} games of {p['player']} vs {p['opponent']} "
+                    f"played with the {side.split('_')[0]}'s budget "
+                    f"{json.dumps(before, sort_keys=True)}, now "
+                    f"{json.dumps(row[side], sort_keys=True)} (an engine rate changed?); {hint}")
+
+
+def check_builds(store: Store, allow_mixed: bool = False) -> list[str]:
+    """Refuse to add this build's games to results another build played (a resumed run
+    after a behaviour change would mix old and new games without a word), unless the user
+    asked for it (`allow_mixed`); then return the builds that will be mixed, described, for
+    `log_mixed_builds`. Error games do not count (they are replayed). Reads only."""
+    version, build = build_identity()
+    others = [(v, b, n) for (v, b), n in store.builds(errors=False).items() if b != build]
+    if others and not allow_mixed:
+        v, b, n = others[0]
+        more = f" (and {len(others) - 1} other build(s))" if len(others) > 1 else ""
+        raise UserError(f"{store.directory} holds {n} games played by {describe(v, b)}{more}; "
+                        f"this is {describe(version, build)}; add to them with "
+                        f"--allow-mixed-builds (reports then list both), or start afresh "
+                        f"with --new")
+    return [describe(v, b) for v, b, _ in others] + ([describe(version, build)] if others else [])
+
+
+def log_mixed_builds(store: Writer, builds: list[str]) -> None:
+    """Record in the store's meta `mixed_builds` when --allow-mixed-builds joined which builds
+    (the report states it)."""
+    if not builds:
+        return
+    log = json.loads(store.get_meta("mixed_builds") or "[]")
+    log.append({"allowed": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "builds": builds})
+    store.set_meta("mixed_builds", json.dumps(log, sort_keys=True))
 
 
 def pairing_records(exp: Experiment) -> list[dict]:
@@ -169,19 +212,28 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                    backend: Backend | None = None, progress: bool = True,
                    players: str | None = None,
                    announce: Callable[[int, int], None] | None = None,
-                   check_players: bool = True) -> RunResult:
+                   check_players: bool = True, allow_mixed_builds: bool = False) -> RunResult:
     """Play the games of `plan` missing from the store at `directory` (creating it).
 
     The caller has already dealt with `--new`. Raises UserError for a refused config change or
     a held lock. `announce(stored, to_play)` is called once the store is open and checked.
     External engines are started once first (runner/preflight.py) unless the caller did that
-    already (`check_players=False`).
+    already (`check_players=False`). Games of another build in the store refuse the run unless
+    `allow_mixed_builds` (check_builds).
     """
     t0 = time.monotonic()
+    directory = Path(directory)
     if check_players:
         start_engines(exp, players)
+    mixed: list[str] = []
+    if has_results(directory) and (directory / DB_NAME).stat().st_size:
+        # refusals first, through a reader: nothing is written before them
+        with Store.open(directory) as old:
+            check_compatible(old, exp)
+            mixed = check_builds(old, allow_mixed_builds)
     with Writer.open(directory) as store:
         check_compatible(store, exp)
+        log_mixed_builds(store, mixed)
         store.save_experiment(exp.name, exp.to_json(), exp.identity(), pairing_records(exp))
         done = store.done_ids()
         planned_ids = set(plan.game_ids())

@@ -6,9 +6,23 @@ illegal move or a player that changes the state it was given ends the game as an
 never a win or a loss, reported at the end of the run. A game still going after `max_plies`
 plies is a draw (reason `max_plies`). The side to move is asked of the state every ply (Kalah
 has extra turns).
+
+A game with chance nodes (dice): no player is asked at a chance node; the loop draws a number
+u in [0, 1) and plays the outcome it stands for (`state.outcome_at(u)`: the first whose
+cumulative probability exceeds u). Each seat rolls from its own generator, seeded from the
+game's dice seed (`GameSpec.dice_seed`) and the seat (the side a chance node concerns: the
+roller; backgammon's opening roll counts as seat 0's): the k-th roll of seat s takes the k-th
+number of stream s. Two games with the same dice seed (a seat-swapped pair, by default) give
+each seat the same dice, whoever sits there: lucky dice favour a seat in both games, that is
+each player once, and the pair cancels them (common random numbers). One stream per seat
+rather than one per game keeps the seats' dice aligned in Pig, where how many times a player
+rolls depends on its decisions. The outcome is recorded like a move (its notation, e.g. `31`;
+stats `{"seat": None, "chance": True}`; it counts as a ply), so a record replays exactly, dice
+included, and observers see it with seat None.
 """
 from __future__ import annotations
 
+import random
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -17,8 +31,9 @@ from types import ModuleType
 
 from mcts_arena import games
 from mcts_arena.budgets import Budget
+from mcts_arena.provenance import build_identity
 from mcts_arena.runner.openings import opening_history, opening_text
-from mcts_arena.runner.plan import GameSpec, Job
+from mcts_arena.runner.plan import GameSpec, Job, derive_seed
 
 FORFEIT_FACTOR = 2.0
 FORFEIT_GRACE_S = 0.5
@@ -46,6 +61,8 @@ class GameRecord:
     stats: list[dict] = field(default_factory=list)
     duration: float = 0.0           # wall seconds of the whole game
     finished: float = 0.0           # unix time
+    version: str = ""               # mcts_arena version and build fingerprint of the process
+    build: str = ""                 # that finished the game (mcts_arena.provenance)
 
     @property
     def player_seat(self) -> int:
@@ -134,9 +151,23 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
           on_move: Callable | None = None,
           before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
     observers = [getattr(a, "observe", None) for a in agents]
+    dice = [random.Random(derive_seed(g.dice_seed, "seat", seat)) for seat in (0, 1)]
     while not state.is_terminal():
         if rec.plies >= job.max_plies:
             return finish(rec, t_start, "max_plies", None, None)
+        if state.is_chance_node():
+            outcome = state.outcome_at(dice[state.to_move()].random())
+            notation = state.format_move(outcome)
+            state.play(outcome)
+            rec.moves.append(notation)
+            rec.stats.append({"seat": None, "chance": True})
+            rec.plies += 1
+            failed = _tell(observers, None, notation, g, rec, t_start)
+            if failed is not None:
+                return failed
+            if on_move is not None:
+                on_move(rec, state)
+            continue
         seat = state.to_move()
         budget = budgets[seat]
         before = state.zobrist()
@@ -173,16 +204,26 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
         rec.moves.append(notation)
         rec.stats.append(entry)
         rec.plies += 1
-        for other, obs in enumerate(observers):
-            if obs is not None:
-                try:
-                    obs(seat, notation)
-                except Exception as e:  # noqa: BLE001
-                    return finish(rec, t_start, "error", None,
-                                   _error_text(f"seat {other} {g.seats[other]}", e))
+        failed = _tell(observers, seat, notation, g, rec, t_start)
+        if failed is not None:
+            return failed
         if on_move is not None:
             on_move(rec, state)
     return finish(rec, t_start, "normal", state.winner(), None)
+
+
+def _tell(observers: list, seat: int | None, notation: str, g: GameSpec, rec: GameRecord,
+          t_start: float) -> GameRecord | None:
+    """Tell every observing player the move (seat None: the dice); an observer that fails
+    ends the game as an error game (its record returned)."""
+    for other, obs in enumerate(observers):
+        if obs is not None:
+            try:
+                obs(seat, notation)
+            except Exception as e:  # noqa: BLE001
+                return finish(rec, t_start, "error", None,
+                              _error_text(f"seat {other} {g.seats[other]}", e))
+    return None
 
 
 def finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
@@ -193,6 +234,7 @@ def finish(rec: GameRecord, t_start: float, reason: str, winner: int | None,
     rec.error = error
     rec.duration = round(time.perf_counter() - t_start, 6)
     rec.finished = time.time()
+    rec.version, rec.build = build_identity()
     return rec
 
 
@@ -206,7 +248,8 @@ def play_one(game: games.Game, specs: tuple[str, str], budgets: tuple[Budget, Bu
     from mcts_arena.runner.config import Openings
 
     g = GameSpec(game_id="play", pairing_id="play", pair_index=0, swap=0, seats=tuple(specs),
-                 budgets=tuple(budgets), seeds=tuple(derive_seed(seed, i) for i in range(2)))
+                 budgets=tuple(budgets), seeds=tuple(derive_seed(seed, i) for i in range(2)),
+                 dice_seed=derive_seed(seed, "dice"))
     job = Job(job_id="play", game=game, openings=Openings(), opening_seed=seed, pair_index=0,
               max_plies=100000, macros=(), games=(g,))
     start = game.new_state().to_text()

@@ -2,7 +2,8 @@
 
 - `start`: the game's start position;
 - `random_plies`: N uniformly random legal plies from the start, drawn from the job's opening
-  seed (if the game ends inside those plies the draw is repeated with the next sub-seed);
+  seed (if the game ends inside those plies the draw is repeated with the next sub-seed); in a
+  game with chance nodes a chance ply is the dice drawn by their probabilities;
 - any kind a game declares in its `GameInfo.openings` (e.g. a set of shipped positions, or
   random boards): the game's function gets the parameters, the job's opening seed and the
   pair's index.
@@ -53,7 +54,7 @@ def _random_plies_moves(game: str, plies: int, seed: int) -> tuple[str, list[str
         for _ in range(plies):
             if s.is_terminal():
                 break
-            m = rng.choice(s.move_ids())
+            m = s.outcome_at(rng.random()) if s.is_chance_node() else rng.choice(s.move_ids())
             moves.append(s.format_move(m))
             s.play(m)
         if not s.is_terminal():

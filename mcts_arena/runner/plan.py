@@ -9,7 +9,9 @@ score for every pairing.
 Seeds come from SHA-256 of the experiment seed and the game's coordinates (never Python's
 `hash`, which changes between processes). The opening of pair k depends only on the experiment
 seed and k, so pair k starts from the same position in every pairing of the experiment: the
-points of a sweep are compared on the same openings.
+points of a sweep are compared on the same openings. So do the dice of a game with chance
+nodes (`dice: common`, the default): both games of pair k, in every pairing, draw their chance
+outcomes from the same seed; `dice: independent` gives every game its own.
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ class GameSpec:
     seats: tuple[str, str]              # canonical spec in seat 0 and seat 1
     budgets: tuple[Budget, Budget]      # budget of seat 0 and seat 1
     seeds: tuple[int, int]              # player seeds of seat 0 and seat 1
+    dice_seed: int = 0                  # seed of the game's chance outcomes (games with dice)
 
     @property
     def player_seat(self) -> int:
@@ -104,8 +107,17 @@ def pair_games(exp: Experiment, p: Pairing, k: int) -> tuple[GameSpec, ...]:
             budgets=(budgets[0] or exp.budget, budgets[1] or exp.budget),
             seeds=(derive_seed(exp.seed, p.id, k, swap, 0),
                    derive_seed(exp.seed, p.id, k, swap, 1)),
+            dice_seed=dice_seed(exp, p, k, swap),
         ))
     return tuple(out)
+
+
+def dice_seed(exp: Experiment, p: Pairing, k: int, swap: int) -> int:
+    """The seed of a game's chance outcomes: pair k's (common random numbers: the same dice in
+    both games of the pair, as in every pairing's pair k), or the game's own (`independent`)."""
+    if exp.dice == "independent":
+        return derive_seed(exp.seed, "dice", p.id, k, swap)
+    return derive_seed(exp.seed, "dice", k)
 
 
 def make_plan(exp: Experiment) -> Plan:

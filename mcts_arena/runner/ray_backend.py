@@ -29,55 +29,23 @@
 from __future__ import annotations
 
 import collections
-import hashlib
 import logging
 import os
 import socket
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
+from mcts_arena.provenance import build_identity
 from mcts_arena.runner.match import GameRecord, error_record, play_job_list
 from mcts_arena.runner.plan import Job
 from mcts_arena.runner.watchdog import Watchdog, job_bound
 
-# Tests only: a value here replaces this process's build fingerprint (how a test makes one node
-# of a local cluster look like a different build).
-FAKE_BUILD_ENV = "MCTS_ARENA_FAKE_BUILD"
 CONNECT_TIMEOUT_S = 5.0         # to reach the cluster's address before handing it to Ray
 PROBE_TIMEOUT_S = 120.0         # for every node to answer the build check
 REFRESH_S = 5.0                 # how often the cluster's CPU count is read again
-
-_identity: tuple[str, str] | None = None
-
-
-def build_identity() -> tuple[str, str]:
-    """(version, build fingerprint) of the mcts_arena this process imports.
-
-    The fingerprint hashes the package's sources (.py, .pyx, .pxd) and the names of its compiled
-    modules: two nodes agree when they run the same code with the same cores built, wherever
-    and however each was built (hashing the .so files themselves would tell apart identical
-    sources compiled on different paths or compilers)."""
-    global _identity
-    if _identity is None:
-        import mcts_arena
-
-        root = Path(mcts_arena.__file__).resolve().parent
-        h = hashlib.sha256()
-        for p in sorted(root.rglob("*")):
-            if "__pycache__" in p.parts or not p.is_file():
-                continue
-            rel = p.relative_to(root).as_posix()
-            if p.suffix in (".py", ".pyx", ".pxd"):
-                h.update(rel.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
-            elif p.suffix in (".so", ".pyd"):
-                h.update(b"compiled\0" + rel.split(".", 1)[0].encode())
-        _identity = (mcts_arena.__version__, h.hexdigest()[:12])
-    fake = os.environ.get(FAKE_BUILD_ENV)
-    return (_identity[0], fake) if fake else _identity
 
 
 def _node_identity() -> tuple[str, str, str]:

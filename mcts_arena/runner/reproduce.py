@@ -13,6 +13,8 @@ was).
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,18 +46,65 @@ class Page:
 
 
 @dataclass(frozen=True)
+class Precision:
+    """The precision target of a reproduction's rows (not sweep points, not tournaments).
+
+    A row is played in looks: first `Scale.games` games, then 1.5 times as many at each look
+    (even counts: whole seat-swapped pairs), never beyond `cap`. After each look it stops when
+
+    - its 95% interval's half-width is at most `half_width` points ("precision"), or
+    - its interval at the stricter level `z_stop` excludes 50% ("decided"): `z_stop` splits the
+      5% two-sided error over the row's possible looks (Bonferroni), so a row stopped this way
+      excludes 50% at 95% overall however many looks it took, or
+    - it has `cap` games ("cap").
+
+    The interval is the one the record's verdicts use (`row_interval`): the pair interval
+    where seat-swapped pairs exist, the paper's pair rule for games scored by pairs (Kalah).
+    A look is decided on the games of its first pairs only, so a resumed or replayed run takes
+    the same path through the looks as the first.
+    """
+
+    half_width: float               # target half-width of the 95% interval, in points
+    cap: int                        # games per row at most
+    growth: float = 1.5
+
+    def looks(self, first: int) -> list[int]:
+        out = [first]
+        while out[-1] < self.cap:
+            nxt = math.ceil(out[-1] * self.growth)
+            out.append(min(self.cap, nxt + nxt % 2))
+        return out
+
+    def z_stop(self, first: int) -> float:
+        from scipy.stats import norm
+
+        return float(norm.ppf(1 - 0.025 / len(self.looks(first))))
+
+    def describe(self, first: int) -> str:
+        looks = self.looks(first)
+        return (f"rows played in looks of {', '.join(map(str, looks))} games, stopping once the "
+                f"95% interval is at most ±{self.half_width:g} points, or excludes 50% at "
+                f"z = {self.z_stop(first):.2f} (5% split over the {len(looks)} looks)")
+
+
+@dataclass(frozen=True)
 class Scale:
     """How far below the paper a reproduction runs."""
 
     effort: float = 0.1            # fraction of the paper's seconds, as matched effort
-    games: int = 40                # at most this many games per pairing
+    games: int = 40                # games per pairing (the first look with a precision target)
     sweep_games: int | None = None  # at most this many per point of a sweep (default: games)
     tournament_games: int = 20     # games per tournament match (even)
+    precision: Precision | None = None
 
     def describe(self) -> str:
         sw = f", {self.sweep_games} per sweep point" if self.sweep_games else ""
-        return (f"{self.effort:g} x the paper's search effort, at most {self.games} games per "
-                f"pairing{sw}, {self.tournament_games} per tournament match")
+        if self.precision is None:
+            return (f"{self.effort:g} x the paper's search effort, at most {self.games} games "
+                    f"per pairing{sw}, {self.tournament_games} per tournament match")
+        return (f"{self.effort:g} x the paper's search effort; "
+                f"{self.precision.describe(self.games)}"
+                f"{sw}, {self.tournament_games} per tournament match")
 
 
 @dataclass
@@ -152,7 +201,8 @@ class PageRun:
 
 
 def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
-             progress: bool = True, echo: Callable[[str], Any] = print) -> PageRun:
+             progress: bool = True, echo: Callable[[str], Any] = print,
+             allow_mixed_builds: bool = False) -> PageRun:
     """Play what is missing of one page."""
     from mcts_arena.runner import plan as plan_mod
     from mcts_arena.runner import tournament
@@ -161,15 +211,26 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
     all_error: tuple[tuple[str, int], ...] = ()
     for path in page.experiments:
         exp = scaled_experiment(path, scale)
-        the_plan = plan_mod.make_plan(exp)
         directory = out / exp.name
-        echo(f"{page.id}: {exp.name} ({len(exp.pairings)} pairings, {the_plan.total_games} "
-             f"games, {exp.budget}) -> {directory}")
-        res = run_experiment(exp, the_plan, directory, workers=workers,
-                                       backend=backend, progress=progress)
-        if res.interrupted:
-            return PageRun(interrupted=True, all_error=all_error)
-        all_error += tuple(res.all_error)
+        paper_games = {p.id: p.games for p in cfg.load(path).pairings}
+        while True:
+            the_plan = plan_mod.make_plan(exp)
+            echo(f"{page.id}: {exp.name} ({len(exp.pairings)} pairings, {the_plan.total_games} "
+                 f"games, {exp.budget}) -> {directory}")
+            res = run_experiment(exp, the_plan, directory, workers=workers, backend=backend,
+                                 progress=progress, allow_mixed_builds=allow_mixed_builds)
+            if res.interrupted:
+                return PageRun(interrupted=True, all_error=all_error)
+            if res.all_error or scale.precision is None:
+                all_error += tuple(res.all_error)
+                break
+            grow = next_looks(exp, directory, scale, paper_games)
+            if not grow:
+                break
+            echo(f"{page.id}: {exp.name}: {len(grow)} row(s) short of the precision target, "
+                 f"next look: " + ", ".join(sorted({str(n) for n in grow.values()})) + " games")
+            exp = dataclasses.replace(exp, pairings=tuple(
+                dataclasses.replace(p, games=grow.get(p.id, p.games)) for p in exp.pairings))
     for entry in page.tournaments:
         spec = scaled_tournament(entry, scale)
         directory = out / spec.name
@@ -177,7 +238,8 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
              f"{spec.budget}) -> {directory}")
         res = tournament.run_tournament(spec, directory, workers=workers, progress=progress,
                                         echo=lambda *_a, **_k: None,
-                                        backend_factory=(lambda: backend) if backend else None)
+                                        backend_factory=(lambda: backend) if backend else None,
+                                        allow_mixed_builds=allow_mixed_builds)
         if res.interrupted:
             return PageRun(interrupted=True, all_error=all_error)
     return PageRun(all_error=all_error)
@@ -193,6 +255,7 @@ class Record:
     scale: Scale
     out: Path
     command: str
+    order: tuple[str, ...] = ()     # every page id of the manifest, in its order (the index's)
 
 
 def prepare(manifest: str | Path, only: str | None, scale: Scale, out: str | Path) -> Record:
@@ -203,24 +266,151 @@ def prepare(manifest: str | Path, only: str | None, scale: Scale, out: str | Pat
     out = Path(out)
     rows = tuple((p, tuple(page_dirs(p, scale, out)), page_seconds(p)) for p in pages)
     command = (f"arena reproduce --scale {scale.effort:g} --games {scale.games}"
+               + (f" --precision {scale.precision.half_width:g} --max-games {scale.precision.cap}"
+                  if scale.precision else "")
                + (f" --sweep-games {scale.sweep_games}" if scale.sweep_games else "")
                + f" --tournament-games {scale.tournament_games}"
                + (f" --only {only}" if only else ""))
-    return Record(rows, scale, out, command)
+    return Record(rows, scale, out, command, tuple(p.id for p in man.pages))
+
+
+def make_scale(effort: float, games: int, sweep_games: int | None, tournament_games: int,
+               precision: float | None = None, max_games: int | None = None) -> Scale:
+    """The Scale of `arena reproduce`'s options, checked (UserError naming the option)."""
+    if not 0 < effort <= 100:
+        raise UserError(f"--scale must be in (0, 100], got {effort}")
+    for flag, v in (("--games", games), ("--sweep-games", sweep_games),
+                    ("--tournament-games", tournament_games), ("--max-games", max_games)):
+        if v is not None and v <= 0:
+            raise UserError(f"{flag} must be a positive integer, got {v}")
+    if max_games is not None and precision is None:
+        raise UserError("--max-games needs --precision")
+    prec = None
+    if precision is not None:
+        if not 0 < precision < 50:
+            raise UserError(f"--precision must be a half-width in points in (0, 50), got "
+                            f"{precision:g}")
+        cap = max_games if max_games is not None else 4 * games
+        if cap < games:
+            raise UserError(f"--max-games ({cap}) must be at least --games ({games})")
+        prec = Precision(half_width=precision, cap=cap)
+    return Scale(effort=effort, games=games, sweep_games=sweep_games,
+                 tournament_games=tournament_games, precision=prec)
 
 
 def play(record: Record, *, workers: int, backend=None, progress: bool = True,
-         echo: Callable[[str], Any] = print) -> PageRun:
+         echo: Callable[[str], Any] = print, allow_mixed_builds: bool = False) -> PageRun:
     """Play what is missing of every page of `record`, in order; stops at an interruption.
     The all-error pairings of every page are collected (PageRun.all_error)."""
     all_error: tuple[tuple[str, int], ...] = ()
     for page, _dirs, _secs in record.pages:
         ran = run_page(page, record.scale, record.out, workers=workers, backend=backend,
-                       progress=progress, echo=echo)
+                       progress=progress, echo=echo, allow_mixed_builds=allow_mixed_builds)
         all_error += ran.all_error
         if ran.interrupted:
             return PageRun(interrupted=True, all_error=all_error)
     return PageRun(all_error=all_error)
+
+
+def row_interval(counts: dict, pair_rule: bool, z: float | None = None
+                 ) -> tuple[float, float, str] | None:
+    """(low, high, basis) of one pairing's interval as the record judges it (at 95%, or at `z`):
+    the paper's pair rule over decisive pairs where a game is scored by pairs (Kalah), the
+    pentanomial interval of the complete seat-swapped pairs where there are any, else the
+    per-game interval. `counts`: a row of `results.pairing_counts`. None with nothing counted."""
+    from mcts_arena import stats
+
+    z = stats.Z95 if z is None else z
+    if pair_rule:
+        won, lost = counts["pairs_won"], counts["pairs_lost"]
+        if won + lost == 0:
+            return None
+        lo, hi = stats.wilson_interval(won, won + lost, z)
+        return lo, hi, "pair rule"
+    if counts.get("pentanomial"):
+        lo, hi = stats.pentanomial_interval(counts["pentanomial"], z)
+        return lo, hi, "pairs"
+    n = counts["games"]
+    if not n:
+        return None
+    lo, hi = stats.wilson_interval(counts["wins"] + 0.5 * counts["draws"], n, z)
+    return lo, hi, "games"
+
+
+def look_decision(counts: dict, pair_rule: bool, precision: Precision, first: int,
+                  games: int) -> dict:
+    """Whether a row stops after the look of `games` games (Precision's rule), as a record:
+    {"games", "basis", "ci": [low, high], "half_width" (points), "stop": reason or None}."""
+    iv = row_interval(counts, pair_rule)
+    rec = {"games": games, "basis": iv[2] if iv else None,
+           "ci": [iv[0], iv[1]] if iv else None,
+           "half_width": 50.0 * (iv[1] - iv[0]) if iv else None, "stop": None}
+    if iv is None:
+        rec["stop"] = "cap" if games >= precision.cap else None
+        return rec
+    strict = row_interval(counts, pair_rule, precision.z_stop(first))
+    if rec["half_width"] <= precision.half_width:
+        rec["stop"] = "precision"
+    elif strict[0] > 0.5 or strict[1] < 0.5:
+        rec["stop"] = "decided"
+    elif games >= precision.cap:
+        rec["stop"] = "cap"
+    return rec
+
+
+def next_looks(exp: cfg.Experiment, directory: Path, scale: Scale,
+               paper_games: dict[str, int] | None = None) -> dict[str, int]:
+    """{pairing id: games of its next look} for the rows of `exp` that have not met the
+    precision target on the games of their current look (never beyond the cap, nor beyond the
+    paper's own games for the row, `paper_games`); every row's decision is recorded in the
+    store's meta (`precision/<pairing id>`), where the record's pages read it."""
+    from mcts_arena import games as _games
+    from mcts_arena import results
+    from mcts_arena.results.store import Store
+    from mcts_arena.runner.writer import Writer
+
+    pair_rule = _games.pair_rule(exp.game)
+    with Store.open(directory) as store:
+        frame = results.frame(store)
+    grow, decisions = {}, {}
+    for p in exp.pairings:
+        if p.sweep:
+            continue
+        cap = min(scale.precision.cap, (paper_games or {}).get(p.id, scale.precision.cap))
+        prec = dataclasses.replace(scale.precision, cap=max(cap, scale.games))
+        looks = prec.looks(scale.games)
+        # only the games of this look's pairs decide it (a store may hold more)
+        mine = frame[(frame["pairing"] == p.id) & (frame["pair_index"] < p.games // 2)]
+        counts = results.pairing_counts(mine).iloc[0].to_dict() if len(mine) else {
+            "games": 0, "wins": 0, "draws": 0, "pentanomial": None}
+        if pair_rule:
+            won, lost = _look_pairs(mine)
+            counts["pairs_won"], counts["pairs_lost"] = won, lost
+        rec = look_decision(counts, pair_rule, prec, scale.games, p.games)
+        rec["rule"] = prec.describe(scale.games)
+        decisions[p.id] = rec
+        if rec["stop"] is None:
+            later = [n for n in looks if n > p.games]
+            grow[p.id] = later[0] if later else prec.cap
+    with Writer.open(directory) as store:
+        for pid, rec in decisions.items():
+            store.set_meta(f"precision/{pid}", json.dumps(rec, sort_keys=True))
+    return grow
+
+
+def _look_pairs(frame) -> tuple[int, int]:
+    """Pairs won and lost by the pair rule among the complete, error-free pairs of `frame`."""
+    from mcts_arena import stats
+
+    won = lost = 0
+    for _, g in frame.groupby("pair_index"):
+        if len(g) != 2 or (g["result"] == "error").any():
+            continue
+        by_swap = dict(zip(g["swap"], g["score"]))
+        outcome = stats.pair_outcome(by_swap.get(0), by_swap.get(1))
+        won += outcome == "player"
+        lost += outcome == "opponent"
+    return won, lost
 
 
 def page_seconds(page: Page) -> dict[str, float]:

@@ -78,9 +78,10 @@ def open_backend(backend: str, ray_address: str | None = None, verbose: bool = F
 
 def play(job: RunJob, *, new: bool = False, backend: str = "local",
          ray_address: str | None = None, verbose: bool = False, progress: bool = True,
-         echo: Callable[[str], None] = print) -> RunResult:
+         echo: Callable[[str], None] = print, allow_mixed_builds: bool = False) -> RunResult:
     """Play the missing games of `job` (see the module docstring); `echo` gets the lines about
-    the run itself (moved results, the announcement)."""
+    the run itself (moved results, the announcement). Games of another build in the store
+    refuse the run unless `allow_mixed_builds` (runner.experiment.check_builds)."""
     exp, workers = job.experiment, job.workers
     start_engines(exp)              # external engines answer, before anything on disk
     engine = open_backend(backend, ray_address, verbose)
@@ -97,7 +98,8 @@ def play(job: RunJob, *, new: bool = False, backend: str = "local",
                  f"({stored} stored, {to_play} to play), {where}, results in {job.directory}")
 
         return run_experiment(exp, job.plan, job.directory, workers=workers, backend=engine,
-                              progress=progress, announce=announce, check_players=False)
+                              progress=progress, announce=announce, check_players=False,
+                              allow_mixed_builds=allow_mixed_builds)
     finally:
         if engine is not None:
             engine.close()
@@ -106,7 +108,8 @@ def play(job: RunJob, *, new: bool = False, backend: str = "local",
 def resume_command(config_path: str, options: dict) -> str:
     """The `arena run ...` that resumes an interrupted run: the same options, in order."""
     return f"arena run {config_path}" + "".join(
-        f" {flag} {value}" for flag, value in options.items() if value and value != "local")
+        f" {flag}" if value is True else f" {flag} {value}"
+        for flag, value in options.items() if value and value != "local")
 
 
 def outcome(result: RunResult, directory: Path) -> str:

@@ -326,9 +326,11 @@ def _check_settings(store, spec: TournamentSpec) -> None:
 def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
                    players: str | None = None, progress: bool = True,
                    echo: Callable[[str], None] = print,
-                   backend_factory: Callable[[], object] | None = None) -> TournamentResult:
+                   backend_factory: Callable[[], object] | None = None,
+                   allow_mixed_builds: bool = False) -> TournamentResult:
     """Play (or resume) the tournament; `echo` gets each finished round (elimination) or the
-    final table. Returns when it is finished or interrupted (Ctrl-C)."""
+    final table. Returns when it is finished or interrupted (Ctrl-C). Games of another build
+    in the store refuse it unless `allow_mixed_builds` (runner.experiment.check_builds)."""
     from mcts_arena.runner.experiment import all_error_message, run_experiment
     from mcts_arena.runner.plan import make_plan
     from mcts_arena.runner.writer import Writer
@@ -359,7 +361,8 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
         plan = make_plan(exp)
         backend = backend_factory() if backend_factory else None
         r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
-                                     progress=progress, players=players)
+                           allow_mixed_builds=allow_mixed_builds,
+                           progress=progress, players=players)
         played += r.played
         with Store.open(directory) as store:
             res = stored_results(store)

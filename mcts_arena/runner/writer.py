@@ -22,6 +22,7 @@ from mcts_arena import __version__
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import StoreLockedError, UserError
 from mcts_arena.results.store import (
+    ADDED_COLUMNS,
     APPLICATION_ID,
     DB_NAME,
     GAME_TABLE_COLUMNS,
@@ -92,8 +93,11 @@ class Writer(Store):
             if kind == "legacy":
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.executescript(SCHEMA)
+            _add_missing_columns(conn)
             conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
                          (str(SCHEMA_VERSION),))
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version' AND "
+                         "CAST(value AS INTEGER) < ?", (str(SCHEMA_VERSION), SCHEMA_VERSION))
         except sqlite3.Error as e:
             os.close(fd)
             raise UserError(f"{db}: cannot open the store: {e}") from None
@@ -250,6 +254,15 @@ def _game_values(rec) -> tuple:
             json.dumps(list(rec.seeds)),
             rec.opening, rec.winner, rec.score, rec.reason, rec.error, rec.plies,
             json.dumps(rec.moves), json.dumps(rec.stats, sort_keys=True), rec.duration,
-            rec.finished)
+            rec.finished, rec.version or None, rec.build or None)
+
+
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    """Bring an older store's tables up to this schema (the writer, inside its open)."""
+    for table, cols in ADDED_COLUMNS.items():
+        have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        for name, kind in cols:
+            if name not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
