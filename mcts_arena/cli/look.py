@@ -49,8 +49,9 @@ def players_cmd(game: str | None) -> None:
                    f"{info.default_eval}), C={info.default_c}")
         if info.has_chance:
             solved = ", PigOptimal (its exact solution)" if info.exact_solver else ""
-            click.echo(f"  a game with dice: Random, Greedy(ef...){solved} and py(...) play it; "
-                       "MCTS, αβ, FlatMC and GTP engines cannot yet")
+            click.echo(f"  a game with dice: MCTS and FlatMC (chance nodes sampled by "
+                       f"probability), expectimax, Star1, Star2, MCMS, Random, "
+                       f"Greedy(ef...){solved} and py(...) play it; αβ and GTP engines cannot")
         for name, body in info.macros.items():
             click.echo(f"  macro {name:4s} = {body}")
 

@@ -251,9 +251,8 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
 
 #: Kinds that cannot play a game with chance nodes: the searches assume a player moves at
 #: every node, and GTP carries no dice. (Searches with chance nodes are issue 20's next part.)
-NO_CHANCE = {"MCTS": "the MCTS search has no chance nodes yet",
-             "alphabeta": "the αβ search has no chance nodes yet",
-             "FlatMC": "the MCTS search has no chance nodes yet",
+NO_CHANCE = {"alphabeta": "the αβ search has no chance nodes (expectimax, Star1 and Star2 "
+                          "are αβ with them)",
              "GTP": "GTP carries no dice"}
 
 
