@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build run test test-fast lint bench clean annotate
+.PHONY: all install build run test test-fast lint bench clean annotate gnubg
 
 all: build
 
@@ -27,8 +27,16 @@ run: build
 	$(VENV)/bin/arena report results/quickstart --compare paper
 
 # Everything, as CI runs it (markers: slow, process, ray, browser; see pyproject.toml).
-test: build
+test: build gnubg
 	$(PY) -m pytest tests
+
+# GNU Backgammon for the gnubg player's tests (issue 20): installed with apt when missing and
+# this runs as root; elsewhere those tests skip, saying why.
+gnubg:
+	@command -v gnubg >/dev/null || [ -x /usr/games/gnubg ] || \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -q >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnubg >/dev/null; \
+	  else echo "gnubg missing and not root: its tests will skip"; fi
 
 # The inner loop: every test but the slow, process, Ray and browser ones (under a minute).
 test-fast: build

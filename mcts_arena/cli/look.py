@@ -37,7 +37,8 @@ def players_cmd(game: str | None) -> None:
     click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC, "
                "PigOptimal (a game's exact solution: pig)")
     click.echo("  games of chance: expectimax(...), Star1(...), Star2(...) (*-minimax, Ballard "
-               "1983), MCMS(cN,...) (Monte Carlo *-minimax)")
+               "1983), MCMS(cN,...) (Monte Carlo *-minimax), gnubg(plies=N) (backgammon: GNU "
+               "Backgammon, one point match)")
     click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
                "(see README)")
     click.echo("tokens:")

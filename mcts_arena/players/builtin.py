@@ -192,7 +192,13 @@ _KINDS = {"MCTS": MCTSPlayer, "expectimax": StarPlayer, "Star1": StarPlayer,
           "Star2": StarPlayer, "MCMS": StarPlayer, "alphabeta": AlphaBetaPlayer,
           "Random": RandomPlayer, "Greedy": GreedyPlayer,
           "FlatMC": lambda spec, seed: MCTSPlayer(spec, seed, flat=True),
-          "PigOptimal": PigOptimalPlayer}
+          "PigOptimal": PigOptimalPlayer, "gnubg": lambda spec, seed: _gnubg(spec, seed)}
+
+
+def _gnubg(spec, seed):
+    from mcts_arena.players.gnubg_player import GnubgPlayer
+
+    return GnubgPlayer(spec, seed)
 
 
 def make_builtin(spec: PlayerSpec, seed: int) -> Player:

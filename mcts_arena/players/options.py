@@ -119,6 +119,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("tt", "int", 0, 1, "αβ, *-minimax: transposition table (1, default) or none (0, as "
            "the paper's αβ)", kinds=frozenset({"alphabeta"}) | STAR, key=True, written="key", off=1,
            engine="use_tt"),
+    Option("plies", "int", 0, 2, "gnubg: chequer play evaluation plies (0: its neural net "
+           "alone, the default)", kinds=frozenset({"gnubg"}), key=True, written="key", off=0),
     Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "seconds per move (overrides "
            "the experiment budget)", kinds=SEARCHING, key=True, role="budget"),
     Option("sims", "int", 1, budgets.SIMS_MAX, "fixed simulation budget per move (the paper's "

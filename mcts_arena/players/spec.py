@@ -187,7 +187,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     if kind is None:
         raise SpecError(f"unknown player kind {kind_text!r} in {text!r}; valid kinds: "
                         "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, expectimax, Star1, "
-                        "Star2, MCMS, PigOptimal, GTP, py")
+                        "Star2, MCMS, PigOptimal, gnubg, GTP, py")
     _check_chance(kind, game, text)
     if kind in ("GTP", "py"):
         return _parse_external(kind, args, text, game)
@@ -263,6 +263,12 @@ def _check_chance(kind: str, game: games.Game, text: str) -> None:
         raise SpecError(f"{' '.join(text.split())} cannot play {game}, a game with dice: "
                         f"{NO_CHANCE[kind]}; Random, Greedy, expectimax, Star1, Star2, MCMS"
                         f"{', PigOptimal' if info.exact_solver else ''} and py(...) can")
+    if kind == "gnubg":
+        if info.name != "backgammon":
+            raise SpecError(f"gnubg plays backgammon, not {game}")
+        from mcts_arena.players.gnubg_player import gnubg_path
+
+        gnubg_path()        # not installed: one line now, not an error game per game
     if kind == "PigOptimal":
         if info.exact_solver is None:
             have = [g for g in games.names() if games.info_of(g).exact_solver is not None]
