@@ -36,11 +36,19 @@ def test_fibs_board_of_the_opening():
     assert f[-4] == "4"          # a double moves four checkers
 
 
-@pytest.mark.parametrize("answer,ours", [("8/5 6/5", "8/5 6/5"), ("25/20 24/22*", "bar/20 24/22"),
+@pytest.mark.parametrize("answer,ours", [("8/5 6/5", "8/5 6/5"), ("25/20 24/22*", "bar/20 24/22*"),
                                          ("6/0 6/5", "6/off 6/5"), ("take", "take"),
-                                         ("13/7(2)", "13/7(2)")])
+                                         ("13/7(2)", "13/7(2)"), ("6/3* 3/2", "6/3* 3/2")])
 def test_read_move(answer, ours):
     assert read_move(answer) == ours
+
+
+def test_a_hit_on_the_way_is_read_as_gnubg_meant_it():
+    """gnubg's `6/3* 3/2` moves one checker through a blot it hits; without the mark the
+    same checkers could have gone 6/4/2 (recorded in a run: 76 such answers, all legal)."""
+    s = games.new_state("backgammon", "13:5,8:3,6:5,off:2/24:2,22:1,13:5,8:3,6:4 x 31 4")
+    hit = s.parse_move(read_move("6/3* 3/2"))
+    assert hit in s.move_ids() and "*" in s.format_move(hit)
 
 
 def test_spec_and_refusals():

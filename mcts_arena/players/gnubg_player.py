@@ -19,6 +19,7 @@ Positions with one legal move (a pass included) are played without asking.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -144,17 +145,24 @@ def fibs_board(state) -> str:
 
 
 def read_move(answer: str) -> str:
-    """gnubg's plain move (`25/22 6/0`) in our notation (`bar/22 6/off`)."""
+    """gnubg's plain move (`25/22 6/0`, hits marked `6/3* 3/2`) in our notation (`bar/22
+    6/off`, the marks kept: they tell which way a checker went); an answer that is not a move
+    comes back as it is (the caller forfeits on it)."""
     out = []
-    for tok in answer.replace("*", "").split():
+    for tok in answer.split():
         parts = tok.split("/")
-        if len(parts) < 2 or not all(p.split("(")[0].isdigit() for p in parts):
-            return answer       # not a move: the caller forfeits on it
-        parts = ["bar" if i == 0 and p == "25" else "off" if p.split("(")[0] == "0" and
-                 i == len(parts) - 1 else p for i, p in enumerate(parts)]
-        if parts[-1].startswith("0("):
-            parts[-1] = "off" + parts[-1][1:]
-        out.append("/".join(parts))
+        points = [re.match(r"^(\d+)(\*?(?:\(\d\))?)$", p) for p in parts]
+        if len(parts) < 2 or not all(points):
+            return answer
+        words = []
+        for i, m in enumerate(points):
+            where = m.group(1)
+            if i == 0 and where == "25":
+                where = "bar"
+            elif i == len(parts) - 1 and where == "0":
+                where = "off"
+            words.append(where + m.group(2))
+        out.append("/".join(words))
     return " ".join(out)
 
 
