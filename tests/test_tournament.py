@@ -187,3 +187,9 @@ def test_resume_after_sigkill(tmp_path):
     with Store.open(db.parent) as s:
         ids = [g["game_id"] for g in s.games()]
     assert len(ids) == len(set(ids)) == 12               # 3 matches x 4 games, none twice
+
+
+def test_builtin_default_game_is_the_first_with_tuning():
+    # alphabetical registration put backgammon first; the brackets need a game they can tune
+    assert tournament.default_game() == "breakthrough"
+    assert tournament.resolve("fet", players=REAL).name == "tournament-fet-breakthrough"

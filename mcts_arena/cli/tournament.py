@@ -25,7 +25,8 @@ def _tie_rules():
 @cli.command("tournament")
 @click.argument("name")
 @click.option("--game", default=None,
-              help="Game of a built-in tournament [default: the first registered game].")
+              help="Game of a built-in tournament [default: the first registered game with tuning "
+                   "defaults, breakthrough].")
 @click.option("--eval", "evalfn", default=None, type=DerivedChoice(_evals),
               help="Evaluation of the built-in tournaments, for a game that tunes with several "
                    "(its GameInfo.tuning) [default: the game's first].")

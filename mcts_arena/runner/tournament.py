@@ -227,11 +227,24 @@ def from_yaml(path: str | Path, players=None, game: str | None = None) -> Tourna
                           max_playoffs=max_playoffs, budgets=budgets)
 
 
+def default_game() -> str:
+    """The game of a built-in tournament without --game: the first registered game that
+    declares tuning defaults (breakthrough; not merely the first name, which became backgammon,
+    a game the paper's brackets cannot play)."""
+    for name in _games.names():
+        try:
+            if _games.info_of(name).tuning:
+                return name
+        except ImportError:         # a game that is not built
+            continue
+    return _games.names()[0]
+
+
 def resolve(name: str, game: str | None = None, evalfn: str | None = None,
             players=None) -> TournamentSpec:
     """NAME of `arena tournament`: a built-in name or a YAML file."""
     if name in BUILTINS:
-        return builtin(name, game or _games.names()[0], evalfn, players)
+        return builtin(name, game or default_game(), evalfn, players)
     if name.endswith((".yaml", ".yml")) or Path(name).is_file():
         if evalfn is not None:
             raise UserError("--eval is for the built-in tournaments; a YAML file names its "
