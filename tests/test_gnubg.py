@@ -154,3 +154,15 @@ def test_a_crash_is_an_error(tmp_path, monkeypatch):
     monkeypatch.setattr(gnubg_player, "COMMAND", str(dead))
     with pytest.raises(EngineError, match=r"engine exited \(exit status 4\) while starting"):
         p.new_game(s, [], None, 5.0)
+
+
+@pytest.mark.process
+def test_startup_check_refuses_nonsense_in_one_line(tmp_path, monkeypatch):
+    """`arena run` starts every engine once before it writes anything (players.check_startup):
+    a gnubg that answers nonsense to `version` stops it with one line."""
+    from mcts_arena.budgets import Budget
+
+    monkeypatch.setattr(gnubg_player, "COMMAND",
+                        fake(tmp_path, "c.recv(1000); c.sendall(b'nonsense\\n'); time.sleep(30)\n"))
+    with pytest.raises(SpecError, match=r"^gnubg: unexpected answer 'nonsense' to 'version'$"):
+        players.check_startup("gnubg", "backgammon", Budget(time=0.1))
