@@ -89,3 +89,22 @@ def one_game(spec, budget=(("sims", 20),), opp="Random", game="breakthrough"):
 
 def start_text(game):
     return games.new_state(game).to_text()
+
+
+def positions_with_a_win_in_one(count=3, seed=5):
+    """Positions from random games where the side to move can connect at once."""
+    import random
+
+    from mcts_arena import games
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        s = games.new_state("loa")
+        while not s.is_terminal():
+            ids = s.move_ids()
+            wins = [m for m in ids if s.py_is_decisive(s.format_move(m))]
+            if wins and len(found) < count:
+                found.append((s.copy(), {s.format_move(m) for m in wins}))
+                break
+            s.play(rng.choice(ids))
+    return found

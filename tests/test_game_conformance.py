@@ -225,7 +225,8 @@ def _generic_playout(s, rng):
 
 
 #: Games whose fast playout knowingly differs from the rules (documented in the game module).
-PLAYOUT_DEVIATIONS = {"loa": "random_playout does not detect repetition draws"}
+#: None now: LOA's detects repetition draws since issue 23.
+PLAYOUT_DEVIATIONS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.xfail(
@@ -286,6 +287,23 @@ def test_evaluations_and_results_agree(game):
                     assert final == (1.0 if r == 0 else -1.0)
                 want = final if s.to_move() == 0 else -final
                 assert all(s.evaluation(ef) == want for ef in info.evals)
+
+
+# ---- search ordering --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", HEAVY)
+def test_ordered_moves_are_the_search_moves_in_a_stable_order(game):
+    """`ordered_moves` (αβ playouts' selective nodes; a game may fuse it) keeps what a stable
+    sort of the search moves by `move_order` keeps, cut to a width."""
+    for seed in range(2):
+        for s in random_game(game, seed, max_plies=60):
+            if s.is_terminal():
+                continue
+            full = s.py_ordered_moves(0)
+            assert len(set(full)) == len(full) and set(full) <= set(s.move_ids())
+            keys = [s.py_move_order(s.format_move(m)) for m in full]
+            assert keys == sorted(keys, reverse=True)
+            assert [s.py_ordered_moves(w) for w in (1, 3, 8)] == [full[:1], full[:3], full[:8]]
 
 
 # ---- chance nodes -----------------------------------------------------------------------------

@@ -1,25 +1,9 @@
 """LOA search options: αβ playouts, early cut-off, progressive bias, αβ player."""
-import random
 
 import pytest
+from helpers import positions_with_a_win_in_one
 
 from mcts_arena import games, players
-
-
-def positions_with_a_win_in_one(count=3, seed=5):
-    """Positions from random games where the side to move can connect at once."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        s = games.new_state("loa")
-        while not s.is_terminal():
-            ids = s.move_ids()
-            wins = [m for m in ids if s.py_is_decisive(s.format_move(m))]
-            if wins and len(found) < count:
-                found.append((s.copy(), {s.format_move(m) for m in wins}))
-                break
-            s.play(rng.choice(ids))
-    return found
 
 
 @pytest.mark.parametrize("spec", ["αβ(efWB)", "MCTS(ipp,det0.5)", "MCTS(ipp,abp2,det0.5)",

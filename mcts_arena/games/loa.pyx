@@ -19,13 +19,17 @@ Notation: `b1-d3`, captures `b1xd3`. Text form (FEN-like): the ranks from 8 down
 (Black), `w` (White), `.`, separated by `/`, then ` b` or ` w` for the side to move. Only moves
 played on the object count for repetition (a position read from text has no history).
 
-The line counts (8 rows, 8 columns, 15 diagonals, 15 anti-diagonals) are kept in do/undo, so move
-generation looks up the distance of each of a piece's 8 directions instead of scanning the
-board; target squares and the squares passed over come from precomputed tables. Connection is a
-bitboard flood fill (8-neighbour dilation). `perft` does not expand finished games.
+The line counts (8 rows, 8 columns, 15 diagonals, 15 anti-diagonals) and the line patterns
+(each line's squares as a base-3 number: empty, Black, White) are kept in do/undo. A table per
+line pattern gives the legal directions of every piece on the line and both sides' weighted
+mobility along it, so move generation reads a piece's four lines (targets from precomputed
+tables) and efWB's mobility is a sum of 46 table entries (issue 23: before, both scanned the 8
+directions of every piece square by square). Connection is a bitboard flood fill (8-neighbour
+dilation). `perft` does not expand finished games.
 
-`random_playout` runs on local copies (bitboards + line counts, no hashing, no undo records) and
-does NOT detect repetitions; after `max_plies` it returns ONGOING (callers score that as a draw).
+`random_playout` runs on local copies (bitboards, line counts and the hash, no undo records) and
+ends games as the rules do, repetition draws included (issue 23: it had left them out); after
+`max_plies` it returns ONGOING (callers score that as a draw).
 
 Evaluations (side to move's view, in [-1, 1], +-1 for a decided game, 0 for a draw):
 
@@ -52,8 +56,10 @@ The weights are ours (MIA's weights are not published): a first guess (1, 1, 0.4
 0.5, 0.1) refined by a few rounds of one-at-a-time changes in self-play of greedy 1-ply and
 2-ply negamax players from random 3-ply openings (100-400 games per comparison). The 2-ply
 player with these weights scored 0.94 against the first guess and 0.59 against 2-ply efLOA0.
-The centre of mass sums and the piece-square sums are incremental, the rest are bitboard
-popcounts or a short loop over the pieces.
+The centre of mass sums, the piece-square sums and the line patterns (mobility) are
+incremental, the rest are bitboard popcounts or a short loop over the pieces; a side's features
+other than mobility depend on its pieces alone and are remembered per bitboard (a 512-entry
+table per position object), which a 2-ply search reuses for most leaves.
 
 efLOA0 (cheap): concentration only, value = tanh((conc_opp - conc_own) / 1.5).
 
@@ -72,6 +78,7 @@ from {corner 2, edge 1.5, ring2 1, centre 0.75}, com {toward 2, same 1, away 0.5
 `move_bias` (weight / 192, in [0, 1]) and `move_order` (the weight itself).
 """
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy
 from libc.math cimport tanh
 
@@ -80,7 +87,8 @@ from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.state cimport (GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP,
+                                      keep_best)
 
 # Evaluation functions (ids local to this game; 0, the default, is efWB).
 cdef enum:
@@ -143,6 +151,105 @@ _md = [0] + [1] * 8 + [2] * 16
 for _k in range(13):
     MINDIST[_k] = sum(_md[:_k])
 
+# Line patterns (efWB's mobility from tables). Each of the 46 lines is read as a base-3 number
+# over its squares in order (digit 0 empty, 1 Black, 2 White); LD[sq][t] is 3^(position of sq
+# in its line of type t), so a piece arriving or leaving changes the line's index by +-(p+1) *
+# LD. A line's index is kept offset by its table's start (LBASE), so MOBT[lidx[line]] is at once
+# the weighted mobility (x2: capture 4, onto the edge 1, other 2) of both sides along that line:
+# Black's in the low 16 bits, White's in the high 16. Every move lies on exactly one line, so
+# the sum over the 46 lines is the whole weighted mobility. Three kinds of table, by which
+# squares of the line are edge squares: the outer rows and columns (all of them), the other
+# rows and columns and the two long diagonals (both ends), the shorter diagonals of length 1
+# to 7 (both ends).
+# MOVET[lidx[line]] has bit 2*pos (2*pos+1) set when the piece at position pos of the line may
+# move toward higher (lower) positions along it: legal-move generation reads a piece's four
+# lines instead of testing its eight directions square by square. LSH[sq][t] = 2 * position.
+cdef int LD[64][4]
+cdef int LSH[64][4]
+cdef int LBASE[NLINES]
+cdef unsigned int MOBT[16401]       # 6561 (outer) + 6561 (length 8) + 3 + 9 + ... + 2187
+cdef unsigned short MOVET[16401]
+
+
+cdef int POW3[9]
+POW3[:] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561]
+cdef int SWAP2[4]
+SWAP2[:] = [0, 2, 1, 3]
+
+
+cdef void _fill_mobility(unsigned int* table, unsigned short* moves, int length,
+                         bint all_edge) noexcept:
+    cdef int pattern, x, i, k, j, d, t, p, w
+    cdef int cell[8]
+    cdef unsigned int packed, legal
+    for pattern in range(POW3[length]):
+        x = pattern
+        k = 0
+        for i in range(length):
+            cell[i] = x % 3
+            x //= 3
+            if cell[i]:
+                k += 1
+        packed = 0
+        legal = 0
+        for i in range(length):
+            if cell[i] == 0:
+                continue
+            p = cell[i] - 1
+            for d in (-1, 1):
+                t = i + d * k
+                if t < 0 or t >= length or cell[t] == p + 1:
+                    continue
+                for j in range(1, k):
+                    if cell[i + d * j] == 2 - p:      # an enemy piece in the way
+                        break
+                else:
+                    if cell[t]:
+                        w = 4
+                    elif all_edge or t == 0 or t == length - 1:
+                        w = 1
+                    else:
+                        w = 2
+                    packed += <unsigned int>w << (16 * p)
+                    legal |= 1u << (2 * i + (0 if d > 0 else 1))
+        table[pattern] = packed
+        moves[pattern] = <unsigned short>legal
+
+
+cdef int _lines_init() except -1:
+    cdef int sq, r, c, line, length, base = 0
+    cdef int starts[9]
+    _fill_mobility(&MOBT[0], &MOVET[0], 8, True)
+    _fill_mobility(&MOBT[6561], &MOVET[6561], 8, False)
+    base = 2 * 6561
+    for length in range(1, 8):
+        starts[length] = base
+        _fill_mobility(&MOBT[base], &MOVET[base], length, False)
+        base += POW3[length]
+    starts[8] = 6561
+    for line in range(NLINES):
+        if line < 16:                           # rows 0-7, columns 8-15
+            LBASE[line] = 0 if (line & 7) in (0, 7) else 6561
+        elif line < 31:                         # diagonals r - c + 7 = 0 .. 14
+            LBASE[line] = starts[8 - abs(line - 16 - 7)]
+        else:                                   # anti-diagonals r + c = 0 .. 14
+            LBASE[line] = starts[8 - abs(line - 31 - 7)]
+    for sq in range(64):
+        r = sq >> 3
+        c = sq & 7
+        LD[sq][0] = POW3[c]
+        LD[sq][1] = POW3[r]
+        LD[sq][2] = POW3[min(r, c)]
+        LD[sq][3] = POW3[c - max(0, r + c - 7)]
+        LSH[sq][0] = 2 * c
+        LSH[sq][1] = 2 * r
+        LSH[sq][2] = 2 * min(r, c)
+        LSH[sq][3] = 2 * (c - max(0, r + c - 7))
+    return 0
+
+
+_lines_init()
+
 # Move-category weights (see the module docstring).
 cdef int CAT_W[CAT_COUNT]
 _CAP_F = (1.0, 2.0)
@@ -158,6 +265,7 @@ for _cap in range(2):
 
 cdef uint64_t ZOB[2][64]
 cdef uint64_t ZOB_SIDE
+DEF NULL_MIN_PIECES = 4     # do_null refuses with this many pieces or fewer to move
 cdef uint64_t _seed = 0x10A5EED5
 for _sq in range(64):
     ZOB[0][_sq] = splitmix64(&_seed)
@@ -174,6 +282,19 @@ cdef double W_UNIF = 0.5
 cdef double W_COMPOS = 0.1
 cdef double WB_SCALE = 2.0
 cdef double LOA0_SCALE = 1.5
+
+
+# efWB's per-side features but mobility are functions of that side's pieces alone (its bitboard
+# fixes the count, the sums and the shape), so they are remembered per bitboard: in a 2-ply
+# search the side that did not make the last move keeps its pieces across all the replies, and
+# the same reply recurs after different first moves. A direct-mapped table of FCACHE entries,
+# allocated by a position at its first efWB evaluation; key 0 (no pieces) marks an empty entry.
+DEF FCACHE = 512
+
+
+cdef struct SideFeatures:
+    uint64_t key
+    double f[6]        # conc, cent, euler, conn, unif, compos
 
 
 cdef struct Undo:
@@ -279,6 +400,7 @@ cdef class LinesOfAction(GameState):
 
     cdef uint64_t bb[2]
     cdef unsigned char cnt[NLINES]
+    cdef unsigned short lidx[NLINES]   # line patterns: MOBT index of each line (see LD)
     cdef int npieces[2]
     cdef int sumr[2]
     cdef int sumc[2]
@@ -286,13 +408,18 @@ cdef class LinesOfAction(GameState):
     cdef int res
     cdef int irrev          # ply of the position after the last capture (repetition window)
     cdef History hist
+    cdef SideFeatures* fcache   # efWB side features by bitboard (NULL until the first use)
+    cdef History pbuf           # random_playout's hashes since its start (scratch, not cloned)
 
     def __cinit__(self):
         self.max_moves = 96          # 12 pieces x 8 directions
         history_init(&self.hist, sizeof(Undo))
+        history_init(&self.pbuf, sizeof(uint64_t), 64)
 
     def __dealloc__(self):
         history_free(&self.hist)
+        history_free(&self.pbuf)
+        free(self.fcache)
 
     def __init__(self):
         self._set(0x7E0000000000007EULL, 0x0081818181818100ULL, 0)
@@ -307,6 +434,7 @@ cdef class LinesOfAction(GameState):
         self.hash = ZOB_SIDE if player == 1 else 0
         for t in range(NLINES):
             self.cnt[t] = 0
+            self.lidx[t] = LBASE[t]
         for p in range(2):
             self.npieces[p] = 0
             self.sumr[p] = 0
@@ -322,6 +450,7 @@ cdef class LinesOfAction(GameState):
                     self.pst[p] += PST4[sq]
                     for t in range(4):
                         self.cnt[LINE[sq][t]] += 1
+                        self.lidx[LINE[sq][t]] += (p + 1) * LD[sq][t]
         # Decide a set-up position as if the side not to move had just moved.
         p = 1 - player
         if connected(self.bb[p]):
@@ -335,13 +464,40 @@ cdef class LinesOfAction(GameState):
 
     # ---- rules ----------------------------------------------------------------------------
     cdef int gen_moves(self, int* out) noexcept nogil:
-        return gen_into(self.bb[self.player], self.bb[1 - self.player], self.cnt, out)
+        """gen_into's moves in gen_into's order (piece by piece from a1, directions E W N S
+        NE SW NW SE), read from the line patterns: a piece's legal directions are two bits
+        of each of its four lines' MOVET entries."""
+        cdef uint64_t x = self.bb[self.player]
+        cdef int n = 0, sq, d, dirs
+        while x:
+            sq = lsb(x)
+            x &= x - 1
+            # E/W on the row, N/S on the column, NE/SW on the diagonal: higher position
+            # first; on the anti-diagonal NW goes to lower positions (columns), SE to higher
+            dirs = (((MOVET[self.lidx[LINE[sq][0]]] >> LSH[sq][0]) & 3)
+                    | (((MOVET[self.lidx[LINE[sq][1]]] >> LSH[sq][1]) & 3) << 2)
+                    | (((MOVET[self.lidx[LINE[sq][2]]] >> LSH[sq][2]) & 3) << 4)
+                    | (SWAP2[(MOVET[self.lidx[LINE[sq][3]]] >> LSH[sq][3]) & 3] << 6))
+            while dirs:
+                d = lsb(dirs)
+                dirs &= dirs - 1
+                out[n] = sq | (TGT[sq][d][self.cnt[LINE[sq][d >> 1]]] << 6)
+                n += 1
+        return n
 
     cdef inline void _lines(self, int sq, int delta) noexcept nogil:
         self.cnt[LINE[sq][0]] += delta
         self.cnt[LINE[sq][1]] += delta
         self.cnt[LINE[sq][2]] += delta
         self.cnt[LINE[sq][3]] += delta
+
+    cdef inline void _patterns(self, int sq, int digit) noexcept nogil:
+        """The line patterns through sq with `digit` added there (+-1 Black, +-2 White, +-1
+        for White replacing Black, ...)."""
+        self.lidx[LINE[sq][0]] += digit * LD[sq][0]
+        self.lidx[LINE[sq][1]] += digit * LD[sq][1]
+        self.lidx[LINE[sq][2]] += digit * LD[sq][2]
+        self.lidx[LINE[sq][3]] += digit * LD[sq][3]
 
     cdef inline bint _repeated(self) noexcept nogil:
         """Is the current position (just reached) equal to an earlier one, same side to move?"""
@@ -372,9 +528,12 @@ cdef class LinesOfAction(GameState):
             self.sumc[o] -= to & 7
             self.pst[o] -= PST4[to]
             self.irrev = self.ply + 1
+            self._patterns(to, p - o)
         else:
             self._lines(to, 1)
+            self._patterns(to, p + 1)
         self._lines(fr, -1)
+        self._patterns(fr, -(p + 1))
         self.bb[p] ^= ((<uint64_t>1) << fr) | tob
         self.hash ^= ZOB[p][fr] ^ ZOB[p][to] ^ ZOB_SIDE
         self.sumr[p] += (to >> 3) - (fr >> 3)
@@ -404,14 +563,17 @@ cdef class LinesOfAction(GameState):
         self.sumc[p] -= (to & 7) - (fr & 7)
         self.pst[p] -= PST4[to] - PST4[fr]
         self._lines(fr, 1)
+        self._patterns(fr, p + 1)
         if u.captured:
             self.bb[o] |= tob
             self.npieces[o] += 1
             self.sumr[o] += to >> 3
             self.sumc[o] += to & 7
             self.pst[o] += PST4[to]
+            self._patterns(to, o - p)
         else:
             self._lines(to, -1)
+            self._patterns(to, -(p + 1))
         self.hash = u.hash
         self.res = u.res
         self.irrev = u.irrev
@@ -437,8 +599,18 @@ cdef class LinesOfAction(GameState):
         # tot is the distance sum scaled by n
         return (tot / <double>n - MINDIST[n]) / n
 
-    cdef inline int _mobility2(self, int p) noexcept nogil:
-        """Weighted mobility x2: capture 4, move onto the edge 1, other 2."""
+    cdef inline unsigned int _mobility2_both(self) noexcept nogil:
+        """Weighted mobility x2 of both sides (capture 4, move onto the edge 1, other 2):
+        Black's in the low 16 bits, White's in the high 16, from the 46 line patterns."""
+        cdef unsigned int m = 0
+        cdef int i
+        for i in range(NLINES):
+            m += MOBT[self.lidx[i]]
+        return m
+
+    cdef int _mobility2_by_pieces(self, int p) noexcept nogil:
+        """The same for one side, move by move (the reference the tables are checked
+        against)."""
         cdef uint64_t own = self.bb[p], opp = self.bb[1 - p], x = own
         cdef int m = 0, sq, d, k, t
         while x:
@@ -485,24 +657,50 @@ cdef class LinesOfAction(GameState):
             dc = -dc
         return dr if dr > dc else dc
 
-    cdef void _features(self, int p, double* f) noexcept nogil:
-        """Raw efWB features of player p: conc, cent, euler, mob, conn, unif, compos."""
+    cdef void _features(self, int p, int mob2, double* f) noexcept nogil:
+        """Raw efWB features of player p: conc, cent, euler, mob, conn, unif, compos; mob2 is
+        p's weighted mobility x2 (from _mobility2_both). All but mobility come from the
+        side's cache entry when its bitboard is there (computed the same way: the same
+        bits)."""
+        cdef uint64_t b = self.bb[p]
+        cdef SideFeatures* e
         cdef int n = self.npieces[p]
-        f[0] = self._concentration(p)
-        f[1] = self.pst[p] / (4.0 * n) if n > 0 else 0.0
-        f[2] = euler4(self.bb[p]) / 4.0
-        f[3] = self._mobility2(p) / 2.0
-        f[4] = adjacent_pairs(self.bb[p]) / <double>n if n > 0 else 0.0
-        f[5] = self._area(p)
-        f[6] = self._compos(p)
+        if self.fcache == NULL:
+            self.fcache = <SideFeatures*>calloc(FCACHE, sizeof(SideFeatures))
+        if self.fcache != NULL:
+            e = &self.fcache[(b * <uint64_t>0x9E3779B97F4A7C15) >> 55]
+            if e.key != b:
+                e.key = b
+                e.f[0] = self._concentration(p)
+                e.f[1] = self.pst[p] / (4.0 * n) if n > 0 else 0.0
+                e.f[2] = euler4(b) / 4.0
+                e.f[3] = adjacent_pairs(b) / <double>n if n > 0 else 0.0
+                e.f[4] = self._area(p)
+                e.f[5] = self._compos(p)
+            f[0] = e.f[0]
+            f[1] = e.f[1]
+            f[2] = e.f[2]
+            f[4] = e.f[3]
+            f[5] = e.f[4]
+            f[6] = e.f[5]
+        else:                   # no memory for the cache: compute
+            f[0] = self._concentration(p)
+            f[1] = self.pst[p] / (4.0 * n) if n > 0 else 0.0
+            f[2] = euler4(b) / 4.0
+            f[4] = adjacent_pairs(b) / <double>n if n > 0 else 0.0
+            f[5] = self._area(p)
+            f[6] = self._compos(p)
+        f[3] = mob2 / 2.0
 
     cdef double wb_score(self) noexcept nogil:
         """The efWB score S from the side to move's view (before the tanh)."""
         cdef double a[7]
         cdef double b[7]
         cdef double s, mt
-        self._features(self.player, a)
-        self._features(1 - self.player, b)
+        cdef unsigned int m = self._mobility2_both()
+        cdef int shift = 16 * self.player
+        self._features(self.player, (m >> shift) & 0xFFFF, a)
+        self._features(1 - self.player, (m >> (16 - shift)) & 0xFFFF, b)
         mt = a[3] + b[3]
         s = (W_CONC * (b[0] - a[0]) + W_CENT * (a[1] - b[1]) + W_QUAD * (b[2] - a[2])
              + W_CONN * (a[4] - b[4]) + W_UNIF * (b[5] - a[5]) + W_COMPOS * (b[6] - a[6]))
@@ -539,6 +737,28 @@ cdef class LinesOfAction(GameState):
     cdef int move_order(self, int move) noexcept nogil:
         return CAT_W[self._category(move)]
 
+    cdef void move_orders(self, int* moves, int n, int* keys) noexcept nogil:
+        """CAT_W of each move's category (as _category), the mover's centre of mass read once
+        and the distance of each origin computed once per piece (moves come piece by piece)."""
+        cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
+        cdef uint64_t opp = self.bb[1 - p]
+        cdef int i, m, fr, to, a, b, d0 = 0, d1, last = -1, base = 0, dirc
+        for i in range(n):
+            m = moves[i]
+            fr = mv_from(m)
+            to = mv_to(m)
+            if fr != last:
+                last = fr
+                a = iabs(pn * (fr >> 3) - sr)
+                b = iabs(pn * (fr & 7) - sc)
+                d0 = a if a > b else b
+                base = REGION[fr] * 12
+            a = iabs(pn * (to >> 3) - sr)
+            b = iabs(pn * (to & 7) - sc)
+            d1 = a if a > b else b
+            dirc = 0 if d1 < d0 else (1 if d1 == d0 else 2)
+            keys[i] = CAT_W[<int>((opp >> to) & 1) * 48 + base + REGION[to] * 3 + dirc]
+
     cdef double move_bias(self, int move) noexcept nogil:
         return CAT_W[self._category(move)] / <double>W_MAX
 
@@ -568,6 +788,73 @@ cdef class LinesOfAction(GameState):
         self.undo_move()
         return won
 
+    cdef int ordered_moves(self, int* out, int width) noexcept nogil:
+        """gen_moves, move_orders and keep_best fused (the same moves in the same order):
+        each move's category key is computed as it is generated, with the centre-of-mass
+        distances of the rows and columns worked out once, without a data-dependent branch
+        per move (the branchy form cost more in a search, where each call meets a new
+        position, than its count of instructions says)."""
+        cdef int keys[104]
+        cdef int rd[8]
+        cdef int cd[8]
+        cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
+        cdef uint64_t x = self.bb[p], opp = self.bb[1 - p]
+        cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0
+        for i in range(8):
+            rd[i] = iabs(pn * i - sr)
+            cd[i] = iabs(pn * i - sc)
+        while x:
+            sq = lsb(x)
+            x &= x - 1
+            dirs = (((MOVET[self.lidx[LINE[sq][0]]] >> LSH[sq][0]) & 3)
+                    | (((MOVET[self.lidx[LINE[sq][1]]] >> LSH[sq][1]) & 3) << 2)
+                    | (((MOVET[self.lidx[LINE[sq][2]]] >> LSH[sq][2]) & 3) << 4)
+                    | (SWAP2[(MOVET[self.lidx[LINE[sq][3]]] >> LSH[sq][3]) & 3] << 6))
+            r0 = rd[sq >> 3]
+            c0 = cd[sq & 7]
+            d0 = r0 if r0 > c0 else c0
+            base = REGION[sq] * 12
+            while dirs:
+                d = lsb(dirs)
+                dirs &= dirs - 1
+                to = TGT[sq][d][self.cnt[LINE[sq][d >> 1]]]
+                r0 = rd[to >> 3]
+                c0 = cd[to & 7]
+                d1 = r0 if r0 > c0 else c0
+                keys[n] = CAT_W[<int>((opp >> to) & 1) * 48 + base + REGION[to] * 3
+                                + <int>(d1 >= d0) + <int>(d1 > d0)]
+                out[n] = sq | (to << 6)
+                n += 1
+        return keep_best(out, keys, n, width)
+
+    cdef int tactical_moves(self, int* out) noexcept nogil:
+        """The captures, in generation order: what the MIA-like αβ's quiescence extends."""
+        cdef uint64_t opp = self.bb[1 - self.player]
+        cdef int n = self.gen_moves(out), i, k = 0
+        for i in range(n):
+            if (opp >> mv_to(out[i])) & 1:
+                out[k] = out[i]
+                k += 1
+        return k
+
+    cdef bint do_null(self) noexcept nogil:
+        """A pass, where null-move pruning is sound enough: the game goes on, the side to move
+        has more than NULL_MIN_PIECES pieces (zugzwang-like positions, where any move breaks a
+        blockade, come with few pieces) and the opponent has a legal move (a side without one
+        loses, which a pass must not bring about)."""
+        cdef int p = self.player
+        if self.res != ONGOING or self.npieces[p] <= NULL_MIN_PIECES:
+            return False
+        if not any_move(self.bb[1 - p], self.bb[p], self.cnt):
+            return False
+        self.player = 1 - p
+        self.hash ^= ZOB_SIDE
+        return True
+
+    cdef void undo_null(self) noexcept nogil:
+        self.player = 1 - self.player
+        self.hash ^= ZOB_SIDE
+
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
         """`ipp`: a move drawn with probability proportional to its category weight."""
         cdef int weights[MAX_MOVES]
@@ -586,18 +873,26 @@ cdef class LinesOfAction(GameState):
         return moves[n - 1]
 
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
-        """Uniformly random playout on local copies: no undo records, no hash, no repetition."""
+        """Uniformly random playout on local copies (bitboards, line counts, the hash; no undo
+        records), with the rules' every end: connection, a capture that connects the
+        opponent, a repeated position (compared with the positions since the last capture,
+        the game's own before the playout included, as do_move does), no legal move."""
         cdef uint64_t b[2]
         cdef unsigned char c[NLINES]
         cdef int moves[MAX_MOVES]
-        cdef uint64_t tob
-        cdef int p = self.player, o, n, m, fr, to, plies = 0
+        cdef uint64_t tob, h = self.hash
+        cdef int p = self.player, o, n, m, fr, to, plies = 0, j
+        cdef int ply0 = self.ply, irrev = self.irrev
+        cdef uint64_t* seen
         cdef bint capt
         if self.res != ONGOING:
             return self.res
         b[0] = self.bb[0]
         b[1] = self.bb[1]
         memcpy(c, self.cnt, NLINES)
+        history_reserve(&self.pbuf, 64)
+        seen = <uint64_t*>self.pbuf.data        # seen[k]: the hash at ply ply0 + k
+        seen[0] = h
         while plies < max_plies:
             o = 1 - p
             n = gen_into(b[p], b[o], c, moves)
@@ -614,17 +909,29 @@ cdef class LinesOfAction(GameState):
             c[LINE[fr][3]] -= 1
             if capt:
                 b[o] ^= tob
+                h ^= ZOB[o][to]
+                irrev = ply0 + plies + 1
             else:
                 c[LINE[to][0]] += 1
                 c[LINE[to][1]] += 1
                 c[LINE[to][2]] += 1
                 c[LINE[to][3]] += 1
             b[p] ^= ((<uint64_t>1) << fr) | tob
+            h ^= ZOB[p][fr] ^ ZOB[p][to] ^ ZOB_SIDE
             plies += 1
             if connected(b[p]):
                 return p
             if capt and connected(b[o]):
                 return o
+            if plies >= self.pbuf.cap:
+                history_reserve(&self.pbuf, plies + 1)
+                seen = <uint64_t*>self.pbuf.data
+            seen[plies] = h
+            j = ply0 + plies - 4
+            while j >= irrev:
+                if (seen[j - ply0] if j >= ply0 else (<Undo*>self.hist.data)[j].hash) == h:
+                    return DRAW
+                j -= 2
             p = o
         return ONGOING
 
@@ -633,6 +940,7 @@ cdef class LinesOfAction(GameState):
         c.bb[0] = self.bb[0]
         c.bb[1] = self.bb[1]
         memcpy(c.cnt, self.cnt, NLINES)
+        memcpy(c.lidx, self.lidx, sizeof(self.lidx))
         memcpy(c.npieces, self.npieces, sizeof(self.npieces))
         memcpy(c.sumr, self.sumr, sizeof(self.sumr))
         memcpy(c.sumc, self.sumc, sizeof(self.sumc))
@@ -700,6 +1008,23 @@ cdef class LinesOfAction(GameState):
         """The incremental line counts: 8 rows, 8 columns, 15 diagonals, 15 anti-diagonals."""
         return [self.cnt[i] for i in range(NLINES)]
 
+    def mobility2(self):
+        """Weighted mobility x2 of (Black, White) from the line patterns, and the same move
+        by move: [(tables, by pieces)] per side."""
+        m = self._mobility2_both()
+        return [(m & 0xFFFF, self._mobility2_by_pieces(0)),
+                (m >> 16, self._mobility2_by_pieces(1))]
+
+    def line_patterns(self):
+        """The incremental line pattern indices (table offsets included), and from scratch."""
+        fresh = [LBASE[i] for i in range(NLINES)]
+        for sq in range(64):
+            for p in range(2):
+                if (self.bb[p] >> sq) & 1:
+                    for t in range(4):
+                        fresh[LINE[sq][t]] += (p + 1) * LD[sq][t]
+        return [self.lidx[i] for i in range(NLINES)], fresh
+
     def line_counts_from_scratch(self):
         c = [0] * NLINES
         for sq in range(64):
@@ -731,7 +1056,7 @@ cdef class LinesOfAction(GameState):
     def features(self, int p):
         """efWB raw features of player p (dict), for tests and inspection."""
         cdef double f[7]
-        self._features(p, f)
+        self._features(p, (self._mobility2_both() >> (16 * p)) & 0xFFFF, f)
         return {"concentration": f[0], "centralisation": f[1], "euler": f[2],
                 "mobility": f[3], "connectedness": f[4], "uniformity": f[5],
                 "com_position": f[6]}

@@ -70,6 +70,30 @@ cdef inline void* grow_history(void* p, int* cap, int need, size_t elem) noexcep
     return q
 
 
+cdef inline int keep_best(int* moves, int* keys, int n, int width) noexcept nogil:
+    """Order moves[0:n] by keys[0:n], highest first, equal keys in the order given, and keep
+    the first `width` (all when width <= 0 or >= n): what a stable sort cut to `width` keeps,
+    by a partial insertion sort (a key not above the last kept one is passed over at once).
+    keys are reordered with the moves. Returns how many are kept."""
+    cdef int cap = width if 0 < width < n else n
+    cdef int i, j, k, m, cnt = 0
+    for i in range(n):
+        k = keys[i]
+        m = moves[i]
+        if cnt == cap and k <= keys[cap - 1]:
+            continue
+        j = cnt if cnt < cap else cap - 1
+        while j > 0 and keys[j - 1] < k:
+            keys[j] = keys[j - 1]
+            moves[j] = moves[j - 1]
+            j -= 1
+        keys[j] = k
+        moves[j] = m
+        if cnt < cap:
+            cnt += 1
+    return cnt
+
+
 cdef class GameState:
     cdef public int player          # side to move: 0 or 1
     cdef public int ply             # moves played since the position was set up
@@ -100,10 +124,17 @@ cdef class GameState:
     cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
                               int* count) noexcept nogil
     cdef int move_order(self, int move) noexcept nogil
+    cdef void move_orders(self, int* moves, int n, int* keys) noexcept nogil
+    cdef int ordered_moves(self, int* out, int width) noexcept nogil
     cdef double move_prior(self, int move) noexcept nogil
     cdef double move_bias(self, int move) noexcept nogil
     cdef bint is_decisive(self, int move) noexcept nogil
     cdef int threats(self, int* out, int limit) noexcept nogil
+    # For the MIA-like αβ (issue 23): the moves its quiescence search extends, and a pass
+    # where the game says a null move is sound.
+    cdef int tactical_moves(self, int* out) noexcept nogil
+    cdef bint do_null(self) noexcept nogil
+    cdef void undo_null(self) noexcept nogil
 
     # Chance nodes (see the module docstring; neutral defaults for a deterministic game).
     cdef bint is_chance(self) noexcept nogil

@@ -153,6 +153,36 @@ cdef class GameState:
         """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""
         return 0
 
+    cdef void move_orders(self, int* moves, int n, int* keys) noexcept nogil:
+        """keys[i] = move_order(moves[i]) for all n moves at once: a game whose order has a
+        per-position part (LOA's centre of mass) computes it once here."""
+        cdef int i
+        for i in range(n):
+            keys[i] = self.move_order(moves[i])
+
+    cdef int ordered_moves(self, int* out, int width) noexcept nogil:
+        """The search moves (`search_moves`) in the static order, best first, moves of equal
+        order as generated, cut to the `width` best when width > 0 (`keep_best`): what a
+        selective search (αβ playouts) expands. A game may fuse generation and ordering."""
+        cdef int n = self.search_moves(out)
+        cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
+        self.move_orders(out, n, keys)
+        return keep_best(out, keys, n, width)
+
+    cdef int tactical_moves(self, int* out) noexcept nogil:
+        """The moves a quiescence search extends (captures, for LOA), as many as it writes;
+        0 by default: a game without them has no quiescence search."""
+        return 0
+
+    cdef bint do_null(self) noexcept nogil:
+        """Pass the move (a null move) where the game holds it sound, and say whether it did;
+        undo_null takes it back. Never by default: passing is no move of the game, and a game
+        with zugzwang would make null-move pruning unsound."""
+        return False
+
+    cdef void undo_null(self) noexcept nogil:
+        pass
+
     cdef double move_prior(self, int move) noexcept nogil:
         """Prior win rate in [0, 1] of `move` for the mover (node priors), or -1 for none."""
         return -1.0
@@ -368,6 +398,14 @@ cdef class GameState:
         rng_seed(&r, seed)
         return self.random_playout(&r, max_plies)
 
+    def generic_playout_result(self, unsigned long long seed=1, int max_plies=1000000):
+        """The same playout as random_playout_result by the generic do/undo loop (GameState's
+        own random_playout, whatever the game overrides): a game whose fast playout draws its
+        moves in gen_moves order from the same generator must agree with it game for game."""
+        cdef Rng r
+        rng_seed(&r, seed)
+        return GameState.random_playout(self, &r, max_plies)
+
     # ---- test shims: the C-level knowledge hooks, by notation or move id ---------------------
     def _move_id(self, move):
         return self.parse_move(move) if isinstance(move, str) else int(move)
@@ -388,6 +426,29 @@ cdef class GameState:
 
     def py_move_order(self, move):
         return self.move_order(self._move_id(move))
+
+    def py_ordered_moves(self, int width=0):
+        """`ordered_moves` (ids): the search moves best first, cut to `width` when > 0."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
+        cdef int n = 0
+        if self.result() == ONGOING:
+            n = self.ordered_moves(buf, width)
+        return [buf[i] for i in range(n)]
+
+    def py_tactical_moves(self):
+        """`tactical_moves` (ids): what the αβ's quiescence search extends."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
+        cdef int n = 0
+        if self.result() == ONGOING:
+            n = self.tactical_moves(buf)
+        return [buf[i] for i in range(n)]
+
+    def py_do_null(self):
+        """`do_null`: pass where the game allows it; True if it did (undo with py_undo_null)."""
+        return bool(self.do_null())
+
+    def py_undo_null(self):
+        self.undo_null()
 
     def py_move_prior(self, move):
         return self.move_prior(self._move_id(move))

@@ -150,8 +150,12 @@ class AlphaBetaPlayer(Player):
 
         self.depth = int(spec.get("depth", 0) or 0)
         # tt and hh (the option table's `use_tt`, `use_history`) are on unless the spec says 0
+        # the MIA-like switches (pvs, qs, nm, etc, lmr) are off unless the spec sets them
         self.search = AlphaBeta(eval_id(spec), self.seed,
-                                use_tt=bool(spec.get("tt", 1)), use_history=bool(spec.get("hh", 1)))
+                                use_tt=bool(spec.get("tt", 1)), use_history=bool(spec.get("hh", 1)),
+                                pvs=bool(spec.get("pvs", 0)), qs=int(spec.get("qs", 0)),
+                                null=bool(spec.get("nm", 0)), etc=bool(spec.get("etc", 0)),
+                                lmr=bool(spec.get("lmr", 0)))
 
     def _choose(self, state, time, sims):
         if self.depth:      # a depth replaces a node budget, never a time budget

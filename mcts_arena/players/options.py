@@ -119,6 +119,22 @@ OPTIONS: tuple[Option, ...] = (
     Option("tt", "int", 0, 1, "αβ, *-minimax: transposition table (1, default) or none (0, as "
            "the paper's αβ)", kinds=frozenset({"alphabeta"}) | STAR, key=True, written="key", off=1,
            engine="use_tt"),
+    # The MIA-like αβ (issue 23): each enhancement a switch, off by default (the αβ the
+    # record's rows name); docs/loa.md has their measurements.
+    Option("pvs", "int", 0, 1, "αβ: principal variation search (null windows after the first "
+           "move)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=0,
+           engine="pvs"),
+    Option("qs", "int", 0, 16, "αβ: quiescence search over the game's tactical moves (LOA: "
+           "captures), at most N plies (0, default: none)", kinds=frozenset({"alphabeta"}),
+           key=True, written="key", off=0, engine="qs"),
+    Option("nm", "int", 0, 1, "αβ: null-move pruning, R=2, where the game allows a pass (LOA: "
+           "not with 4 pieces or fewer to move)", kinds=frozenset({"alphabeta"}), key=True,
+           written="key", off=0, engine="null"),
+    Option("etc", "int", 0, 1, "αβ: enhanced transposition cutoffs (with tt)",
+           kinds=frozenset({"alphabeta"}), key=True, written="key", off=0, engine="etc"),
+    Option("lmr", "int", 0, 1, "αβ: late move reductions, one ply from the 5th move on "
+           "(with pvs)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=0,
+           engine="lmr"),
     Option("plies", "int", 0, 2, "gnubg: chequer play evaluation plies (0: its neural net "
            "alone, the default)", kinds=frozenset({"gnubg"}), key=True, written="key", off=0),
     Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "seconds per move (overrides "

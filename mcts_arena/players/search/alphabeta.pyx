@@ -21,7 +21,7 @@ from libc.string cimport memset
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
-from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW, keep_best
 from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef double WIN_SCORE = 1000.0
@@ -33,6 +33,9 @@ cdef long NODES_CAP = _budgets.SIMS_MAX
 
 DEF MAX_PLY = 128
 DEF HISTORY_SIZE = 65536
+DEF NULL_R = 2                  # null-move depth reduction
+DEF LMR_FULL = 4                # moves searched at full depth before late move reductions
+cdef double NULL_WINDOW = 1e-7  # the width of a null window (values are doubles)
 
 
 cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
@@ -70,39 +73,60 @@ cdef inline double terminal_score(GameState s, int res, int ply) noexcept nogil:
     return (WIN_SCORE - ply) if res == s.player else -(WIN_SCORE - ply)
 
 
+cdef inline int select_moves(GameState s, int* moves, int n, int width) noexcept nogil:
+    """moves[0:n] by the game's static order, best first, equal ones in the order given, cut to
+    the `width` best (all when width <= 0). Returns how many are kept."""
+    cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
+    s.move_orders(moves, n, keys)
+    return keep_best(moves, keys, n, width)
+
+
 cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
-                   int ply, int width) noexcept nogil:
+                   int ply, int width, int* killers) noexcept nogil:
     """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
-    `width` best moves by the game's static ordering are searched at each node."""
+    `width` best moves by the game's static ordering are searched at each node.
+
+    killers[ply] is the move that last refuted a sibling at this ply (or its best move): it is
+    searched first when it is among the node's moves. That changes only the order inside the
+    same set of moves, never the set, so the value at the root is the same and every cut-off
+    is sound: the playout's move is the one the search without it chose (issue 23)."""
     cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
-    cdef int n, i, me
+    cdef int n, i, me, best_move = -1, k
     cdef double v, best
     cdef int res = s.result()
     if res != ONGOING:
         return terminal_score(s, res, ply)
     if depth <= 0:
         return s.evaluate(evalfn)
-    n = s.search_moves(moves)
+    n = s.ordered_moves(moves, width)
     if n == 0:
         return s.evaluate(evalfn)
-    order_moves(s, moves, n, -1, NULL, NULL, NULL)
-    if width > 0 and n > width:
-        n = width
+    k = killers[ply]
+    if k >= 0 and moves[0] != k:
+        for i in range(1, n):
+            if moves[i] == k:
+                while i > 0:
+                    moves[i] = moves[i - 1]
+                    i -= 1
+                moves[0] = k
+                break
     best = -INF
     me = s.player
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width)
+            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width, killers)
         else:
-            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width)
+            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width, killers)
         s.undo_move()
         if v > best:
             best = v
+            best_move = moves[i]
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
                     break
+    killers[ply] = best_move
     return best
 
 
@@ -113,19 +137,20 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, i
     cheap form of MC-LOA's "selective 2-ply αβ search" (Winands & Björnsson 2011)."""
     cdef int i, j, t, best_move = moves[0], me = s.player
     cdef double v, best = -INF, alpha = -INF
+    cdef int killers[MAX_PLY]
+    for i in range(depth + 1):
+        killers[i] = -1
     # shuffle, then order by category so ties stay random
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         t = moves[i]; moves[i] = moves[j]; moves[j] = t
-    order_moves(s, moves, n, -1, NULL, NULL, NULL)
-    if width > 0 and n > width:
-        n = width
+    n = select_moves(s, moves, n, width)
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width)
+            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width, killers)
         else:
-            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width)
+            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width, killers)
         s.undo_move()
         if v > best:
             best = v
@@ -150,11 +175,15 @@ cdef class AlphaBeta:
     cdef bint use_tt, use_history
     cdef int* mvbuf             # per-ply move lists: MAX_PLY x the game's max_moves
     cdef int mv_stride
+    cdef bint use_pvs, use_null, use_etc, use_lmr
+    cdef int qs                 # quiescence plies at the horizon (0: none)
 
     def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20,
-                  bint use_tt=True, bint use_history=True):
+                  bint use_tt=True, bint use_history=True, bint pvs=False, int qs=0,
+                  bint null=False, bint etc=False, bint lmr=False):
         """`use_tt=False, use_history=False` is the paper's αβ (iterative deepening, static
-        ordering and killer moves only), for comparisons at the paper's node counts."""
+        ordering and killer moves only), for comparisons at the paper's node counts. pvs, qs
+        (plies), null, etc and lmr are the MIA-like enhancements (each off by default)."""
         self.tt = <TTEntry*>calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
         self.history = <int*>calloc(HISTORY_SIZE, sizeof(int))
         if self.tt == NULL or self.history == NULL:
@@ -163,6 +192,11 @@ cdef class AlphaBeta:
         self.evalfn = evalfn
         self.use_tt = use_tt
         self.use_history = use_history
+        self.use_pvs = pvs
+        self.qs = qs if qs > 0 else 0
+        self.use_null = null
+        self.use_etc = etc
+        self.use_lmr = lmr
         self.mvbuf = NULL
         self.mv_stride = 0
         rng_seed(&self.rng, seed)
@@ -172,25 +206,86 @@ cdef class AlphaBeta:
         free(self.tt)
         free(self.history)
 
-    cdef double _search(self, GameState s, int depth, double alpha, double beta,
-                        int ply) noexcept nogil:
-        cdef int* moves = self.mvbuf + ply * self.mv_stride
-        cdef int n, i, m, me, best_move = -1, tt_move = -1
-        cdef double v, best, alpha0 = alpha
-        cdef int res = s.result()
-        cdef TTEntry* e
+    cdef inline double _child(self, GameState s, int me, int depth, double alpha, double beta,
+                              int ply, bint null_ok) noexcept nogil:
+        """The value for `me` of the position after a move (s is after it), searched with the
+        window (alpha, beta) from me's view: negated unless the same side moves again."""
+        if s.player == me:
+            return self._search(s, depth, alpha, beta, ply, null_ok)
+        return -self._search(s, depth, -beta, -alpha, ply, null_ok)
+
+    cdef inline bint _tick(self) noexcept nogil:
+        """Count a node; True when the search must stop (time or node budget)."""
         self.c.nodes += 1
         if (self.c.nodes & 1023) == 0:
             if (self.c.deadline > 0 and now() >= self.c.deadline) or \
                (self.c.node_limit > 0 and self.c.nodes >= self.c.node_limit):
                 self.c.aborted = True
-        if self.c.aborted:
+        return self.c.aborted
+
+    cdef double _quiesce(self, GameState s, double alpha, double beta, int ply,
+                         int left) noexcept nogil:
+        """Quiescence over the game's tactical moves (LOA: captures), at most `left` plies:
+        the side to move may stand pat on the evaluation or play one of them (fail-soft)."""
+        cdef int* moves = self.mvbuf + ply * self.mv_stride
+        cdef int n, i, me
+        cdef double v, best
+        cdef int res = s.result()
+        if self._tick():
+            return 0.0
+        if ply > self.max_depth_reached:
+            self.max_depth_reached = ply
+        if res != ONGOING:
+            return terminal_score(s, res, ply)
+        best = s.evaluate(self.evalfn)
+        if left <= 0 or best >= beta or ply >= MAX_PLY - 1:
+            return best
+        if best > alpha:
+            alpha = best
+        n = s.tactical_moves(moves)
+        if n == 0:
+            return best
+        n = select_moves(s, moves, n, 0)
+        me = s.player
+        for i in range(n):
+            s.do_move(moves[i])
+            if s.player == me:
+                v = self._quiesce(s, alpha, beta, ply + 1, left - 1)
+            else:
+                v = -self._quiesce(s, -beta, -alpha, ply + 1, left - 1)
+            s.undo_move()
+            if self.c.aborted:
+                return 0.0
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    cdef double _search(self, GameState s, int depth, double alpha, double beta,
+                        int ply, bint null_ok) noexcept nogil:
+        """Negamax. With the MIA-like options (issue 23): principal variation search (pvs),
+        quiescence at the horizon (qs), null-move pruning where the game allows a pass (nm),
+        enhanced transposition cutoffs (etc) and late move reductions (lmr); all off, this
+        is the αβ the record's rows were played with, node for node."""
+        cdef int* moves = self.mvbuf + ply * self.mv_stride
+        cdef int n, i, m, me, best_move = -1, tt_move = -1, d
+        cdef double v, best, alpha0 = alpha
+        cdef int res = s.result()
+        cdef bint pv = beta - alpha > 2 * NULL_WINDOW   # a null window, give or take rounding
+        cdef TTEntry* e
+        cdef TTEntry* ce
+        if self._tick():
             return 0.0
         if ply > self.max_depth_reached:
             self.max_depth_reached = ply
         if res != ONGOING:
             return terminal_score(s, res, ply)
         if depth <= 0 or ply >= MAX_PLY - 1:
+            if self.qs > 0 and ply < MAX_PLY - 1:
+                return self._quiesce(s, alpha, beta, ply, self.qs)
             return s.evaluate(self.evalfn)
         e = &self.tt[s.hash & self.tt_mask]
         if self.use_tt and e.flag != 0 and e.key == s.hash:
@@ -202,20 +297,55 @@ cdef class AlphaBeta:
                     return e.value
                 if e.flag == 3 and e.value <= alpha:
                     return e.value
+        me = s.player
+        # Null move: a pass searched R plies shallower with a null window at beta; if even
+        # that fails high, so would a real move (no zugzwang: the game refuses the pass where
+        # it could be one). Not in PV nodes, not twice in a row, not from a losing standing.
+        if (self.use_null and null_ok and (not pv or not self.use_pvs) and ply > 0 and depth >= NULL_R + 1
+                and beta < WIN_SCORE - MAX_PLY and s.evaluate(self.evalfn) >= beta):
+            if s.do_null():
+                v = -self._search(s, depth - 1 - NULL_R, -beta, -beta + NULL_WINDOW, ply + 1,
+                                  False)
+                s.undo_null()
+                if self.c.aborted:
+                    return 0.0
+                if v >= beta:
+                    return beta
         n = s.search_moves(moves)
         if n == 0:
             return s.evaluate(self.evalfn)
+        # Enhanced transposition cutoff: a child whose stored bound already refutes this
+        # node (fails high here) ends it before any search.
+        if self.use_tt and self.use_etc and ply > 0 and depth >= 2:
+            for i in range(n):
+                s.do_move(moves[i])
+                ce = &self.tt[s.hash & self.tt_mask]
+                if (s.player != me and ce.flag != 0 and ce.key == s.hash
+                        and ce.depth >= depth - 1 and (ce.flag == 1 or ce.flag == 3)
+                        and -ce.value >= beta):
+                    v = -ce.value
+                    s.undo_move()
+                    return v
+                s.undo_move()
         order_moves(s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
                     self.killers[ply], self.history if self.use_history else NULL)
         best = -INF
-        me = s.player
         for i in range(n):
             m = moves[i]
             s.do_move(m)
-            if s.player == me:
-                v = self._search(s, depth - 1, alpha, beta, ply + 1)
+            if not self.use_pvs or i == 0:
+                v = self._child(s, me, depth - 1, alpha, beta, ply + 1, True)
             else:
-                v = -self._search(s, depth - 1, -beta, -alpha, ply + 1)
+                d = depth - 1
+                if (self.use_lmr and i >= LMR_FULL and depth >= 3 and not pv
+                        and m != self.killers[ply][0] and m != self.killers[ply][1]):
+                    d -= 1                  # a late quiet-ordered move: one ply less first
+                v = self._child(s, me, d, alpha, alpha + NULL_WINDOW, ply + 1, True)
+                if d < depth - 1 and v > alpha and not self.c.aborted:
+                    v = self._child(s, me, depth - 1, alpha, alpha + NULL_WINDOW, ply + 1,
+                                    True)
+                if v > alpha and v < beta and not self.c.aborted:
+                    v = self._child(s, me, depth - 1, alpha, beta, ply + 1, True)
             s.undo_move()
             if self.c.aborted:
                 return 0.0
@@ -282,7 +412,7 @@ cdef class AlphaBeta:
             d = 1
             while d <= limit:
                 self.root_best = -1
-                v = self._search(s, d, -INF, INF, 0)
+                v = self._search(s, d, -INF, INF, 0, True)
                 if self.c.aborted:
                     break
                 if self.root_best >= 0:
