@@ -5,7 +5,7 @@ import platform
 
 import numpy
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_namespace_packages, setup
 
 DIRECTIVES = {
     "language_level": 3,
@@ -32,6 +32,9 @@ def extensions():
 
 
 setup(
+    # the package list lives here, not in pyproject's [tool.setuptools]: the setuptools a venv
+    # of Python 3.11 brings (65) prints a "still *beta*" warning on every build for that table
+    packages=find_namespace_packages(include=["mcts_arena*"]),
     ext_modules=cythonize(extensions(), compiler_directives=DIRECTIVES,
                           nthreads=int(os.environ.get("CYTHON_NTHREADS", "0"))),
     package_data={"mcts_arena": ["**/*.pxd", "**/*.pyx", "games/data/*", "data/*", "runner/data/*"]},

@@ -60,6 +60,29 @@ def test_bench_json(run):
     assert data["tictactoe"]["avg_plies"] <= 9
 
 
+def _random_ttt_length(cells=(0,) * 9, mover=1) -> float:
+    """The exact mean length of a uniformly random tic-tac-toe game, by enumeration."""
+    lines = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
+             (2, 4, 6))
+    if any(cells[a] and cells[a] == cells[b] == cells[c] for a, b, c in lines) or all(cells):
+        return 0.0
+    empty = [i for i in range(9) if not cells[i]]
+    return 1.0 + sum(_random_ttt_length(cells[:i] + (mover,) + cells[i + 1:], 3 - mover)
+                     for i in empty) / len(empty)
+
+
+def test_bench_mean_plies_are_exact_not_integer_divided():
+    """`arena bench` printed tic-tac-toe's mean length as 7.0 (a C integer division)."""
+    from mcts_arena.bench.loops import average_plies
+
+    from mcts_arena import games
+    exact = _random_ttt_length()
+    assert exact == pytest.approx(7.6, abs=0.1)
+    mean = average_plies(games.new_state("tictactoe"), 20000)
+    assert mean == pytest.approx(exact, abs=0.05)       # sd 1.2 / sqrt(20000): 6 sigma
+    assert mean != int(mean)
+
+
 def test_bench_search_json(run):
     r = run("bench", "tictactoe", "--search", "--seconds", "0.05", "--json")
     data = json.loads(r.output)["tictactoe"]
@@ -69,7 +92,7 @@ def test_bench_search_json(run):
 
 def test_players_lists_tokens_and_macros(run):
     r = run("players", "breakthrough")
-    assert "imX" in r.output and "macro bl " in r.output and "macro bl'" in r.output
+    assert "imα" in r.output and "macro bl " in r.output and "macro bl'" in r.output
 
 
 def test_play_one_game(run):
@@ -88,7 +111,8 @@ BAD = [
     (["play", "breakthrough", "MCTS(foo)", "MCTS"], "arena: error: unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, im, ipp, mb, np, pb, pbim, pu, rave, sl, ef…, key=value"),
     (["play", "breakthrough", "MCTS", "MCTS", "--sims", "0"], "arena: error: --sims must be an integer from 1 to 100000000, got 0"),
     (["players", "chess"], "arena: error: unknown game 'chess'; valid games: backgammon, breakthrough, gomoku, hex, kalah, loa, pig, tictactoe"),
-    (["show", "kalah", "--game", "x"], "arena: error: --game needs a results directory holding arena.sqlite, not 'kalah'"),
+    (["show", "kalah", "--id", "x"], "arena: error: a game id needs a results directory (holding arena.sqlite) or an exported file, not 'kalah'"),
+    (["show", "kalah", "x"], "arena: error: a game id needs a results directory (holding arena.sqlite) or an exported file, not 'kalah'"),
 ]
 
 
@@ -103,7 +127,7 @@ def test_bad_input_is_one_line_exit_2(run, args, message):
 def test_games_with_parameters_everywhere(run):
     """NAME(key=value) works in perft, show, play and bench; parameters are listed; a bad one is
     a one-line error naming it and its range."""
-    assert "[parameters: stones=4 (1-10)]" in run("games").output
+    assert "stones=4   stones in each house at the start (1 to 10)" in run("games").output
     assert run("perft", "kalah(stones=1)", "3").output.splitlines()[-1] == "179"
     assert run("perft", "kalah", "3").output.splitlines()[-1] == "185"
     shown = run("show", "kalah(stones=3)").output

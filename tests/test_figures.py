@@ -185,3 +185,99 @@ def test_empty_inputs_still_draw(tmp_path):
         nodes = figures.bracket_tree(b)
         assert [n["name"] for n in nodes] == entrants
         assert _png_size(figures.bracket_plot(b, tmp_path / f"b{len(entrants)}.png"))[0] > 0
+
+
+# ---- fit for a paper (issue 21) ----------------------------------------------------------------
+class _Sweep:
+    game, player, opponent, param, symbol = "breakthrough", "MCTS(bl,im{})", "MCTS(bl)", "im", "α"
+    title = "MCTS(bl,imα) vs MCTS(bl) (breakthrough)"
+
+    def __init__(self, scores):
+        self.curves = {"1 s": [(x, {"score": s, "ci_low": max(0, s - .2),
+                                    "ci_high": min(1, s + .2), "games": 10})
+                               for x, s in scores]}
+
+
+def _drawn(monkeypatch, draw):
+    """The Figure a drawing function saves (its file written as usual)."""
+    seen = []
+    save = figures._save
+
+    def keep(fig, path, dpi=figures.DEFAULT_DPI):
+        seen.append(fig)
+        return save(fig, path, dpi)
+
+    monkeypatch.setattr(figures, "_save", keep)
+    draw()
+    return seen[0]
+
+
+def test_points_at_0_and_100_are_whole_and_the_legend_covers_no_data(tmp_path, monkeypatch):
+    """The sweep's points at 0% and 100% lie inside the axes with room for their marker (the
+    axes stopped at 0 and 100: half of each marker was cut), and the legend lies outside the
+    axes (inside, 'best' covered Fig. 2's points)."""
+    sw = _Sweep([(0.0, 1.0), (0.3, 0.55), (0.6, 0.0), (1.0, 0.4)])
+    fig = _drawn(monkeypatch, lambda: figures.sweep_plot(sw, tmp_path / "s.png"))
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    to_px = ax.transData.transform
+    box = ax.get_window_extent()
+    for y in (0.0, 100.0):
+        py = to_px((0.5, y))[1]
+        assert box.y0 + 4 < py < box.y1 - 4         # a 7-point marker's radius and more
+    legend = ax.get_legend().get_window_extent()
+    assert not legend.overlaps(box)
+
+
+def test_forest_points_at_0_and_100_are_whole(tmp_path, monkeypatch):
+    rows = [_row(score=1.0, ci_low=0.7, ci_high=1.0), _row(score=0.0, ci_low=0.0, ci_high=0.3)]
+    fig = _drawn(monkeypatch, lambda: figures.forest_plot(rows, tmp_path / "f.png"))
+    lo, hi = fig.axes[0].get_xlim()
+    assert lo < 0 and hi > 100
+
+
+def test_a_long_title_is_wrapped_and_nothing_is_cut_off(tmp_path, monkeypatch):
+    title = "Fig. 2: MCTS(bl,im alpha) vs MCTS(bl), Breakthrough, 1 s per move, " * 3
+    path = tmp_path / "s.png"
+    fig = _drawn(monkeypatch, lambda: figures.sweep_plot(_Sweep([(0.1, .5)]), path,
+                                                          title=title))
+    fig.canvas.draw()
+    shown = fig.axes[0].title
+    assert "\n" in shown.get_text()
+    # the file holds every artist: its width covers the title's drawn width
+    width, _ = _png_size(path)
+    assert width >= shown.get_window_extent().width
+
+
+def test_report_figures_svg_pdf_dpi_and_titles_from_the_description(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    (tmp_path / "d.yaml").write_text(
+        "name: d\ndescription: 'Fig. 9: the alpha sweep'\ngame: tictactoe\n"
+        "budget: {sims: 5}\ngames: 2\nmatches:\n"
+        "  - sweep: {player: 'Random(im{a})', opponent: Random, a: [0.1, 0.5]}\n")
+    assert CliRunner().invoke(cli, ["run", "d.yaml", "--quiet", "--jobs", "1"]).exit_code == 0
+    sizes = {}
+    for fmt, dpi, head in (("svg", 100, b"<?xml"), ("pdf", 100, b"%PDF"), ("png", 100, None),
+                           ("png", 200, None)):
+        out = tmp_path / f"{fmt}{dpi}"
+        res = CliRunner().invoke(cli, ["report", "results/d", "--format", "markdown",
+                                       "--figures", fmt, "--dpi", str(dpi), "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        (forest,) = out.glob(f"forest-d.{fmt}")
+        if head:
+            assert forest.read_bytes().startswith(head)
+        else:
+            sizes[dpi] = _png_size(forest)
+        assert f"forest-d.{fmt}" in (out / "report.md").read_text()
+    assert sizes[200][0] > 1.8 * sizes[100][0]
+    svg = (tmp_path / "svg100" / "forest-d.svg").read_text()
+    assert "Fig. 9: the alpha sweep" in svg and ">d:" not in svg
+    res = CliRunner().invoke(cli, ["report", "results/d", "--format", "html", "--figures",
+                                   "svg", "--out", "h"])
+    assert res.exit_code == 0 and "data:image/svg+xml;base64," in (tmp_path / "h" /
+                                                                    "report.html").read_text()
+    res = CliRunner().invoke(cli, ["report", "results/d", "--format", "html", "--figures",
+                                   "pdf", "--out", "hp"])
+    assert res.exit_code == 2 and res.output.count("\n") == 1 and "--figures pdf" in res.output
+    assert not (tmp_path / "hp").exists()

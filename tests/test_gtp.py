@@ -486,3 +486,35 @@ def test_boardsize_switches_a_game_whose_size_is_a_parameter():
     srv.serve(io.StringIO("boardsize 11\n"), out)
     assert srv.game == "gomoku(size=11,exact=1)" and srv.state.to_text().endswith(" exact")
     assert srv.spec.game == "gomoku(size=11,exact=1)"
+
+
+# ---- Hex over GTP at every size (issue 21) ---------------------------------------------------
+def test_arena_gtp_serves_hex_at_every_size_in_its_range():
+    """`arena gtp MCTS --game hex` answered '? unacceptable size' to every boardsize."""
+    sizes = list(range(3, 20))
+    ans = converse([f"boardsize {n}" for n in sizes] + ["boardsize 2", "boardsize 20",
+                                                         "boardsize 7", "play b g7", "genmove w"],
+                   spec="MCTS", game="hex", sims=20)
+    assert ans[:len(sizes)] == ["="] * len(sizes)
+    assert ans[len(sizes):len(sizes) + 2] == ["? unacceptable size"] * 2
+    assert ans[-3] == "=" and ans[-2] == "="        # g7 is the last cell of a 7x7 board
+    assert ans[-1].startswith("= ")
+
+
+def test_a_gtp_player_is_told_the_hex_size():
+    from mcts_arena.players.gtp_player import gtp_facts
+    assert [gtp_facts(f"hex(size={n})")["boardsize"] for n in (3, 5, 11, 19)] == [3, 5, 11, 19]
+
+
+@pytest.mark.process
+def test_a_served_hex_engine_plays_hex_5_on_a_5x5_board():
+    """Before: never sent `boardsize 5`, the engine played on 11x11 and forfeited (k11 ...)."""
+    tag = uuid.uuid4().hex
+    game = "hex(size=5)"
+    ext = list(play_job(job((canon(served("MCTS", "hex", tag=tag), game), "Random"), game,
+                            budgets=({"sims": 30}, {"sims": 30})), players))
+    assert [r.reason for r in ext] == ["normal", "normal"], [r.error for r in ext]
+    ref = list(play_job(job(("MCTS", "Random"), game, budgets=({"sims": 30}, {"sims": 30})),
+                        players))
+    assert [r.moves for r in ext] == [r.moves for r in ref]
+    assert not procs_with(tag)

@@ -166,7 +166,7 @@ CASES = [
     ("report truncated", None, None, ["report", "trunc"], TRUNC),
     ("show garbage", None, None, ["show", "garbage"], GARBAGE),
     ("show truncated", None, None, ["show", "trunc"], TRUNC),
-    ("show a foreign SQLite game", None, None, ["show", "foreign", "--game", "x"], FOREIGN),
+    ("show a foreign SQLite game", None, None, ["show", "foreign", "x"], FOREIGN),
     ("report html onto a file", None, None,
      ["report", "good", "--format", "html", "--out", "afile"],
      "--out afile: is a file, expected a folder for the report"),

@@ -123,8 +123,10 @@ def test_ray_backend_matches_local_pool_quietly(tmp_path, ray_cluster, capfd):
     assert _games(tmp_path / "local") == _games(tmp_path / "ray")
     assert len(_games(tmp_path / "ray")) == 4
     assert "Ray cluster with 2 CPU(s)" in r2.output
-    # the progress bar's last state: the cluster's CPUs, games per hour, the pairing's score
-    assert re.search(r"4/4 .*2 CPUs [\d,]+ games/h \| MCTS vs Random \+\d", r2.output), r2.output
+    # the last standings (plain lines: the output is not a terminal): the cluster's CPUs,
+    # games per hour, the pairing's score
+    assert re.search(r"standings after 4/4 games \(2 CPUs, [\d,]+ games/h, .*\n  MCTS vs "
+                     r"Random: 4 games \+\d", r2.output), r2.output
     _no_ray_lines(capfd.readouterr().err)
 
 

@@ -223,3 +223,37 @@ def test_linked_pairings_get_bradley_terry_ratings(stores, tmp_path):
     assert (tmp_path / "elo-rep.png").is_file()
     # two players only: no ladder
     assert tables.experiment_ratings([r for r in e.rows if r["opponent"] == "Random"]) is None
+
+
+# ---- documents for a paper (issue 21) --------------------------------------------------------
+def test_markdown_and_latex_link_pictures_by_relative_paths(stores, tmp_path, monkeypatch):
+    """A report of results given by absolute paths embedded those absolute paths."""
+    import re
+    real, _ = stores
+    out = tmp_path / "paper" / "figs"
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    link = {"markdown": re.compile(r"!\[[^\]]*\]\(([^)]+)\)"),
+            "latex": re.compile(r"\\includegraphics\[[^\]]*\]\{([^}]+)\}")}
+    for fmt, doc in (("markdown", "report.md"), ("latex", "report.tex")):
+        res = CliRunner().invoke(cli, ["report", str(real), "--format", fmt, "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        written = (out / doc).read_text()
+        for text, base in ((res.output, work), (written, out)):
+            assert str(tmp_path) not in text, fmt
+            links = link[fmt].findall(text)
+            assert links and all(not p.startswith("/") for p in links)
+            assert all((base / p).is_file() for p in links), (fmt, links)
+
+
+def test_no_infinite_elo_is_printed():
+    from mcts_arena.results.standings import elo_text
+    assert elo_text(10, 0, 0) == "≥ +166 (all won)"
+    assert elo_text(0, 0, 10) == "≤ -166 (all lost)"
+    assert elo_text(0, 4, 0) == "+0.0 ± undefined"
+    assert elo_text(6, 2, 2) == "+147.2 ± 268.7"
+    assert render.rating_cells({"name": "a", "elo": 3.0, "error": None, "games": 2})[2] == \
+        "undefined"
+    row = {"games": 12, "wins": 12, "draws": 0, "losses": 0}
+    assert "inf" not in render._elo_cell(row)

@@ -93,6 +93,6 @@ def test_make_builds_each_kind():
 
 def test_describe_tokens_lists_every_mcts_token():
     rows = dict(players.describe_tokens())
-    for tok in ["ipp", "fetX", "detX", "egeX", "npX", "mbX", "PB / pbW", "imX", "cbX", "pbimX",
-                "raveX", "puX"]:
+    for tok in ["ipp", "fetX", "detX", "egeε", "np / npN", "mbT", "PB / pbW", "imα", "cbα",
+                "pbimα", "raveK", "puK"]:
         assert tok in rows

@@ -9,11 +9,21 @@ calling the packages that do the work and printing (no orchestration of its own)
     reproduce.py    reproduce               (runner/reproduce.py, report/reproduction.py)
     report.py       report                  (report/output.py)
     prove.py        prove, solve            (players/search/prover.pyx, runner/suites.py)
+    records.py      export, openings        (results/export.py, runner/book.py)
 
 A new command is a function with `@cli.command(...)` in one of these modules (or a new one
 imported below).
 """
-from mcts_arena.cli import look, play, prove, report, reproduce, run, tournament  # noqa: F401
+from mcts_arena.cli import (  # noqa: F401
+    look,
+    play,
+    prove,
+    records,
+    report,
+    reproduce,
+    run,
+    tournament,
+)
 from mcts_arena.cli.app import cli, main
 
 __all__ = ["cli", "main"]

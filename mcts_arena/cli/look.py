@@ -12,28 +12,32 @@ from mcts_arena.cli.app import cli, fail
 
 @cli.command("games")
 def games_cmd() -> None:
-    """List the games, their parameters and their evaluation functions."""
+    """List the games with their evaluation functions and parameters (what each one means,
+    its default and range): a game is written NAME or NAME(key=value,...)."""
     for name in games.names():
         try:
             info = games.info_of(name)
         except ImportError:
             click.echo(f"{name:13s} (not built)")
             continue
-        params = ", ".join(f"{k}={p.default} ({p.low}-{p.high})" for k, p in info.params.items())
-        extra = f"  [parameters: {params}]" if params else ""
-        if info.exact_solver is not None:
-            extra += "  [solved exactly: arena prove, PigOptimal]"
-        click.echo(f"{name:13s} {info.description}  [evaluations: {', '.join(info.evals)}]{extra}")
+        click.echo(f"{name:13s} {info.description}")
+        solved = "; solved exactly: arena prove, PigOptimal" if info.exact_solver else ""
+        click.echo(f"{'':13s} evaluations: {', '.join(info.evals)} (arena players {name})"
+                   f"{solved}")
+        for key, p in info.params.items():
+            setting = f"{key}={p.default}"
+            click.echo(f"{'':13s} {setting:10s} {p.meaning} ({p.low} to {p.high})")
 
 
 @cli.command("players")
 @click.argument("game", required=False)
 def players_cmd(game: str | None) -> None:
-    """List player kinds, tokens and macros (for GAME, if given) with one-line meanings."""
+    """List player kinds, tokens, options and macros with one-line meanings; with GAME, only
+    what that game accepts, and its evaluation functions described."""
     from mcts_arena import players
 
     if game is not None:
-        games.new_state(game)
+        game = games.resolve(game)
     click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC, "
                "PigOptimal (a game's exact solution: pig)")
     click.echo("  games of chance: expectimax(...), Star1(...), Star2(...) (*-minimax, Ballard "
@@ -41,20 +45,21 @@ def players_cmd(game: str | None) -> None:
                "Backgammon, one point match)")
     click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
                "(see README)")
-    click.echo("tokens:")
+    click.echo("tokens and options (a placeholder is the letter its meaning uses):")
     for tok, meaning in players.describe_tokens(game):
         click.echo(f"  {tok:12s} {meaning}")
     for g in [game] if game else games.names():
         info = games.info_of(g)
-        click.echo(f"{g}: evaluations {', '.join(info.evals)} (default "
-                   f"{info.default_eval}), C={info.default_c}")
+        click.echo(f"{g}: evaluations (default {info.default_eval}), C={info.default_c}")
+        for ev in info.evals:
+            click.echo(f"  {ev:12s} {info.eval_meanings[ev]}")
         if info.has_chance:
             solved = ", PigOptimal (its exact solution)" if info.exact_solver else ""
             click.echo(f"  a game with dice: MCTS and FlatMC (chance nodes sampled by "
                        f"probability), expectimax, Star1, Star2, MCMS, Random, "
                        f"Greedy(ef...){solved} and py(...) play it; αβ and GTP engines cannot")
         for name, body in info.macros.items():
-            click.echo(f"  macro {name:4s} = {body}")
+            click.echo(f"  macro {name:6s} = {body}")
 
 
 @cli.command("perft", context_settings={"ignore_unknown_options": True})
@@ -71,34 +76,57 @@ def perft_cmd(game: str, depth: int, position: str | None) -> None:
 
 
 @cli.command("show")
-@click.argument("target", metavar="GAME|RESULTS_DIR")
+@click.argument("target", metavar="GAME|RESULTS_DIR|FILE")
+@click.argument("record_id", required=False, metavar="[ID]")
 @click.option("--position", default=None, help="The position in the game's text form.")
-@click.option("--game", "game_id", default=None, metavar="ID",
-              help="With a results directory: replay this recorded game move by move.")
+@click.option("--id", "id_option", default=None, metavar="ID",
+              help="The game to replay (the same as the positional ID).")
+@click.option("--game", "old_id", default=None, metavar="ID", hidden=True,
+              help="Deprecated spelling of --id (--game names a game in every other command).")
 @click.option("--move", "moves", multiple=True, metavar="MOVE",
               help="Play this move first (repeat the option for several, in order; the dice "
                    "of a game with chance are moves too: --move x31 --move '8/5 6/5').")
-def show_cmd(target: str, position: str | None, game_id: str | None,
-             moves: tuple[str, ...]) -> None:
+def show_cmd(target: str, record_id: str | None, position: str | None, id_option: str | None,
+             old_id: str | None, moves: tuple[str, ...]) -> None:
     """Print a position of GAME (board, side to move, legal moves), or replay a recorded game.
 
     `arena show GAME` shows the start (or --position), after the --move moves if any;
-    `arena show results/quickstart --game ID` replays a game of an experiment (without --game
-    it lists the stored game ids).
+    `arena show results/quickstart ID` replays a game of an experiment, `arena show games.pgn 3`
+    the third game of an exported file (PGN, SGF or JSON lines, as `arena export` writes them);
+    without an ID it lists the games.
     """
     from mcts_arena.results import replay
 
+    if old_id is not None:
+        click.echo("arena: warning: 'arena show RESULTS --game ID' is deprecated (--game is a "
+                   "game in every other command); write 'arena show RESULTS ID' or --id ID",
+                   err=True)
+    ids = [x for x in (record_id, id_option, old_id) if x is not None]
+    if len(set(ids)) > 1:
+        fail(f"two game ids given ({', '.join(ids)}); give one")
+    game_id = ids[0] if ids else None
     if replay.is_results_dir(target):
         if game_id is not None:
             click.echo(replay.replay_game(target, game_id))
             return
         ids, count = replay.stored_game_ids(target, 10)
-        click.echo(f"{count} games stored; replay one with --game ID, e.g.:")
+        click.echo(f"{count} games stored; replay one with: arena show {target} ID, e.g.:")
         for gid in ids:
             click.echo(f"  {gid}")
         return
+    if Path(target).is_file():
+        if game_id is not None:
+            click.echo(replay.replay_record(target, game_id))
+            return
+        lines, count = replay.record_ids(target, 10)
+        click.echo(f"{count} games in {target}; replay one with: arena show {target} N "
+                   f"(its number or game id):")
+        for line in lines:
+            click.echo(line)
+        return
     if game_id is not None:
-        fail(f"--game needs a results directory holding arena.sqlite, not {target!r}")
+        fail(f"a game id needs a results directory (holding arena.sqlite) or an exported "
+             f"file, not {target!r}")
     if games.split(target)[0] not in games.names() and Path(target).exists():
         fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
     state = games.new_state(target, position)

@@ -29,11 +29,16 @@ def _ci_methods():
               help="Folder for plots and the html page [default: <first PATH>/report].")
 @click.option("--compare", default=None, type=click.Choice(["paper"]),
               help="Put the paper's published numbers beside ours, with a verdict.")
+@click.option("--figures", "figures", default="png", show_default=True,
+              type=click.Choice(["png", "svg", "pdf"]),
+              help="The pictures' file format (svg and pdf for a paper's sources).")
+@click.option("--dpi", type=click.IntRange(50, 1200), default=100, show_default=True,
+              help="Resolution of PNG pictures (300 for print).")
 def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
-               compare: str | None) -> None:
+               compare: str | None, figures: str, dpi: int) -> None:
     """Tables (W/D/L, score with CI, Elo, LOS, per-seat wins, game length, sims per move),
     sweep plots and tournament brackets for the results directories PATH... (read-only)."""
     from mcts_arena.report.output import report
 
-    for chunk in report(list(paths), fmt, ci, out, compare):
+    for chunk in report(list(paths), fmt, ci, out, compare, figures, dpi):
         click.echo(chunk, nl=False)

@@ -7,6 +7,7 @@ import click
 
 from mcts_arena.cli.app import BACKEND_OPTION, check_scale_options, cli, fail
 from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
+from mcts_arena.runner.progress import EVERY_GAMES, EVERY_SECONDS
 
 
 @cli.command("run")
@@ -22,6 +23,11 @@ from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
 @click.option("--effort", type=float, default=None, metavar="S",
               help="Matched effort: each player gets the simulations/nodes the paper's engine "
                    "searched in S seconds (overrides the config's budget).")
+@click.option("--openings", "openings", default=None, metavar="FILE",
+              help="Start the pairs from this opening book (one position or move list per "
+                   "line; overrides the config's openings).")
+@click.option("--openings-order", default=None, type=click.Choice(["sequential", "random"]),
+              help="The book's order [default: the config's, else sequential].")
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory of this experiment [default: results/<name>].")
 @click.option("--dry-run", is_flag=True,
@@ -29,7 +35,14 @@ from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
 @click.option("--new", "new", is_flag=True,
               help="Start afresh: an existing results directory is renamed to "
                    "<dir>.<YYYYmmdd-HHMMSS> (kept, never deleted) and a new one is started.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="No progress bar, no standings.")
+@click.option("--standings-every", type=click.IntRange(0), default=EVERY_GAMES,
+              show_default=True, metavar="N",
+              help="Print every pairing's standings every N games (0: never by count); in a "
+                   "log file they are the only progress shown.")
+@click.option("--standings-seconds", type=click.FloatRange(0), default=EVERY_SECONDS,
+              show_default=True, metavar="T",
+              help="... and every T seconds (0: never by time), whichever comes first.")
 @BACKEND_OPTION
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="With --backend ray: the cluster to join, HOST:PORT of its head or 'auto' "
@@ -39,9 +52,10 @@ from mcts_arena.errors import EXIT_INTERRUPTED, AllErrorGames
               help="Add games to results another build of mcts_arena played (refused "
                    "otherwise); reports list the builds behind each pairing.")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
-            sims: int | None, effort: float | None, out: str | None, dry_run: bool, new: bool,
-            quiet: bool, backend: str, ray_address: str | None, verbose: bool,
-            allow_mixed_builds: bool) -> None:
+            sims: int | None, effort: float | None, openings: str | None,
+            openings_order: str | None, out: str | None, dry_run: bool, new: bool,
+            quiet: bool, standings_every: int, standings_seconds: float, backend: str,
+            ray_address: str | None, verbose: bool, allow_mixed_builds: bool) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
@@ -60,19 +74,24 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
     check_scale_options(games, time_s, sims, effort)
     if ray_address is not None and backend != "ray":
         fail("--ray-address needs --backend ray")
-    job = run.prepare(config_path, Overrides(games=games, time=time_s, sims=sims, effort=effort),
+    if openings_order is not None and openings is None:
+        fail("--openings-order needs --openings FILE")
+    job = run.prepare(config_path, Overrides(games=games, time=time_s, sims=sims, effort=effort,
+                                             openings=openings, openings_order=openings_order),
                       out, jobs, dry_run=dry_run)
     if dry_run:
         click.echo(run.dry_run(job, new))
         return
     result = run.play(job, new=new, backend=backend, ray_address=ray_address, verbose=verbose,
                       progress=not quiet, echo=lambda m: click.echo(m, err=True),
+                      standings=(standings_every, standings_seconds),
                       allow_mixed_builds=allow_mixed_builds)
     click.echo(summary_of(job.directory))
     if result.interrupted:
         again = run.resume_command(config_path, {
             "--jobs": jobs, "--games": games, "--time": time_s, "--sims": sims,
-            "--effort": effort, "--out": out, "--backend": backend, "--ray-address": ray_address,
+            "--effort": effort, "--openings": openings, "--openings-order": openings_order,
+            "--out": out, "--backend": backend, "--ray-address": ray_address,
             "--allow-mixed-builds": allow_mixed_builds})
         click.echo(f"arena: interrupted: {result.stored_before + result.played} of "
                    f"{result.planned} games stored, {result.missing} to play; resume with: "

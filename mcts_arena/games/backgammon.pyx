@@ -1196,6 +1196,10 @@ GAME = GameInfo(
     cls=Backgammon,
     evals=Backgammon.eval_functions,
     default_eval="efBG",
+    eval_meanings={
+        "efBG": "a race by the normal model behind the Kleinman count; contact by a logistic "
+                "model of pips, points, primes, anchors, blots, bar, borne-off and back checkers",
+        "efPip": "the race model everywhere (pip counts only)"},
     default_c=1.0,
     scoring="game",
     options=frozenset(),

@@ -96,3 +96,31 @@ def parse_cell(text: str, n: int, game: str, also: str = "") -> int:
         raise ValueError(f"bad {game} move {text!r} on {n}x{n}: expected a cell "
                          f"'a1'..'{files[n - 1]}{n}'{also}")
     return (int(t[1:]) - 1) * n + files.index(t[0])
+
+
+def grid_setup(text: str) -> tuple[list[str], list[str], int]:
+    """(first player's cells, second player's cells, side to move 0/1) of a stone-grid text, the
+    cells in notation: what an SGF record's AB/AW/PL say of a position."""
+    parts = text.split()
+    rows = parts[0].split("/")
+    n = len(rows)
+    first = [cell_name(r * n + c, n, "grid") for r in range(n) for c in range(n)
+             if rows[r][c] == "x"]
+    second = [cell_name(r * n + c, n, "grid") for r in range(n) for c in range(n)
+              if rows[r][c] == "o"]
+    return first, second, 0 if parts[1] == "x" else 1
+
+
+def sgf_point(name: str) -> str:
+    """The SGF FF[4] point of a cell (`h8` -> `hh`): column letter, then row letter from `a` at
+    row 1; row 1 is the top row of the grid's text and board, as SGF's `aa` is top left."""
+    t = name.strip().lower()
+    return t[0] + FILES[int(t[1:]) - 1]
+
+
+def from_sgf_point(point: str) -> str:
+    """The cell an SGF point names (`hh` -> `h8`), the inverse of sgf_point."""
+    t = point.strip().lower()
+    if len(t) != 2 or t[0] not in FILES or t[1] not in FILES:
+        raise ValueError(f"bad SGF point {point!r}: expected two letters 'a'..'s'")
+    return t[0] + str(FILES.index(t[1]) + 1)

@@ -580,6 +580,11 @@ GAME = GameInfo(
     cls=Breakthrough,
     evals=Breakthrough.eval_functions,
     default_eval="efMS",
+    eval_meanings={
+        "efMS": "simple (Schadd): 10 per piece and 2.5 per row the furthest piece advanced, "
+                "difference of the sides, tanh(d / 60)",
+        "efLH": "sophisticated (Lorentz & Horey): a value per piece by its square, difference "
+                "of the sides, tanh(d / 100)"},
     default_c=0.8,
     # the paper's MCTS(bl) and MCTS(bl') (docs/paper.md)
     macros={"bl": "efMS,ipp,ege0.1,det0.5", "bl'": "efLH,ipp,fet20,np"},

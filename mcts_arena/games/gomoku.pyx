@@ -804,6 +804,7 @@ def _centre_opening(params, seed, pair_index):
     return "/".join("".join(r) for r in rows) + " o" + (" exact" if params.get("exact") else "")
 
 
+from mcts_arena.games.boardtext import from_sgf_point, grid_setup, sgf_point
 from mcts_arena.games.info import GameInfo, Param
 
 GAME = GameInfo(
@@ -813,6 +814,9 @@ GAME = GameInfo(
     cls=Gomoku,
     evals=Gomoku.eval_functions,
     default_eval="efPT",
+    eval_meanings={"efPT": "five-cell windows: 0, 1, 10, 100, 1000 per window of k of my stones "
+                           "and none of the opponent's, mine minus theirs, 0.9 tanh(d / 1000); "
+                           "0.95 with a four to complete, -0.9 against two"},
     default_c=1.0,
     params={"size": Param(default=15, low=7, high=19, meaning="board side"),
             "exact": Param(default=0, low=0, high=1,
@@ -836,4 +840,8 @@ GAME = GameInfo(
                      ".....ox....o.../...o..ox.xo..../......xo....x../...x.o..x.o..../"
                      "....x..x....x../........x....../............... x"},
     gtp_boardsize="size",
+    # SGF (GM[4], Gomoku and Renju, as Sabaki reads it): points are two letters from the top
+    # left (`aa`), our row 1 being the top row
+    record="sgf", sgf_game=4, sgf_move=sgf_point, sgf_parse=from_sgf_point,
+    sgf_setup=grid_setup,
 )

@@ -487,9 +487,12 @@ cdef class Hex(GameState):
         self.hist_move[self.ply] = move
         self.hist_res[self.ply] = self.res
         if move == SWAP:
-            for c in range(self.nc):
-                if self.cell[c] == 1:
-                    break
+            # swap is legal only with Black's one stone on the board (_swap_available): find it
+            # with a loop that leaves c set on every path (a for-range over an empty range
+            # would not, which gcc rightly flagged as maybe-uninitialized)
+            c = 0
+            while c < self.nc - 1 and self.cell[c] != 1:
+                c += 1
             t = (c % self.n) * self.n + c // self.n
             self.hist_aux[self.ply] = c
             self.cell[c] = 0
@@ -1040,7 +1043,17 @@ def connection_tests(int n, cells):
     return bool(first), bool(_black_connected(b, n))
 
 
+from mcts_arena.games.boardtext import grid_setup
 from mcts_arena.games.info import GameInfo, Param
+
+
+def _sgf_move(notation):
+    return "swap-pieces" if notation == "swap" else notation
+
+
+def _sgf_parse(value):
+    return "swap" if value.lower() in ("swap-pieces", "swap") else value
+
 
 GAME = GameInfo(
     name="hex",
@@ -1048,6 +1061,8 @@ GAME = GameInfo(
     cls=Hex,
     evals=Hex.eval_functions,
     default_eval="efTD",
+    eval_meanings={"efTD": "two-distance potentials (Queenbee): the opponent's least two-distance "
+                           "connection minus mine, tanh(d / 4)"},
     default_c=1.0,
     params={"size": Param(default=11, low=3, high=19, meaning="board side"),
             "swap": Param(default=0, low=0, high=1, meaning="swap (pie) rule on White's first move")},
@@ -1056,4 +1071,10 @@ GAME = GameInfo(
     options=frozenset({"policy", "np", "abp"}),
     typical_plies=60,
     bench_players=("MCTS", "MCTS(bridge)", "MCTS(rave300)", "αβ(efTD)"),
+    # GTP: `boardsize N` is the size parameter, as for HexGui and Hex engines (MoHex); without
+    # it a controller was refused every size and an outside engine was never told the size
+    gtp_boardsize="size",
+    # SGF as HexGui writes it: GM[11], cells by their name (a1 = column a, row 1, as ours),
+    # the swap move `swap-pieces`
+    record="sgf", sgf_game=11, sgf_move=_sgf_move, sgf_parse=_sgf_parse, sgf_setup=grid_setup,
 )

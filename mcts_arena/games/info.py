@@ -16,6 +16,9 @@ KNOWLEDGE_OPTIONS = ("policy", "np", "abp")
 #: How a match's games are scored: each game on its own, or Kalah's pair rule (a seat-swapped
 #: pair counts only when one player wins both games or wins one and draws the other).
 SCORING_RULES = ("game", "pairs")
+#: How a game's records leave the tool (`arena export`): PGN-style text in the game's own
+#: notation, or SGF FF[4] (what HexGui and Sabaki read).
+RECORD_FORMATS = ("pgn", "sgf")
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class GameInfo:
     cls: type                           # the GameState subclass
     evals: dict[str, int]               # evaluation name -> id local to this game (0: default)
     default_eval: str
+    #: evaluation name -> what it measures, one line each (`arena players GAME` prints them)
+    eval_meanings: dict[str, str] = field(default_factory=dict)
     default_c: float = 1.0              # UCT exploration constant when a spec gives no C=
     macros: dict[str, str] = field(default_factory=dict)    # bl -> "efMS,ipp,ege0.1,det0.5"
     params: dict[str, Param] = field(default_factory=dict)  # hex(size=5): {"size": Param(...)}
@@ -62,6 +67,16 @@ class GameInfo:
     gtp_move: Callable | None = None
     gtp_parse: Callable | None = None
     bench_playouts: int = 2000          # playouts that estimate the average game length
+    #: how `arena export` writes a game record (RECORD_FORMATS): "pgn" (the game's notation);
+    #: "sgf" with its GM number `sgf_game`, the board size from `gtp_boardsize`, `sgf_move`
+    #: (notation -> SGF move value) and `sgf_parse` (back; None: the notation as it is), and
+    #: `sgf_setup` (a position's text -> (first player's cells, second's, side to move)) for
+    #: games that start elsewhere than the empty board
+    record: str = "pgn"
+    sgf_game: int | None = None
+    sgf_move: Callable | None = None
+    sgf_parse: Callable | None = None
+    sgf_setup: Callable | None = None
     #: positions besides the start that `arena bench --search` measures: label -> text form
     bench_positions: dict[str, str] = field(default_factory=dict)
     #: the game solved exactly, where it can be (Pig): (params, check=False) -> a solution with
@@ -82,6 +97,13 @@ class GameInfo:
         bad = set(self.options) - set(KNOWLEDGE_OPTIONS)
         if bad:
             raise ValueError(f"{self.name}: unknown player options {sorted(bad)}")
+        undescribed = set(self.evals) - set(self.eval_meanings)
+        if undescribed:
+            raise ValueError(f"{self.name}: evaluations without a meaning {sorted(undescribed)}")
+        if self.record not in RECORD_FORMATS:
+            raise ValueError(f"{self.name}: record {self.record!r} not in {RECORD_FORMATS}")
+        if self.record == "sgf" and (self.sgf_game is None or self.sgf_setup is None):
+            raise ValueError(f"{self.name}: an SGF record needs sgf_game and sgf_setup")
 
     @property
     def has_chance(self) -> bool:

@@ -397,6 +397,8 @@ GAME = GameInfo(
     cls=Kalah,
     evals=Kalah.eval_functions,
     default_eval="efRS",
+    eval_meanings={"efRS": "Ramanujan & Selman: stones in my store minus the opponent's, "
+                           "tanh(d / 10)"},
     default_c=1.0,
     openings={"random_boards": _random_board},
     default_opening="random_boards",

@@ -1132,6 +1132,10 @@ GAME = GameInfo(
     cls=LinesOfAction,
     evals=LinesOfAction.eval_functions,
     default_eval="efWB",
+    eval_meanings={
+        "efWB": "MIA-style (Winands): concentration, centralisation, quads (Euler number), "
+                "mobility, connectedness, uniformity, centre of mass; tanh(S / 2)",
+        "efLOA0": "cheap: concentration of the pieces only, tanh(d / 1.5)"},
     default_c=0.6,
     openings={"opening_set": _opening_set},
     default_opening="opening_set",

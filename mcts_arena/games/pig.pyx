@@ -407,6 +407,8 @@ GAME = GameInfo(
     cls=Pig,
     evals=Pig.eval_functions,
     default_eval="efScore",
+    eval_meanings={"efScore": "the race to the target: (own score + turn total - other score) "
+                              "/ target, clipped to [-1, 1]"},
     default_c=1.0,
     scoring="game",
     options=frozenset(),

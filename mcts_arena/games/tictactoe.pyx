@@ -275,6 +275,8 @@ GAME = GameInfo(
     cls=TicTacToe,
     evals=TicTacToe.eval_functions,
     default_eval="efTTT",
+    eval_meanings={"efTTT": "lines still open to me minus lines still open to the opponent, "
+                            "tanh(d / 3)"},
     default_c=1.0,
     options=frozenset({"abp"}),
     typical_plies=9,

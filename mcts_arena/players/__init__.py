@@ -59,11 +59,12 @@ def make(spec: PlayerSpec | ExternalSpec | str, game: str | None = None, seed: i
     return make_builtin(spec, seed)
 
 
-def check_startup(text: str, game: str, budget: Budget, openings_kind: str = "start",
+def check_startup(text: str, game: str, budget: Budget, reached_by_moves: bool = True,
                   macros: dict[str, str] | None = None) -> None:
     """Check, before anything is written, that a player can play at all: a GTP engine is
     started, asked protocol_version, name, boardsize and clear_board, and quit (SpecError with
-    one line naming the player and the problem). Other players were checked when parsed."""
+    one line naming the player and the problem; an engine without set_position when some
+    opening is not `reached_by_moves`). Other players were checked when parsed."""
     spec = parse(text, game, macros)
     if spec.kind == "gnubg":
         from mcts_arena.players.gnubg_player import check_startup as gnubg_check
@@ -76,6 +77,6 @@ def check_startup(text: str, game: str, budget: Budget, openings_kind: str = "st
         from mcts_arena.players.gtp_player import check_startup as gtp_check
 
         try:
-            gtp_check(spec, Budget.of(budget), openings_kind)
+            gtp_check(spec, Budget.of(budget), reached_by_moves)
         except ExternalError as e:
             raise SpecError(str(e)) from None

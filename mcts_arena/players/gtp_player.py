@@ -252,11 +252,12 @@ def knows(eng: GTPEngine, info: dict, command: str) -> bool:
         return False
 
 
-def check_startup(spec, budget: Budget, openings_kind: str = "start") -> None:
+def check_startup(spec, budget: Budget, reached_by_moves: bool = True) -> None:
     """Start the engine once, hold the start-up conversation and quit (ExternalError on any
-    fault): run before the store is opened, so a broken engine writes nothing."""
+    fault): run before the store is opened, so a broken engine writes nothing. Openings that
+    no move sequence reaches (`reached_by_moves` False: random boards, positions of a set or a
+    book) need an engine that knows set_position."""
     if spec.kind != "GTP":
         return
-    eng, _ = start_engine(spec, 1, budget,
-                          need_position=openings_kind not in ("start", "random_plies"))
+    eng, _ = start_engine(spec, 1, budget, need_position=not reached_by_moves)
     eng.close()

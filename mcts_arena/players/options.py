@@ -52,100 +52,115 @@ class Option:
     alias: str | None = None    # an exact token that means the bare token (PB for pb)
     short: str | None = None    # how a canonical spec writes the bare value (np, PB)
     written: str = "token"      # canonical form: token (fet20), key (C=0.8), flag (fa), value (ipp)
-    label: str | None = None    # its `arena players` label (default: fetX, or the flag's token)
+    label: str | None = None    # its `arena players` label (default: token and symbol, fetX)
     example: str = "1"          # a number for "needs a number (e.g. fet20)"
     engine: str | None = None   # the search option it sets (see players/builtin.py); None: none
     role: str = "option"        # "option"; "budget" (time, sims); "seed" (the seed salt)
     off: object = None          # a value that is the kind's default, left out of the spec (tt=1)
+    #: the placeholder of the value in `arena players` (fetX, egeε, np=N), the letter its
+    #: meaning uses for it
+    symbol: str = "X"
+    #: the game knowledge it needs (games/info.py KNOWLEDGE_OPTIONS): a game without it
+    #: refuses the option and `arena players GAME` does not list it
+    needs: str | None = None
 
 
 OPTIONS: tuple[Option, ...] = (
     Option("policy", "flag", 0, 0, "improved (game-specific) playout policy", token="ipp",
-           bare="ipp", written="value", engine="policy"),
+           bare="ipp", written="value", engine="policy", needs="policy"),
     Option("fet", "int", 0, 10**6, "fixed early termination: X playout moves, then v0(s)",
            token="fet", example="20", engine="fet"),
     Option("det", "float", 0, 1, "dynamic early termination: stop when |v0(s)| >= X",
            token="det", example="0.5", engine="det"),
     Option("df", "int", 1, 10**6, "check the det condition after every N playout moves "
-           "(default 5)", token="df", example="5", engine="df"),
-    Option("ege", "float", 0, 1, "epsilon-greedy playouts: random with probability e, else "
-           "best successor", token="ege", example="0.1", engine="ege"),
+           "(default 5)", token="df", example="5", engine="df", symbol="N"),
+    Option("ege", "float", 0, 1, "ε-greedy playouts: a random move with probability ε, else "
+           "the best successor", token="ege", example="0.1", engine="ege", symbol="ε"),
     Option("np", "int", 0, 10**6, "node priors with N virtual visits (bare np: 10 per second "
-           "of budget)", token="np", key=True, key_meaning="node-prior virtual visits", bare=0,
-           short="np"),       # the player turns it into virtual visits per move (builtin.py)
+           "of budget)", token="np", key=True, key_meaning="node priors with N virtual visits",
+           bare=0, short="np", label="np / npN", symbol="N", needs="np"),
+    # the player turns np into virtual visits per move (builtin.py)
     Option("npk", "float", 0.001, 100, "node priors as the sigmoid 1/(1+e^-(k v + b)) of the "
-           "evaluation after the move: k", key=True, written="key", engine="npk"),
+           "evaluation v after the move: k", key=True, written="key", engine="npk", symbol="k",
+           needs="np"),
     Option("npb", "float", -100, 100, "the sigmoid prior's offset b (with npk)", key=True,
-           written="key", engine="npb"),
+           written="key", engine="npb", symbol="b", needs="np"),
     Option("fa", "flag", 0, 0, "forced actions: play the game's urgent move at once, without "
            "search", token="fa", bare=True, written="flag", engine="fa"),
     Option("mb", "int", 0, 10**9, "max backpropagation once a node has T visits", token="mb",
-           example="1000", engine="mb"),
+           example="1000", engine="mb", symbol="T"),
     Option("pb", "float", 0, 10**6, "progressive bias W*H(s,a)/(n+1) (PB = weight 1)",
-           token="pb", bare=1.0, alias="PB", short="PB", label="PB / pbW", engine="pb"),
-    Option("im", "float", 0, 1, "implicit minimax backups with weight alpha", token="im",
-           example="0.4", engine="sel"),
-    Option("cb", "float", 0, 1, "control: constant bias (1-a)Q + a*v0(child), no backups",
-           token="cb", example="0.4", engine="sel"),
-    Option("pbim", "float", 0, 1, "control: progressive bias of implicit values a*v/(n+1)",
-           token="pbim", example="0.4", engine="sel"),
-    Option("rave", "int", 1, 10**9, "UCT-RAVE, beta = max(0, (K - n_s) / K); untried moves "
+           token="pb", bare=1.0, alias="PB", short="PB", label="PB / pbW", engine="pb",
+           symbol="W"),
+    Option("im", "float", 0, 1, "implicit minimax backups with weight α", token="im",
+           example="0.4", engine="sel", symbol="α"),
+    Option("cb", "float", 0, 1, "control: constant bias (1-α)Q + α v0(child), no backups",
+           token="cb", example="0.4", engine="sel", symbol="α"),
+    Option("pbim", "float", 0, 1, "control: progressive bias of implicit values α v/(n+1)",
+           token="pbim", example="0.4", engine="sel", symbol="α"),
+    Option("rave", "int", 1, 10**9, "UCT-RAVE, β = max(0, (K - n_s) / K); untried moves "
            "ranked by AMAF (K above the sims per move)", token="rave", example="300",
-           engine="rave"),
+           engine="rave", symbol="K"),
     Option("pu", "int", 1, 10**4, "progressive unpruning: start with K children by heuristic",
-           token="pu", example="3", engine="pu"),
-    Option("exp1", "int", 1, 1, "exp1: expand one child per simulation (memory-saving)",
+           token="pu", example="3", engine="pu", symbol="K"),
+    Option("exp1", "int", 1, 1, "expand one child per simulation (memory-saving)",
            token="exp", fixed=True, written="flag", label="exp1", engine="exp1"),
-    Option("abp", "int", 1, 8, "alpha-beta playouts: each playout move by a depth-N search",
-           token="abp", bare=2, engine="abp"),
-    Option("abw", "int", 0, 256, "αβ playouts: moves searched per node (default 8, 0 = all)",
-           key=True, written="key", engine="abw"),
-    Option("C", "float", 0, 100, "UCT exploration constant", kinds=frozenset({"MCTS", "FlatMC"}),
-           key=True, written="key", engine="C"),
-    Option("depth", "int", 1, 64, "fixed search depth (decisions; a chance node costs none)",
+    Option("abp", "int", 1, 8, "αβ playouts: each playout move by a depth-N search (bare "
+           "abp: 2)", token="abp", bare=2, engine="abp", label="abp / abpN", symbol="N",
+           needs="abp"),
+    Option("abw", "int", 0, 256, "αβ playouts: N moves searched per node (default 8, 0 = all)",
+           key=True, written="key", engine="abw", symbol="N", needs="abp"),
+    Option("C", "float", 0, 100, "UCT exploration constant c", kinds=frozenset({"MCTS",
+           "FlatMC"}), key=True, written="key", engine="C", symbol="c"),
+    Option("depth", "int", 1, 64, "fixed search depth N (decisions; a chance node costs none)",
            kinds=frozenset({"alphabeta"}) | STAR, token="d", key=True,
-           key_meaning="αβ, expectimax, Star1/2, MCMS: fixed depth", label="dN", example="4",
-           engine="depth"),
-    Option("samples", "int", 1, 1000, "MCMS: outcomes sampled (with replacement) at each "
+           key_meaning="αβ, expectimax, Star1/2, MCMS: fixed depth N", label="dN", example="4",
+           engine="depth", symbol="N"),
+    Option("samples", "int", 1, 1000, "MCMS: N outcomes sampled (with replacement) at each "
            "chance node with more (default 5)", kinds=frozenset({"MCMS"}), token="c",
-           key=True, key_meaning="MCMS: outcomes sampled per chance node", label="cN",
-           example="5", engine="samples"),
+           key=True, key_meaning="MCMS: N outcomes sampled per chance node", label="cN",
+           example="5", engine="samples", symbol="N"),
     Option("star", "int", 1, 2, "MCMS: the *-minimax under the sampling, Star1 or Star2 "
            "(default 2)", kinds=frozenset({"MCMS"}), key=True, written="key", off=2,
-           engine="star"),
+           engine="star", symbol="1|2"),
     Option("hh", "int", 0, 1, "αβ: history heuristic (1, default) or none (0, as the paper's "
            "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,
-           engine="use_history"),
+           engine="use_history", symbol="0|1"),
     Option("tt", "int", 0, 1, "αβ, *-minimax: transposition table (1, default) or none (0, as "
-           "the paper's αβ)", kinds=frozenset({"alphabeta"}) | STAR, key=True, written="key", off=1,
-           engine="use_tt"),
+           "the paper's αβ)", kinds=frozenset({"alphabeta"}) | STAR, key=True, written="key",
+           off=1,
+           engine="use_tt", symbol="0|1"),
     # The MIA-like αβ (issue 23): each enhancement a switch, off by default (the αβ the
     # record's rows name); docs/loa.md has their measurements.
-    Option("pvs", "int", 0, 1, "αβ: principal variation search (null windows after the first "
-           "move)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=0,
-           engine="pvs"),
+    Option("pvs", "int", 0, 1, "αβ: principal variation search (1: null windows after the "
+           "first move) or none (0, default)", kinds=frozenset({"alphabeta"}), key=True,
+           written="key", off=0, engine="pvs", symbol="0|1"),
     Option("qs", "int", 0, 16, "αβ: quiescence search over the game's tactical moves (LOA: "
            "captures), at most N plies (0, default: none)", kinds=frozenset({"alphabeta"}),
-           key=True, written="key", off=0, engine="qs"),
-    Option("nm", "int", 0, 1, "αβ: null-move pruning, R=2, where the game allows a pass (LOA: "
-           "not with 4 pieces or fewer to move)", kinds=frozenset({"alphabeta"}), key=True,
-           written="key", off=0, engine="null"),
-    Option("etc", "int", 0, 1, "αβ: enhanced transposition cutoffs (with tt)",
-           kinds=frozenset({"alphabeta"}), key=True, written="key", off=0, engine="etc"),
+           key=True, written="key", off=0, engine="qs", symbol="N"),
+    Option("nm", "int", 0, 1, "αβ: null-move pruning, R=2, where the game allows a pass (1; "
+           "LOA: not with 4 pieces or fewer to move) or none (0, default)",
+           kinds=frozenset({"alphabeta"}), key=True, written="key", off=0, engine="null",
+           symbol="0|1"),
+    Option("etc", "int", 0, 1, "αβ: enhanced transposition cutoffs (1, with tt) or none "
+           "(0, default)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=0,
+           engine="etc", symbol="0|1"),
     Option("lmr", "int", 0, 1, "αβ: late move reductions, one ply from the 5th move on "
-           "(with pvs)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=0,
-           engine="lmr"),
-    Option("plies", "int", 0, 2, "gnubg: chequer play evaluation plies (0: its neural net "
-           "alone, the default)", kinds=frozenset({"gnubg"}), key=True, written="key", off=0),
-    Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "seconds per move (overrides "
-           "the experiment budget)", kinds=SEARCHING, key=True, role="budget"),
-    Option("sims", "int", 1, budgets.SIMS_MAX, "fixed simulation budget per move (the paper's "
-           "_sl)", kinds=SEARCHING, token="sl", token_kinds=MCTS, key=True,
-           key_meaning="simulations per move (MCTS, FlatMC) or nodes (αβ, *-minimax)",
-           example="1000", role="budget"),
-    Option("seed", "int", 0, 2**63, "extra seed salt for this player",
+           "(1, with pvs) or none (0, default)", kinds=frozenset({"alphabeta"}), key=True,
+           written="key", off=0, engine="lmr", symbol="0|1"),
+    Option("plies", "int", 0, 2, "gnubg: chequer play evaluation at N plies (0: its neural net "
+           "alone, the default)", kinds=frozenset({"gnubg"}), key=True, written="key", off=0,
+           symbol="N"),
+    Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "S seconds per move (overrides "
+           "the experiment budget)", kinds=SEARCHING, key=True, role="budget", symbol="S"),
+    Option("sims", "int", 1, budgets.SIMS_MAX, "a fixed budget of N simulations per move (the "
+           "paper's _sl)", kinds=SEARCHING, token="sl", token_kinds=MCTS, key=True,
+           key_meaning="N simulations per move (MCTS, FlatMC) or nodes (αβ, *-minimax)",
+           example="1000",
+           role="budget", symbol="N"),
+    Option("seed", "int", 0, 2**63, "extra seed salt N for this player",
            kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}) | STAR,
-           key=True, role="seed"),
+           key=True, role="seed", symbol="N"),
 )
 
 BY_FIELD: dict[str, Option] = {o.field: o for o in OPTIONS}

@@ -298,7 +298,10 @@ def _macro_specs(game: str) -> list:
 
 
 def _supports(game: str, field: str) -> bool:
-    return field not in KNOWLEDGE_OPTIONS or field in games.info_of(game).options
+    """Does `game` have the knowledge option `field` needs (Option.needs)?"""
+    needs = BY_FIELD[field].needs if field in BY_FIELD else None
+    needs = needs or (field if field in KNOWLEDGE_OPTIONS else None)
+    return needs is None or needs in games.info_of(game).options
 
 
 def _check_game(field: str, tok: str, game: str, text: str) -> None:
@@ -368,17 +371,34 @@ def _set(opts: dict, name: str, val, tok: str, text: str) -> None:
 
 
 def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
-    """(token, meaning) rows for `arena players`: MCTS's paper tokens (those the game can
-    use), every key=value option, then αβ's tokens."""
+    """(token, meaning) rows for `arena players`: MCTS's paper tokens, every key=value option,
+    then αβ's tokens; for a `game`, only those it accepts (an option needing knowledge the game
+    lacks is left out). A value's placeholder is the letter its meaning uses (fetX, egeε)."""
     def label(o: Option) -> str:
-        return o.label or (o.token if o.type == "flag" else f"{o.token}X")
+        return o.label or (o.token if o.type == "flag" else f"{o.token}{o.symbol}")
+    able = playing_kinds(game)
+
+    def ok(o: Option, kinds=None) -> bool:
+        return (game is None or _supports(game, o.field)) and bool((kinds or o.kinds) & able)
     rows = [(label(o), o.meaning) for o in tokens_of("MCTS").values()
-            if game is None or _supports(game, o.field)]
-    rows += [(f"{o.field}=V", o.key_meaning or o.meaning) for o in OPTIONS if o.key]
-    rows += [(f"{label(o)} (αβ)", o.meaning) for o in tokens_of("alphabeta").values()]
-    rows += [(f"{label(o)} (MCMS)", o.meaning) for o in tokens_of("MCMS").values()
-             if "alphabeta" not in o.kinds]
+            if ok(o, frozenset({"MCTS"}))]
+    rows += [(f"{o.field}={o.symbol}", o.key_meaning or o.meaning) for o in OPTIONS
+             if o.key and ok(o)]
+    rows += [(f"{label(o)} (αβ)", o.meaning) for o in tokens_of("alphabeta").values()
+             if ok(o, frozenset({"alphabeta"}))]
+    rows += [(f"{label(o)} ({'MCMS' if o.kinds <= {'MCMS'} else '*-minimax'})", o.meaning)
+             for o in tokens_of("MCMS").values()
+             if ok(o, STAR) and not ("alphabeta" in o.kinds and "alphabeta" in able)]
     return rows
+
+
+def playing_kinds(game: str | None = None) -> frozenset:
+    """The built-in player kinds that can play `game` (all of them without a game): a game
+    with dice leaves out the searches without chance nodes (NO_CHANCE)."""
+    kinds = frozenset(o_kind for o in OPTIONS for o_kind in o.kinds)
+    if game is not None and games.info_of(game).has_chance:
+        kinds -= set(NO_CHANCE)
+    return kinds
 
 
 # ---- external players -----------------------------------------------------------------------

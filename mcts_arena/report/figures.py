@@ -1,8 +1,9 @@
-"""Pictures of results: forest plot, α-sweep curves, Elo ladder, elimination bracket (PNG).
+"""Pictures of results: forest plot, α-sweep curves, Elo ladder, elimination bracket.
 
 Every function here draws on a `matplotlib.figure.Figure` with the Agg canvas (no pyplot
-state, no display), writes one PNG file (folders created) and returns its path, so a caller
-can use any of them on its own, e.g. `arena reproduce` writing into docs/reproduction/::
+state, no display), writes one file (folders created) in the format its suffix names (PNG,
+SVG or PDF: FORMATS; `dpi` for the PNG's resolution) and returns its path, so a caller can
+use any of them on its own, e.g. `arena reproduce` writing into docs/reproduction/::
 
     from mcts_arena.report.figures import forest_plot, sweep_plot
     forest_plot(rows, "docs/reproduction/table2.png", title="Table 2")
@@ -12,9 +13,14 @@ the PNGs as base64 data URIs (one self-contained file), markdown and LaTeX link 
 
 Inputs are plain dicts (the report's rows, `tables.py`) or the report's objects (`Sweep`,
 `results.bracket.Bracket`); each function's docstring lists the keys it reads.
+
+Fit for a paper: the file is cut to the drawing's tight bounding box (a title, tick labels or a
+legend outside the axes are never cut off), long titles are wrapped, the win-% axes run a little
+past 0 and 100 so a point at 0% or 100% is drawn whole, and legends sit outside the data.
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -24,6 +30,11 @@ import numpy as np
 OURS = "#1f77b4"
 PAPER = "#d62728"
 RANGES = ("#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+#: The file formats a picture is written in (by its path's suffix).
+FORMATS = ("png", "svg", "pdf")
+DEFAULT_DPI = 100
+#: Win-% axes run from -PCT_PAD to 100 + PCT_PAD: a marker at 0% or 100% is drawn whole.
+PCT_PAD = 4.0
 
 
 def _figure(width: float, height: float):
@@ -35,11 +46,34 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _save(fig, path: str | Path) -> Path:
+def _save(fig, path: str | Path, dpi: int = DEFAULT_DPI) -> Path:
+    """Write `fig` to `path` in the format of its suffix, cut to the drawing's bounds (nothing
+    outside the axes is lost); SVG and PDF carry no date, so the same figure is the same file."""
     path = Path(path)
+    fmt = path.suffix.lstrip(".").lower()
+    if fmt not in FORMATS:
+        raise ValueError(f"{path}: a picture is written as {', '.join(FORMATS)}, not {fmt!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
+    meta = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]
+    from matplotlib import rc_context
+
+    # TrueType (Type 42) fonts in a PDF: journals' checks refuse Type 3 bitmaps
+    with rc_context({"pdf.fonttype": 42}):
+        fig.savefig(path, format=fmt, dpi=dpi, bbox_inches="tight", pad_inches=0.08,
+                    metadata=meta)
     return path
+
+
+def _title(ax, title: str | None, width_in: float, fontsize: float) -> None:
+    """The title wrapped to the figure's width (about 0.6 em a character)."""
+    if title:
+        chars = max(30, int(0.8 * width_in * 72 / (0.55 * fontsize)))   # the axes' width
+        ax.set_title(textwrap.fill(title, chars), fontsize=fontsize)
+
+
+def _pct_axis(set_lim, set_ticks) -> None:
+    set_lim(-PCT_PAD, 100 + PCT_PAD)
+    set_ticks(np.arange(0, 101, 10))
 
 
 def _pct(x) -> float | None:
@@ -66,7 +100,8 @@ def forest_label(row: Mapping) -> str:
     return f"{row['player']} vs {row['opponent']} ({row.get('budget', '?')}, {row['games']} games)"
 
 
-def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = None) -> Path:
+def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = None,
+                dpi: int = DEFAULT_DPI) -> Path:
     """One line per pairing: our win % with its 95% CI as a horizontal bar, the paper's value as
     a red diamond (hollow when the paper's budget is far from ours), a dashed line at 50%.
 
@@ -79,7 +114,8 @@ def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = N
     rows = list(rows)
     n = max(len(rows), 1)
     longest = max((len(forest_label(r)) for r in rows), default=20)
-    fig = _figure(min(max(9.0, 6.5 + 0.065 * longest), 20.0), min(1.2 + 0.32 * n, 60.0))
+    width = min(max(9.0, 6.5 + 0.065 * longest), 20.0)
+    fig = _figure(width, min(1.2 + 0.32 * n, 60.0))
     ax = fig.add_subplot(1, 1, 1)
     ys = np.arange(len(rows))[::-1]
     labels = []
@@ -106,15 +142,14 @@ def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = N
     ax.set_yticks(ys)
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_ylim(-0.7, n - 0.3)
-    ax.set_xlim(0, 100)
+    _pct_axis(ax.set_xlim, ax.set_xticks)
     ax.set_xlabel("win % of the first player (draws half), 95% CI")
     ax.grid(True, axis="x", alpha=0.3)
-    if title:
-        ax.set_title(title, fontsize=10)
+    _title(ax, title, width, 10)
     if any(drawn.values()):
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path, dpi)
 
 
 # ---- α sweeps ------------------------------------------------------------------------------
@@ -157,7 +192,7 @@ def paper_points(game: str, player_template: str, opponent: str,
 
 
 def sweep_plot(sweep, path: str | Path, title: str | None = None,
-               paper: bool = True) -> Path:
+               paper: bool = True, dpi: int = DEFAULT_DPI) -> Path:
     """Win % against the swept parameter, one curve per budget: points joined by a line, our
     95% CI as a shaded band, a dashed line at 50%; with `paper`, the paper's best-α range of each
     matching figure shaded (data/paper_results.yaml `figures`) and the paper's published
@@ -209,16 +244,18 @@ def sweep_plot(sweep, path: str | Path, title: str | None = None,
     sym = getattr(sweep, "symbol", "x")
     ax.set_xlabel(f"{sym} ({sweep.param})" if sym != getattr(sweep, "param", sym) else sym)
     ax.set_ylabel("win % (draws half), 95% CI band")
-    ax.set_ylim(0, 100)
+    _pct_axis(ax.set_ylim, ax.set_yticks)
     if xs_all:
         lo_x, hi_x = min(xs_all), max(xs_all)
         pad = (hi_x - lo_x) * 0.05 or 0.05
         ax.set_xlim(lo_x - pad, hi_x + pad)
-    ax.set_title(title or sweep.title, fontsize=9)
+    _title(ax, title or sweep.title, 7.0, 9)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
+    # below the axes, never over a curve (inside, "best" covered Fig. 2's points)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1,
+              frameon=False)
     fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path, dpi)
 
 
 # ---- Elo ladder ----------------------------------------------------------------------------
@@ -226,7 +263,8 @@ def sweep_plot(sweep, path: str | Path, title: str | None = None,
 from mcts_arena.stats import bradley_terry_ladder  # noqa: E402,F401 - re-exported
 
 
-def elo_ladder(ladder: Sequence[Mapping], path: str | Path, title: str | None = None) -> Path:
+def elo_ladder(ladder: Sequence[Mapping], path: str | Path, title: str | None = None,
+               dpi: int = DEFAULT_DPI) -> Path:
     """Ratings as a ladder: one line per player, best at the top, a point at its Elo with a
     horizontal error bar (95%), a dashed line at 0 (the mean).
 
@@ -252,10 +290,9 @@ def elo_ladder(ladder: Sequence[Mapping], path: str | Path, title: str | None = 
     ax.set_ylim(-0.7, n - 0.2)
     ax.set_xlabel("Elo (Bradley–Terry, mean 0), 95% interval")
     ax.grid(True, axis="x", alpha=0.3)
-    if title:
-        ax.set_title(title, fontsize=10)
+    _title(ax, title, 7.0, 10)
     fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path, dpi)
 
 
 # ---- elimination bracket -------------------------------------------------------------------
@@ -316,7 +353,7 @@ def bracket_tree(bracket) -> list[dict]:
 
 
 def bracket_plot(bracket, path: str | Path, title: str | None = None,
-                 labels: Mapping[str, str] | None = None) -> Path:
+                 labels: Mapping[str, str] | None = None, dpi: int = DEFAULT_DPI) -> Path:
     """Draw an elimination bracket (`results.bracket.Bracket`, finished or running) as a tree:
     rounds left to right, the two entrants of each match joined to the one who advances, the
     entrant's wins in that match written on its edge (a bye marked "bye"), losers grey, the
@@ -331,7 +368,8 @@ def bracket_plot(bracket, path: str | Path, title: str | None = None,
     labels = labels or {}
     ncols = max(n["col"] for n in nodes) + 1
     nleaves = sum(1 for n in nodes if n["col"] == 0) or 1
-    fig = _figure(max(4.5, 2.4 * ncols), min(1.3 + 0.38 * nleaves, 30.0))
+    width = max(4.5, 2.4 * ncols)
+    fig = _figure(width, min(1.3 + 0.38 * nleaves, 30.0))
     ax = fig.add_subplot(1, 1, 1)
     ax.set_axis_off()
     top = nleaves - 1
@@ -364,7 +402,6 @@ def bracket_plot(bracket, path: str | Path, title: str | None = None,
                 va="bottom", fontsize=8, color="#555555")
     ax.set_xlim(-0.6, ncols - 0.4)
     ax.set_ylim(-0.6, top + 1.4)
-    if title:
-        ax.set_title(title, fontsize=10)
+    _title(ax, title, width, 10)
     fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path, dpi)

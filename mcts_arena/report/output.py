@@ -13,8 +13,13 @@ from mcts_arena.results.suites import has_suite_results, summarise
 
 
 def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | None = None,
-           compare: str | None = None) -> Iterator[str]:
-    """The texts to print, in order, each as soon as it is made (each ends with a newline)."""
+           compare: str | None = None, figures: str = "png", dpi: int = 100) -> Iterator[str]:
+    """The texts to print, in order, each as soon as it is made (each ends with a newline);
+    the pictures as `figures` (png, svg, pdf) at `dpi`."""
+    if fmt == "html" and figures == "pdf":
+        # checked before anything is read or written: a page cannot show a PDF inline
+        raise UserError("--figures pdf cannot be embedded in an html page; use png or svg "
+                        "with --format html, or pdf with markdown or latex")
     suite_dirs = [p for p in paths if has_suite_results(p)]
     for p in suite_dirs:
         summary = summarise(p)
@@ -28,13 +33,30 @@ def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | Non
         raise UserError(f"--out {folder}: is a file, expected a folder for the report")
     rep = tables.build_report(paths, ci=ci, compare=compare)
     try:
-        plots.write_figures(rep, folder)
-        text = render.render(rep, fmt)
-        if fmt == "html":
+        plots.write_figures(rep, folder, figures, dpi)
+        if fmt in DOCUMENTS:
+            # the document beside its pictures, linking them by name (the folder can be moved
+            # or copied into a paper's sources as it is) ...
             folder.mkdir(parents=True, exist_ok=True)
-            page = folder / "report.html"
-            page.write_text(text, encoding="utf-8")
-            text = f"wrote {page}\n"
+            rep.base = str(folder)
+            page = folder / DOCUMENTS[fmt]
+            write_text(page, render.render(rep, fmt))
+            if fmt == "html":
+                yield f"wrote {page}\n"
+                return
+            rep.base = None         # ... and on stdout, linking them from the current directory
+        text = render.render(rep, fmt)
     except OSError as e:
         raise UserError(f"cannot write the report in {folder}: {e.strerror or e}") from None
     yield text
+
+
+#: The formats also written as a document into the report's folder, and its file name.
+DOCUMENTS = {"html": "report.html", "markdown": "report.md", "latex": "report.tex"}
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write `path` whole or not at all (a temporary file renamed over it)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

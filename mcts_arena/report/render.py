@@ -11,11 +11,13 @@ import base64
 import html
 import json
 import math
+import os
 from pathlib import Path
 
 import pandas as pd
 
 from mcts_arena.report.tables import ROW_FIELDS, Report
+from mcts_arena.results.standings import UNDEFINED, elo_text
 
 # ---- cells ---------------------------------------------------------------------------------
 NONE = "—"      # a cell with no number: no games, so no percentage
@@ -32,12 +34,8 @@ def _score_cell(r: dict) -> str:
 
 
 def _elo_cell(r: dict) -> str:
-    if not r["games"]:
-        return NONE
-    if r["elo"] is None:
-        return "+inf" if r["score"] >= 1 else "-inf"
-    err = "inf" if r["elo_error"] is None else f"{r['elo_error']:.1f}"
-    return f"{r['elo'] + 0.0:+.1f} ± {err}"
+    """The Elo difference and its half-width, or the one-sided bound (never "inf")."""
+    return elo_text(r["wins"], r["draws"], r["losses"]) if r["games"] else NONE
 
 
 def _work_cell(r: dict) -> str:
@@ -138,10 +136,17 @@ def cmp_cells(c: dict) -> list[str]:
             c["paper_table"], c["verdict"] or c.get("note") or NONE]
 
 
-def _header_line(info: dict) -> str:
+def _relative(path: str | Path, base: str | Path | None) -> str:
+    """`path` as the document names it: relative to `base` (the folder the document is read
+    from; None: the current directory), so a report moved with its pictures, or pasted into a
+    paper's sources, never embeds this machine's absolute paths."""
+    return Path(os.path.relpath(Path(path).resolve(), Path(base or ".").resolve())).as_posix()
+
+
+def _header_line(info: dict, base: str | Path | None = None) -> str:
     line = (f"{info['experiment']}: {info['game']}, {info['budget']}/move, openings "
             f"{info['openings']}, seed {info['seed']}, {info['games_stored']} games stored "
-            f"({info['directory']})")
+            f"({_relative(info['directory'], base)})")
     if info.get("sprt"):
         s = info["sprt"]
         line += (f"; SPRT elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} "
@@ -162,8 +167,10 @@ _FAR = ("when our budget is more than a factor 2 from the paper's seconds per mo
 
 
 def _pictures(report: Report) -> list[tuple[str, str]]:
-    """(title, PNG path) of every picture written for the report: figures, then sweeps."""
-    return list(report.figures) + [(sw.title, sw.plot) for sw in report.sweeps if sw.plot]
+    """(title, path) of every picture written for the report: figures, then sweeps; paths
+    relative to `report.base` (see _relative)."""
+    pics = list(report.figures) + [(sw.title, sw.plot) for sw in report.sweeps if sw.plot]
+    return [(title, _relative(path, report.base)) for title, path in pics]
 
 
 def _ci_note(report: Report) -> str:
@@ -187,14 +194,14 @@ RATING_HEAD = ["player", "Elo", "± 95%", "games"]
 
 
 def rating_cells(x: dict) -> list[str]:
-    err = "inf" if x["error"] is None else f"{x['error']:.1f}"
+    err = UNDEFINED if x["error"] is None else f"{x['error']:.1f}"
     return [x["name"], f"{x['elo'] + 0.0:+.1f}", err, str(x["games"])]
 
 
 def render_text(report: Report) -> str:
     out: list[str] = []
     for e in report.experiments:
-        out.append(_header_line(e.info))
+        out.append(_header_line(e.info, report.base))
         out += _text_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
@@ -243,7 +250,7 @@ def _md_table(head, rows) -> list[str]:
 def render_markdown(report: Report) -> str:
     out: list[str] = []
     for e in report.experiments:
-        out += [f"## {e.info['experiment']}", "", _header_line(e.info), ""]
+        out += [f"## {e.info['experiment']}", "", _header_line(e.info, report.base), ""]
         out += _md_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
@@ -353,7 +360,8 @@ def render_csv(report: Report) -> str:
 # ---- latex ---------------------------------------------------------------------------------
 _TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
         "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-        "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "±": r"$\pm$"}
+        "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "±": r"$\pm$",
+        "≥": r"$\geq$", "≤": r"$\leq$", "◆": r"$\blacklozenge$", "–": "--", "—": "---"}
 
 
 def tex(s: str) -> str:
@@ -375,7 +383,7 @@ def render_latex(report: Report) -> str:
     head = ("pairing", "games", "W", "D", "L", "win % [95% CI]", "Elo", "LOS %")
     for e in report.experiments:
         rows = [main_cells(r)[:8] for r in e.rows]
-        out += _tex_table(head, rows, _header_line(e.info))
+        out += _tex_table(head, rows, _header_line(e.info, report.base))
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
             out += _tex_table(PAIR_HEAD, [pair_cells(r) for r in paired],
@@ -417,7 +425,7 @@ def render_html(report: Report) -> str:
              "<h1>arena report</h1>"]
     for e in report.experiments:
         parts.append(f"<h2>{html.escape(e.info['experiment'])}</h2>")
-        parts.append(f'<p class="note">{html.escape(_header_line(e.info))}</p>')
+        parts.append(f'<p class="note">{html.escape(_header_line(e.info, report.base))}</p>')
         parts.append(_html_table(MAIN_HEAD, [main_cells(r) for r in e.rows]))
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
@@ -434,13 +442,16 @@ def render_html(report: Report) -> str:
             parts.append(_html_table(RATING_HEAD, [rating_cells(x) for x in e.ratings]))
         if e.tournament:
             parts.append(f"<pre>{html.escape(e.tournament.rstrip())}</pre>")
-    pics = [(t, p) for t, p in _pictures(report) if Path(p).exists()]
+    pics = [(t, p) for t, p in list(report.figures) + [(sw.title, sw.plot) for sw in
+                                                        report.sweeps if sw.plot]
+            if Path(p).exists()]
     if pics:
         parts.append("<h2>Pictures</h2>")
     for title, path in pics:
         data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
         parts.append(f"<h3>{html.escape(title)}</h3>")
-        parts.append(f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">')
+        mime = "image/svg+xml" if Path(path).suffix == ".svg" else "image/png"
+        parts.append(f'<img alt="{html.escape(title)}" src="data:{mime};base64,{data}">')
     if report.comparisons is not None:
         parts.append("<h2>Compared with the paper</h2>")
         parts.append(f'<p class="note">No verdict without games or {html.escape(_FAR)}.</p>')

@@ -260,8 +260,13 @@ def experiment_info(store: Store) -> dict:
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
     op = cfg.get("openings") or {}
-    openings = (f"{op.get('plies')} random plies" if op.get("kind") == "random_plies"
-                else op.get("kind", "?"))
+    if op.get("kind") == "random_plies":
+        openings = f"{op.get('plies')} random plies"
+    elif op.get("kind") == "file":
+        openings = f"book {op.get('file')} ({len(op.get('lines') or ())} positions, " \
+                   f"{op.get('order')})"
+    else:
+        openings = op.get("kind", "?")
     m = exp.get("machine", {})
     return {"experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
             "game": cfg.get("game", "?"), "budget": budgets.text(cfg.get("budget")),
@@ -487,7 +492,10 @@ class Report:
     sweeps: list[Sweep]
     comparisons: list[dict] | None = None    # with --compare paper
     ci: str = "auto"
-    figures: list[tuple[str, str]] = field(default_factory=list)  # (title, PNG path) written
+    figures: list[tuple[str, str]] = field(default_factory=list)  # (title, path) written
+    #: the folder a written document is read from: its picture links are relative to it
+    #: (None: the current directory, for a document printed on stdout)
+    base: str | None = None
 
     @property
     def rows(self) -> list[dict]:

@@ -32,7 +32,9 @@ store (`PRAGMA quick_check` fails) is refused the same way.
 `game.winner` is the winning seat (NULL: draw or error), `game.score` the pairing player's score
 (1, 0.5, 0; NULL for an error game), `game.swap` 0 when the pairing's player sat in seat 0.
 `moves_json` is the list of moves in notation, `stats_json` one object per move
-(seat, sims, nodes, depth, time as the player reported it, wall as the match measured it).
+(seat, sims, nodes, depth, time as the player reported it, wall as the match measured it, and
+value: the search's value of the position for the mover in [-1, 1], where the player reports
+one; games stored before it have none).
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from mcts_arena import stats
 from mcts_arena.budgets import Budget
 from mcts_arena.paper import load_paper_results
 from mcts_arena.results.bracket import Bracket
+from mcts_arena.results.standings import elo_text
 from mcts_arena.results.store import pairing_id
 
 KINDS = ("elimination", "round_robin", "gauntlet")
@@ -263,9 +264,7 @@ def gauntlet_table(st: State) -> list[str]:
         wa, wb, dr, _e = r
         n = wa + wb + dr
         sc = stats.score(wa, dr, wb)
-        e, ee = stats.elo(wa, dr, wb)
-        finite = n and abs(e) != float("inf") and ee != float("inf")
-        elo = f"{e + 0.0:+.1f} ± {ee:.1f}" if finite else "-"
+        elo = elo_text(wa, dr, wb) if n else "-"
         lines.append(f"  vs {label:<{width}}  +{wa} ={dr} -{wb}  {100 * sc:6.2f}%  Elo {elo}")
     return lines
 

@@ -8,7 +8,8 @@ games open, and the matches to play. Example::
     budget: {time: 0.05}          # or {sims: 2000}; a player spec may carry its own time=/sims=
     games: 40                     # per pairing, played as seat-swapped pairs
     seed: 1
-    openings: start               # or {random_plies: 4}, or a kind the game declares
+    openings: start               # or {random_plies: 4}, a kind the game declares, or an
+                                  # opening book {file: PATH, order: sequential|random}
     dice: common                  # a game with chance: both games of a pair see the same
                                   # dice (the default), or `independent`
     macros: {mybl: "ege0.1,det0.5"}
@@ -63,7 +64,7 @@ from mcts_arena.budgets import Budget
 from mcts_arena.errors import ConfigError, EffortError
 from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import pairing_id
-from mcts_arena.runner import effort
+from mcts_arena.runner import book, effort
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
 DEFAULT_PLAYERS = "mcts_arena.players"
@@ -86,16 +87,36 @@ def default_openings(game: str) -> str:
 # ---- the validated experiment --------------------------------------------------------------
 @dataclass(frozen=True)
 class Openings:
-    """How games start: `start`, `random_plies` (N uniformly random plies), or a kind the
-    game declares (e.g. a set of shipped positions, random boards)."""
+    """How games start: `start`, `random_plies` (N uniformly random plies), a kind the game
+    declares (e.g. a set of shipped positions, random boards), or `file`: an opening book
+    (runner/book.py) read from `file` when the config was loaded, its `lines` (position text,
+    moves from the start or None) taken in `order` (sequential or random)."""
 
     kind: str = "start"
     plies: int = 0
+    file: str = ""
+    order: str = "sequential"
+    lines: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
 
     def as_dict(self) -> dict:
+        """What decides the openings (the experiment's identity): for a book its order and the
+        digest of its lines, not where the file lies."""
+        if self.kind == "file":
+            return {"kind": "file", "order": self.order, "book": book.digest(self.lines),
+                    "positions": len(self.lines)}
         return {"kind": self.kind, "plies": self.plies}
 
+    @property
+    def reached_by_moves(self) -> bool:
+        """Can an engine that knows only `clear_board` and `play` reach every opening? (start,
+        random plies, a book of move lists; not random boards or positions)"""
+        if self.kind == "file":
+            return all(moves is not None for _, moves in self.lines)
+        return self.kind in OPENING_KINDS
+
     def __str__(self) -> str:
+        if self.kind == "file":
+            return f"book {self.file} ({len(self.lines)} positions, {self.order})"
         return f"{self.plies} random plies" if self.kind == "random_plies" else self.kind
 
 
@@ -162,6 +183,8 @@ class Overrides:
     time: float | None = None
     sims: int | None = None
     effort: float | None = None
+    openings: str | None = None         # an opening book file (`--openings`)
+    openings_order: str | None = None   # its order (`--openings-order`)
 
 
 # ---- players provider ----------------------------------------------------------------------
@@ -324,7 +347,12 @@ class Validator:
         seed = d.get("seed", 1)
         if not is_int(seed) or seed < 0:
             self.fail("seed", f"expected a non-negative integer, got {shown(seed)}")
-        openings = self.openings(d.get("openings", default_openings(game)), "openings", game)
+        raw_openings = d.get("openings", default_openings(game))
+        if ov.openings is not None:
+            raw_openings = {"file": ov.openings, "order": ov.openings_order or (
+                raw_openings.get("order", "sequential") if isinstance(raw_openings, dict)
+                else "sequential")}
+        openings = self.openings(raw_openings, "openings", game)
         max_plies = self.positive_int(d.get("max_plies", 1000), "max_plies",
                                       "plies before a game is drawn")
         macros = self.macros(d.get("macros", {}), "macros")
@@ -402,6 +430,8 @@ class Validator:
     def openings(self, v: Any, path: str, game: str) -> Openings:
         valid = _games.info_of(game).opening_kinds()
         kinds = ", ".join(valid)
+        if isinstance(v, dict) and "file" in v:
+            return self.book(v, path, game)
         if isinstance(v, str):
             kind, plies = v, 0
             if kind == "random_plies":
@@ -412,11 +442,28 @@ class Validator:
                 self.fail(f"{path}.random_plies",
                           f"expected a non-negative integer, got {shown(plies)}")
         else:
-            self.fail(path, f"expected one of {kinds} (random_plies as {{random_plies: N}}), "
-                            f"got {shown(v)}")
+            self.fail(path, f"expected one of {kinds} (random_plies as {{random_plies: N}}, a "
+                            f"book as {{file: PATH, order: sequential|random}}), got {shown(v)}")
         if kind not in valid:
             self.fail(path, f"unknown openings {kind!r} for {game}; valid: {kinds}")
         return Openings(kind, plies)
+
+    def book(self, d: dict, path: str, game: str) -> Openings:
+        """`{file: PATH, order: sequential|random}`: the book read and every line checked now
+        (one error naming the book's file and line)."""
+        self.known_keys(d, path, ("file", "order"))
+        f = d["file"]
+        if not isinstance(f, str) or not f.strip():
+            self.fail(f"{path}.file", f"expected the path of an opening book, got {shown(f)}")
+        order = d.get("order", "sequential")
+        if order not in book.ORDERS:
+            self.fail(f"{path}.order", f"expected one of {', '.join(book.ORDERS)}, got "
+                                       f"{shown(order)}")
+        try:
+            lines = book.read_book(f, game)
+        except ConfigError as e:
+            self.fail(f"{path}.file", str(e))
+        return Openings("file", 0, f, order, tuple((x.text, x.moves) for x in lines))
 
     def dice(self, v: Any, path: str, game: _games.Game) -> str:
         if not game.info.has_chance:

@@ -12,7 +12,6 @@ import collections
 import json
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -22,12 +21,14 @@ from typing import Protocol
 from mcts_arena.errors import UserError
 from mcts_arena.provenance import build_identity, describe
 from mcts_arena.results.sprt import replay_sprt
+from mcts_arena.results.standings import Counts
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.runner.config import Experiment
 from mcts_arena.runner.match import GameRecord
 from mcts_arena.runner.plan import Job, Plan
 from mcts_arena.runner.pool import LocalPoolBackend
 from mcts_arena.runner.preflight import start_engines
+from mcts_arena.runner.progress import EVERY_GAMES, EVERY_SECONDS, Progress
 from mcts_arena.runner.writer import Writer, acquire_lock
 
 
@@ -212,14 +213,18 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                    backend: Backend | None = None, progress: bool = True,
                    players: str | None = None,
                    announce: Callable[[int, int], None] | None = None,
-                   check_players: bool = True, allow_mixed_builds: bool = False) -> RunResult:
+                   check_players: bool = True, allow_mixed_builds: bool = False,
+                   standings_every: int = EVERY_GAMES,
+                   standings_seconds: float = EVERY_SECONDS) -> RunResult:
     """Play the games of `plan` missing from the store at `directory` (creating it).
 
     The caller has already dealt with `--new`. Raises UserError for a refused config change or
     a held lock. `announce(stored, to_play)` is called once the store is open and checked.
     External engines are started once first (runner/preflight.py) unless the caller did that
     already (`check_players=False`). Games of another build in the store refuse the run unless
-    `allow_mixed_builds` (check_builds).
+    `allow_mixed_builds` (check_builds). With `progress`, the standings of every pairing are
+    shown every `standings_every` games or `standings_seconds` seconds (runner/progress.py; 0
+    turns that trigger off).
     """
     t0 = time.monotonic()
     directory = Path(directory)
@@ -242,7 +247,6 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
         if announce is not None:
             announce(stored_before, plan.total_games - stored_before)
         labels = {p.id: p.label for p in exp.pairings}
-        scores = _running_scores(store, planned_ids)
         tracker = None
         if exp.sprt is not None:
             tracker = replay_sprt(store, exp.sprt, planned_ids)
@@ -251,7 +255,12 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                 if old is None or {k: json.loads(old).get(k) for k in tracker.params()} \
                         != tracker.params():
                     store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
-        bar = _progress_bar(plan.total_games, stored_before, progress)
+        shown = None
+        if progress:
+            shown = Progress(labels, stored_counts(store, planned_ids, labels), plan.total_games,
+                             stored_before, exp.sprt, every_games=standings_every,
+                             every_seconds=standings_seconds,
+                             cpus=lambda: getattr(backend, "workers", workers))
         played = 0
         skipped = 0
 
@@ -263,28 +272,19 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                     st = tracker.add(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
                     if st is not None:
                         store.set_meta(f"sprt/{rec.pairing_id}", json.dumps(st, sort_keys=True))
-                s = scores[rec.pairing_id]
-                s[{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[rec.score]] += 1
-                if bar is not None:
-                    bar.update(1)
-                    err = f" err {s[3]}" if s[3] else ""
-                    cpus = getattr(backend, "workers", workers)    # a Ray cluster's can change
-                    per_hour = 3600.0 * played / max(1e-9, time.monotonic() - t_run)
-                    bar.set_postfix_str(f"{cpus} CPUs {per_hour:,.0f} games/h | "
-                                        f"{labels.get(rec.pairing_id, rec.pairing_id)} "
-                                        f"+{s[0]} ={s[1]} -{s[2]}{err}", refresh=False)
+                if shown is not None:
+                    shown.game(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
 
         def skip(job: Job) -> bool:
             nonlocal skipped
             if not tracker.decided(job.games[0].pairing_id):
                 return False
             skipped += len(job.games)
-            if bar is not None:
-                bar.total -= len(job.games)
+            if shown is not None:
+                shown.skip(len(job.games))
             return True
 
         backend = backend or LocalPoolBackend(workers, players=players)
-        t_run = time.monotonic()
         try:
             with _StopFlag() as stop:
                 if tracker is None:
@@ -292,30 +292,23 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                 else:
                     complete = backend.run(jobs, on_record, stop, skip=skip)
         finally:
-            if bar is not None:
-                bar.close()
+            if shown is not None:
+                shown.close()
         counts = store_counts(store, exp, planned_ids)
     return RunResult(plan.total_games, stored_before, played, not complete,
                      time.monotonic() - t0, skipped, counts.stored_planned, counts.errors,
                      counts.stored_total, counts.all_error)
 
 
-def _running_scores(store: Store, planned_ids: set[str]) -> dict[str, list[int]]:
-    scores: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
-    for r in store.conn.execute("SELECT game_id, pairing_id, score FROM game"):
-        if r["game_id"] in planned_ids:
-            scores[r["pairing_id"]][{1.0: 0, 0.5: 1, 0.0: 2, None: 3}[r["score"]]] += 1
-    return scores
-
-
-def _progress_bar(total: int, initial: int, enabled: bool):
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True,
-                smoothing=0.1, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
-                "[{elapsed}<{remaining}, {rate_fmt}] {postfix}")
+def stored_counts(store: Store, planned_ids: set[str], labels: dict[str, str]
+                  ) -> dict[str, Counts]:
+    """Per pairing of the plan, what the store already holds of it (the standings' start)."""
+    counts = {pid: Counts() for pid in labels}
+    for r in store.conn.execute("SELECT game_id, pairing_id, pair_index, swap, score FROM game "
+                                "ORDER BY finished, game_id"):
+        if r["game_id"] in planned_ids and r["pairing_id"] in counts:
+            counts[r["pairing_id"]].add(r["pair_index"], r["swap"], r["score"])
+    return counts
 
 
 def results_dir(exp: Experiment, out: str | None) -> Path:

@@ -57,7 +57,7 @@ class GameRecord:
     error: str | None = None        # what went wrong (error games) or who forfeited
     plies: int = 0
     moves: list[str] = field(default_factory=list)     # notation, in order
-    # per move: seat, sims, nodes, depth, time, wall
+    # per move: seat, sims, nodes, depth, time, wall, value (the search's, see _value)
     stats: list[dict] = field(default_factory=list)
     duration: float = 0.0           # wall seconds of the whole game
     finished: float = 0.0           # unix time
@@ -106,6 +106,14 @@ def _error_text(who: str, e: BaseException) -> str:
 
 
 _STAT_KEYS = ("sims", "nodes", "depth", "time")
+
+
+def _value(v) -> float | None:
+    """A search's value of the position for the mover, as a record keeps it: in [-1, 1] (an αβ
+    win scored 1000 - ply is 1), 4 digits; None for a value that is not a number."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
+        return None
+    return round(max(-1.0, min(1.0, float(v))), 4)
 
 
 def play_game(job: Job, g: GameSpec, opening: str, players: ModuleType,
@@ -201,6 +209,9 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
             if isinstance(stats, dict) and k in stats:
                 v = stats[k]
                 entry[k] = round(v, 6) if isinstance(v, float) else v
+        value = _value(stats.get("value")) if isinstance(stats, dict) else None
+        if value is not None:
+            entry["value"] = value
         rec.moves.append(notation)
         rec.stats.append(entry)
         rec.plies += 1

@@ -6,7 +6,8 @@
   game with chance nodes a chance ply is the dice drawn by their probabilities;
 - any kind a game declares in its `GameInfo.openings` (e.g. a set of shipped positions, or
   random boards): the game's function gets the parameters, the job's opening seed and the
-  pair's index.
+  pair's index;
+- `file`: a line of an opening book (runner/book.py); the job carries its pair's line only.
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ def opening_text(game: str, openings: Openings, seed: int, pair_index: int) -> s
     kind = openings.kind
     if kind == "start":
         return games.new_state(game).to_text()
+    if kind == "file":              # the pair's book line (runner/plan.py chose it)
+        return openings.lines[0][0]
     if kind == "random_plies":
         return _random_plies(game, openings.plies, seed)
     g = games.resolve(game)
@@ -39,6 +42,9 @@ def opening_history(game: str, openings: Openings, seed: int, pair_index: int) -
         return []
     if openings.kind == "random_plies":
         return _random_plies_moves(game, openings.plies, seed)[1]
+    if openings.kind == "file":
+        moves = openings.lines[0][1]
+        return None if moves is None else list(moves)
     return None
 
 

@@ -9,13 +9,15 @@ score for every pairing.
 Seeds come from SHA-256 of the experiment seed and the game's coordinates (never Python's
 `hash`, which changes between processes). The opening of pair k depends only on the experiment
 seed and k, so pair k starts from the same position in every pairing of the experiment: the
-points of a sweep are compared on the same openings. So do the dice of a game with chance
-nodes (`dice: common`, the default): both games of pair k, in every pairing, draw their chance
-outcomes from the same seed; `dice: independent` gives every game its own.
+points of a sweep are compared on the same openings. With an opening book, pair k's line is
+chosen here (`book_index`) and only that line travels with its job. So do the dice of a game
+with chance nodes (`dice: common`, the default): both games of pair k, in every pairing, draw
+their chance outcomes from the same seed; `dice: independent` gives every game its own.
 """
 from __future__ import annotations
 
 import hashlib
+import random
 from dataclasses import dataclass
 
 from mcts_arena import games
@@ -112,6 +114,28 @@ def pair_games(exp: Experiment, p: Pairing, k: int) -> tuple[GameSpec, ...]:
     return tuple(out)
 
 
+def book_index(openings: Openings, seed: int, k: int) -> int:
+    """The book line pair k starts from: line k in sequential order (cycling through the book);
+    in random order, position k % n of a shuffle of the book drawn afresh for each pass through
+    it from the experiment's seed (so every line is used once per pass)."""
+    n = len(openings.lines)
+    if openings.order != "random":
+        return k % n
+    order = list(range(n))
+    random.Random(derive_seed(seed, "book", k // n)).shuffle(order)
+    return order[k % n]
+
+
+def pair_openings(exp: Experiment, k: int) -> Openings:
+    """The openings a job of pair k carries: the experiment's, or for a book only the pair's
+    line (a job travels to a worker or a Ray node; the whole book need not)."""
+    o = exp.openings
+    if o.kind != "file":
+        return o
+    return Openings(o.kind, o.plies, o.file, o.order,
+                    (o.lines[book_index(o, exp.seed, k)],))
+
+
 def dice_seed(exp: Experiment, p: Pairing, k: int, swap: int) -> int:
     """The seed of a game's chance outcomes: pair k's (common random numbers: the same dice in
     both games of the pair, as in every pairing's pair k), or the game's own (`independent`)."""
@@ -126,10 +150,11 @@ def make_plan(exp: Experiment) -> Plan:
     most = max((p.games + 1) // 2 for p in exp.pairings)
     for k in range(most):
         opening_seed = derive_seed(exp.seed, "opening", k)
+        openings = pair_openings(exp, k)
         for p in exp.pairings:
             if 2 * k >= p.games:
                 continue
-            jobs.append(Job(job_id=f"{exp.name}/{p.id}/{k}", game=exp.game, openings=exp.openings,
+            jobs.append(Job(job_id=f"{exp.name}/{p.id}/{k}", game=exp.game, openings=openings,
                             opening_seed=opening_seed, pair_index=k, max_plies=exp.max_plies,
                             macros=exp.macros, games=pair_games(exp, p, k)))
     return Plan(exp, tuple(jobs))

@@ -24,7 +24,7 @@ def start_engines(exp: Experiment, players: str | None = None) -> None:
                 continue
             seen.add(key)
             try:
-                check(spec, exp.game, budget, exp.openings.kind, exp.macros_dict())
+                check(spec, exp.game, budget, exp.openings.reached_by_moves, exp.macros_dict())
             except UserError:
                 raise
             except ValueError as e:     # a provider's own mistakes

@@ -29,6 +29,7 @@ from mcts_arena.runner.experiment import (
 )
 from mcts_arena.runner.pool import worker_count
 from mcts_arena.runner.preflight import start_engines
+from mcts_arena.runner.progress import EVERY_GAMES, EVERY_SECONDS
 from mcts_arena.runner.writer import check_writable
 
 BACKENDS = ("local", "ray")
@@ -47,8 +48,14 @@ class RunJob:
 def prepare(config_path: str, overrides: config_mod.Overrides, out: str | None, jobs: int,
             dry_run: bool = False) -> RunJob:
     """Load and check the config and its results directory (a dry run may look at a busy one)."""
+    worker_count(jobs)              # the worker count is checked first, before the config
+    return prepare_experiment(config_mod.load(config_path, overrides), out, jobs, dry_run)
+
+
+def prepare_experiment(exp: config_mod.Experiment, out: str | None, jobs: int,
+                       dry_run: bool = False) -> RunJob:
+    """`prepare` for an experiment already validated (the Python API builds it from code)."""
     workers = worker_count(jobs)
-    exp = config_mod.load(config_path, overrides)
     the_plan = plan_mod.make_plan(exp)
     directory = results_dir(exp, out)
     check_writable(directory, busy_ok=dry_run)
@@ -78,10 +85,12 @@ def open_backend(backend: str, ray_address: str | None = None, verbose: bool = F
 
 def play(job: RunJob, *, new: bool = False, backend: str = "local",
          ray_address: str | None = None, verbose: bool = False, progress: bool = True,
-         echo: Callable[[str], None] = print, allow_mixed_builds: bool = False) -> RunResult:
+         echo: Callable[[str], None] = print, allow_mixed_builds: bool = False,
+         standings: tuple[int, float] = (EVERY_GAMES, EVERY_SECONDS)) -> RunResult:
     """Play the missing games of `job` (see the module docstring); `echo` gets the lines about
-    the run itself (moved results, the announcement). Games of another build in the store
-    refuse the run unless `allow_mixed_builds` (runner.experiment.check_builds)."""
+    the run itself (moved results, the announcement); `standings` is (every N games, every T
+    seconds) of the standings shown while it plays (runner/progress.py). Games of another build
+    in the store refuse the run unless `allow_mixed_builds` (runner.experiment.check_builds)."""
     exp, workers = job.experiment, job.workers
     start_engines(exp)              # external engines answer, before anything on disk
     engine = open_backend(backend, ray_address, verbose)
@@ -99,7 +108,8 @@ def play(job: RunJob, *, new: bool = False, backend: str = "local",
 
         return run_experiment(exp, job.plan, job.directory, workers=workers, backend=engine,
                               progress=progress, announce=announce, check_players=False,
-                              allow_mixed_builds=allow_mixed_builds)
+                              allow_mixed_builds=allow_mixed_builds,
+                              standings_every=standings[0], standings_seconds=standings[1])
     finally:
         if engine is not None:
             engine.close()

@@ -879,6 +879,11 @@ cdef class MCTSSearch:
                     trace.append((cps[i], self._current_move(), elapsed))
             free(cps); free(cp_move); free(cp_time)
         best = self._final_choice()
+        # the search's value of the position for the side to move: the chosen move's mean
+        # reward (its mover's view, which is the root's side to move), +-1 once proven
+        c = &self.nodes[best]
+        value = 1.0 if c.proven == 1 else -1.0 if c.proven == -1 else (
+            c.wins / c.visits if c.visits else 0.0)
         children = []
         for i in range(root.first, root.first + root.nactive):
             c = &self.nodes[i]
@@ -887,6 +892,7 @@ cdef class MCTSSearch:
         return self.nodes[best].move, {
             "sims": done, "nodes": self.n_nodes, "playout_plies": self.playout_plies, "depth": self.max_depth, "time": elapsed,
             "proven": -root.proven, "pool_full": bool(self.full), "children": children,
+            "value": value,
             **({"trace": trace} if trace is not None else {})}
 
     cdef int _final_choice(self):

@@ -1,0 +1,120 @@
+"""The Python API for notebooks: play a match or an experiment from code and get the games and the
+report's rows as DataFrames, with the same store and resume as `arena run` (an experiment built
+here is validated by the same config rules and played by the same runner).
+
+    from mcts_arena import api
+
+    res = api.play_match("MCTS(im0.4)", "MCTS", game="breakthrough", sims=200, games=10,
+                         seed=1, jobs=2, out="results/nb")
+    res.games()         # one row per game (mcts_arena.results.load's frame)
+    res.report()        # one row per pairing (the columns of `arena report --format csv`)
+
+    res = api.play_experiment("configs/quickstart.yaml", games=4, out="results/qs")
+    res = api.play_experiment({"game": "kalah", "budget": {"sims": 100}, "games": 4,
+                               "matches": [{"player": "MCTS(im0.3)", "opponent": "MCTS"}]})
+
+Run it again with the same arguments and only the missing games are played; a change that
+changes the games (budget, seed, openings, players) is refused as `arena run` refuses it, unless
+`new=True` (the old directory is kept, renamed). Mistakes raise `mcts_arena.errors.UserError`
+with the line `arena` would print.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcts_arena.runner.config import Overrides
+
+__all__ = ["Results", "load", "play_experiment", "play_match"]
+
+
+@dataclass(frozen=True)
+class Results:
+    """A results directory (what `arena run` writes), read on demand."""
+
+    directory: Path
+    played: int = 0         # games played by the call that returned it
+    interrupted: bool = False
+
+    def games(self):
+        """The stored games, one row per game (`mcts_arena.results.load`)."""
+        from mcts_arena.results.frames import load as load_games
+
+        return load_games(self.directory)
+
+    def report(self, ci: str = "auto"):
+        """The report's rows, one per pairing (the columns of `arena report --format csv`)."""
+        from mcts_arena.report.render import report_frame
+
+        return report_frame([self.directory], ci=ci)
+
+    def export(self, fmt: str = "auto", **filters) -> str:
+        """The games as `arena export` writes them (PGN, SGF or JSON lines); `filters`:
+        pairing, player, result."""
+        from mcts_arena.results.export import export
+
+        return "".join(export(self.directory, fmt, **filters)[0])
+
+
+def load(directory: str | os.PathLike) -> Results:
+    """A results directory already played (nothing is played)."""
+    from mcts_arena.results.frames import require_results_dir
+
+    return Results(Path(require_results_dir(directory)))
+
+
+def play_match(player: str, opponent: str, game: str, *, games: int = 20,
+               time: float | None = None, sims: int | None = None, seed: int = 1,
+               jobs: int = 1, openings: Any = None, max_plies: int | None = None,
+               name: str = "match", out: str | os.PathLike | None = None, new: bool = False,
+               progress: bool = False) -> Results:
+    """Play `games` games (seat-swapped pairs) of `player` against `opponent` (specs as in a
+    config) on `game`, each move searched for `time` seconds or `sims` simulations (default:
+    sims=1000), and store them in `out` (default results/<name>). `openings` is what a config's
+    `openings:` takes (`"start"`, `{"random_plies": 4}`, `{"file": PATH, "order": "random"}`)
+    or the path of an opening book."""
+    cfg: dict[str, Any] = {"name": name, "game": game, "games": games, "seed": seed,
+                           "matches": [{"player": player, "opponent": opponent}]}
+    cfg["budget"] = {"time": time} if time is not None else {"sims": 1000 if sims is None
+                                                              else sims}
+    if max_plies is not None:
+        cfg["max_plies"] = max_plies
+    if openings is not None:
+        cfg["openings"] = openings
+    return play_experiment(cfg, jobs=jobs, out=out, new=new, progress=progress)
+
+
+def play_experiment(config: str | os.PathLike | dict, *, games: int | None = None,
+                    time: float | None = None, sims: int | None = None, jobs: int = 1,
+                    openings: str | os.PathLike | None = None, out: str | os.PathLike | None = None,
+                    new: bool = False, progress: bool = False) -> Results:
+    """Play an experiment: a config file (YAML) or the same settings as a dict, with the
+    overrides `arena run` has (games per pairing, time or sims per move, an opening book), into
+    `out` (default results/<name>); `progress` prints the standings to stderr as `arena run`."""
+    import yaml
+
+    from mcts_arena.runner import config as config_mod
+    from mcts_arena.runner import run
+
+    if isinstance(config, dict):
+        cfg = dict(config)
+        if isinstance(cfg.get("openings"), (str, os.PathLike)) and \
+                Path(cfg["openings"]).is_file():
+            cfg["openings"] = {"file": str(cfg["openings"])}
+        text, source, default = yaml.safe_dump(cfg), "<api>", cfg.get("name", "experiment")
+    else:
+        p = Path(config)
+        text, source, default = None, str(p), p.stem
+    overrides = Overrides(games=games, time=time, sims=sims,
+                          openings=None if openings is None else str(openings))
+    if text is None:
+        exp = config_mod.load(source, overrides)
+    else:
+        exp = config_mod.loads(text, source, default, overrides)
+    job = run.prepare_experiment(exp, None if out is None else str(out), jobs)
+    result = run.play(job, new=new, progress=progress,
+                      echo=lambda m: print(m, file=sys.stderr) if progress else None)
+    return Results(job.directory, result.played, result.interrupted)

@@ -1,0 +1,38 @@
+"""The Python API (issue 21): the README's example runs as written (a fresh directory, the real
+players at a small fixed budget), and a changed budget is refused as `arena run` refuses it."""
+import re
+from pathlib import Path
+
+import pytest
+
+from mcts_arena import api
+from mcts_arena.errors import UserError
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _example() -> str:
+    text = README.read_text(encoding="utf-8")
+    m = re.search(r"<!-- api-example:[^>]*-->\n```python\n(.*?)```", text, re.S)
+    assert m, "the README's API example block is missing"
+    return m.group(1)
+
+
+def test_the_readme_example_runs(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    exec(compile(_example(), "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "MCTS(im0.4)" in out and "6 games; 6 JSON lines" in out
+    assert (tmp_path / "results" / "notebook" / "arena.sqlite").is_file()
+
+
+def test_a_changed_budget_is_refused_unless_new(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = api.play_match("MCTS", "Random", game="tictactoe", sims=20, games=2, out="r")
+    assert first.played == 2 and len(first.games()) == 2
+    with pytest.raises(UserError, match="budget was"):
+        api.play_match("MCTS", "Random", game="tictactoe", sims=30, games=2, out="r")
+    again = api.play_match("MCTS", "Random", game="tictactoe", sims=30, games=2, out="r",
+                           new=True)
+    assert again.played == 2
+    assert len(api.load("r").report()) == 1
