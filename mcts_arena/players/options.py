@@ -120,8 +120,8 @@ OPTIONS: tuple[Option, ...] = (
            "chance node with more (default 5)", kinds=frozenset({"MCMS"}), token="c",
            key=True, key_meaning="MCMS: N outcomes sampled per chance node", label="cN",
            example="5", engine="samples", symbol="N"),
-    Option("star", "int", 1, 2, "MCMS: the *-minimax under the sampling, Star1 or Star2 "
-           "(default 2)", kinds=frozenset({"MCMS"}), key=True, written="key", off=2,
+    Option("star", "int", 1, 2, "MCMS: the *-minimax under the sampling, 1|2 for Star1 or "
+           "Star2 (default 2)", kinds=frozenset({"MCMS"}), key=True, written="key", off=2,
            engine="star", symbol="1|2"),
     Option("hh", "int", 0, 1, "αβ: history heuristic (1, default) or none (0, as the paper's "
            "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,

@@ -398,6 +398,8 @@ def playing_kinds(game: str | None = None) -> frozenset:
     kinds = frozenset(o_kind for o in OPTIONS for o_kind in o.kinds)
     if game is not None and games.info_of(game).has_chance:
         kinds -= set(NO_CHANCE)
+    if game is not None and games.info_of(game).name != "backgammon":
+        kinds -= {"gnubg"}          # GNU Backgammon plays nothing else
     return kinds
 
 
