@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build run test test-fast lint bench clean annotate gnubg
+.PHONY: all install build run test test-fast lint bench clean annotate browser gnubg
 
 all: build
 
@@ -27,16 +27,30 @@ run: build
 	$(VENV)/bin/arena report results/quickstart --compare paper
 
 # Everything, as CI runs it (markers: slow, process, ray, browser; see pyproject.toml).
-test: build gnubg
+test: build browser gnubg
 	$(PY) -m pytest tests
+
+# The browser tests (arena serve's page, the html report) drive Debian's Chromium through its
+# chromedriver: installed with apt when missing and this is root (CI: a fresh Debian machine);
+# elsewhere those tests skip and say why (under CI=true they fail instead).
+browser:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      chromium chromium-driver >/dev/null) || echo "make: chromium could not be installed"; \
+	  else \
+	    echo "make: no chromium/chromedriver and not root: the browser tests will skip"; \
+	  fi; \
+	fi
 
 # GNU Backgammon for the gnubg player's tests (issue 20): installed with apt when missing and
 # this runs as root; elsewhere those tests skip, saying why.
 gnubg:
 	@command -v gnubg >/dev/null || [ -x /usr/games/gnubg ] || \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -q >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnubg >/dev/null; \
-	  else echo "gnubg missing and not root: its tests will skip"; fi
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg \
+	      >/dev/null) || echo "make: gnubg could not be installed"; \
+	  else echo "make: gnubg missing and not root: its tests will skip"; fi
 
 # The inner loop: every test but the slow, process, Ray and browser ones (under a minute).
 test-fast: build
@@ -55,4 +69,5 @@ annotate: $(STAMP)
 
 clean:
 	rm -rf build $(VENV) *.egg-info
-	find mcts_arena -name '*.so' -o -name '*.c' -o -name '*.html' | xargs rm -f
+	find mcts_arena \( -name '*.so' -o -name '*.c' -o -name '*.html' \) -not -path '*/serve/static/*' \
+		| xargs rm -f

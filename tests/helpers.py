@@ -1,8 +1,10 @@
 """Helpers the tests share (not tests themselves): the environment of an `arena` subprocess
 with the fake players, counting stored games, waiting for a condition, a GameRecord to store;
 GTP engines (tests/data/external/fake_gtp.py) and one-game jobs for the external players."""
+import importlib.util
 import os
 import shlex
+import shutil
 import sqlite3
 import sys
 import time
@@ -54,6 +56,24 @@ def wait_for(pred, timeout=60.0):
             return True
         time.sleep(0.05)
     return False
+
+
+def browser_missing(selenium: bool = False, paths: bool = False):
+    """Why a real-browser test cannot run here, or None: Debian's `chromium` ($CHROMIUM) and,
+    for Selenium, its `chromedriver` ($CHROMEDRIVER) and the selenium package. With
+    `paths`: (chromium, chromedriver) instead."""
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") \
+        or shutil.which("chromium-browser")
+    driver = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
+    if paths:
+        return chromium, driver
+    if chromium is None:
+        return "no Chromium installed (apt-get install chromium)"
+    if selenium and driver is None:
+        return "no chromedriver installed (apt-get install chromium-driver)"
+    if selenium and importlib.util.find_spec("selenium") is None:
+        return "no selenium package (pip install selenium, in the test extras)"
+    return None
 
 
 # ---- GTP engines --------------------------------------------------------------------------

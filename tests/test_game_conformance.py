@@ -14,12 +14,15 @@ counts to tests/data/perft.json and its reference rules to tests/reference_games
   every round trip above also passes through chance nodes; perft counts the dice as branches
   and a probability-weighted perft is checked against the reference too (from the start and
   from set positions in perft.json); a chance node's outcomes, probabilities and sampler
-  agree; a deterministic game has no chance node anywhere.
+  agree; a deterministic game has no chance node anywhere;
+- the drawing hook (`GameInfo.draw`, the board of `arena serve`'s game viewer): an SVG
+  document for every position, one picture per position, the last move marked.
 """
 from __future__ import annotations
 
 import json
 import random
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -287,6 +290,39 @@ def test_evaluations_and_results_agree(game):
                     assert final == (1.0 if r == 0 else -1.0)
                 want = final if s.to_move() == 0 else -final
                 assert all(s.evaluation(ef) == want for ef in info.evals)
+
+
+# ---- how a position is drawn ----------------------------------------------------------------
+
+@pytest.mark.parametrize("game", HEAVY)
+def test_every_position_is_drawn(game):
+    """Each game declares its board drawing with one hook in its own file (GameInfo.draw): an
+    SVG document (no script, no event handler, no outside reference) for every position of
+    random games; positions that differ (board or side to move) give pictures that differ, the
+    same position the same picture; the last move changes the picture (its mark)."""
+    info = games.info_of(game)
+    assert callable(info.draw), f"{game}: no GameInfo.draw (the game viewer's board)"
+    pictures: dict[str, str] = {}
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        s = games.new_state(game)
+        last = None
+        while True:
+            plain = info.draw(s, None)
+            root = ET.fromstring(plain)
+            assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("viewBox")
+            for el in root.iter():
+                assert not el.tag.endswith(("script", "foreignObject", "image", "use", "a"))
+                assert not any(k.startswith("on") or k.endswith("href") for k in el.attrib)
+            assert pictures.setdefault(s.to_text(), plain) == plain
+            if last is not None and last[2] != "swap":
+                assert info.draw(s, last[:2]) != plain, f"{game}: the last move is not marked"
+            if s.is_terminal() or s.ply >= 60:
+                break
+            seat, move = s.to_move(), rng.choice(s.move_ids())
+            last = (seat, move, s.format_move(move))
+            s.play(move)
+    assert len(set(pictures.values())) == len(pictures)
 
 
 # ---- search ordering --------------------------------------------------------------------------

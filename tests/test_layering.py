@@ -4,7 +4,7 @@ functions too; `.py` files with `ast`, `.pyx`/`.pxd` by their import lines):
 - no import circle between modules;
 - the read side (results/) never imports the write side (runner/), the report or the CLI;
 - the report imports only the read side, the leaves (stats, paper, budgets, errors), games and
-  the player notation;
+  the player notation; the live page (serve/) the same and the report;
 - games import nothing above them; players nothing of the runner, the results or the report;
 - cli modules hold no orchestration: no function longer than CLI_FUNCTION_LINES lines, no
   private name of another module, no store or process machinery of their own.
@@ -153,7 +153,10 @@ LEAVES = {"mcts_arena.errors", "mcts_arena.budgets", "mcts_arena.stats", "mcts_a
      or t in ("mcts_arena.paper", "mcts_arena.players.notation")),
     ("games", lambda t: t in LEAVES or _unit(t) == "games"),
     ("players", lambda t: t in LEAVES or _unit(t) in ("players", "games")),
-    ("runner", lambda t: _unit(t) not in ("cli", "report")),
+    ("runner", lambda t: _unit(t) not in ("cli", "report", "serve")),
+    # the live page: a reader like the report (and the report's pictures), never the runner
+    ("serve", lambda t: t in LEAVES or _unit(t) in ("results", "report", "games", "serve")
+     or t in ("mcts_arena.paper", "mcts_arena.players.notation")),
     ("stats", lambda t: False),
     ("errors", lambda t: False),
     ("budgets", lambda t: False),

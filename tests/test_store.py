@@ -66,6 +66,21 @@ def test_wal_and_full_sync(tmp_path):
         assert exp["machine"]["cores"] == os.cpu_count() and exp["version"]
 
 
+def test_reading_a_closed_store_leaves_no_file_behind(tmp_path):
+    """A reader (arena report, show, serve) of a store no writer has open makes no -wal or
+    -shm beside it (a plain mode=ro connection to a WAL database creates both and leaves
+    them); a folder whose name needs quoting in a URI is still read."""
+    d = tmp_path / "odd?name#%20x"
+    with Writer.open(d) as s:
+        s.add_game(record())
+    before = sorted(p.name for p in d.iterdir())
+    assert before == [".lock", "arena.sqlite"]
+    with Store.open(d) as s:
+        assert s.game_count() == 1 and s.game("e/p1/0/0")["plies"] == 3
+        assert [g["game_id"] for g in s.game_list("p1")] == ["e/p1/0/0"]
+    assert sorted(p.name for p in d.iterdir()) == before
+
+
 def test_second_writer_is_refused(tmp_path):
     with Writer.open(tmp_path):
         with pytest.raises(StoreLockedError, match="in use by another 'arena run'"):

@@ -9,6 +9,7 @@ calling the packages that do the work and printing (no orchestration of its own)
     reproduce.py    reproduce               (runner/reproduce.py, report/reproduction.py)
     report.py       report                  (report/output.py)
     prove.py        prove, solve            (players/search/prover.pyx, runner/suites.py)
+    serve.py        serve                   (serve/: the live web page)
     records.py      export, openings        (results/export.py, runner/book.py)
 
 A new command is a function with `@cli.command(...)` in one of these modules (or a new one
@@ -22,6 +23,7 @@ from mcts_arena.cli import (  # noqa: F401
     report,
     reproduce,
     run,
+    serve,
     tournament,
 )
 from mcts_arena.cli.app import cli, main

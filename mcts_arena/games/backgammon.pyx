@@ -1184,6 +1184,93 @@ def parse_position(str text, int max_turns=500):
 
 
 # ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+def _last_points(seat, move):
+    """The points (in x's numbering, 0 for off the board) that turn `move` of `seat` moved
+    checkers from and to; [] for a pass or a roll of the dice."""
+    if move <= 0 or move >= OUTCOME:
+        return []
+    die0 = (move >> 5) & 7
+    steps = [(move & 31, die0), ((move >> 8) & 31, (move >> 13) & 7),
+             ((move >> 16) & 31, die0), ((move >> 21) & 31, die0)]
+    points = []
+    for src, die in steps:
+        if not src:
+            continue
+        dst = max(src - die, 0)
+        for q in (src, dst):
+            if 1 <= q <= 24:
+                points.append(q if seat == 0 else 25 - q)
+    return points
+
+
+def draw(state, last=None):
+    """The position as SVG (the game viewer's board), from x's side: x's points 13-24 along the
+    top left to right, 12-1 along the bottom, the bar in the middle, each side's checkers
+    stacked on their points (at most five drawn, then their count), the bar and the borne-off
+    checkers counted, the dice of the side to move (blank at a roll) and the turns played. The
+    last move (`last` = (seat, move id)) frames the points its checkers left and reached in red
+    (the dice after a roll) and is named at the foot."""
+    from mcts_arena.games.drawing import BLACK_STONE, MARK, WHITE_STONE, Svg
+
+    x, o, side, d0, d1, turns = parse_position(state.to_text(), state.max_turns)
+    cell, bar, top, depth = 30.0, 30.0, 24.0, 150.0
+    left = 10.0
+    width = left * 2 + 12 * cell + bar + 70
+    height = top + 2 * depth + 40 + 46
+    mover = "nobody yet (the opening roll)" if side == "-" else side
+    svg = Svg(width, height, f"backgammon, {mover} to move, turn {turns}")
+    svg.rect(left, top, 12 * cell + bar, 2 * depth + 40, "#d9c39a", stroke="#6b4f2a",
+             stroke_width=2)
+    svg.rect(left + 6 * cell, top, bar, 2 * depth + 40, "#6b4f2a")
+    marked = set() if last is None else set(_last_points(last[0], last[1]))
+    bottom = top + 2 * depth + 40
+
+    def column(p):                    # x's point p -> (x of its left edge, on top?)
+        col = p - 13 if p >= 13 else 12 - p
+        return left + col * cell + (bar if col >= 6 else 0), p >= 13
+
+    for p in range(1, 25):
+        cx, upper = column(p)
+        base, tip = (top, top + depth) if upper else (bottom, bottom - depth)
+        svg.polygon([(cx, base), (cx + cell, base), (cx + cell / 2, tip)],
+                    "#8b2f2f" if p % 2 else "#f4ead5", stroke=MARK if p in marked else None,
+                    stroke_width=3 if p in marked else None)
+        svg.text(cx + cell / 2, top - 10 if upper else bottom + 12, p, size=10)
+        n, fill = (x[p], BLACK_STONE) if x[p] else (o[25 - p], WHITE_STONE)
+        for k in range(min(n, 5)):
+            y = base + (k + 0.5) * cell * (1 if upper else -1)
+            svg.circle(cx + cell / 2, y, cell / 2 - 1.5, fill, stroke="#111111",
+                       stroke_width=1)
+        if n > 5:
+            y = base + 4.5 * cell * (1 if upper else -1)
+            svg.text(cx + cell / 2, y, n, size=12, fill="#d62728", font_weight="bold")
+    mid_x = left + 6 * cell + bar / 2
+    for who, count, fill, y in (("x", x[BAR], BLACK_STONE, top + depth + 8),
+                                ("o", o[BAR], WHITE_STONE, top + depth + 32)):
+        if count:
+            svg.circle(mid_x, y, bar / 2 - 2, fill, stroke="#111111", stroke_width=1)
+            svg.text(mid_x, y, count, size=11, fill="#d62728", font_weight="bold")
+    tray = left + 12 * cell + bar + 10
+    svg.text(tray, top + 12, "x off", size=11, anchor="start")
+    svg.text(tray, top + 28, x[OFF], size=14, anchor="start", font_weight="bold")
+    svg.text(tray, bottom - 28, "o off", size=11, anchor="start")
+    svg.text(tray, bottom - 12, o[OFF], size=14, anchor="start", font_weight="bold")
+    rolled = last is not None and last[1] >= OUTCOME
+    foot = bottom + 30
+    svg.text(left, foot, f"{mover} to move, turn {turns}", size=12, anchor="start")
+    for k, d in enumerate((d0, d1)):
+        dx = left + 12 * cell + bar - 66 + k * 34
+        svg.rect(dx, foot - 14, 28, 28, "#ffffff", stroke=MARK if rolled else "#333333",
+                 stroke_width=3 if rolled else 1.5, rx=5)
+        if d:
+            svg.text(dx + 14, foot, d, size=16, fill="#222222", font_weight="bold")
+    if last is not None:
+        what = ("rolled" if rolled else "passed" if last[1] == 0 else "moved")
+        svg.text(left + 190, foot, f"last: {SIDES[last[0]]} {what}", size=12,
+                 anchor="start", fill=MARK)
+    return str(svg)
+
+
 from mcts_arena.games.info import GameInfo, Param
 
 GAME = GameInfo(
@@ -1208,4 +1295,5 @@ GAME = GameInfo(
     bench_playouts=200,
     gtp_colors=("x", "o"),
     openspiel="backgammon",
+    draw=draw,
 )

@@ -571,6 +571,17 @@ def _sqindex(str name):
     return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
 
 
+def draw(state, last=None):
+    """The position as SVG (the game viewer's board): White's pieces light, Black's dark, rank
+    8 at the top; the last move's from and to squares framed (`last` = (seat, move id))."""
+    from mcts_arena.games.drawing import BLACK_STONE, WHITE_STONE, ranks_of, square_board
+
+    ranks, side = ranks_of(state.to_text())
+    squares = () if last is None else (last[1] & 63, (last[1] >> 6) & 63)
+    return square_board(ranks, {"w": (WHITE_STONE, "#333333"), "b": (BLACK_STONE, "#000000")},
+                        squares, f"Breakthrough, {'White' if side == 'w' else 'Black'} to move")
+
+
 # ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
 from mcts_arena.games.info import GameInfo
 
@@ -595,4 +606,5 @@ GAME = GameInfo(
     bench_players=("MCTS", "MCTS(ipp)", "MCTS(bl)", "MCTS(bl,im0.4)", "MCTS(bl',im0.6)",
                    "αβ(efMS)"),
     gtp_colors=("w", "b"), gtp_boardsize=8,     # White moves first
+    draw=draw,
 )

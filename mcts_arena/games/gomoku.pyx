@@ -804,6 +804,17 @@ def _centre_opening(params, seed, pair_index):
     return "/".join("".join(r) for r in rows) + " o" + (" exact" if params.get("exact") else "")
 
 
+def draw(state, last=None):
+    """The position as SVG (the game viewer's board): stones on the intersections, row 1 at the
+    bottom, the last stone marked (`last` = (seat, move id))."""
+    from mcts_arena.games.drawing import ranks_of, stone_grid
+
+    rows, side = ranks_of(state.to_text())
+    return stone_grid(rows, None if last is None else last[1],
+                      f"Gomoku {len(rows)}x{len(rows)}, {'Black' if side == 'x' else 'White'} "
+                      f"to move")
+
+
 from mcts_arena.games.boardtext import from_sgf_point, grid_setup, sgf_point
 from mcts_arena.games.info import GameInfo, Param
 
@@ -840,6 +851,7 @@ GAME = GameInfo(
                      ".....ox....o.../...o..ox.xo..../......xo....x../...x.o..x.o..../"
                      "....x..x....x../........x....../............... x"},
     gtp_boardsize="size",
+    draw=draw,
     # SGF (GM[4], Gomoku and Renju, as Sabaki reads it): points are two letters from the top
     # left (`aa`), our row 1 being the top row
     record="sgf", sgf_game=4, sgf_move=sgf_point, sgf_parse=from_sgf_point,

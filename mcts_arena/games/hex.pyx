@@ -1043,6 +1043,58 @@ def connection_tests(int n, cells):
     return bool(first), bool(_black_connected(b, n))
 
 
+def draw(state, last=None):
+    """The position as SVG (the game viewer's board): the rhombus with row 1 at the top, Black's
+    edges (top and bottom) dark, White's (left and right) light, stones as discs, the last
+    stone marked (`last` = (seat, move id); a swap marks nothing)."""
+    import math
+
+    from mcts_arena.games.drawing import BLACK_STONE, FILES, MARK, WHITE_STONE, Svg, ranks_of
+
+    rows, side = ranks_of(state.to_text())
+    n = len(rows)
+    r = 14.0                            # a hexagon's circumradius (pointy top)
+    w = math.sqrt(3) * r
+    x0, y0 = 4.2 * r, 4.2 * r
+
+    def centre(row, col):
+        return x0 + col * w + row * w / 2, y0 + row * 1.5 * r
+    width = x0 + (n - 1) * 1.5 * w + w / 2 + 2.6 * r
+    height = y0 + (n - 1) * 1.5 * r + 2.6 * r
+    svg = Svg(width, height, f"Hex {n}x{n}, {'Black' if side == 'x' else 'White'} to move")
+    corners = [centre(0, 0), centre(0, n - 1), centre(n - 1, n - 1), centre(n - 1, 0)]
+    cx = sum(p[0] for p in corners) / 4
+    cy = sum(p[1] for p in corners) / 4
+
+    def out(p):                         # a corner pushed out from the middle: the edge bands
+        dx, dy = p[0] - cx, p[1] - cy
+        d = math.hypot(dx, dy) or 1.0
+        return cx + dx * (d + 2.4 * r) / d, cy + dy * (d + 2.4 * r) / d
+    tl, tr, br, bl = (out(p) for p in corners)
+    for a, b, fill in ((tl, tr, BLACK_STONE), (tr, br, "#f4f4f4"), (br, bl, BLACK_STONE),
+                       (bl, tl, "#f4f4f4")):
+        svg.polygon([a, b, (cx, cy)], fill, stroke="#777777", stroke_width=1)
+    hexagon = [(r * math.cos(math.radians(30 + 60 * k)), r * math.sin(math.radians(30 + 60 * k)))
+               for k in range(6)]
+    for row, text in enumerate(rows):
+        for col, ch in enumerate(text):
+            x, y = centre(row, col)
+            svg.polygon([(x + dx, y + dy) for dx, dy in hexagon], "#e8d7b0", stroke="#7a6a4a",
+                        stroke_width=1)
+            if ch in "xo":
+                svg.circle(x, y, r * 0.7, BLACK_STONE if ch == "x" else WHITE_STONE,
+                           stroke="#111111", stroke_width=1)
+        x, y = centre(row, 0)
+        svg.text(x - w / 2 - 2.6 * r, y, row + 1, size=10)
+    for col in range(n):
+        x, y = centre(0, col)
+        svg.text(x, y - 3.4 * r, FILES[col], size=10)
+    if last is not None and 0 <= last[1] < n * n:
+        x, y = centre(*divmod(last[1], n))
+        svg.circle(x, y, r * 0.25, MARK)
+    return str(svg)
+
+
 from mcts_arena.games.boardtext import grid_setup
 from mcts_arena.games.info import GameInfo, Param
 
@@ -1071,6 +1123,7 @@ GAME = GameInfo(
     options=frozenset({"policy", "np", "abp"}),
     typical_plies=60,
     bench_players=("MCTS", "MCTS(bridge)", "MCTS(rave300)", "αβ(efTD)"),
+    draw=draw,
     # GTP: `boardsize N` is the size parameter, as for HexGui and Hex engines (MoHex); without
     # it a controller was refused every size and an outside engine was never told the size
     gtp_boardsize="size",

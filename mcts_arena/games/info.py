@@ -79,6 +79,10 @@ class GameInfo:
     sgf_setup: Callable | None = None
     #: positions besides the start that `arena bench --search` measures: label -> text form
     bench_positions: dict[str, str] = field(default_factory=dict)
+    #: how a position is drawn (the game viewer of `arena serve`): draw(state, last=None) -> an
+    #: SVG document; `last` = (seat, move id) of the move that led to `state`, marked on the
+    #: board (games/drawing.py has the builder and the shared layouts); every game has one
+    draw: Callable | None = None
     #: the game solved exactly, where it can be (Pig): (params, check=False) -> a solution with
     #: `first_player_win()`, `win_probability_at(state)`, `move(state)` (the optimal move) and
     #: `summary()`; ValueError (one line) for parameters it cannot solve (check=True: only that

@@ -388,6 +388,38 @@ def _random_board(params, seed, pair_index):
 
 
 # ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+def draw(state, last=None):
+    """The position as SVG (the game viewer's board): player 0's houses 1-6 along the bottom
+    (left to right) with its store on the right, player 1's along the top (right to left)
+    with its store on the left, each with its stone count; the house the last move sowed from
+    is ringed (`last` = (seat, move id))."""
+    from mcts_arena.games.drawing import LABEL, MARK, Svg
+
+    sides, mover = state.to_text().split()
+    b = [int(v) for half in sides.split("/") for v in half.split(",")]
+    pit, gap = 22.0, 56.0
+    left = 20 + 64.0                    # x of house column 0's left edge
+    width, height = left * 2 + 6 * gap - 8, 190.0
+    svg = Svg(width, height, f"Kalah, player {mover} to move")
+    svg.rect(4, 22, width - 8, 146, "#c49a6c", stroke="#7a5a3a", stroke_width=2, rx=24)
+    hot = None if last is None else last[0] * 7 + last[1]
+
+    def house(index, col, y, label):
+        x = left + col * gap + gap / 2 - 4
+        svg.circle(x, y, pit, "#a47a4c", stroke=MARK if index == hot else "#6a4a2a",
+                   stroke_width=3 if index == hot else 1)
+        svg.text(x, y, b[index], size=15, fill="#ffffff", font_weight="bold")
+        svg.text(x, 12 if y < height / 2 else height - 10, label, size=10, fill=LABEL)
+    for k in range(6):
+        house(k, k, 130, k + 1)                 # player 0: houses 1-6, left to right
+        house(7 + k, 5 - k, 60, k + 1)          # player 1: houses 1-6, right to left
+    for index, x in ((13, 44.0), (6, width - 44)):
+        svg.rect(x - 24, 36, 48, 118, "#a47a4c", stroke="#6a4a2a", stroke_width=1, rx=20)
+        svg.text(x, 95, b[index], size=17, fill="#ffffff", font_weight="bold")
+        svg.text(x, 176 if index == 6 else 12, f"store {index // 7}", size=10, fill=LABEL)
+    return str(svg)
+
+
 from mcts_arena.games.info import GameInfo, Param
 
 GAME = GameInfo(
@@ -408,4 +440,5 @@ GAME = GameInfo(
     tuning={"im_base": {"": "fet4"}, "games": 1000},
     bench_players=("MCTS(fet4)", "MCTS(fet4,im0.4)", "αβ(efRS)"),
     gtp_colors=("b", "w"),                      # no board size
+    draw=draw,
 )

@@ -1126,6 +1126,17 @@ def _opening_set(params, seed, pair_index):
     return positions[pair_index % len(positions)]
 
 
+def draw(state, last=None):
+    """The position as SVG (the game viewer's board): Black's pieces dark, White's light, rank
+    8 at the top; the last move's from and to squares framed (`last` = (seat, move id))."""
+    from mcts_arena.games.drawing import BLACK_STONE, WHITE_STONE, ranks_of, square_board
+
+    ranks, side = ranks_of(state.to_text())
+    squares = () if last is None else (last[1] & 63, (last[1] >> 6) & 63)
+    return square_board(ranks, {"b": (BLACK_STONE, "#000000"), "w": (WHITE_STONE, "#333333")},
+                        squares, f"Lines of Action, {'Black' if side == 'b' else 'White'} to move")
+
+
 GAME = GameInfo(
     name="loa",
     description="Lines of Action 8x8: connect all your pieces",
@@ -1145,4 +1156,5 @@ GAME = GameInfo(
     bench_players=("MCTS(ipp,det0.5)", "MCTS(ipp,abp2,det0.5)", "αβ(efWB)"),
     bench_playouts=500,
     gtp_colors=("b", "w"), gtp_boardsize=8,     # Black moves first
+    draw=draw,
 )

@@ -397,6 +397,52 @@ def _exact(params, check=False):
     return exact(params, check)
 
 
+def draw(state, last=None):
+    """The position as SVG (the game viewer's board): each player's score as a bar towards the
+    target, the turn total of the side to move stacked on its bar, the die (blank while it is
+    to be rolled), the decisions made; the last move (`last` = (seat, move id): roll, stop or
+    the face rolled) is written at the foot, the die framed in red after a roll."""
+    from mcts_arena.games.drawing import BLACK_STONE, MARK, Svg
+
+    scores, turn, side, phase, decisions = state.to_text().split()
+    score = [int(v) for v in scores.split(",")]
+    turn, side, target = int(turn), int(side), state.target
+    width, height = 420.0, 200.0
+    svg = Svg(width, height,
+              f"Pig, player {side} to {'roll the die' if phase == 'dice' else 'move'}")
+    bar_x, bar_w = 90.0, 200.0
+    for p in (0, 1):
+        y = 30.0 + p * 56
+        svg.text(10, y + 12, f"player {p}", size=13, anchor="start",
+                 font_weight="bold" if p == side else None)
+        svg.rect(bar_x, y, bar_w, 24, "#eeeeee", stroke="#999999", stroke_width=1)
+        banked = min(score[p], target) / target * bar_w
+        svg.rect(bar_x, y, banked, 24, BLACK_STONE if p == 0 else "#3a7bd5")
+        if p == side and turn:
+            svg.rect(bar_x + banked, y, min(turn, max(target - score[p], 0)) / target * bar_w, 24,
+                     "#f2b134")
+        svg.text(bar_x + bar_w + 8, y + 12,
+                 f"{score[p]}" + (f" + {turn}" if p == side and turn else ""), size=13,
+                 anchor="start")
+    svg.text(bar_x, 150, f"target {target}, {decisions} decisions made", size=11,
+             anchor="start")
+    rolled = last is not None and last[1] >= FACE0 + 1
+    die_x, die_y = 340.0, 130.0
+    svg.rect(die_x, die_y, 44, 44, "#ffffff", stroke=MARK if rolled else "#333333",
+             stroke_width=3 if rolled else 1.5, rx=7)
+    if rolled:
+        svg.text(die_x + 22, die_y + 22, last[1] - FACE0, size=22, fill="#222222",
+                 font_weight="bold")
+    if phase == "dice":
+        svg.text(die_x + 22, die_y - 10, "to roll", size=11)
+    if last is not None:
+        what = ("rolled " + str(last[1] - FACE0) if rolled else
+                "rolls" if last[1] == ROLL else "stops")
+        svg.text(10, 180, f"last: player {last[0]} {what}", size=12, anchor="start",
+                 fill=MARK)
+    return str(svg)
+
+
 GAME = GameInfo(
     name="pig",
     description="Pig: roll a die to a target score, a 1 loses the turn (chance nodes)",
@@ -417,4 +463,5 @@ GAME = GameInfo(
     gtp_colors=("b", "w"),
     exact_solver=_exact,
     openspiel="pig",
+    draw=draw,
 )

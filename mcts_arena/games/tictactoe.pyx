@@ -267,6 +267,37 @@ cdef long long _count_games(GameState s) noexcept nogil:
 
 
 # ---- what the game declares about itself (see mcts_arena/games/info.py) ----------------------
+def draw(state, last=None):
+    """The position as SVG (the game viewer's board): rank 3 at the top, X as a cross, O as a
+    ring, the last mark's cell framed (`last` = (seat, move id))."""
+    from mcts_arena.games.drawing import FILES, MARK, Svg, ranks_of
+
+    rows, side = ranks_of(state.to_text())
+    cell, m = 60.0, 20.0
+    svg = Svg(m + 3 * cell + 6, 3 * cell + m + 6, f"tic-tac-toe, {side.upper()} to move")
+    svg.rect(m, 3, 3 * cell, 3 * cell, "#ffffff", stroke="#333333", stroke_width=2)
+    for k in (1, 2):
+        svg.line(m + k * cell, 3, m + k * cell, 3 + 3 * cell, "#333333", 2)
+        svg.line(m, 3 + k * cell, m + 3 * cell, 3 + k * cell, "#333333", 2)
+    for i, row in enumerate(rows):         # rank 3 first
+        for col, ch in enumerate(row):
+            x, y = m + col * cell + cell / 2, 3 + i * cell + cell / 2
+            if ch == "x":
+                d = cell * 0.3
+                svg.line(x - d, y - d, x + d, y + d, "#1f4e9c", 6)
+                svg.line(x - d, y + d, x + d, y - d, "#1f4e9c", 6)
+            elif ch == "o":
+                svg.circle(x, y, cell * 0.3, "none", stroke="#b03030", stroke_width=6)
+        svg.text(m / 2, 3 + i * cell + cell / 2, 3 - i, size=11)
+    for col in range(3):
+        svg.text(m + col * cell + cell / 2, 3 + 3 * cell + m / 2, FILES[col], size=11)
+    if last is not None:
+        rank, col = divmod(last[1], 3)
+        svg.rect(m + col * cell + 3, 3 + (2 - rank) * cell + 3, cell - 6, cell - 6, "none",
+                 stroke=MARK, stroke_width=3)
+    return str(svg)
+
+
 from mcts_arena.games.info import GameInfo
 
 GAME = GameInfo(
@@ -283,4 +314,5 @@ GAME = GameInfo(
     tuning={"games": 200},
     bench_players=("MCTS", "αβ(efTTT)"),
     gtp_colors=("b", "w"), gtp_boardsize=3,     # X is b
+    draw=draw,
 )

@@ -2,8 +2,9 @@
 
 Every function here draws on a `matplotlib.figure.Figure` with the Agg canvas (no pyplot
 state, no display), writes one file (folders created) in the format its suffix names (PNG,
-SVG or PDF: FORMATS; `dpi` for the PNG's resolution) and returns its path, so a caller can
-use any of them on its own, e.g. `arena reproduce` writing into docs/reproduction/::
+SVG or PDF: FORMATS; `dpi` for the PNG's resolution) and returns its path (or writes PNG into
+a binary file object given instead of a path: `arena serve`), so a caller can use any of them
+on its own, e.g. `arena reproduce` writing into docs/reproduction/::
 
     from mcts_arena.report.figures import forest_plot, sweep_plot
     forest_plot(rows, "docs/reproduction/table2.png", title="Table 2")
@@ -48,7 +49,11 @@ def _figure(width: float, height: float):
 
 def _save(fig, path: str | Path, dpi: int = DEFAULT_DPI) -> Path:
     """Write `fig` to `path` in the format of its suffix, cut to the drawing's bounds (nothing
-    outside the axes is lost); SVG and PDF carry no date, so the same figure is the same file."""
+    outside the axes is lost); SVG and PDF carry no date, so the same figure is the same file.
+    A binary file object instead of a path gets PNG (a picture served from memory)."""
+    if hasattr(path, "write"):
+        fig.savefig(path, format="png", dpi=dpi, bbox_inches="tight", pad_inches=0.08)
+        return path
     path = Path(path)
     fmt = path.suffix.lstrip(".").lower()
     if fmt not in FORMATS:

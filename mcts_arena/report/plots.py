@@ -1,7 +1,8 @@
 """The pictures of one `arena report`, written into a folder (matplotlib Agg) as PNG (at `dpi`),
 SVG or PDF (`arena report --figures png|svg|pdf --dpi N`).
 
-`write_figures(report, folder, fmt, dpi)` draws, with the functions of `report.figures`:
+`pictures(report, dpi)` lists them, each drawn by a function of `report.figures`;
+`write_figures(report, folder, fmt, dpi)` writes every one into the folder:
 
 - `forest-<experiment>.png`: one line per pairing, our win % with its 95% CI, the paper's value
   as a marker with `--compare paper`, a 50% line;
@@ -13,11 +14,14 @@ SVG or PDF (`arena report --figures png|svg|pdf --dpi N`).
 It sets `Sweep.plot` and appends (title, path) to `report.figures`; the HTML writer embeds
 every one of them as a base64 data URI (the page stays one self-contained file), markdown and
 LaTeX refer to the files. Titles are the experiment's description (its config's `description:`),
-its name only where it has none.
+its name only where it has none. `arena serve` draws the same list into memory
+(`Picture.draw(file_object)`, PNG).
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from mcts_arena.report import figures
@@ -55,6 +59,65 @@ def write_plots(sweeps: list[Sweep], out: str | Path, fmt: str = "png",
     return paths
 
 
+@dataclass(frozen=True)
+class Picture:
+    """One picture of a report: its file stem, its title, and `draw(target)`, which writes it to
+    a path (the format its suffix names) or as PNG into a binary file object."""
+
+    name: str
+    title: str
+    draw: Callable
+    sweep: Sweep | None = None
+
+
+def _experiment_pictures(report: Report, e, shown: str, dpi: int) -> list[Picture]:
+    name = e.info["experiment"]
+    out = []
+    if e.rows:
+        title = f"{shown}: win % per pairing (95% CI)" + (
+            ", paper ◆" if report.comparisons is not None else "")
+        out.append(Picture(f"forest-{_slug(name)}", f"{name}: win % per pairing",
+                           lambda t, rows=e.rows, title=title:
+                           figures.forest_plot(rows, t, title=title, dpi=dpi)))
+    if e.ratings:
+        out.append(Picture(f"elo-{_slug(name)}", f"{name}: Elo ladder",
+                           lambda t, r=e.ratings: figures.elo_ladder(
+                               r, t, title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)))
+    st = e.tournament_state
+    if st is None:
+        return out
+    if st.bracket is not None:
+        labels = {label: f"{label} = {spec}" if label != spec else label
+                  for label, spec in st.spec.entrants}
+        out.append(Picture(f"bracket-{_slug(name)}", f"{name}: elimination bracket",
+                           lambda t: figures.bracket_plot(
+                               st.bracket, t, title=f"{shown}: elimination bracket",
+                               labels=labels, dpi=dpi)))
+    elif st.spec.kind == "round_robin" and st.results:
+        try:
+            ladder = figures.bradley_terry_ladder(
+                {k: (v[0], v[2], v[1]) for k, v in st.results.items()})
+        except ValueError:
+            return out
+        out.append(Picture(f"elo-{_slug(name)}", f"{name}: Elo ladder",
+                           lambda t: figures.elo_ladder(
+                               ladder, t, title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)))
+    return out
+
+
+def pictures(report: Report, dpi: int = figures.DEFAULT_DPI) -> list[Picture]:
+    """Every picture of `report` (see the module docstring), experiments first, then sweeps."""
+    described = {e.info["experiment"]: e.info.get("description") or ""
+                 for e in report.experiments}
+    out = [p for e in report.experiments
+           for p in _experiment_pictures(report, e, described[e.info["experiment"]]
+                                         or e.info["experiment"], dpi)]
+    out += [Picture(f"sweep-{sw.slug}", sw.title,
+                    lambda t, sw=sw: plot_sweep(sw, t, _sweep_title(sw, described), dpi),
+                    sweep=sw) for sw in report.sweeps]
+    return out
+
+
 def write_figures(report: Report, out: str | Path, fmt: str = "png",
                   dpi: int = figures.DEFAULT_DPI) -> list[Path]:
     """Every picture of `report` into folder `out` as `fmt` (see the module docstring);
@@ -62,43 +125,11 @@ def write_figures(report: Report, out: str | Path, fmt: str = "png",
     out = Path(out)
     paths: list[Path] = []
     report.figures = []
-    described = {e.info["experiment"]: e.info.get("description") or ""
-                 for e in report.experiments}
-    for e in report.experiments:
-        name = e.info["experiment"]
-        shown = described[name] or name
-        if e.rows:
-            p = figures.forest_plot(e.rows, out / f"forest-{_slug(name)}.{fmt}",
-                                    title=f"{shown}: win % per pairing (95% CI)"
-                                    + (", paper ◆" if report.comparisons is not None else ""),
-                                    dpi=dpi)
-            report.figures.append((f"{name}: win % per pairing", str(p)))
-            paths.append(p)
-        if e.ratings:
-            p = figures.elo_ladder(e.ratings, out / f"elo-{_slug(name)}.{fmt}",
-                                   title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)
-            report.figures.append((f"{name}: Elo ladder", str(p)))
-            paths.append(p)
-        st = e.tournament_state
-        if st is None:
-            continue
-        if st.bracket is not None:
-            labels = {label: f"{label} = {spec}" if label != spec else label
-                      for label, spec in st.spec.entrants}
-            p = figures.bracket_plot(st.bracket, out / f"bracket-{_slug(name)}.{fmt}",
-                                     title=f"{shown}: elimination bracket", labels=labels,
-                                     dpi=dpi)
-            report.figures.append((f"{name}: elimination bracket", str(p)))
-            paths.append(p)
-        elif st.spec.kind == "round_robin" and st.results:
-            try:
-                ladder = figures.bradley_terry_ladder(
-                    {k: (v[0], v[2], v[1]) for k, v in st.results.items()})
-            except ValueError:
-                continue
-            p = figures.elo_ladder(ladder, out / f"elo-{_slug(name)}.{fmt}",
-                                   title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)
-            report.figures.append((f"{name}: Elo ladder", str(p)))
-            paths.append(p)
-    paths += write_plots(report.sweeps, out, fmt, dpi, described)
+    for pic in pictures(report, dpi):
+        p = pic.draw(out / f"{pic.name}.{fmt}")
+        if pic.sweep is not None:
+            pic.sweep.plot = str(p)
+        else:
+            report.figures.append((pic.title, str(p)))
+        paths.append(p)
     return paths

@@ -35,9 +35,17 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
         exp = store.experiment() or {}
     game = exp.get("config", {}).get("game")
     seats = (g["seat0"], g["seat1"])
+    return replay_lines(g["game_id"], game, seats, g["opening"], g["moves"], g["stats"],
+                        f"{result_text(g)} after {g['plies']} plies")
+
+
+def result_text(g: dict) -> str:
+    """How the stored game `g` ended, in words ("seat 0 (MCTS) wins", "draw (ply limit)",
+    "error game (not counted): ..."): `arena show` and the game viewer of `arena serve`."""
+    seats = (g["seat0"], g["seat1"])
     if g["reason"] == "error":
-        result = f"error game (not counted): {g['error']}"
-    elif g["winner"] is None:
+        return f"error game (not counted): {g['error']}"
+    if g["winner"] is None:
         result = "draw" + (" (ply limit)" if g["reason"] == "max_plies" else "")
     else:
         result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
@@ -47,8 +55,7 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
             result += f" by forfeit: {g['error']}"
         elif g["reason"] == "resign":
             result += f" by resignation: {g['error']}"
-    return replay_lines(g["game_id"], game, seats, g["opening"], g["moves"], g["stats"],
-                        f"{result} after {g['plies']} plies")
+    return result
 
 
 def replay_lines(game_id: str, game: str | None, seats, opening: str | None, moves, stats,

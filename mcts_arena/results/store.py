@@ -44,6 +44,7 @@ import os
 import sqlite3
 from pathlib import Path
 from typing import Self
+from urllib.parse import quote
 
 from mcts_arena.errors import UserError
 
@@ -114,7 +115,9 @@ class Store:
             raise UserError(f"{db}: empty file, no results stored")
         check_intact(db)
         try:
-            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+            # read-only without creating a -wal/-shm beside a store no writer has open (a plain
+            # mode=ro connection to a WAL database makes both and leaves them behind)
+            conn = sqlite3.connect(_read_uri(db), uri=True)
             conn.row_factory = sqlite3.Row
         except sqlite3.Error as e:
             raise UserError(f"{db}: cannot read the store: {e}") from None
@@ -165,6 +168,15 @@ class Store:
             args = (pairing_id,)
         q += " ORDER BY pairing_id, pair_index, swap"
         return [_game_dict(r) for r in self.conn.execute(q, args)]
+
+    def game_list(self, pairing_id: str) -> list[dict]:
+        """The games of one pairing without their moves (game_id, pair_index, swap, seat0,
+        seat1, winner, score, reason, error, plies, duration, finished), in pair order."""
+        rows = self.conn.execute(
+            "SELECT game_id, pair_index, swap, seat0, seat1, winner, score, reason, error, plies, "
+            "duration, finished FROM game WHERE pairing_id = ? ORDER BY pair_index, swap",
+            (pairing_id,))
+        return [dict(r) for r in rows]
 
     def game_ids(self, limit: int | None = None) -> list[str]:
         q = "SELECT game_id FROM game ORDER BY pairing_id, pair_index, swap"
@@ -259,10 +271,12 @@ def _legacy_store(db: Path) -> bool:
 def _read_uri(db: Path) -> str:
     """A read-only URI that creates no file beside `db`: `immutable=1` while no -wal file is
     there (no writer has it open in WAL mode), plain read-only otherwise (a running writer's
-    WAL is read through; its -wal and -shm exist already)."""
+    WAL is read through; its -wal and -shm exist already). The path is percent-encoded, so a
+    folder named with `?`, `#` or `%` is still that folder."""
+    path = quote(str(Path(db).absolute()))
     if Path(f"{db}-wal").exists():
-        return f"file:{db}?mode=ro"
-    return f"file:{db}?mode=ro&immutable=1"
+        return f"file:{path}?mode=ro"
+    return f"file:{path}?mode=ro&immutable=1"
 
 
 def check_intact(db: Path) -> None:

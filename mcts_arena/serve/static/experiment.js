@@ -1,0 +1,179 @@
+// One experiment: live standings per pairing (polled every 2 s), the report's pictures drawn
+// from the same data (reloaded when it changes), and the games of the pairing chosen.
+"use strict";
+(() => {
+  const {el, param, url, getJSON, poll, pct, num, duration, ago, badge, builds, replace} = arena;
+  const id = param("id");
+  let version = null;
+  let picturesAt = 0;
+  const PICTURES_EVERY = 10000;
+  let pairing = new URLSearchParams(location.hash.slice(1)).get("pairing");
+  document.getElementById("name").textContent = id;
+
+  function scoreCell(score, lo, hi) {
+    return score === null || score === undefined ? "—" :
+      `${pct(score, 2)} [${pct(lo)}, ${pct(hi)}]`;
+  }
+
+  function elo(e, err) {
+    if (e === null || e === undefined) return "—";
+    return (e >= 0 ? "+" : "") + e.toFixed(1) + (err === null || err === undefined ? "" : " ± " + err.toFixed(1));
+  }
+
+  // The verdict's interval is the report's `judged` one: the pair rule, the seat-swapped
+  // pairs where complete ones exist, else the games; say which, as the report does.
+  function paperCell(r) {
+    if (!r.paper || !r.paper.length) return "";
+    const basis = r.judged ? ` (on ${r.judged.basis})` : "";
+    return r.paper.map(p => `${p.win_pct.toFixed(1)} (${p.table}${p.seconds ? ", " + p.seconds + " s" : ""}): ` +
+                       (p.verdict ? p.verdict + basis : p.note || "—")).join("; ");
+  }
+
+  function sprtCell(s) {
+    if (!s) return "";
+    const d = s.decision ? s.decision + " accepted" : "running";
+    return `${d}, LLR ${s.llr.toFixed(2)} in [${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}]`;
+  }
+
+  function standings(rows) {
+    const hasPairs = rows.some(r => r.pentanomial);
+    const hasRule = rows.some(r => r.pairs);
+    const hasSprt = rows.some(r => r.sprt);
+    const hasPaper = rows.some(r => r.paper && r.paper.length);
+    const head = ["pairing", "budget", "games", "W", "D", "L", "score % [95% CI]", "Elo"];
+    if (hasPairs) head.push("pairs (LL LD WL+DD WD WW)", "pair score % [95% CI]", "pair Elo");
+    if (hasRule) head.push("pair rule W-D-L (disc.)", "pair win % [95% CI]");
+    if (hasSprt) head.push("SPRT");
+    head.push("errors", "forfeits");
+    if (hasPaper) head.push("paper % (source): verdict");
+    head.push("");
+    const body = rows.map(r => {
+      const cells = [
+        el("td", {class: "l", text: `${r.player} vs ${r.opponent}`}),
+        el("td", {class: "l", text: r.budget}),
+        el("td", {class: "games", text: `${r.games} of ${r.planned}`}),
+        el("td", {class: "w", text: r.wins}), el("td", {class: "d", text: r.draws}),
+        el("td", {class: "lo", text: r.losses}),
+        el("td", {class: "score", text: scoreCell(r.score, r.ci_low, r.ci_high)}),
+        el("td", {text: r.games ? elo(r.elo, r.elo_error) : "—"})];
+      if (hasPairs) {
+        cells.push(el("td", {text: r.pentanomial ? r.pentanomial.join(" ") : "—"}),
+                   el("td", {text: scoreCell(r.pair_score, r.pair_ci_low, r.pair_ci_high)}),
+                   el("td", {text: elo(r.pair_elo, r.pair_elo_error)}));
+      }
+      if (hasRule) {
+        const p = r.pairs;
+        cells.push(el("td", {text: p ? `${p.won}-${p.drawn}-${p.lost} (${p.discarded})` : "—"}),
+                   el("td", {text: p && p.won + p.lost ? scoreCell(p.score, p.ci_low, p.ci_high) : "—"}));
+      }
+      if (hasSprt) cells.push(el("td", {class: "l sprt", text: sprtCell(r.sprt)}));
+      cells.push(el("td", {text: r.errors}),
+                 el("td", {text: r.time_forfeits + (r.illegal_moves || 0)}));
+      if (hasPaper) {
+        const v = (r.paper || []).map(p => p.verdict || "").join(" ");
+        cells.push(el("td", {class: "l verdict-" + (v.includes("opposite") ? "opposite" :
+                                                     v.includes("inside") ? "inside" : "none"),
+                             text: paperCell(r)}));
+      }
+      cells.push(el("td", {class: "l"}, el("a", {href: "#pairing=" + r.pairing_id,
+        class: "games-link", onclick: (ev) => { ev.preventDefault(); choose(r.pairing_id); }},
+        "games")));
+      return el("tr", {"data-pairing": r.pairing_id, class: r.pairing_id === pairing ? "sel" : ""},
+                cells);
+    });
+    return el("table", {}, el("thead", {}, el("tr", {}, head.map((h, i) =>
+      el("th", {class: i < 2 ? "l" : "", text: h})))), el("tbody", {}, body));
+  }
+
+  function facts(d) {
+    const s = d.summary, i = d.info || {};
+    const parts = [badge(s.state), " "];
+    const add = (label, value) => parts.push(el("b", {text: label + " "}), value, "   ");
+    if (i.game) add("game", i.game);
+    if (i.budget) add("budget", i.budget + "/move");
+    if (i.openings) add("openings", i.openings);
+    if (i.seed !== undefined && i.seed !== null) add("seed", String(i.seed));
+    add("games", `${s.stored} stored of ${s.planned} planned, ${s.errors} error games`);
+    add("games/h", num(s.games_per_hour));
+    if (s.state === "running") add("ETA", duration(s.eta_seconds));
+    add("last game", ago(s.updated));
+    add("builds", builds(s.builds));
+    if (i.sprt) add("SPRT", `elo0=${i.sprt.elo0} elo1=${i.sprt.elo1} alpha=${i.sprt.alpha} beta=${i.sprt.beta}`);
+    const out = el("div", {class: "facts"}, parts);
+    if (s.error) out.append(el("div", {class: "error", text: s.error}));
+    return out;
+  }
+
+  function pictures(d) {
+    const box = document.getElementById("pictures");
+    document.getElementById("pictures-head").hidden = !d.pictures.length;
+    const keep = new Set(d.pictures.map(p => p.name));
+    for (const f of [...box.children]) if (!keep.has(f.dataset.name)) f.remove();
+    for (const p of d.pictures) {
+      const src = url("/api/picture", {id, name: p.name, v: d.version});
+      let fig = [...box.children].find(f => f.dataset.name === p.name);
+      if (!fig) {
+        fig = el("figure", {"data-name": p.name}, el("img", {alt: p.title, src}),
+                 el("figcaption", {text: p.title}));
+        box.append(fig);
+      } else {
+        const img = fig.querySelector("img");
+        if (img.getAttribute("src") !== src) {       // swap once the new one has loaded
+          const next = new Image();
+          next.onload = () => { img.src = src; };
+          next.src = src;
+        }
+      }
+    }
+  }
+
+  async function choose(pid) {
+    pairing = pid;
+    history.replaceState(null, "", "#pairing=" + pid);
+    for (const tr of document.querySelectorAll("tr[data-pairing]")) {
+      tr.classList.toggle("sel", tr.dataset.pairing === pid);
+    }
+    await showGames();
+  }
+
+  async function showGames() {
+    if (!pairing) return;
+    const d = await getJSON("/api/games", {id, pairing});
+    document.getElementById("games-head").hidden = false;
+    document.getElementById("games-head").textContent =
+      `Games of ${d.player} vs ${d.opponent} (${d.games.length} stored of ${d.planned})`;
+    const rows = d.games.map(g => el("tr", {class: g.result === "error" ? "bad" : ""},
+      el("td", {text: g.pair_index}), el("td", {text: g.swap === 0 ? "first" : "second"}),
+      el("td", {class: "l", text: g.result}), el("td", {class: "l", text: g.reason}),
+      el("td", {text: g.plies}), el("td", {text: num(g.duration, 1)}),
+      el("td", {text: ago(g.finished)}),
+      el("td", {class: "l"}, el("a", {class: "view", href: url("/game", {id, game: g.game_id})},
+                                g.game_id))));
+    replace("games", el("table", {}, el("thead", {}, el("tr", {},
+      ["pair", "player moved", "player's result", "how", "plies", "seconds", "finished", "game"]
+        .map((h, i) => el("th", {class: [2, 3, 7].includes(i) ? "l" : "", text: h})))),
+      el("tbody", {}, rows)));
+  }
+
+  poll(async () => {
+    const d = await getJSON("/api/experiment", {id});
+    document.getElementById("where").textContent = d.info ? d.info.directory : "";
+    replace("facts", facts(d));
+    replace("standings", d.rows.length ? standings(d.rows) :
+            el("p", {class: "muted", text: "no pairings stored yet"}));
+    const notes = d.rows.filter(r => r.sprt).map(r => el("div", {text: `${r.player} vs ${r.opponent}: ${r.sprt.text}`}));
+    replace("notes", el("div", {class: "facts"}, notes));
+    replace("tournament", d.tournament ? el("div", {}, el("h2", {text: "Tournament"}),
+                                                      el("pre", {text: d.tournament})) : el("div"));
+    if (d.version !== version) {
+      version = d.version;
+      // the server redraws pictures at most every 10 s: asking more often fetches the same
+      if (Date.now() - picturesAt >= PICTURES_EVERY || d.pictures.length !==
+          document.getElementById("pictures").children.length) {
+        picturesAt = Date.now();
+        pictures(d);
+      }
+      await showGames();
+    }
+  }, 2000);
+})();

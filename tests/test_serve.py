@@ -1,0 +1,353 @@
+"""`arena serve` without a browser: the catalog of stores under a root (ids, symlinks, state from
+the lock, rates), the web application answering over real HTTP on a loopback port (standings
+equal to the report's, pictures, games, boards, ETags), what it refuses (ids not ours, paths
+out of the root, foreign hosts), damaged and foreign stores shown as such, nothing written,
+and the command's one-line errors. The browser test is tests/test_serve_browser.py."""
+import hashlib
+import importlib
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcts_arena.cli import cli
+from mcts_arena.provenance import build_identity
+from mcts_arena.report import tables
+from mcts_arena.results.store import DB_NAME, Store
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
+from mcts_arena.runner.writer import Writer
+from mcts_arena.serve import catalog, live
+from mcts_arena.serve.app import build_app
+from mcts_arena.serve.server import bind, url_of
+
+BT = ("name: bt\ngame: breakthrough\nbudget: {sims: 20}\ngames: 4\nseed: 5\nmatches:\n"
+      "  - sweep: {player: 'MCTS(ipp,im{a})', opponent: 'MCTS(ipp)', a: [0.0, 0.5, 1.0]}\n")
+HX = ("name: hx\ngame: hex(size=4)\nbudget: {sims: 10}\ngames: 2\nseed: 5\nmatches:\n"
+      "  - {player: MCTS, opponent: Random}\n")
+SVG = "{http://www.w3.org/2000/svg}svg"
+
+
+def _run(text: str, directory: Path) -> None:
+    exp = config.loads(text, players=importlib.import_module("mcts_arena.players"))
+    run_experiment(exp, plan_mod.make_plan(exp), directory, workers=1, progress=False)
+
+
+def tree_hash(root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        h.update(str(p.relative_to(root)).encode() + b"\0")
+        if p.is_file() and not p.is_symlink():
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    """A results root: two finished experiments (one nested a level deeper), a damaged store,
+    a foreign SQLite file, a symlink to a store outside the root and one to a store inside."""
+    base = tmp_path_factory.mktemp("serve")
+    r = base / "results"
+    _run(BT, r / "bt")
+    _run(HX, r / "deeper" / "hx")
+    (r / "broken").mkdir()
+    data = (r / "bt" / DB_NAME).read_bytes()
+    (r / "broken" / DB_NAME).write_bytes(data[:len(data) // 3])
+    (r / "foreign").mkdir()
+    with sqlite3.connect(r / "foreign" / DB_NAME) as c:
+        c.execute("CREATE TABLE t (x)")
+    _run(HX.replace("name: hx", "name: outside"), base / "outside")
+    (r / "link_out").symlink_to(base / "outside")
+    (r / "link_in").symlink_to(r / "bt")
+    return r
+
+
+@pytest.fixture(scope="module")
+def server(root):
+    """The application on a free loopback port, served by uvicorn in a thread."""
+    import uvicorn
+
+    sock = bind("127.0.0.1", 0)
+    app = build_app(root)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
+                                        lifespan="off"))
+    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    t.start()
+    end = time.monotonic() + 20
+    while not srv.started and time.monotonic() < end:
+        time.sleep(0.02)
+    assert srv.started
+    yield url_of(sock).rstrip("/"), app.live
+    srv.should_exit = True
+    t.join(10)
+    sock.close()
+
+
+def get(base, path, headers=None):
+    """(status, headers, body) of a GET, errors included."""
+    req = urllib.request.Request(base + path, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def get_json(base, path):
+    status, _, body = get(base, path)
+    assert status == 200, (path, status, body)
+    return json.loads(body)
+
+
+# ---- the catalog ----------------------------------------------------------------------------
+def test_stores_are_found_under_the_root_only(root):
+    ids = [e.id for e in catalog.find_stores(root)]
+    # link_in is the same folder as bt (visited once); link_out leaves the root
+    assert ids == ["broken", "bt", "deeper/hx", "foreign"]
+
+
+def test_damaged_and_foreign_stores_are_unreadable_not_fatal(root):
+    found = {e.id: e for e in catalog.find_stores(root)}
+    broken = catalog.summary(found["broken"])
+    assert broken["state"] == "unreadable" and "damaged store" in broken["error"]
+    foreign = catalog.summary(found["foreign"])
+    assert foreign["state"] == "unreadable" and "not an arena results store" in foreign["error"]
+    ok = catalog.summary(found["bt"])
+    assert (ok["state"], ok["stored"], ok["planned"], ok["errors"]) == ("finished", 12, 12, 0)
+    version, build = build_identity()
+    assert ok["builds"] == [{"version": version, "build": build, "games": 12}]
+    assert ok["game"] == "breakthrough"
+
+
+def test_builds_are_the_stored_games_own(root, tmp_path):
+    """Games stored before games carried their build count as unrecorded (build None) under the
+    experiment's version, beside the build that played the rest."""
+    shutil.copytree(root / "bt", tmp_path / "bt")
+    c = sqlite3.connect(tmp_path / "bt" / DB_NAME)
+    with c:
+        c.execute("UPDATE game SET version = NULL, build = NULL WHERE rowid IN "
+                  "(SELECT rowid FROM game ORDER BY finished LIMIT 5)")
+    c.close()
+    with Store.open(tmp_path / "bt") as store:
+        builds = catalog.builds_of(store)
+        exp_version = store.experiment()["version"]
+    version, build = build_identity()
+    assert sorted(builds, key=lambda b: b["games"]) == [
+        {"version": exp_version, "build": None, "games": 5},
+        {"version": version, "build": build, "games": 7}]
+
+
+
+def test_a_store_of_schema_1_is_shown_and_its_games_unrecorded(root, tmp_path):
+    """A store made before games carried their build (no provenance columns) is read as it is,
+    never migrated: its games count as unrecorded and its standings are the report's."""
+    shutil.copytree(root / "bt", tmp_path / "bt")
+    c = sqlite3.connect(tmp_path / "bt" / DB_NAME)
+    c.executescript("ALTER TABLE game DROP COLUMN version; ALTER TABLE game DROP COLUMN build; "
+                    "UPDATE meta SET value = '1' WHERE key = 'schema_version';")
+    c.close()
+    before = tree_hash(tmp_path)
+    s = catalog.summary(catalog.Entry("bt", tmp_path / "bt"))
+    assert s["state"] == "finished" and s["builds"][0]["build"] is None
+    assert s["builds"][0]["games"] == 12
+    rows = json.loads(live.Live(tmp_path).experiment("bt").body)["rows"]
+    assert [r["builds"] for r in rows] == [{"unrecorded": 4}] * 3
+    assert tree_hash(tmp_path) == before
+
+def test_state_follows_the_lock_and_the_plan(tmp_path):
+    _run(HX, tmp_path / "hx")
+    entry = catalog.Entry("hx", tmp_path / "hx")
+    assert catalog.summary(entry)["state"] == "finished"
+    with Writer.open(tmp_path / "hx"):           # a run holds the lock
+        assert catalog.lock_held(tmp_path / "hx")
+        assert catalog.summary(entry)["state"] == "running"
+    assert not catalog.lock_held(tmp_path / "hx")
+    with Writer.open(tmp_path / "hx") as w:       # one game fewer than planned: interrupted
+        w.conn.execute("DELETE FROM game WHERE game_id = (SELECT MAX(game_id) FROM game)")
+    s = catalog.summary(entry)
+    assert (s["state"], s["stored"], s["planned"]) == ("interrupted", 1, 2)
+
+
+def test_a_lock_file_alone_is_not_a_running_run(tmp_path, monkeypatch):
+    # the pid a finished run left in .lock is this very process, but nothing holds the lock
+    (tmp_path / ".lock").write_text(f"{os.getpid()}\n")
+    assert catalog.kernel_locks() is not None and not catalog.lock_held(tmp_path)
+    # with no kernel lock table to read, the pid written in the file decides
+    monkeypatch.setattr(catalog, "kernel_locks", lambda: None)
+    assert catalog.lock_held(tmp_path)
+    (tmp_path / ".lock").write_text("999999999\n")
+    assert not catalog.lock_held(tmp_path)
+
+
+def test_rate_and_eta():
+    t = [1000.0 + 2 * k for k in range(31)]              # a game every 2 s
+    per_hour, eta = catalog.rate_and_eta(t, remaining=90, running=True)
+    assert per_hour == pytest.approx(1800) and eta == pytest.approx(180)
+    assert catalog.rate_and_eta(t, 90, running=False)[1] is None
+    # a pause of a day before the recent games is not averaged in
+    old = [-86400.0 + k for k in range(30)]
+    assert catalog.rate_and_eta(old + t, 0, False)[0] == pytest.approx(1800)
+    assert catalog.rate_and_eta([5.0], 3, True) == (None, None)
+
+
+def test_reading_creates_and_changes_nothing(root):
+    before = tree_hash(root)
+    with Store.open(root / "bt") as s:
+        s.game_count()
+    for e in catalog.find_stores(root):
+        catalog.summary(e)
+    assert tree_hash(root) == before
+    assert not (root / "bt" / (DB_NAME + "-wal")).exists()
+    assert not (root / "bt" / (DB_NAME + "-shm")).exists()
+
+
+# ---- over HTTP ------------------------------------------------------------------------------
+def test_index_lists_every_store_with_its_state(server):
+    base, _ = server
+    d = get_json(base, "/api/index")
+    states = {x["id"]: x["state"] for x in d["experiments"]}
+    assert states == {"bt": "finished", "broken": "unreadable", "deeper/hx": "finished",
+                      "foreign": "unreadable"}
+
+
+def test_standings_are_the_reports_rows(server, root):
+    base, _ = server
+    d = get_json(base, "/api/experiment?id=bt")
+    with Store.open(root / "bt") as store:
+        rows = tables.pairing_rows(store)
+    assert [(r["pairing_id"], r["wins"], r["draws"], r["losses"], r["score"], r["ci_low"])
+            for r in d["rows"]] == [(r["pairing_id"], r["wins"], r["draws"], r["losses"],
+                                     r["score"], r["ci_low"]) for r in rows]
+    assert d["summary"]["state"] == "finished" and d["info"]["game"] == "breakthrough"
+    names = [p["name"] for p in d["pictures"]]
+    assert names[0] == "forest-bt" and any(n.startswith("sweep-") for n in names)
+    for n in names:
+        status, headers, png = get(base, f"/api/picture?id=bt&name={n}&v={d['version']}")
+        assert status == 200 and headers["content-type"] == "image/png"
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_unchanged_answer_is_a_304(server):
+    base, _ = server
+    status, headers, _ = get(base, "/api/experiment?id=bt")
+    assert status == 200 and headers["etag"]
+    status, _, body = get(base, "/api/experiment?id=bt", {"If-None-Match": headers["etag"]})
+    assert status == 304 and body == b""
+    status, headers, png = get(base, "/api/picture?id=bt&name=forest-bt")
+    assert status == 200 and png[:4] == b"\x89PNG"
+    assert get(base, "/api/picture?id=bt&name=forest-bt",
+               {"If-None-Match": headers["etag"]})[:3:2] == (304, b"")
+
+
+def test_every_game_replays_on_its_board(server):
+    base, _ = server
+    for eid in ("bt", "deeper/hx"):
+        d = get_json(base, f"/api/experiment?id={eid}")
+        pid = d["rows"][0]["pairing_id"]
+        gl = get_json(base, f"/api/games?id={eid}&pairing={pid}")
+        assert len(gl["games"]) == d["rows"][0]["games"]
+        assert {g["result"] for g in gl["games"]} <= {"win", "draw", "loss"}
+        gid = gl["games"][0]["game_id"]
+        g = get_json(base, f"/api/game?id={eid}&game={urllib.parse.quote(gid)}")
+        assert g["boards"] == len(g["moves"]) + 1 == g["plies"] + 1
+        assert all({"ply", "seat", "move", "sims", "wall"} <= set(m) for m in g["moves"])
+        boards = set()
+        for ply in range(g["boards"]):
+            status, headers, svg = get(
+                base, f"/api/board?id={eid}&game={urllib.parse.quote(gid)}&ply={ply}")
+            assert status == 200 and headers["content-type"].startswith("image/svg+xml")
+            assert ET.fromstring(svg).tag == SVG
+            boards.add(svg)
+        assert len(boards) == g["boards"]          # every move changes the picture
+        status, _, _ = get(base, f"/api/board?id={eid}&game={urllib.parse.quote(gid)}"
+                                 f"&ply={g['boards']}")
+        assert status == 404
+
+
+@pytest.mark.parametrize("path", [
+    "/api/experiment?id=nope", "/api/experiment?id=../bt", "/api/experiment?id=link_out",
+    "/api/experiment?id=%2Fetc%2Fpasswd", "/api/experiment", "/api/games?id=bt&pairing=p0",
+    "/api/game?id=bt&game=bt/p0/0/0", "/api/picture?id=bt&name=../../x",
+    "/api/board?id=bt&game=x&ply=0", "/experiment?id=nope", "/game?id=bt&game=nope",
+    "/static/../bt/arena.sqlite", "/static/%2e%2e/%2e%2e/bt/arena.sqlite",
+    "/static/..%2f..%2fbt%2farena.sqlite", "/bt/arena.sqlite", "/nothing",
+])
+def test_what_is_not_ours_is_404(server, path):
+    base, _ = server
+    status, _, body = get(base, path)
+    assert status == 404, (path, status, body[:200])
+    assert b"SQLite format" not in body
+
+
+def test_a_damaged_store_is_shown_as_such(server):
+    base, _ = server
+    d = get_json(base, "/api/experiment?id=broken")
+    assert d["summary"]["state"] == "unreadable" and "damaged" in d["summary"]["error"]
+    assert d["rows"] == [] and d["pictures"] == []
+    status, _, body = get(base, "/api/games?id=broken&pairing=x")
+    assert status == 503 and "damaged" in json.loads(body)["error"]
+    assert get_json(base, "/api/index")["experiments"]          # still serving
+
+
+def test_pages_and_assets_come_from_the_package(server):
+    base, _ = server
+    for path in ("/", "/experiment?id=bt", "/static/arena.js", "/static/style.css"):
+        status, headers, body = get(base, path)
+        assert status == 200, path
+        assert "script-src 'self'" in headers["content-security-policy"]
+        assert b"http://" not in body and b"https://" not in body      # nothing from elsewhere
+
+
+def test_only_loopback_host_names_are_answered(server):
+    base, _ = server
+    assert get(base, "/api/index", {"Host": "localhost"})[0] == 200
+    assert get(base, "/api/index", {"Host": "attacker.example"})[0] == 400
+
+
+def test_standings_are_recomputed_at_most_once_per_interval(root, tmp_path, monkeypatch):
+    shutil.copytree(root / "bt", tmp_path / "bt")
+    lv = live.Live(tmp_path)
+    first = lv.experiment("bt")
+    assert lv.experiment("bt") is first                     # nothing changed: the same answer
+    with Writer.open(tmp_path / "bt") as w:                  # a game less: the store changed
+        w.conn.execute("DELETE FROM game WHERE game_id = (SELECT MAX(game_id) FROM game)")
+    monkeypatch.setattr(live, "MIN_INTERVAL", 3600.0)
+    assert lv.experiment("bt") is first                     # within the interval: kept
+    monkeypatch.setattr(live, "MIN_INTERVAL", 0.0)
+    monkeypatch.setattr(live, "COST_FACTOR", 0.0)
+    again = lv.experiment("bt")
+    assert again is not first and sum(r["games"] for r in json.loads(again.body)["rows"]) == 11
+
+
+# ---- the command ----------------------------------------------------------------------------
+def test_command_errors_are_one_line(tmp_path, root):
+    r = CliRunner().invoke(cli, ["serve", str(tmp_path / "missing")])
+    assert r.exit_code == 2 and r.output.count("\n") == 1
+    assert r.output.startswith(f"arena: error: {tmp_path / 'missing'}: no such directory")
+    (tmp_path / "empty").mkdir()
+    r = CliRunner().invoke(cli, ["serve", str(tmp_path / "empty")])
+    assert r.exit_code == 2 and "no results stores (arena.sqlite)" in r.output
+    (tmp_path / "file").write_text("x")
+    r = CliRunner().invoke(cli, ["serve", str(tmp_path / "file")])
+    assert r.exit_code == 2 and "not a directory" in r.output
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        r = CliRunner().invoke(cli, ["serve", str(root), "--port", str(port)])
+    assert r.exit_code == 2 and r.output.startswith(f"arena: error: cannot listen on "
+                                                    f"127.0.0.1:{port}")
+    r = CliRunner().invoke(cli, ["serve", str(root), "--port", "70000"])
+    assert r.exit_code == 2 and "--port must be 0 to 65535" in r.output

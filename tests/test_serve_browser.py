@@ -1,0 +1,268 @@
+"""`arena serve` in a real browser: headless Chromium (Debian's `chromium`) driven by Selenium
+through Debian's `chromedriver`, one browser session for the module.
+
+The server (`arena serve ROOT --port 0`, loopback) watches a results root holding a Breakthrough
+α sweep that a real `arena run` is playing in the background (tiny budgets), finished Hex and
+backgammon experiments and a finished elimination tournament. The tests check that the index
+shows the run as running, that the standings appear and change as games are stored, that every
+picture loads (forest plot, α curve with the paper's range, Bradley–Terry ladder, bracket
+tree), that the game viewer steps through a Hex, a Breakthrough and a backgammon game (its
+dice too), and that a stopped run reads as interrupted. Screenshots are saved (into $ARENA_SCREENSHOTS too when it is set).
+
+`make test` installs chromium and chromium-driver with apt when they are missing (as root);
+elsewhere these tests skip with the reason, except under CI (CI=true), where a missing browser
+is a failure: CI must run them.
+"""
+import importlib
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import browser_missing, stored, wait_for
+
+from mcts_arena.cli import cli
+from mcts_arena.results.store import DB_NAME
+from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
+from mcts_arena.runner.experiment import run_experiment
+
+MISSING = browser_missing(selenium=True)
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(MISSING is not None and not os.environ.get("CI"),
+                                 reason=f"{MISSING}: arena serve is not checked in a browser "
+                                        f"here")]
+
+# a run long enough to outlast the tests (about 0.25 s a game on one worker); stopped at the end
+RUNNING = ("name: alpha\ngame: breakthrough\nbudget: {sims: 150}\ngames: 100\nseed: 7\n"
+           "matches:\n  - sweep: {player: 'MCTS(bl,im{a})', opponent: 'MCTS(bl)', "
+           "a: [0.0, 0.3, 0.6]}\n")
+HEX = ("name: hex\ngame: hex(size=5)\nbudget: {sims: 30}\ngames: 4\nseed: 3\nmatches:\n"
+       "  - {player: 'MCTS(bridge)', opponent: MCTS}\n")
+# a game of chance: the viewer shows the dice as plies of their own
+DICE = ("name: dice\ngame: backgammon\nbudget: {sims: 10}\ngames: 2\nseed: 3\nmatches:\n"
+        "  - {player: Greedy, opponent: Random}\n")
+WAIT = 90.0
+
+
+def _line(proc: subprocess.Popen, timeout: float) -> str:
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    return proc.stdout.readline() if ready else ""
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """(url, results root, the running `arena run`): the server over the root described in
+    the module docstring."""
+    if MISSING:
+        pytest.fail(f"{MISSING}: CI must run the browser tests (make test installs them)")
+    base = tmp_path_factory.mktemp("site")
+    root = base / "results"
+    exp = config.loads(HEX, players=importlib.import_module("mcts_arena.players"))
+    run_experiment(exp, plan_mod.make_plan(exp), root / "hex", workers=1, progress=False)
+    exp = config.loads(DICE, players=importlib.import_module("mcts_arena.players"))
+    run_experiment(exp, plan_mod.make_plan(exp), root / "dice", workers=1, progress=False)
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.chdir(base)                  # the tournament writes results/tournament-fet-tictactoe
+        res = CliRunner().invoke(cli, ["tournament", "fet", "--game", "tictactoe", "--sims",
+                                       "10", "--games", "2", "--jobs", "1", "--quiet"])
+        assert res.exit_code == 0, res.output
+    finally:
+        mp.undo()
+    (base / "alpha.yaml").write_text(RUNNING)
+    env = {k: v for k, v in os.environ.items() if k != config.PLAYERS_ENV}
+    run = subprocess.Popen([sys.executable, "-m", "mcts_arena", "run", "alpha.yaml", "--out",
+                            str(root / "alpha"), "--jobs", "1", "--quiet"], cwd=base, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen([sys.executable, "-m", "mcts_arena", "serve", str(root),
+                               "--port", "0"], cwd=base, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        line = _line(server, 60)
+        assert "open http://127.0.0.1:" in line, line + server.stderr.read()
+        url = line.split("open ", 1)[1].split()[0].rstrip("/")
+        assert wait_for(lambda: stored(root / "alpha" / DB_NAME) >= 3, WAIT)
+        yield url, root, run
+    finally:
+        _stop(run)
+        _stop(server)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    chromium, driver = browser_missing(paths=True)
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,1100", "--hide-scrollbars"):
+        opts.add_argument(arg)
+    d = webdriver.Chrome(service=Service(driver), options=opts)
+    d.set_page_load_timeout(60)
+    yield d
+    d.quit()
+
+
+def until(d, script: str, timeout: float = WAIT):
+    """The first truthy value of `script` (JavaScript returning a value) within `timeout`."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = d.execute_script(script)
+        if v:
+            return v
+        time.sleep(0.2)
+    raise AssertionError(f"not within {timeout} s: {script}")
+
+
+def shot(d, tmp_path_factory, name: str) -> Path:
+    path = tmp_path_factory.getbasetemp() / f"serve-{name}.png"
+    d.save_screenshot(str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("ARENA_SCREENSHOTS"):
+        out = Path(os.environ["ARENA_SCREENSHOTS"])
+        out.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, out / path.name)
+    return path
+
+
+IMAGES_LOADED = ("const i = [...document.images]; return i.length && i.every(x => x.complete && "
+                 "x.naturalWidth > 0) ? i.map(x => x.alt) : null;")
+GAMES_STORED = ("const c = [...document.querySelectorAll('#standings td.games')]; return c.length "
+                "? c.reduce((s, x) => s + parseInt(x.textContent), 0) : null;")
+
+
+def test_index_shows_each_experiment_and_its_state(site, browser, tmp_path_factory):
+    url, _, _ = site
+    browser.get(url + "/")
+    states = until(browser, "const r = [...document.querySelectorAll('tr[data-id]')]; return "
+                            "r.length === 4 ? Object.fromEntries(r.map(x => [x.dataset.id, "
+                            "x.querySelector('.badge').textContent])) : null;")
+    assert states == {"alpha": "running", "dice": "finished", "hex": "finished",
+                      "tournament-fet-tictactoe": "finished"}
+    shot(browser, tmp_path_factory, "index")
+
+
+def test_standings_change_as_games_are_stored_and_every_picture_loads(site, browser,
+                                                                       tmp_path_factory):
+    url, root, run = site
+    browser.get(url + "/experiment?id=alpha")
+    first = until(browser, GAMES_STORED)
+    assert 0 < first < 300
+    assert run.poll() is None, "the run ended before the page was read"
+    on_page = []
+    assert wait_for(lambda: on_page.append(browser.execute_script(GAMES_STORED) or 0)
+                    or on_page[-1] > first, WAIT), "the standings did not change"
+    later = on_page[-1]
+    assert later > first
+    assert stored(root / "alpha" / DB_NAME) >= later
+    head = browser.execute_script("return document.querySelector('#standings thead').textContent")
+    assert "score % [95% CI]" in head and "Elo" in head and "paper" in head
+    alts = until(browser, IMAGES_LOADED)
+    assert len(alts) == 3 and any("win % per pairing" in a for a in alts)
+    assert any("Elo ladder" in a for a in alts) and any("MCTS(bl,imα)" in a for a in alts)
+    shot(browser, tmp_path_factory, "experiment")
+
+
+def test_the_tournament_bracket_loads(site, browser):
+    url, _, _ = site
+    browser.get(url + "/experiment?id=tournament-fet-tictactoe")
+    alts = until(browser, IMAGES_LOADED)
+    assert any("elimination bracket" in a for a in alts)
+    assert "Winner:" in until(browser, "const p = document.querySelector('#tournament pre'); "
+                                       "return p && p.textContent;")
+
+
+def _step_through(d, tmp_path_factory, name: str) -> None:
+    """Arrow keys, the buttons and End through the game open in `d`: the board follows."""
+    total = until(d, "return window.document.querySelectorAll('#moves tbody tr').length - 1;")
+    assert total > 3
+    board = "const b = document.getElementById('board'); return b.complete && b.naturalWidth " \
+            "> 0 && new URL(b.src).searchParams.get('ply') === '{}' && b.src;"
+    first = until(d, board.format(0))
+    body = d.find_element("css selector", "body")
+    for ply in (1, 2, 3):
+        body.send_keys("\ue014")                        # ArrowRight
+        until(d, board.format(ply))
+    d.find_element("id", "prev").click()
+    until(d, board.format(2))
+    d.find_element("id", "last").click()
+    last = until(d, board.format(total))
+    assert last != first
+    assert d.execute_script("return document.getElementById('where').dataset.ply") == str(total)
+    sel = d.execute_script("return document.querySelector('#moves tr.sel').dataset.ply")
+    assert sel == str(total)
+    body.send_keys("\ue011")                            # Home
+    until(d, board.format(0))
+    body.send_keys("\ue014")
+    until(d, board.format(1))
+    shot(d, tmp_path_factory, f"viewer-{name}")
+
+
+def test_viewer_steps_through_a_breakthrough_game_from_the_standings(site, browser,
+                                                                      tmp_path_factory):
+    url, _, _ = site
+    browser.get(url + "/experiment?id=alpha")
+    until(browser, GAMES_STORED)
+    browser.find_element("css selector", "#standings a.games-link").click()
+    link = until(browser, "const a = document.querySelector('#games a.view'); return a && a.href;")
+    browser.get(link)
+    until(browser, "return document.getElementById('players').textContent.includes("
+                   "'breakthrough');")
+    _step_through(browser, tmp_path_factory, "breakthrough")
+
+
+def test_viewer_steps_through_a_hex_game(site, browser, tmp_path_factory):
+    url, _, _ = site
+    browser.get(url + "/experiment?id=hex")
+    until(browser, GAMES_STORED)
+    browser.find_element("css selector", "#standings a.games-link").click()
+    browser.get(until(browser, "const a = document.querySelector('#games a.view'); "
+                               "return a && a.href;"))
+    until(browser, "return document.getElementById('players').textContent.includes('hex');")
+    _step_through(browser, tmp_path_factory, "hex")
+
+
+def test_viewer_steps_through_a_backgammon_game_and_its_dice(site, browser, tmp_path_factory):
+    url, _, _ = site
+    browser.get(url + "/experiment?id=dice")
+    until(browser, GAMES_STORED)
+    browser.find_element("css selector", "#standings a.games-link").click()
+    browser.get(until(browser, "const a = document.querySelector('#games a.view'); "
+                               "return a && a.href;"))
+    until(browser, "return document.getElementById('players').textContent.includes("
+                   "'backgammon');")
+    # ply 1 is the opening roll: a row of the dice, not of a seat
+    assert browser.execute_script("return document.querySelector('#moves tr[data-ply=\"1\"]')"
+                                  ".cells[1].textContent") == "dice"
+    _step_through(browser, tmp_path_factory, "backgammon")
+    browser.find_element("css selector", "#moves tr[data-ply='1']").click()
+    assert "the dice rolled" in until(browser, "const w = document.getElementById('where'); "
+                                               "return w.dataset.ply === '1' && w.textContent;")
+
+
+def test_a_stopped_run_reads_as_interrupted(site, browser):
+    url, _, run = site
+    _stop(run)
+    assert run.returncode == 130
+    browser.get(url + "/")
+    until(browser, "const b = document.querySelector('tr[data-id=\"alpha\"] .badge'); "
+                   "return b && b.textContent === 'interrupted';", 30)
