@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build run test test-fast lint bench clean annotate browser
+.PHONY: all install build run test test-fast lint bench clean annotate browser gnubg
 
 all: build
 
@@ -27,7 +27,7 @@ run: build
 	$(VENV)/bin/arena report results/quickstart --compare paper
 
 # Everything, as CI runs it (markers: slow, process, ray, browser; see pyproject.toml).
-test: build browser
+test: build browser gnubg
 	$(PY) -m pytest tests
 
 # The browser tests (arena serve's page, the html report) drive Debian's Chromium through its
@@ -42,6 +42,15 @@ browser:
 	    echo "make: no chromium/chromedriver and not root: the browser tests will skip"; \
 	  fi; \
 	fi
+
+# GNU Backgammon for the gnubg player's tests (issue 20): installed with apt when missing and
+# this runs as root; elsewhere those tests skip, saying why.
+gnubg:
+	@command -v gnubg >/dev/null || [ -x /usr/games/gnubg ] || \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg \
+	      >/dev/null) || echo "make: gnubg could not be installed"; \
+	  else echo "make: gnubg missing and not root: its tests will skip"; fi
 
 # The inner loop: every test but the slow, process, Ray and browser ones (under a minute).
 test-fast: build

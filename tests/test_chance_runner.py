@@ -124,11 +124,14 @@ def test_random_plies_openings_roll_dice_by_probability():
 # ---- players -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("spec,game,problem", [
-    ("MCTS", "pig", "MCTS cannot play pig, a game with dice: the MCTS search has no chance "
-                    "nodes yet; Random, Greedy, PigOptimal and py(...) can"),
+    ("αβ", "pig", "αβ cannot play pig, a game with dice: the αβ search has no chance nodes "
+                  "(expectimax, Star1 and Star2 are αβ with them); Random, Greedy, expectimax, "
+                  "Star1, Star2, MCMS, PigOptimal and py(...) can"),
     ("αβ(efBG)", "backgammon", "αβ(efBG) cannot play backgammon, a game with dice: the αβ "
-                               "search has no chance nodes yet; Random, Greedy and py(...) can"),
-    ("FlatMC", "backgammon", "FlatMC cannot play backgammon"),
+                               "search has no chance nodes (expectimax, Star1 and Star2 are αβ "
+                               "with them); Random, Greedy, expectimax, Star1, Star2, MCMS and "
+                               "py(...) can"),
+    ("MCTS(abp2)", "backgammon", "token 'abp2' in 'MCTS(abp2)' does not apply to backgammon"),
     ('GTP(cmd="gnubg")', "backgammon", "GTP carries no dice"),
     ("PigOptimal", "backgammon", "PigOptimal plays the exact solution of a game, and "
                                  "backgammon has none (games solved: pig)"),
@@ -182,8 +185,7 @@ def test_prove_pig(run):
 
 def test_players_and_games_describe_chance(run):
     r = run("players", "backgammon")
-    assert "a game with dice" in r.output and "MCTS, αβ, FlatMC and GTP engines cannot" in \
-        r.output
+    assert "a game with dice" in r.output and "αβ and GTP engines cannot" in r.output
     assert "PigOptimal" in run("players", "pig").output
     assert re.search(r"^pig .*\n +evaluations: .*; solved exactly: arena prove, PigOptimal$",
                      run("games").output, re.M)
@@ -211,9 +213,10 @@ def test_show_plays_moves_and_rolls(run):
      "arena: error: pig parameter target=0 out of range: expected 1 to 1000"),
     (["prove", "pig(target=0)"],
      "arena: error: pig parameter target=0 out of range: expected 1 to 1000"),
-    (["play", "pig", "MCTS", "Random"],
-     "arena: error: MCTS cannot play pig, a game with dice: the MCTS search has no chance "
-     "nodes yet; Random, Greedy, PigOptimal and py(...) can"),
+    (["play", "pig", "αβ", "Random"],
+     "arena: error: αβ cannot play pig, a game with dice: the αβ search has no chance nodes "
+     "(expectimax, Star1 and Star2 are αβ with them); Random, Greedy, expectimax, Star1, Star2, "
+     "MCMS, PigOptimal and py(...) can"),
     (["prove", "backgammon"],
      "arena: error: arena prove searches games without chance nodes; backgammon has dice and "
      "no exact solution"),

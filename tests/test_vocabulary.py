@@ -53,7 +53,8 @@ def test_every_quoted_command_exists_with_its_options():
 def _example(o, game=None) -> str:
     """A spec text that uses option `o` with a value in its range, for a kind that can play
     `game` where one takes the option (a game with dice: not the searches)."""
-    able = [k for k in ("MCTS", "alphabeta", "FlatMC", "Random", "Greedy")
+    able = [k for k in ("MCTS", "alphabeta", "FlatMC", "Random", "Greedy", "expectimax", "MCMS",
+                        "gnubg")
             if k in o.kinds and k in players.spec.playing_kinds(game)]
     kind = {"alphabeta": "αβ"}.get(able[0], able[0]) if able else \
         ("MCTS" if "MCTS" in o.kinds else "αβ")
@@ -96,7 +97,7 @@ def test_loa_lists_no_node_priors():
 
 def test_placeholders_are_the_letters_their_meanings_use():
     for label, meaning in players.describe_tokens():
-        head = label.split(" (αβ)")[0].split(" / ")[-1]
+        head = re.sub(r" \((αβ|MCMS|\*-minimax)\)$", "", label).split(" / ")[-1]
         o = next(o for o in OPTIONS if head in (f"{o.token}{o.symbol}", f"{o.field}={o.symbol}")
                  or head == (o.label or o.token))
         if o.type == "flag" or head == o.label:

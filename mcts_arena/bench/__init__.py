@@ -89,7 +89,12 @@ def c_reference(game: str, seconds: float) -> float | None:
 
 
 def search_speed(names: list[str], seconds: float) -> dict:
+    """Simulations/s of each game's bench MCTS players (nodes/s of αβ and the *-minimax
+    searches) at its start and benchmark positions; a game of dice starts at its first
+    decision (the first outcome of the opening roll) and its MCTS rows carry OpenSpiel's C++
+    MCTS with random rollouts measured in the same run (the issue's yardstick)."""
     from mcts_arena import players
+    from mcts_arena.players.options import STAR
     from mcts_arena.players.search.mcts import NODE_BYTES
 
     out = {}
@@ -99,11 +104,13 @@ def search_speed(names: list[str], seconds: float) -> dict:
         # the start position, then the game's other benchmark positions (a middle game)
         for where, text in [("start", None), *info.bench_positions.items()]:
             state = games.new_state(name, text)
+            while state.is_chance_node():
+                state.play(state.outcome_probs()[0][0])
             for spec in info.bench_players:
                 p = players.make(spec, name, seed=1)
                 _, st = p.choose(state, time=seconds)
                 key = p.name if where == "start" else f"{p.name} @{where}"
-                if p.spec.kind == "alphabeta":
+                if p.spec.kind == "alphabeta" or p.spec.kind in STAR:
                     rows[key] = {"nodes_per_s": round(st["nodes"] / st["time"], 1),
                                  "depth": st["depth"], "seconds": round(st["time"], 3)}
                 else:
@@ -111,6 +118,12 @@ def search_speed(names: list[str], seconds: float) -> dict:
                                  "nodes": st["nodes"], "bytes_per_node": NODE_BYTES,
                                  "tree_mb": round(st["nodes"] * NODE_BYTES / 2**20, 1),
                                  "seconds": round(st["time"], 3)}
+        if info.has_chance and rows:
+            ref = openspiel_reference(name, seconds)
+            for row in rows.values():
+                if ref and "sims_per_s" in row:
+                    row["openspiel_sims_per_s"] = round(ref, 1)
+                    row["ratio_to_openspiel"] = round(row["sims_per_s"] / ref, 2)
         out[name] = rows
     return out
 
@@ -139,6 +152,10 @@ def format_rows(out: dict, search: bool) -> list[str]:
                 lines.append(f"{name:13s} {spec:30s} {row['sims_per_s']:12,.0f} sims/s   "
                              f"{row['nodes']:>10,} nodes x {row['bytes_per_node']} B = "
                              f"{row['tree_mb']} MB")
+                if "openspiel_sims_per_s" in row:
+                    lines.append(f"{'':13s} {'':30s} OpenSpiel's C++ MCTS (random rollouts) "
+                                 f"{row['openspiel_sims_per_s']:,.0f} sims/s: ours "
+                                 f"{row['ratio_to_openspiel']:.1f}x")
             else:
                 lines.append(f"{name:13s} {spec:30s} {row['nodes_per_s']:12,.0f} nodes/s  "
                              f"depth {row['depth']}")

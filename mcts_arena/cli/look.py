@@ -40,6 +40,9 @@ def players_cmd(game: str | None) -> None:
         game = games.resolve(game)
     click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC, "
                "PigOptimal (a game's exact solution: pig)")
+    click.echo("  games of chance: expectimax(...), Star1(...), Star2(...) (*-minimax, Ballard "
+               "1983), MCMS(cN,...) (Monte Carlo *-minimax), gnubg(plies=N) (backgammon: GNU "
+               "Backgammon, one point match)")
     click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
                "(see README)")
     click.echo("tokens and options (a placeholder is the letter its meaning uses):")
@@ -52,8 +55,9 @@ def players_cmd(game: str | None) -> None:
             click.echo(f"  {ev:12s} {info.eval_meanings[ev]}")
         if info.has_chance:
             solved = ", PigOptimal (its exact solution)" if info.exact_solver else ""
-            click.echo(f"  a game with dice: Random, Greedy(ef...){solved} and py(...) play it; "
-                       "MCTS, αβ, FlatMC and GTP engines cannot yet")
+            click.echo(f"  a game with dice: MCTS and FlatMC (chance nodes sampled by "
+                       f"probability), expectimax, Star1, Star2, MCMS, Random, "
+                       f"Greedy(ef...){solved} and py(...) play it; αβ and GTP engines cannot")
         for name, body in info.macros.items():
             click.echo(f"  macro {name:6s} = {body}")
 

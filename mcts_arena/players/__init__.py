@@ -13,7 +13,8 @@ optionally, `check_startup`); tests point the runner at a fake one with the same
 
 Modules: notation.py (the syntax of every kind, display names), options.py (the option table),
 spec.py (parsing for a game, canonical strings), player.py (the Player interface), builtin.py
-(MCTS, αβ, Random, Greedy, FlatMC), gtp_player.py + gtp_process.py (GTP engines),
+(MCTS, αβ, Random, Greedy, FlatMC, *-minimax, PigOptimal), gtp_player.py + gtp_process.py (GTP
+engines), gnubg_player.py (GNU Backgammon over its external socket, on gtp_process.py),
 python_player.py (py(...) classes), gtp_server.py (`arena gtp`), search/ (the Cython searches).
 """
 from __future__ import annotations
@@ -65,6 +66,13 @@ def check_startup(text: str, game: str, budget: Budget, reached_by_moves: bool =
     one line naming the player and the problem; an engine without set_position when some
     opening is not `reached_by_moves`). Other players were checked when parsed."""
     spec = parse(text, game, macros)
+    if spec.kind == "gnubg":
+        from mcts_arena.players.gnubg_player import check_startup as gnubg_check
+
+        try:
+            gnubg_check(spec)
+        except ExternalError as e:
+            raise SpecError(str(e)) from None
     if spec.kind == "GTP":
         from mcts_arena.players.gtp_player import check_startup as gtp_check
 

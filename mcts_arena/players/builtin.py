@@ -1,6 +1,6 @@
 """The built-in players around the Cython searches (players/search/): Random, Greedy, MCTS,
-FlatMC (MCTS that never expands below the root), αβ and PigOptimal (a game's exact solution:
-Pig's), and `make_builtin`.
+FlatMC (MCTS that never expands below the root), αβ, the *-minimax family (expectimax, Star1,
+Star2, MCMS), PigOptimal (a game's exact solution: Pig's), and `make_builtin`.
 
 Budgets: a call gives `time` (seconds per move) or `sims` (simulations for MCTS and FlatMC,
 nodes for αβ); see players/player.py. An αβ depth (`d4`/`depth=`) replaces a node budget but
@@ -165,9 +165,44 @@ class AlphaBetaPlayer(Player):
         return self.search.search(state, seconds=time or 0.0, nodes=sims or 0)
 
 
-_KINDS = {"MCTS": MCTSPlayer, "alphabeta": AlphaBetaPlayer, "Random": RandomPlayer,
-          "Greedy": GreedyPlayer, "FlatMC": lambda spec, seed: MCTSPlayer(spec, seed, flat=True),
-          "PigOptimal": PigOptimalPlayer}
+class StarPlayer(Player):
+    """expectimax, Star1, Star2 and MCMS (players/search/expectimax.pyx) for games with chance
+    nodes (on a deterministic game expectimax is minimax and Star1/Star2 are αβ): iterative
+    deepening under the time or node budget, or a fixed depth (`d3`)."""
+
+    ALGO = {"expectimax": 0, "Star1": 1, "Star2": 2}
+
+    def __init__(self, spec, seed):
+        super().__init__(spec, seed)
+        from mcts_arena.players.search.expectimax import StarSearch
+
+        self.depth = int(spec.get("depth", 0) or 0)
+        if spec.kind == "MCMS":
+            algo, samples = int(spec.get("star", 2)), int(spec.get("samples", 5))
+        else:
+            algo, samples = self.ALGO[spec.kind], 0
+        self.search = StarSearch(algo, eval_id(spec), self.seed, samples,
+                                 use_tt=bool(spec.get("tt", 1)))
+
+    def _choose(self, state, time, sims):
+        if self.depth:      # a depth replaces a node budget, never a time budget
+            return self.search.search(state, seconds=time or 0.0, depth=self.depth)
+        if not time and not sims:
+            raise ValueError(f"{self.name} needs a budget: time, sims (nodes) or depth")
+        return self.search.search(state, seconds=time or 0.0, nodes=sims or 0)
+
+
+_KINDS = {"MCTS": MCTSPlayer, "expectimax": StarPlayer, "Star1": StarPlayer,
+          "Star2": StarPlayer, "MCMS": StarPlayer, "alphabeta": AlphaBetaPlayer,
+          "Random": RandomPlayer, "Greedy": GreedyPlayer,
+          "FlatMC": lambda spec, seed: MCTSPlayer(spec, seed, flat=True),
+          "PigOptimal": PigOptimalPlayer, "gnubg": lambda spec, seed: _gnubg(spec, seed)}
+
+
+def _gnubg(spec, seed):
+    from mcts_arena.players.gnubg_player import GnubgPlayer
+
+    return GnubgPlayer(spec, seed)
 
 
 def make_builtin(spec: PlayerSpec, seed: int) -> Player:

@@ -25,12 +25,16 @@ from mcts_arena.errors import SpecError
 KINDS = {"MCTS": "MCTS", "mcts": "MCTS", "αβ": "alphabeta", "ab": "alphabeta",
          "alphabeta": "alphabeta", "AB": "alphabeta", "Random": "Random", "random": "Random",
          "Greedy": "Greedy", "greedy": "Greedy", "FlatMC": "FlatMC", "flatmc": "FlatMC",
-         "PigOptimal": "PigOptimal", "pigoptimal": "PigOptimal"}
+         "expectimax": "expectimax", "Expectimax": "expectimax", "Star1": "Star1",
+         "star1": "Star1", "Star2": "Star2", "star2": "Star2", "MCMS": "MCMS", "mcms": "MCMS",
+         "PigOptimal": "PigOptimal", "pigoptimal": "PigOptimal", "gnubg": "gnubg"}
 #: Spellings of the external kinds -> the kind.
 EXTERNAL_KINDS = {"GTP": "GTP", "gtp": "GTP", "py": "py"}
 #: How a canonical spec writes each built-in kind.
 DISPLAY_KIND = {"MCTS": "MCTS", "alphabeta": "αβ", "Random": "Random", "Greedy": "Greedy",
-                "FlatMC": "FlatMC", "PigOptimal": "PigOptimal"}
+                "FlatMC": "FlatMC", "expectimax": "expectimax", "Star1": "Star1",
+                "Star2": "Star2", "MCMS": "MCMS", "PigOptimal": "PigOptimal",
+                "gnubg": "gnubg"}
 
 # The outer form: a head, then optionally one parenthesised argument text (greedy: a nested or
 # unbalanced parenthesis stays inside and is refused by the argument readers).

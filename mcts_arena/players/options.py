@@ -28,7 +28,9 @@ from mcts_arena import budgets
 from mcts_arena.players.notation import number
 
 MCTS = frozenset({"MCTS"})
-SEARCHING = frozenset({"MCTS", "alphabeta", "FlatMC"})
+#: The *-minimax kinds (players/search/expectimax.pyx): games with chance nodes.
+STAR = frozenset({"expectimax", "Star1", "Star2", "MCMS"})
+SEARCHING = frozenset({"MCTS", "alphabeta", "FlatMC"}) | STAR
 
 
 @dataclass(frozen=True)
@@ -110,14 +112,23 @@ OPTIONS: tuple[Option, ...] = (
            key=True, written="key", engine="abw", symbol="N", needs="abp"),
     Option("C", "float", 0, 100, "UCT exploration constant c", kinds=frozenset({"MCTS",
            "FlatMC"}), key=True, written="key", engine="C", symbol="c"),
-    Option("depth", "int", 1, 64, "fixed search depth N", kinds=frozenset({"alphabeta"}),
-           token="d", key=True, key_meaning="αβ: fixed depth N", label="dN", example="4",
+    Option("depth", "int", 1, 64, "fixed search depth N (decisions; a chance node costs none)",
+           kinds=frozenset({"alphabeta"}) | STAR, token="d", key=True,
+           key_meaning="αβ, expectimax, Star1/2, MCMS: fixed depth N", label="dN", example="4",
            engine="depth", symbol="N"),
+    Option("samples", "int", 1, 1000, "MCMS: N outcomes sampled (with replacement) at each "
+           "chance node with more (default 5)", kinds=frozenset({"MCMS"}), token="c",
+           key=True, key_meaning="MCMS: N outcomes sampled per chance node", label="cN",
+           example="5", engine="samples", symbol="N"),
+    Option("star", "int", 1, 2, "MCMS: the *-minimax under the sampling, 1|2 for Star1 or "
+           "Star2 (default 2)", kinds=frozenset({"MCMS"}), key=True, written="key", off=2,
+           engine="star", symbol="1|2"),
     Option("hh", "int", 0, 1, "αβ: history heuristic (1, default) or none (0, as the paper's "
            "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,
            engine="use_history", symbol="0|1"),
-    Option("tt", "int", 0, 1, "αβ: transposition table (1, default) or none (0, as the paper's "
-           "αβ)", kinds=frozenset({"alphabeta"}), key=True, written="key", off=1,
+    Option("tt", "int", 0, 1, "αβ, *-minimax: transposition table (1, default) or none (0, as "
+           "the paper's αβ)", kinds=frozenset({"alphabeta"}) | STAR, key=True, written="key",
+           off=1,
            engine="use_tt", symbol="0|1"),
     # The MIA-like αβ (issue 23): each enhancement a switch, off by default (the αβ the
     # record's rows name); docs/loa.md has their measurements.
@@ -137,15 +148,19 @@ OPTIONS: tuple[Option, ...] = (
     Option("lmr", "int", 0, 1, "αβ: late move reductions, one ply from the 5th move on "
            "(1, with pvs) or none (0, default)", kinds=frozenset({"alphabeta"}), key=True,
            written="key", off=0, engine="lmr", symbol="0|1"),
+    Option("plies", "int", 0, 2, "gnubg: chequer play evaluation at N plies (0: its neural net "
+           "alone, the default)", kinds=frozenset({"gnubg"}), key=True, written="key", off=0,
+           symbol="N"),
     Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "S seconds per move (overrides "
            "the experiment budget)", kinds=SEARCHING, key=True, role="budget", symbol="S"),
     Option("sims", "int", 1, budgets.SIMS_MAX, "a fixed budget of N simulations per move (the "
            "paper's _sl)", kinds=SEARCHING, token="sl", token_kinds=MCTS, key=True,
-           key_meaning="N simulations per move (MCTS, FlatMC) or nodes (αβ)", example="1000",
+           key_meaning="N simulations per move (MCTS, FlatMC) or nodes (αβ, *-minimax)",
+           example="1000",
            role="budget", symbol="N"),
     Option("seed", "int", 0, 2**63, "extra seed salt N for this player",
-           kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}), key=True,
-           role="seed", symbol="N"),
+           kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}) | STAR,
+           key=True, role="seed", symbol="N"),
 )
 
 BY_FIELD: dict[str, Option] = {o.field: o for o in OPTIONS}

@@ -41,6 +41,7 @@ from mcts_arena.players.options import (
     BY_FIELD,
     EXCLUSIVE,
     OPTIONS,
+    STAR,
     Option,
     keys_of,
     tokens_of,
@@ -76,7 +77,7 @@ class PlayerSpec:
     """A parsed built-in player: kind, game, options that differ from the defaults, canonical
     string."""
 
-    kind: str                       # MCTS, alphabeta, Random, Greedy, FlatMC
+    kind: str               # MCTS, alphabeta, Random, Greedy, FlatMC, expectimax, Star1/2, MCMS
     game: str
     options: tuple = ()             # sorted ((name, value), ...) of non-default options
     evalfn: str = ""                # evaluation function name (game default filled in)
@@ -185,7 +186,8 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     kind = notation.kind_of(kind_text)
     if kind is None:
         raise SpecError(f"unknown player kind {kind_text!r} in {text!r}; valid kinds: "
-                        "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, PigOptimal, GTP, py")
+                        "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, expectimax, Star1, "
+                        "Star2, MCMS, PigOptimal, gnubg, GTP, py")
     _check_chance(kind, game, text)
     if kind in ("GTP", "py"):
         return _parse_external(kind, args, text, game)
@@ -235,7 +237,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
             _check_game(o.field, tok, game, text)
             _set(opts, o.field, val, tok, text)
 
-    if kind in ("MCTS", "alphabeta", "Greedy", "FlatMC") and not evalfn:
+    if kind in ("MCTS", "alphabeta", "Greedy", "FlatMC", *STAR) and not evalfn:
         evalfn = info.default_eval
     if kind == "Random":
         evalfn = ""
@@ -258,9 +260,8 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
 
 #: Kinds that cannot play a game with chance nodes: the searches assume a player moves at
 #: every node, and GTP carries no dice. (Searches with chance nodes are issue 20's next part.)
-NO_CHANCE = {"MCTS": "the MCTS search has no chance nodes yet",
-             "alphabeta": "the αβ search has no chance nodes yet",
-             "FlatMC": "the MCTS search has no chance nodes yet",
+NO_CHANCE = {"alphabeta": "the αβ search has no chance nodes (expectimax, Star1 and Star2 "
+                          "are αβ with them)",
              "GTP": "GTP carries no dice"}
 
 
@@ -269,8 +270,14 @@ def _check_chance(kind: str, game: games.Game, text: str) -> None:
     info = game.info
     if info.has_chance and kind in NO_CHANCE:
         raise SpecError(f"{' '.join(text.split())} cannot play {game}, a game with dice: "
-                        f"{NO_CHANCE[kind]}; Random, Greedy"
+                        f"{NO_CHANCE[kind]}; Random, Greedy, expectimax, Star1, Star2, MCMS"
                         f"{', PigOptimal' if info.exact_solver else ''} and py(...) can")
+    if kind == "gnubg":
+        if info.name != "backgammon":
+            raise SpecError(f"gnubg plays backgammon, not {game}")
+        from mcts_arena.players.gnubg_player import gnubg_path
+
+        gnubg_path()        # not installed: one line now, not an error game per game
     if kind == "PigOptimal":
         if info.exact_solver is None:
             have = [g for g in games.names() if games.info_of(g).exact_solver is not None]
@@ -388,6 +395,9 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
              if o.key and ok(o)]
     rows += [(f"{label(o)} (αβ)", o.meaning) for o in tokens_of("alphabeta").values()
              if ok(o, frozenset({"alphabeta"}))]
+    rows += [(f"{label(o)} ({'MCMS' if o.kinds <= {'MCMS'} else '*-minimax'})", o.meaning)
+             for o in tokens_of("MCMS").values()
+             if ok(o, STAR) and not ("alphabeta" in o.kinds and "alphabeta" in able)]
     return rows
 
 
@@ -397,6 +407,8 @@ def playing_kinds(game: str | None = None) -> frozenset:
     kinds = frozenset(o_kind for o in OPTIONS for o_kind in o.kinds)
     if game is not None and games.info_of(game).has_chance:
         kinds -= set(NO_CHANCE)
+    if game is not None and games.info_of(game).name != "backgammon":
+        kinds -= {"gnubg"}          # GNU Backgammon plays nothing else
     return kinds
 
 

@@ -33,6 +33,12 @@ Forced actions (`fa`): before searching, the game's `forced_move` (Gomoku: make 
 make or stop an open four) is played at once without search.
 Backpropagation: mean, or with `mbT` the max child value once a node has T visits; implicit
 minimax `v_s = max_a v_{s,a}` (sign by side to move); the solver's proofs.
+
+Chance nodes (games of dice, closed loop): a chance node's children are its outcomes (their
+probabilities in `bias`, all active at once), selection there draws an outcome by probability
+instead of UCT, playouts roll the dice by probability, implicit minimax backs up the
+expectation of the outcomes' values, `mbT` takes no max there, and the solver proves a chance
+node only when every outcome is proven the same way.
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
@@ -52,6 +58,10 @@ cdef long SIMS_CAP = _budgets.SIMS_MAX
 DEF MAX_PATH = 4096
 DEF MARK_SIZE = 65536
 DEF UCB_CACHE = 64      # _select: exploration terms cached per visit count below this
+
+cdef enum:
+    VISITED = 1          # Node.real's bits
+    CHANCE = 2
 
 cdef enum:
     SEL_PLAIN = 0
@@ -74,7 +84,8 @@ cdef struct Node:
     signed char mover    # player who made `move`
     signed char tomove   # side to move at this node
     signed char proven   # +1 mover wins, -1 mover loses, 0 unknown
-    signed char real     # 1 once a simulation has passed through (virtual visits aside)
+    signed char real     # bit 1: a simulation has passed through (virtual visits aside);
+                         # bit 2 (CHANCE): a chance node, whose children are the outcomes
 
 
 cdef struct Opts:
@@ -145,6 +156,7 @@ cdef class MCTSSearch:
     cdef bint full
     cdef bint tracing       # record playout moves (tests, `playout_once`)
     cdef int* mv_expand     # move buffers of _expand and _playout, sized by the game's max_moves
+    cdef double* pr_expand  # a chance node's outcome probabilities (max_outcomes <= max_moves)
     cdef int* mv_playout
     cdef Node* sort_tmp     # merge buffer of the unpruning order, max_moves nodes
     cdef int mv_cap
@@ -156,6 +168,7 @@ cdef class MCTSSearch:
 
     def __cinit__(self):
         self.mv_expand = self.mv_playout = NULL
+        self.pr_expand = NULL
         self.sort_tmp = NULL
         self.mv_cap = 0
         self.ucb_call = 0
@@ -167,6 +180,7 @@ cdef class MCTSSearch:
         self.marks = NULL
 
     def __dealloc__(self):
+        free(self.pr_expand)
         free(self.mv_expand)
         free(self.mv_playout)
         free(self.sort_tmp)
@@ -263,11 +277,14 @@ cdef class MCTSSearch:
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil:
         """Create the children of `node` (state s is at node). False if the pool is full."""
         cdef int* moves = self.mv_expand
-        cdef int n = s.search_moves(moves)
+        cdef int n
         cdef int i, j, first, me = s.player, res
         cdef Node* c
         cdef Node tmp
         cdef double prior, e
+        if s.is_chance():
+            return self._expand_chance(s, node)
+        n = s.search_moves(moves)
         if n == 0:
             return False
         first = self._alloc(n)
@@ -319,6 +336,54 @@ cdef class MCTSSearch:
         self._update_node(node)
         return True
 
+    cdef bint _expand_chance(self, GameState s, int node) noexcept nogil:
+        """A chance node's children: one per outcome, its probability kept in `bias`, its
+        mover the side the dice concern (the chance node's side), all active at once; the
+        node is marked CHANCE. Selection samples them by probability (_sample_outcome)."""
+        cdef int* outs = self.mv_expand
+        cdef double* probs = self.pr_expand
+        cdef int n = s.chance_outcomes(outs, probs)
+        cdef int i, first, me = s.player, res
+        cdef Node* c
+        cdef double e
+        if n == 0:
+            return False
+        first = self._alloc(n)
+        if first < 0:
+            return False
+        for i in range(n):
+            c = &self.nodes[first + i]
+            self._init_node(c, outs[i], me, me)
+            c.bias = <float>probs[i]
+            s.do_move(outs[i])
+            c.tomove = s.player
+            res = s.result()
+            if res != ONGOING:
+                if res == me:
+                    c.proven = 1
+                elif res != DRAW:
+                    c.proven = -1
+            if self.o.need_v:
+                e = s.evaluate(self.o.evalfn)
+                c.v = e if s.player == me else -e
+            s.undo_move()
+        c = &self.nodes[node]
+        c.first = first
+        c.nchild = n
+        c.nactive = n
+        c.real |= CHANCE
+        self._update_node(node)
+        return True
+
+    cdef int _sample_outcome(self, GameState s, int node) noexcept nogil:
+        """The child of chance node `node` for an outcome drawn by its probability."""
+        cdef Node* nd = &self.nodes[node]
+        cdef int m = s.sample_chance(&self.rng), i
+        for i in range(nd.first, nd.first + nd.nchild):
+            if self.nodes[i].move == m:
+                return i
+        return nd.first         # cannot happen: the outcomes are the children
+
     cdef void _sort_by_bias(self, Node* a, int n) noexcept nogil:
         """Stable sort of a[0:n] by bias, highest first (bottom-up merge sort through
         sort_tmp): O(n log n) where an insertion sort cost O(n^2) on 225-child Gomoku nodes;
@@ -369,6 +434,9 @@ cdef class MCTSSearch:
         cdef bint all_lost = nd.nactive == nd.nchild
         cdef bint won = False
         cdef double sign = 1.0 if nd.tomove == nd.mover else -1.0
+        if nd.real & CHANCE:
+            self._update_chance(nd, sign)
+            return
         for i in range(nd.first, nd.first + nd.nactive):
             c = &self.nodes[i]
             if c.v > best:
@@ -383,6 +451,28 @@ cdef class MCTSSearch:
             if won:
                 nd.proven = 1 if nd.tomove == nd.mover else -1
             elif all_lost:
+                nd.proven = -1 if nd.tomove == nd.mover else 1
+
+    cdef void _update_chance(self, Node* nd, double sign) noexcept nogil:
+        """A chance node's implicit value is the expectation of its outcomes' (Lanctot et
+        al.'s implicit minimax, with the mean where the dice choose), and it is proven only
+        when every outcome is proven the same way."""
+        cdef Node* c
+        cdef int i, wins = 0, losses = 0
+        cdef double ev = 0.0
+        for i in range(nd.first, nd.first + nd.nchild):
+            c = &self.nodes[i]
+            ev += c.bias * c.v
+            if c.proven == 1:
+                wins += 1
+            elif c.proven == -1:
+                losses += 1
+        if self.o.backup_v:
+            nd.v = <float>(sign * ev)
+        if nd.proven == 0:
+            if wins == nd.nchild:
+                nd.proven = 1 if nd.tomove == nd.mover else -1
+            elif losses == nd.nchild:
                 nd.proven = -1 if nd.tomove == nd.mover else 1
 
     # ---- selection ------------------------------------------------------------------------
@@ -510,11 +600,14 @@ cdef class MCTSSearch:
                 if e <= -self.o.det:
                     r0 = -1.0 if s.player == 0 else 1.0
                     break
-            n = s.gen_moves(moves)
-            if n == 0 or depth >= 100000:
-                r0 = 0.0
-                break
-            m = self._playout_move(s, moves, n)
+            if s.is_chance():
+                m = s.sample_chance(&self.rng)     # the dice, by their probabilities
+            else:
+                n = s.gen_moves(moves)
+                if n == 0 or depth >= 100000:
+                    r0 = 0.0
+                    break
+                m = self._playout_move(s, moves, n)
             if (self.o.rave > 0 or self.tracing) and self.n_played < MAX_PATH:
                 self.played[self.n_played] = m
                 self.played_by[self.n_played] = s.player
@@ -545,7 +638,7 @@ cdef class MCTSSearch:
                 r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
                 break
             if nd.first < 0:
-                if (node != 0 and not nd.real) or (node != 0 and self.o.flat) or \
+                if (node != 0 and not (nd.real & VISITED)) or (node != 0 and self.o.flat) or \
                         depth >= MAX_PATH - 2 or not self._expand(s, node, np_visits):
                     r0 = self._playout(s)
                     break
@@ -559,7 +652,10 @@ cdef class MCTSSearch:
                 self._descend(s, child, &depth)
                 r0 = self._leaf_value(s, child)
                 break
-            child = self._select(node)
+            if nd.real & CHANCE:
+                child = self._sample_outcome(s, node)
+            else:
+                child = self._select(node)
             self._descend(s, child, &depth)
             node = child
         self._backprop(depth, r0)
@@ -595,7 +691,7 @@ cdef class MCTSSearch:
             node = self.path[i]
             nd = &self.nodes[node]
             nd.visits += 1
-            nd.real = 1
+            nd.real |= VISITED
             nd.wins += r0 if nd.mover == 0 else -r0
             if nd.first >= 0:
                 # without implicit minimax only a proof can change here, and only when the
@@ -608,7 +704,8 @@ cdef class MCTSSearch:
                     self._update_node(node)
                 if self.o.rave > 0:
                     self._rave_update(node, i, r0)
-                if self.o.mb >= 0 and nd.visits >= self.o.mb and nd.proven == 0:
+                if self.o.mb >= 0 and nd.visits >= self.o.mb and nd.proven == 0 and \
+                        not (nd.real & CHANCE):       # the dice take no max
                     # max backpropagation: pass up the best child's mean instead of the sample
                     best = -2.0
                     for k in range(nd.first, nd.first + nd.nactive):
@@ -677,10 +774,13 @@ cdef class MCTSSearch:
         free(self.mv_expand)
         free(self.mv_playout)
         free(self.sort_tmp)
+        free(self.pr_expand)
+        self.pr_expand = <double*>malloc(s.max_moves * sizeof(double))
         self.mv_expand = <int*>malloc(s.max_moves * sizeof(int))
         self.mv_playout = <int*>malloc(s.max_moves * sizeof(int))
         self.sort_tmp = <Node*>malloc(s.max_moves * sizeof(Node))
-        if self.mv_expand == NULL or self.mv_playout == NULL or self.sort_tmp == NULL:
+        if self.mv_expand == NULL or self.mv_playout == NULL or self.sort_tmp == NULL or \
+                self.pr_expand == NULL:
             self.mv_cap = 0
             raise MemoryError()
         self.mv_cap = s.max_moves
