@@ -278,10 +278,10 @@ cdef class MCTSSearch:
         """Create the children of `node` (state s is at node). False if the pool is full."""
         cdef int* moves = self.mv_expand
         cdef int n
-        cdef int i, j, first, me = s.player, res
+        cdef int i, j, first, me = s.player
         cdef Node* c
         cdef Node tmp
-        cdef double prior, e
+        cdef double prior
         if s.is_chance():
             return self._expand_chance(s, node)
         n = s.search_moves(moves)
@@ -305,18 +305,7 @@ cdef class MCTSSearch:
                 if prior >= 0:
                     c.visits = np_visits
                     c.wins = np_visits * (2.0 * prior - 1.0)
-            s.do_move(moves[i])
-            c.tomove = s.player
-            res = s.result()
-            if res != ONGOING:
-                if res == me:
-                    c.proven = 1
-                elif res != DRAW:
-                    c.proven = -1
-            if self.o.need_v:
-                e = s.evaluate(self.o.evalfn)
-                c.v = e if s.player == me else -e
-            s.undo_move()
+            self._look_ahead(s, c, moves[i], me)
         if self.o.pu > 0:
             # children sorted by heuristic, best first: unpruning reveals them in this order
             self._sort_by_bias(&self.nodes[first], n)
@@ -336,6 +325,24 @@ cdef class MCTSSearch:
         self._update_node(node)
         return True
 
+    cdef inline void _look_ahead(self, GameState s, Node* c, int move, int me) noexcept nogil:
+        """What a new child learns one move ahead, for a move or a dice outcome alike: the side
+        to move after it, a proof where the game ends there, and the evaluation im/cb/pbim use."""
+        cdef int res
+        cdef double e
+        s.do_move(move)
+        c.tomove = s.player
+        res = s.result()
+        if res != ONGOING:
+            if res == me:
+                c.proven = 1
+            elif res != DRAW:
+                c.proven = -1
+        if self.o.need_v:
+            e = s.evaluate(self.o.evalfn)
+            c.v = e if s.player == me else -e
+        s.undo_move()
+
     cdef bint _expand_chance(self, GameState s, int node) noexcept nogil:
         """A chance node's children: one per outcome, its probability kept in `bias`, its
         mover the side the dice concern (the chance node's side), all active at once; the
@@ -343,9 +350,8 @@ cdef class MCTSSearch:
         cdef int* outs = self.mv_expand
         cdef double* probs = self.pr_expand
         cdef int n = s.chance_outcomes(outs, probs)
-        cdef int i, first, me = s.player, res
+        cdef int i, first, me = s.player
         cdef Node* c
-        cdef double e
         if n == 0:
             return False
         first = self._alloc(n)
@@ -355,18 +361,7 @@ cdef class MCTSSearch:
             c = &self.nodes[first + i]
             self._init_node(c, outs[i], me, me)
             c.bias = <float>probs[i]
-            s.do_move(outs[i])
-            c.tomove = s.player
-            res = s.result()
-            if res != ONGOING:
-                if res == me:
-                    c.proven = 1
-                elif res != DRAW:
-                    c.proven = -1
-            if self.o.need_v:
-                e = s.evaluate(self.o.evalfn)
-                c.v = e if s.player == me else -e
-            s.undo_move()
+            self._look_ahead(s, c, outs[i], me)
         c = &self.nodes[node]
         c.first = first
         c.nchild = n
