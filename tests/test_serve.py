@@ -150,6 +150,22 @@ def test_builds_are_the_stored_games_own(root, tmp_path):
 
 
 
+def test_a_damaged_sprt_value_makes_the_store_unreadable_not_the_page(root, tmp_path):
+    """SPRT decisions are read through the store's checked reader: a value that is not JSON is
+    one line ("unreadable"), a value of another shape counts as undecided; neither raises."""
+    shutil.copytree(root / "bt", tmp_path / "bt")
+    shutil.copytree(root / "bt", tmp_path / "bt2")
+    for name, raw in (("bt", "{not json"), ("bt2", "[1, 2]")):
+        c = sqlite3.connect(tmp_path / name / DB_NAME)
+        with c:
+            c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('sprt/x', ?)", (raw,))
+        c.close()
+    bad, odd = (catalog.summary(e) for e in sorted(catalog.find_stores(tmp_path),
+                                                    key=lambda e: e.id))
+    assert bad["state"] == "unreadable" and "corrupt store" in bad["error"], bad
+    assert odd["state"] == "finished" and odd["stored"] == 12, odd
+
+
 def test_a_store_of_schema_1_is_shown_and_its_games_unrecorded(root, tmp_path):
     """A store made before games carried their build (no provenance columns) is read as it is,
     never migrated: its games count as unrecorded and its standings are the report's."""

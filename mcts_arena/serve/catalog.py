@@ -10,7 +10,6 @@ make a starting `arena run` refuse ("in use by another run").
 """
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -186,8 +185,11 @@ def _facts(store: Store, running: bool) -> dict:
     done = {r[0]: (r[1], r[2]) for r in store.conn.execute(
         "SELECT pairing_id, SUM(reason != 'error'), SUM(reason = 'error') FROM game "
         "GROUP BY pairing_id")}
-    decided = {k.split("/", 1)[1] for k, v in store.meta_items("sprt/").items()
-               if (json.loads(v) or {}).get("decision")}
+    # through the store's checked reader: a damaged value is one line ("unreadable"), and a
+    # value of the wrong shape (not an object) counts as undecided rather than raising
+    sprt = {k: store.meta_json(k) for k in store.meta_items("sprt/")}
+    decided = {k.split("/", 1)[1] for k, v in sprt.items()
+               if isinstance(v, dict) and v.get("decision")}
     planned = remaining = 0
     for p in store.pairings():
         ok = done.get(p["pairing_id"], (0, 0))[0]
