@@ -69,6 +69,62 @@ def test_efwb_features_are_the_same_from_the_cache():
         assert s.copy().evaluation("efWB") == first[0]        # a fresh cache
 
 
+def test_connected_agrees_with_a_flood_fill():
+    """connected()'s row and column gap test (issue 23's second round) gives the flood
+    fill's answer, on random piece sets of every size, clustered and spread."""
+    from mcts_arena.games.boardtext import format_ranks
+
+    def flood(bits):
+        sqs = {i for i in range(64) if bits >> i & 1}
+        todo, seen = [min(sqs)], {min(sqs)}
+        while todo:
+            q = todo.pop()
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    r, c = (q >> 3) + dr, (q & 7) + dc
+                    if 0 <= r < 8 and 0 <= c < 8 and (r * 8 + c) in sqs and r * 8 + c not in seen:
+                        seen.add(r * 8 + c)
+                        todo.append(r * 8 + c)
+        return len(seen) == len(sqs)
+
+    rng = random.Random(5)
+    checked = {True: 0, False: 0}
+    for _ in range(3000):
+        n = rng.randint(1, 12)
+        if rng.random() < 0.5:      # clustered: a random walk of neighbours, often connected
+            sq, sqs = rng.randrange(64), set()
+            while len(sqs) < n:
+                sqs.add(sq)
+                r = min(7, max(0, (sq >> 3) + rng.choice((-1, 0, 1))))
+                c = min(7, max(0, (sq & 7) + rng.choice((-1, 0, 1, 2))))
+                sq = r * 8 + c
+        else:
+            sqs = set(rng.sample(range(64), n))
+        black = sum(1 << q for q in sqs)
+        free = [q for q in range(64) if q not in sqs]
+        white = sum(1 << q for q in rng.sample(free, 3))
+        s = games.new_state("loa", format_ranks(black, white, 0, "b", "w"))
+        assert s.is_connected(0) == flood(black), format_ranks(black, white, 0, "b", "w")
+        checked[flood(black)] += 1
+    assert min(checked.values()) > 300          # both answers were tested many times
+
+
+def test_tanh_argument_is_the_evaluation():
+    """The 2-ply αβ playout compares evaluate_tanh_arg's x and takes tanh of few of them: the
+    evaluation is tanh(x) to the last bit, for both evaluations; None when the game is over."""
+    import math
+    seen_end = False
+    for s in random_positions(4, 7):
+        for name in ("efWB", "efLOA0"):
+            x = s.tanh_argument(name)
+            if s.is_terminal():
+                assert x is None
+                seen_end = True
+            else:
+                assert math.tanh(x) == s.evaluation(name)
+    assert seen_end
+
+
 def _recorded(scale):
     """main's digests, and the corrected ones of the parts changed on purpose."""
     recorded = json.loads((ROOT / "tests" / "data" / "loa_identity.json").read_text())

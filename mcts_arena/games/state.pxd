@@ -113,6 +113,7 @@ cdef class GameState:
     cdef void undo_move(self) noexcept nogil
     cdef int result(self) noexcept nogil
     cdef double evaluate(self, int evalfn) noexcept nogil
+    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil
     cdef double eval_after(self, int move, int evalfn) noexcept nogil
     cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil
 

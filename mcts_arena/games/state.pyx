@@ -48,6 +48,13 @@ cdef class GameState:
     cdef double evaluate(self, int evalfn) noexcept nogil:
         return 0.0
 
+    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil:
+        """True, with x set, when evaluate(evalfn) here is exactly tanh(x) (an ongoing position
+        and an evaluation of that shape): a search comparing leaf values may then compare
+        the x's and take tanh only of those that can matter (tanh is monotone). Default:
+        False (call evaluate)."""
+        return False
+
     cdef double eval_after(self, int move, int evalfn) noexcept nogil:
         """Evaluation after `move`, from the view of the side making it (ε-greedy playouts and
         expansion use this; games override it with an O(1) incremental version)."""

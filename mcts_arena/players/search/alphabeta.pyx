@@ -18,6 +18,7 @@ Winands & Björnsson 2011).
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
+from libc.math cimport tanh
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
@@ -112,12 +113,52 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
                 break
     best = -INF
     me = s.player
+    if depth == 1:
+        return _plain_frontier(s, moves, n, alpha, beta, evalfn, ply, killers)
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
             v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width, killers)
         else:
             v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width, killers)
+        s.undo_move()
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    killers[ply] = best_move
+    return best
+
+
+cdef double _plain_frontier(GameState s, int* moves, int n, double alpha, double beta,
+                           int evalfn, int ply, int* killers) noexcept nogil:
+    """_plain at depth 1, with its children's evaluations compared before their tanh: where
+    the game's evaluation is tanh(x), a leaf whose x is not below the least x taken so far
+    can neither raise this node's best value (-tanh is non-increasing) nor cut (the best is
+    below beta while the loop goes on), so its tanh is not computed; every other leaf is
+    valued and compared exactly as _plain does, so the value, the cut-off and the best move
+    are _plain's (the αβ-playout identity digests check it; issue 23: tanh was 9% of a
+    playout)."""
+    cdef int i, me = s.player, best_move = -1, res
+    cdef double v, x, best = -INF, xmin = INF
+    for i in range(n):
+        s.do_move(moves[i])
+        res = s.result()
+        if res != ONGOING:
+            v = terminal_score(s, res, ply + 1)
+        elif s.player == me or not s.evaluate_tanh_arg(evalfn, &x):
+            v = s.evaluate(evalfn)
+        elif x >= xmin:
+            s.undo_move()
+            continue
+        else:
+            xmin = x
+            v = tanh(x)
+        if s.player != me:
+            v = -v
         s.undo_move()
         if v > best:
             best = v
