@@ -39,8 +39,9 @@ pytestmark = [pytest.mark.browser,
                                  reason=f"{MISSING}: arena serve is not checked in a browser "
                                         f"here")]
 
-# a run long enough to outlast the tests (about 0.25 s a game on one worker); stopped at the end
-RUNNING = ("name: alpha\ngame: breakthrough\nbudget: {sims: 150}\ngames: 100\nseed: 7\n"
+# a run long enough to outlast the tests on an idle machine (300 games, about 0.05 s each on one
+# idle worker, ran out before the last test); stopped at the end
+RUNNING = ("name: alpha\ngame: breakthrough\nbudget: {sims: 150}\ngames: 2000\nseed: 7\n"
            "matches:\n  - sweep: {player: 'MCTS(bl,im{a})', opponent: 'MCTS(bl)', "
            "a: [0.0, 0.3, 0.6]}\n")
 HEX = ("name: hex\ngame: hex(size=5)\nbudget: {sims: 30}\ngames: 4\nseed: 3\nmatches:\n"
