@@ -27,12 +27,13 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from mcts_arena.errors import UserError
 from mcts_arena.serve.live import Live, NotFound, View
+from mcts_arena.serve.pages import page_html
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The pages load only their own script, style and pictures (no inline script, nothing from
@@ -111,14 +112,15 @@ def build_app(root: str | Path, host: str = "127.0.0.1") -> SecurityHeaders:
     live.warm()
 
     def page(name: str, *required: str):
+        html = page_html(name)
+
         async def endpoint(request: Request) -> Response:
             if required:
                 eid = _param(request, "id")
                 live.entry(eid)
                 if "game" in required:
                     await run_in_threadpool(live.game, eid, _param(request, "game"))
-            return FileResponse(STATIC / name, media_type="text/html",
-                                headers={"cache-control": "no-cache"})
+            return HTMLResponse(html, headers={"cache-control": "no-cache"})
         return _errors(endpoint)
 
     def api(fn):
@@ -152,9 +154,9 @@ def build_app(root: str | Path, host: str = "127.0.0.1") -> SecurityHeaders:
                        "image/svg+xml")
 
     routes = [
-        Route("/", page("index.html")),
-        Route("/experiment", page("experiment.html", "id")),
-        Route("/game", page("game.html", "id", "game")),
+        Route("/", page("index")),
+        Route("/experiment", page("experiment", "id")),
+        Route("/game", page("game", "id", "game")),
         Route("/api/index", api(index)),
         Route("/api/experiment", api(experiment)),
         Route("/api/picture", api(picture)),
