@@ -487,6 +487,16 @@ cdef class LinesOfAction(GameState):
             self.res = ONGOING
 
     # ---- rules ----------------------------------------------------------------------------
+    cdef inline int _dirs(self, int sq) noexcept nogil:
+        """The legal directions of the piece on sq, bit d for direction d (E W N S NE SW NW SE),
+        from its four lines' patterns: E/W on the row, N/S on the column, NE/SW on the
+        diagonal take the higher position first; on the anti-diagonal NW goes to lower
+        positions (columns), SE to higher, hence the swap."""
+        return (((MOVET[self.lidx[LINE[sq][0]]] >> LSH[sq][0]) & 3)
+                | (((MOVET[self.lidx[LINE[sq][1]]] >> LSH[sq][1]) & 3) << 2)
+                | (((MOVET[self.lidx[LINE[sq][2]]] >> LSH[sq][2]) & 3) << 4)
+                | (SWAP2[(MOVET[self.lidx[LINE[sq][3]]] >> LSH[sq][3]) & 3] << 6))
+
     cdef int gen_moves(self, int* out) noexcept nogil:
         """gen_into's moves in gen_into's order (piece by piece from a1, directions E W N S
         NE SW NW SE), read from the line patterns: a piece's legal directions are two bits
@@ -496,12 +506,7 @@ cdef class LinesOfAction(GameState):
         while x:
             sq = lsb(x)
             x &= x - 1
-            # E/W on the row, N/S on the column, NE/SW on the diagonal: higher position
-            # first; on the anti-diagonal NW goes to lower positions (columns), SE to higher
-            dirs = (((MOVET[self.lidx[LINE[sq][0]]] >> LSH[sq][0]) & 3)
-                    | (((MOVET[self.lidx[LINE[sq][1]]] >> LSH[sq][1]) & 3) << 2)
-                    | (((MOVET[self.lidx[LINE[sq][2]]] >> LSH[sq][2]) & 3) << 4)
-                    | (SWAP2[(MOVET[self.lidx[LINE[sq][3]]] >> LSH[sq][3]) & 3] << 6))
+            dirs = self._dirs(sq)
             while dirs:
                 d = lsb(dirs)
                 dirs &= dirs - 1
@@ -531,10 +536,7 @@ cdef class LinesOfAction(GameState):
         while x:
             sq = lsb(x)
             x &= x - 1
-            if (((MOVET[self.lidx[LINE[sq][0]]] >> LSH[sq][0])
-                 | (MOVET[self.lidx[LINE[sq][1]]] >> LSH[sq][1])
-                 | (MOVET[self.lidx[LINE[sq][2]]] >> LSH[sq][2])
-                 | (MOVET[self.lidx[LINE[sq][3]]] >> LSH[sq][3])) & 3):
+            if self._dirs(sq):
                 return True
         return False
 
@@ -866,10 +868,7 @@ cdef class LinesOfAction(GameState):
         while x:
             sq = lsb(x)
             x &= x - 1
-            dirs = (((MOVET[self.lidx[LINE[sq][0]]] >> LSH[sq][0]) & 3)
-                    | (((MOVET[self.lidx[LINE[sq][1]]] >> LSH[sq][1]) & 3) << 2)
-                    | (((MOVET[self.lidx[LINE[sq][2]]] >> LSH[sq][2]) & 3) << 4)
-                    | (SWAP2[(MOVET[self.lidx[LINE[sq][3]]] >> LSH[sq][3]) & 3] << 6))
+            dirs = self._dirs(sq)
             r0 = rd[sq >> 3]
             c0 = cd[sq & 7]
             d0 = r0 if r0 > c0 else c0
