@@ -61,6 +61,41 @@ def test_ordered_moves_are_a_stable_sort_by_category():
             assert s.py_ordered_moves(width) == (keyed[:width] if width else keyed)
 
 
+def test_replies_shared_between_siblings_are_the_replies_generated_afresh():
+    """After a move that captures nothing, ordered_moves merges the parent's reply base with
+    the replies along the move's lines; a position read from text (no last move) generates them
+    all. Siblings in turn, the same parent again after others, a grandchild between them (its
+    own slot), every width."""
+    from mcts_arena.games.loa import LinesOfAction
+    rng = random.Random(11)
+    shared = 0
+    for s in random_positions(12, 6):
+        if s.is_terminal():
+            continue
+        white_to_move = s.to_move() == 1
+        moves = s.move_ids()
+        rng.shuffle(moves)
+        for m in moves[:10] + moves[:3]:
+            captures = s.format_move(m)[2] == "x"
+            s.play(m)
+            if not s.is_terminal():
+                fresh = LinesOfAction.from_text(s.to_text())
+                for width in (0, 1, 3, 8, 40):
+                    assert s.py_ordered_moves(width) == fresh.py_ordered_moves(width), \
+                        (s.to_text(), width)
+                shared += not captures
+                replies = s.move_ids()
+                if replies and rng.random() < 0.3:      # one ply deeper, then back
+                    s.play(rng.choice(replies))
+                    if not s.is_terminal():
+                        assert s.py_ordered_moves(8) == \
+                            LinesOfAction.from_text(s.to_text()).py_ordered_moves(8)
+                    s.undo()
+            s.undo()
+        assert (s.to_move() == 1) == white_to_move
+    assert shared > 2000
+
+
 def test_efwb_features_are_the_same_from_the_cache():
     # the second evaluation of a position reads its sides' features from the cache
     for s in random_positions(3, 6):

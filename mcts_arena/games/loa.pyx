@@ -169,6 +169,11 @@ cdef int LSH[64][4]
 cdef int LBASE[NLINES]
 cdef unsigned int MOBT[16401]       # 6561 (outer) + 6561 (length 8) + 3 + 9 + ... + 2187
 cdef unsigned short MOVET[16401]
+# LSQ[line]: the line's squares; LTYPE[line]: its type (0 row, 1 column, 2 diagonal, 3
+# anti-diagonal); LMASK[sq]: bit `line` set for the four lines through sq (46 lines < 64).
+cdef uint64_t LSQ[NLINES]
+cdef int LTYPE[NLINES]
+cdef uint64_t LMASK[64]
 
 
 cdef int POW3[9]
@@ -245,6 +250,14 @@ cdef int _lines_init() except -1:
         LSH[sq][1] = 2 * r
         LSH[sq][2] = 2 * min(r, c)
         LSH[sq][3] = 2 * (c - max(0, r + c - 7))
+    for line in range(NLINES):
+        LSQ[line] = 0
+        LTYPE[line] = 0 if line < 8 else (1 if line < 16 else (2 if line < 31 else 3))
+    for sq in range(64):
+        LMASK[sq] = 0
+        for r in range(4):
+            LSQ[LINE[sq][r]] |= (<uint64_t>1) << sq
+            LMASK[sq] |= (<uint64_t>1) << LINE[sq][r]
     return 0
 
 
@@ -302,6 +315,29 @@ DEF FCACHE = 4096
 cdef struct SideFeatures:
     uint64_t key
     double f[6]        # conc, cent, euler, conn, unif, compos
+
+
+# The replies shared between siblings (issue 23): a 2-ply αβ playout generates and orders the
+# opponent's replies after each of its 8 first moves, and a first move that captures nothing
+# changes those replies only along the lines through its two squares (their counts, what blocks,
+# what can be captured there); the opponent's pieces, and so its centre of mass and every other
+# reply's category, stay. A ReplyBase holds one side's moves in a position (the parent of the
+# siblings), ordered as ordered_moves orders them (by key: the category rank above the
+# generation position, so the order is rank first, then generation order), with each move's
+# line; a child then regenerates only the replies along the changed lines and merges them in.
+# One slot per parent ply (RSLOTS of them), so the nodes of a deeper search keep theirs.
+DEF RSLOTS = 8
+
+
+cdef struct ReplyBase:
+    uint64_t bb[2]      # the parent position's pieces (both 0: an empty slot)
+    int side            # whose moves
+    int n
+    int rd[8]           # |n * row - sum of rows| of side's pieces (the centre-of-mass distance)
+    int cd[8]
+    int mv[96]
+    int key[96]         # rank << 9 | (511 - generation position), larger first
+    unsigned char ln[96]
 
 
 cdef struct Undo:
@@ -434,6 +470,7 @@ cdef class LinesOfAction(GameState):
     cdef History hist
     cdef SideFeatures* fcache   # efWB side features by bitboard (NULL until the first use)
     cdef History pbuf           # random_playout's hashes since its start (scratch, not cloned)
+    cdef ReplyBase* rbase       # RSLOTS reply bases (NULL until the first use; not cloned)
 
     def __cinit__(self):
         self.max_moves = 96          # 12 pieces x 8 directions
@@ -444,6 +481,7 @@ cdef class LinesOfAction(GameState):
         history_free(&self.hist)
         history_free(&self.pbuf)
         free(self.fcache)
+        free(self.rbase)
 
     def __init__(self):
         self._set(0x7E0000000000007EULL, 0x0081818181818100ULL, 0)
@@ -842,6 +880,165 @@ cdef class LinesOfAction(GameState):
         return won
 
     cdef int ordered_moves(self, int* out, int width) noexcept nogil:
+        """gen_moves, move_orders and keep_best fused (the same moves in the same order; see
+        _ordered_full); after a move that captured nothing, from the reply base of the
+        position before it (see ReplyBase)."""
+        cdef Undo* u
+        if self.ply > 0:
+            u = &(<Undo*>self.hist.data)[self.ply - 1]
+            if not u.captured:
+                if self.rbase == NULL:
+                    self.rbase = <ReplyBase*>calloc(RSLOTS, sizeof(ReplyBase))
+                if self.rbase != NULL:
+                    return self._ordered_shared(out, width, u.move)
+        return self._ordered_full(out, width)
+
+    cdef void _build_base(self, ReplyBase* rb) noexcept nogil:
+        """rb := the moves of the side to move, all of them, ordered as _ordered_full orders
+        them, each with its key and line (the position's own patterns and counts)."""
+        cdef int gm[104]
+        cdef int gk[104]
+        cdef unsigned char gl[104]
+        cdef int cntr[32]
+        cdef int start[32]
+        cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
+        cdef uint64_t x = self.bb[p], opp = self.bb[1 - p]
+        cdef uint64_t present = 0, bits
+        cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0, r, pos
+        memset(cntr, 0, sizeof(cntr))
+        for i in range(8):
+            rb.rd[i] = iabs(pn * i - sr)
+            rb.cd[i] = iabs(pn * i - sc)
+        while x:
+            sq = lsb(x)
+            x &= x - 1
+            dirs = self._dirs(sq)
+            r0 = rb.rd[sq >> 3]
+            c0 = rb.cd[sq & 7]
+            d0 = r0 if r0 > c0 else c0
+            base = REGION[sq] * 12
+            while dirs:
+                d = lsb(dirs)
+                dirs &= dirs - 1
+                to = TGT[sq][d][self.cnt[LINE[sq][d >> 1]]]
+                r0 = rb.rd[to >> 3]
+                c0 = rb.cd[to & 7]
+                d1 = r0 if r0 > c0 else c0
+                r = CAT_R[<int>((opp >> to) & 1) * 48 + base + REGION[to] * 3
+                          + <int>(d1 >= d0) + <int>(d1 > d0)]
+                cntr[r] += 1
+                present |= (<uint64_t>1) << r
+                gm[n] = sq | (to << 6)
+                gk[n] = (r << 9) | (511 - (sq * 8 + d))
+                gl[n] = <unsigned char>LINE[sq][d >> 1]
+                n += 1
+        pos = 0
+        bits = present
+        while bits:
+            r = msb(bits)
+            bits ^= (<uint64_t>1) << r
+            start[r] = pos
+            pos += cntr[r]
+        for i in range(n):
+            r = gk[i] >> 9
+            pos = start[r]
+            start[r] = pos + 1
+            rb.mv[pos] = gm[i]
+            rb.key[pos] = gk[i]
+            rb.ln[pos] = gl[i]
+        rb.n = n
+        rb.side = p
+        rb.bb[0] = self.bb[0]
+        rb.bb[1] = self.bb[1]
+
+    cdef int _ordered_shared(self, int* out, int width, int last) noexcept nogil:
+        """_ordered_full's answer after the non-capturing move `last`: the parent's reply base
+        (built here when its slot holds another position: the move's lines put back as they
+        were for the while) with the replies along the move's lines regenerated and merged in
+        by key. Exact: a reply along another line has the same target, the same blocking and
+        the same capture bit as in the parent, and the mover's centre of mass is the same."""
+        cdef int nm[104]
+        cdef int nk[104]
+        cdef int p = self.player, a = 1 - p
+        cdef int fr = mv_from(last), to = mv_to(last)
+        cdef uint64_t frto = ((<uint64_t>1) << fr) | ((<uint64_t>1) << to)
+        cdef uint64_t opp = self.bb[a], changed = LMASK[fr] | LMASK[to], lines, pcs
+        cdef ReplyBase* rb = &self.rbase[(self.ply - 1) & (RSLOTS - 1)]
+        cdef int nn = 0, line, t, pat, c, sq, bits2, d, tgt, d0, d1, r0, c0, k, j, i, o, lim
+        cdef unsigned short mt
+        if rb.side != p or rb.bb[p] != self.bb[p] or rb.bb[a] != (opp ^ frto):
+            # the parent: the mover's piece back on fr (the side to move has not changed)
+            self.bb[a] ^= frto
+            self._lines(to, -1)
+            self._patterns(to, -(a + 1))
+            self._lines(fr, 1)
+            self._patterns(fr, a + 1)
+            self._build_base(rb)
+            self._patterns(fr, -(a + 1))
+            self._lines(fr, -1)
+            self._patterns(to, a + 1)
+            self._lines(to, 1)
+            self.bb[a] ^= frto
+        # the replies along the changed lines, in this position
+        lines = changed
+        while lines:
+            line = lsb(lines)
+            lines &= lines - 1
+            pcs = self.bb[p] & LSQ[line]
+            if pcs == 0:
+                continue
+            t = LTYPE[line]
+            mt = MOVET[self.lidx[line]]
+            c = self.cnt[line]
+            while pcs:
+                sq = lsb(pcs)
+                pcs &= pcs - 1
+                bits2 = (mt >> LSH[sq][t]) & 3
+                if t == 3:
+                    bits2 = SWAP2[bits2]
+                if bits2 == 0:
+                    continue
+                r0 = rb.rd[sq >> 3]
+                c0 = rb.cd[sq & 7]
+                d0 = r0 if r0 > c0 else c0
+                while bits2:
+                    d = 2 * t + lsb(bits2)
+                    bits2 &= bits2 - 1
+                    tgt = TGT[sq][d][c]
+                    r0 = rb.rd[tgt >> 3]
+                    c0 = rb.cd[tgt & 7]
+                    d1 = r0 if r0 > c0 else c0
+                    k = (CAT_R[<int>((opp >> tgt) & 1) * 48 + REGION[sq] * 12 + REGION[tgt] * 3
+                               + <int>(d1 >= d0) + <int>(d1 > d0)] << 9) | (511 - (sq * 8 + d))
+                    # insertion, larger keys first
+                    j = nn
+                    while j > 0 and nk[j - 1] < k:
+                        nk[j] = nk[j - 1]
+                        nm[j] = nm[j - 1]
+                        j -= 1
+                    nk[j] = k
+                    nm[j] = sq | (tgt << 6)
+                    nn += 1
+        # merge the parent's replies along unchanged lines with these, by key
+        lim = width if width > 0 else 1 << 30
+        i = 0
+        j = 0
+        o = 0
+        while o < lim:
+            while i < rb.n and (changed >> rb.ln[i]) & 1:
+                i += 1
+            if i < rb.n and (j >= nn or rb.key[i] > nk[j]):
+                out[o] = rb.mv[i]
+                i += 1
+            elif j < nn:
+                out[o] = nm[j]
+                j += 1
+            else:
+                break
+            o += 1
+        return o
+
+    cdef int _ordered_full(self, int* out, int width) noexcept nogil:
         """gen_moves, move_orders and keep_best fused (the same moves in the same order): each
         move's category is computed as it is generated, with the centre-of-mass distances of
         the rows and columns worked out once, without a data-dependent branch per move (the
