@@ -70,6 +70,13 @@ cdef inline void* grow_history(void* p, int* cap, int need, size_t elem) noexcep
     return q
 
 
+cdef struct Leaf:
+    int res             # the result after the move (ONGOING, DRAW or the winner)
+    int player          # the side to move after it
+    bint is_arg         # (ongoing) x is the evaluation's tanh argument, not the evaluation
+    double x
+
+
 cdef inline int keep_best(int* moves, int* keys, int n, int width) noexcept nogil:
     """Order moves[0:n] by keys[0:n], highest first, equal keys in the order given, and keep
     the first `width` (all when width <= 0 or >= n): what a stable sort cut to `width` keeps,
@@ -114,6 +121,7 @@ cdef class GameState:
     cdef int result(self) noexcept nogil
     cdef double evaluate(self, int evalfn) noexcept nogil
     cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil
+    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil
     cdef double eval_after(self, int move, int evalfn) noexcept nogil
     cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil
 

@@ -55,6 +55,27 @@ cdef class GameState:
         False (call evaluate)."""
         return False
 
+    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil:
+        """The position after `move`, for the last ply of a search (the move is not kept): its
+        result, the side to move there and, when it goes on, its evaluation from that side's
+        view: x = the evaluation, or its tanh argument (is_arg) where evaluate_tanh_arg gives
+        one and the side to move has changed. This default plays the move and takes it back;
+        a game may answer without playing it (LOA: issue 23)."""
+        cdef Leaf leaf
+        cdef int me = self.player
+        self.do_move(move)
+        leaf.res = self.result()
+        leaf.player = self.player
+        leaf.is_arg = False
+        leaf.x = 0.0
+        if leaf.res == ONGOING:
+            if self.player != me and self.evaluate_tanh_arg(evalfn, &leaf.x):
+                leaf.is_arg = True
+            else:
+                leaf.x = self.evaluate(evalfn)
+        self.undo_move()
+        return leaf
+
     cdef double eval_after(self, int move, int evalfn) noexcept nogil:
         """Evaluation after `move`, from the view of the side making it (ε-greedy playouts and
         expansion use this; games override it with an O(1) incremental version)."""

@@ -22,7 +22,7 @@ from libc.math cimport tanh
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
-from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW, keep_best
+from mcts_arena.games.state cimport alloca, GameState, Leaf, ONGOING, DRAW, keep_best
 from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef double WIN_SCORE = 1000.0
@@ -69,9 +69,14 @@ cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
 
 
 cdef inline double terminal_score(GameState s, int res, int ply) noexcept nogil:
+    return terminal_score_for(res, s.player, ply)
+
+
+cdef inline double terminal_score_for(int res, int player, int ply) noexcept nogil:
+    """A finished game's value for `player` (to move there) at `ply`."""
     if res == DRAW:
         return 0.0
-    return (WIN_SCORE - ply) if res == s.player else -(WIN_SCORE - ply)
+    return (WIN_SCORE - ply) if res == player else -(WIN_SCORE - ply)
 
 
 cdef inline int select_moves(GameState s, int* moves, int n, int width) noexcept nogil:
@@ -135,31 +140,30 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
 
 cdef double _plain_frontier(GameState s, int* moves, int n, double alpha, double beta,
                            int evalfn, int ply, int* killers) noexcept nogil:
-    """_plain at depth 1, with its children's evaluations compared before their tanh: where
-    the game's evaluation is tanh(x), a leaf whose x is not below the least x taken so far
-    can neither raise this node's best value (-tanh is non-increasing) nor cut (the best is
-    below beta while the loop goes on), so its tanh is not computed; every other leaf is
-    valued and compared exactly as _plain does, so the value, the cut-off and the best move
-    are _plain's (the αβ-playout identity digests check it; issue 23: tanh was 9% of a
-    playout)."""
-    cdef int i, me = s.player, best_move = -1, res
-    cdef double v, x, best = -INF, xmin = INF
+    """_plain at depth 1, its leaves from the game's leaf_after (the position after a move,
+    without keeping it: LOA answers without playing the move), with the children's
+    evaluations compared before their tanh: where the game's evaluation is tanh(x), a leaf
+    whose x is not below the least x taken so far can neither raise this node's best value
+    (-tanh is non-increasing) nor cut (the best is below beta while the loop goes on), so its
+    tanh is not computed; every other leaf is valued and compared exactly as _plain does, so
+    the value, the cut-off and the best move are _plain's (the αβ-playout identity digests
+    check it; issue 23: tanh was 9% of a playout)."""
+    cdef int i, me = s.player, best_move = -1
+    cdef double v, best = -INF, xmin = INF
+    cdef Leaf leaf
     for i in range(n):
-        s.do_move(moves[i])
-        res = s.result()
-        if res != ONGOING:
-            v = terminal_score(s, res, ply + 1)
-        elif s.player == me or not s.evaluate_tanh_arg(evalfn, &x):
-            v = s.evaluate(evalfn)
-        elif x >= xmin:
-            s.undo_move()
+        leaf = s.leaf_after(moves[i], evalfn)
+        if leaf.res != ONGOING:
+            v = terminal_score_for(leaf.res, leaf.player, ply + 1)
+        elif not leaf.is_arg:
+            v = leaf.x
+        elif leaf.x >= xmin:
             continue
         else:
-            xmin = x
-            v = tanh(x)
-        if s.player != me:
+            xmin = leaf.x
+            v = tanh(leaf.x)
+        if leaf.player != me:
             v = -v
-        s.undo_move()
         if v > best:
             best = v
             best_move = moves[i]
