@@ -61,6 +61,20 @@ def test_ordered_moves_are_a_stable_sort_by_category():
             assert s.py_ordered_moves(width) == (keyed[:width] if width else keyed)
 
 
+def test_select_best_is_a_stable_sort_by_category():
+    """LOA's select_best (counting ranks) against a stable sort by move_order, moves shuffled
+    as the αβ playout's root shuffles them."""
+    rng = random.Random(3)
+    for s in random_positions(6, 7):
+        if s.is_terminal():
+            continue
+        ids = s.move_ids()
+        rng.shuffle(ids)
+        keyed = sorted(ids, key=lambda m: -s.py_move_order(m))     # sorted() is stable
+        for width in (0, 1, 3, 8, 40):
+            assert s.py_select_best(ids, width) == (keyed[:width] if width else keyed)
+
+
 def test_replies_shared_between_siblings_are_the_replies_generated_afresh():
     """After a move that captures nothing, ordered_moves merges the parent's reply base with
     the replies along the move's lines; a position read from text (no last move) generates them

@@ -188,6 +188,14 @@ cdef class GameState:
         for i in range(n):
             keys[i] = self.move_order(moves[i])
 
+    cdef int select_best(self, int* moves, int n, int width) noexcept nogil:
+        """moves[0:n] by the static order (move_orders), best first, equal ones in the order
+        given, cut to the `width` best (all when width <= 0): keep_best's answer, in place.
+        Returns how many are kept. A game may answer without the keys (LOA counts ranks)."""
+        cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
+        self.move_orders(moves, n, keys)
+        return keep_best(moves, keys, n, width)
+
     cdef int ordered_moves(self, int* out, int width) noexcept nogil:
         """The search moves (`search_moves`) in the static order, best first, moves of equal
         order as generated, cut to the `width` best when width > 0 (`keep_best`): what a
@@ -454,6 +462,16 @@ cdef class GameState:
 
     def py_move_order(self, move):
         return self.move_order(self._move_id(move))
+
+    def py_select_best(self, list moves, int width=0):
+        """`select_best` (ids): the given legal moves by the static order, best first, equal
+        ones in the order given, cut to `width` when > 0."""
+        cdef int n = len(moves), i
+        cdef int* buf = <int*>alloca(n * sizeof(int) + sizeof(int))
+        for i in range(n):
+            buf[i] = moves[i]
+        n = self.select_best(buf, n, width)
+        return [buf[i] for i in range(n)]
 
     def py_ordered_moves(self, int width=0):
         """`ordered_moves` (ids): the search moves best first, cut to `width` when > 0."""

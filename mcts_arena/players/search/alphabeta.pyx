@@ -82,9 +82,7 @@ cdef inline double terminal_score_for(int res, int player, int ply) noexcept nog
 cdef inline int select_moves(GameState s, int* moves, int n, int width) noexcept nogil:
     """moves[0:n] by the game's static order, best first, equal ones in the order given, cut to
     the `width` best (all when width <= 0). Returns how many are kept."""
-    cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
-    s.move_orders(moves, n, keys)
-    return keep_best(moves, keys, n, width)
+    return s.select_best(moves, n, width)
 
 
 cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
