@@ -61,6 +61,42 @@ def test_ordered_moves_are_a_stable_sort_by_category():
             assert s.py_ordered_moves(width) == (keyed[:width] if width else keyed)
 
 
+def test_leaf_after_is_the_position_after_the_move():
+    """LOA's leaf_after (the move not played) against do_move, the result and the tanh
+    argument, to the last bit, for every move along random games whose sides often move a
+    piece back where it came from (so that repetitions come up), both evaluations; the
+    position is left as it was."""
+    rng = random.Random(12)
+    seen = {}
+    for game in range(120):
+        s = games.new_state("loa")
+        last = {}
+        while not s.is_terminal() and s.ply < 400:
+            before = (s.to_text(), s.zobrist(), s.ply)
+            ids = s.move_ids()
+            for m in ids:
+                for ef in ("efWB", "efLOA0"):
+                    res, player, is_arg, x = s.py_leaf_after(m, ef)
+                    s.play(m)
+                    if s.is_terminal():
+                        want = ("draw" if s.is_draw() else s.winner(), False, 0.0)
+                    else:
+                        want = ("on", True, s.tanh_argument(ef))
+                    got = ({-1: "on", 2: "draw"}.get(res, res), is_arg,
+                           x if is_arg else (0.0 if res != -1 else s.tanh_argument(ef)))
+                    assert got == want and player == s.to_move(), (before[0], m, ef)
+                    seen[want[0]] = seen.get(want[0], 0) + 1
+                    s.undo()
+            assert (s.to_text(), s.zobrist(), s.ply) == before
+            back = last.get(s.to_move())
+            back = (back >> 6) | ((back & 63) << 6) if back is not None else None
+            m = back if back in ids and rng.random() < 0.1 else rng.choice(ids)
+            last[s.to_move()] = m
+            s.play(m)
+    assert seen.get("draw", 0) > 10 and seen.get(0, 0) + seen.get(1, 0) > 10, seen
+    assert seen["on"] > 100_000, seen
+
+
 def test_select_best_is_a_stable_sort_by_category():
     """LOA's select_best (counting ranks) against a stable sort by move_order, moves shuffled
     as the αβ playout's root shuffles them."""

@@ -58,8 +58,15 @@ The weights are ours (MIA's weights are not published): a first guess (1, 1, 0.4
 player with these weights scored 0.94 against the first guess and 0.59 against 2-ply efLOA0.
 The centre of mass sums, the piece-square sums and the line patterns (mobility) are
 incremental, the rest are bitboard popcounts or a short loop over the pieces; a side's features
-other than mobility depend on its pieces alone and are remembered per bitboard (a 512-entry
-table per position object), which a 2-ply search reuses for most leaves.
+other than mobility depend on its pieces alone and are remembered per bitboard (a 4,096-entry
+table per position object, with whether those pieces are connected), which a 2-ply search
+reuses for most leaves.
+
+For the 2-ply αβ playouts (issue 23) two answers come without the work of the generic search:
+`ordered_moves` after a move that captured nothing merges the parent's replies (generated once
+per parent, see ReplyBase) with those along the move's 7 lines, and `leaf_after` gives a leaf's
+result and efWB score without playing the move. Both are exact: tests/test_loa_speed.py and
+tools/loa_identity.py compare them with the plain generation, do_move and evaluate.
 
 efLOA0 (cheap): concentration only, value = tanh((conc_opp - conc_own) / 1.5).
 

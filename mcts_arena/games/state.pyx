@@ -463,6 +463,11 @@ cdef class GameState:
     def py_move_order(self, move):
         return self.move_order(self._move_id(move))
 
+    def py_leaf_after(self, move, evalfn="default"):
+        """`leaf_after`: (result, side to move, is_arg, x) after `move`, which is not kept."""
+        cdef Leaf leaf = self.leaf_after(self._move_id(move), self._eval_id(evalfn))
+        return leaf.res, leaf.player, bool(leaf.is_arg), leaf.x
+
     def py_select_best(self, list moves, int width=0):
         """`select_best` (ids): the given legal moves by the static order, best first, equal
         ones in the order given, cut to `width` when > 0."""
