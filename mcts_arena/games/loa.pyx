@@ -364,6 +364,17 @@ cdef inline int mv_to(int m) noexcept nogil:
     return m >> 6
 
 
+cdef inline int line_of_move(int fr, int to) noexcept nogil:
+    """The line (id) a move from fr to to goes along."""
+    if (fr >> 3) == (to >> 3):
+        return LINE[fr][0]
+    if (fr & 7) == (to & 7):
+        return LINE[fr][1]
+    if LINE[fr][2] == LINE[to][2]:
+        return LINE[fr][2]
+    return LINE[fr][3]
+
+
 cdef inline int iabs(int x) noexcept nogil:
     return -x if x < 0 else x
 
@@ -860,10 +871,11 @@ cdef class LinesOfAction(GameState):
         the sides' cache entries: what do_move, evaluate_tanh_arg and undo_move give, to the
         last bit (issue 23: a 2-ply αβ playout's leaves were 40% of its time)."""
         cdef Leaf leaf
-        cdef int p = self.player, o = 1 - p, fr = mv_from(move), to = mv_to(move), j
-        cdef uint64_t tob = (<uint64_t>1) << to, bp, bo, h, lines
+        cdef int p = self.player, o = 1 - p, fr = mv_from(move), to = mv_to(move), j, k, t, t0
+        cdef int dt
+        cdef uint64_t tob = (<uint64_t>1) << to, bp, bo, h
         cdef unsigned int mob, before = 0, after = 0
-        cdef bint cap, can_move
+        cdef bint cap
         cdef SideFeatures* e
         cdef double a[7]
         cdef double b[7]
@@ -910,28 +922,27 @@ cdef class LinesOfAction(GameState):
             self.mob_key[0] = self.bb[0]
             self.mob_key[1] = self.bb[1]
             self.mob_val = self._mobility2_both()
-        lines = LMASK[fr] | LMASK[to]
-        while lines:
-            j = lsb(lines)
-            lines &= lines - 1
-            before += MOBT[self.lidx[j]]
-        self._patterns(fr, -(p + 1))
-        self._patterns(to, (p - o) if cap else p + 1)
-        self.bb[o] = bo
-        can_move = self._has_move(o)
-        if can_move:
-            lines = LMASK[fr] | LMASK[to]
-            while lines:
-                j = lsb(lines)
-                lines &= lines - 1
-                after += MOBT[self.lidx[j]]
-        self.bb[o] = bo | (tob if cap else 0)
-        self._patterns(to, (o - p) if cap else -(p + 1))
-        self._patterns(fr, p + 1)
-        if not can_move:
+        # the 7 lines through fr and to, their patterns after the move: the piece leaves fr
+        # (digit p+1 off), lands on to (p+1 on; over the opponent's digit on a capture); the
+        # move's own line (t0) has both
+        t0 = LTYPE[line_of_move(fr, to)]
+        dt = (p - o) if cap else p + 1
+        for t in range(4):
+            j = LINE[fr][t]
+            k = self.lidx[j]
+            before += MOBT[k]
+            if t == t0:
+                after += MOBT[k - (p + 1) * LD[fr][t] + dt * LD[to][t]]
+            else:
+                after += MOBT[k - (p + 1) * LD[fr][t]]
+                k = self.lidx[LINE[to][t]]
+                before += MOBT[k]
+                after += MOBT[k + dt * LD[to][t]]
+        mob = self.mob_val - before + after
+        if (mob >> (16 * o)) & 0xFFFF == 0:
+            # no legal move for the opponent (every legal move has a positive weight)
             leaf.res = p
             return leaf
-        mob = self.mob_val - before + after
         e = self._side(bo)
         a[0] = e.f[0]
         a[1] = e.f[1]
