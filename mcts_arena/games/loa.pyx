@@ -181,6 +181,10 @@ cdef unsigned short MOVET[16401]
 cdef uint64_t LSQ[NLINES]
 cdef int LTYPE[NLINES]
 cdef uint64_t LMASK[64]
+# MOVES_OF[p][pattern]: MOVET's bits of the positions that hold p's pieces only (a side's moves
+# along a line, 2 bits a position); LPOS[line][pos]: the square at a line's position.
+cdef unsigned short MOVES_OF[2][16401]
+cdef int LPOS[NLINES][8]
 
 
 cdef int POW3[9]
@@ -190,7 +194,7 @@ SWAP2[:] = [0, 2, 1, 3]
 
 
 cdef void _fill_mobility(unsigned int* table, unsigned short* moves, int length,
-                         bint all_edge) noexcept:
+                         bint all_edge, unsigned short* black, unsigned short* white) noexcept:
     cdef int pattern, x, i, k, j, d, t, p, w
     cdef int cell[8]
     cdef unsigned int packed, legal
@@ -204,6 +208,8 @@ cdef void _fill_mobility(unsigned int* table, unsigned short* moves, int length,
                 k += 1
         packed = 0
         legal = 0
+        black[pattern] = 0
+        white[pattern] = 0
         for i in range(length):
             if cell[i] == 0:
                 continue
@@ -224,6 +230,10 @@ cdef void _fill_mobility(unsigned int* table, unsigned short* moves, int length,
                         w = 2
                     packed += <unsigned int>w << (16 * p)
                     legal |= 1u << (2 * i + (0 if d > 0 else 1))
+                    if p == 0:
+                        black[pattern] |= 1u << (2 * i + (0 if d > 0 else 1))
+                    else:
+                        white[pattern] |= 1u << (2 * i + (0 if d > 0 else 1))
         table[pattern] = packed
         moves[pattern] = <unsigned short>legal
 
@@ -231,12 +241,13 @@ cdef void _fill_mobility(unsigned int* table, unsigned short* moves, int length,
 cdef int _lines_init() except -1:
     cdef int sq, r, c, line, length, base = 0
     cdef int starts[9]
-    _fill_mobility(&MOBT[0], &MOVET[0], 8, True)
-    _fill_mobility(&MOBT[6561], &MOVET[6561], 8, False)
+    _fill_mobility(&MOBT[0], &MOVET[0], 8, True, &MOVES_OF[0][0], &MOVES_OF[1][0])
+    _fill_mobility(&MOBT[6561], &MOVET[6561], 8, False, &MOVES_OF[0][6561], &MOVES_OF[1][6561])
     base = 2 * 6561
     for length in range(1, 8):
         starts[length] = base
-        _fill_mobility(&MOBT[base], &MOVET[base], length, False)
+        _fill_mobility(&MOBT[base], &MOVET[base], length, False, &MOVES_OF[0][base],
+                       &MOVES_OF[1][base])
         base += POW3[length]
     starts[8] = 6561
     for line in range(NLINES):
@@ -265,6 +276,7 @@ cdef int _lines_init() except -1:
         for r in range(4):
             LSQ[LINE[sq][r]] |= (<uint64_t>1) << sq
             LMASK[sq] |= (<uint64_t>1) << LINE[sq][r]
+            LPOS[LINE[sq][r]][LSH[sq][r] >> 1] = sq
     return 0
 
 
@@ -1180,10 +1192,10 @@ cdef class LinesOfAction(GameState):
         cdef int p = self.player, a = 1 - p
         cdef int fr = mv_from(last), to = mv_to(last)
         cdef uint64_t frto = ((<uint64_t>1) << fr) | ((<uint64_t>1) << to)
-        cdef uint64_t opp = self.bb[a], changed = LMASK[fr] | LMASK[to], lines, pcs
+        cdef uint64_t opp = self.bb[a], changed = LMASK[fr] | LMASK[to], lines, w0, w1, bits
         cdef ReplyBase* rb = &self.rbase[(self.ply - 1) & (RSLOTS - 1)]
-        cdef int nn = 0, line, t, pat, c, sq, bits2, d, tgt, d0, d1, r0, c0, k, j, i, o, lim
-        cdef unsigned short mt
+        cdef int nn = 0, line, t, sq, b, d, tgt, d0, d1, r0, c0, k, j, i, o, lim, half
+        cdef int ids[8]
         if rb.side != p or rb.bb[p] != self.bb[p] or rb.bb[a] != (opp ^ frto):
             # the parent: the mover's piece back on fr (the side to move has not changed)
             self.bb[a] ^= frto
@@ -1197,46 +1209,50 @@ cdef class LinesOfAction(GameState):
             self._patterns(to, a + 1)
             self._lines(to, 1)
             self.bb[a] ^= frto
-        # the replies along the changed lines, in this position
+        # the replies along the changed lines, in this position: the side's move bits of the
+        # 7 lines side by side in two words (16 bits a line), then one pass over the moves
         lines = changed
+        w0 = 0
+        w1 = 0
+        k = 0
         while lines:
             line = lsb(lines)
             lines &= lines - 1
-            pcs = self.bb[p] & LSQ[line]
-            if pcs == 0:
-                continue
-            t = LTYPE[line]
-            mt = MOVET[self.lidx[line]]
-            c = self.cnt[line]
-            while pcs:
-                sq = lsb(pcs)
-                pcs &= pcs - 1
-                bits2 = (mt >> LSH[sq][t]) & 3
-                if t == 3:
-                    bits2 = SWAP2[bits2]
-                if bits2 == 0:
-                    continue
+            ids[k] = line
+            if k < 4:
+                w0 |= (<uint64_t>MOVES_OF[p][self.lidx[line]]) << (16 * k)
+            else:
+                w1 |= (<uint64_t>MOVES_OF[p][self.lidx[line]]) << (16 * (k - 4))
+            k += 1
+        for half in range(2):
+            bits = w0 if half == 0 else w1
+            while bits:
+                b = lsb(bits)
+                bits &= bits - 1
+                line = ids[4 * half + (b >> 4)]
+                t = LTYPE[line]
+                sq = LPOS[line][(b & 15) >> 1]
+                # MOVET's bit 0 goes toward higher positions: E, N, NE, but SE on the
+                # anti-diagonal (positions count columns there)
+                d = 2 * t + ((b & 1) ^ <int>(t == 3))
+                tgt = TGT[sq][d][self.cnt[line]]
                 r0 = rb.rd[sq >> 3]
                 c0 = rb.cd[sq & 7]
                 d0 = r0 if r0 > c0 else c0
-                while bits2:
-                    d = 2 * t + lsb(bits2)
-                    bits2 &= bits2 - 1
-                    tgt = TGT[sq][d][c]
-                    r0 = rb.rd[tgt >> 3]
-                    c0 = rb.cd[tgt & 7]
-                    d1 = r0 if r0 > c0 else c0
-                    k = (CAT_R[<int>((opp >> tgt) & 1) * 48 + REGION[sq] * 12 + REGION[tgt] * 3
-                               + <int>(d1 >= d0) + <int>(d1 > d0)] << 9) | (511 - (sq * 8 + d))
-                    # insertion, larger keys first
-                    j = nn
-                    while j > 0 and nk[j - 1] < k:
-                        nk[j] = nk[j - 1]
-                        nm[j] = nm[j - 1]
-                        j -= 1
-                    nk[j] = k
-                    nm[j] = sq | (tgt << 6)
-                    nn += 1
+                r0 = rb.rd[tgt >> 3]
+                c0 = rb.cd[tgt & 7]
+                d1 = r0 if r0 > c0 else c0
+                k = (CAT_R[<int>((opp >> tgt) & 1) * 48 + REGION[sq] * 12 + REGION[tgt] * 3
+                           + <int>(d1 >= d0) + <int>(d1 > d0)] << 9) | (511 - (sq * 8 + d))
+                # insertion, larger keys first
+                j = nn
+                while j > 0 and nk[j - 1] < k:
+                    nk[j] = nk[j - 1]
+                    nm[j] = nm[j - 1]
+                    j -= 1
+                nk[j] = k
+                nm[j] = sq | (tgt << 6)
+                nn += 1
         # merge the parent's replies along unchanged lines with these, by key
         lim = width if width > 0 else 1 << 30
         i = 0
