@@ -91,6 +91,8 @@ from libc.math cimport tanh
 
 from mcts_arena.bits cimport popcount, lsb, msb
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
+import math
+
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
@@ -320,6 +322,15 @@ cdef double W_CONN = 0.1
 cdef double W_UNIF = 0.5
 cdef double W_COMPOS = 0.1
 cdef double WB_SCALE = 2.0
+# 1 / WB_SCALE when that is a power of two (then S * WB_INV is S / WB_SCALE to the last bit: both
+# are the same real number rounded once), else 0 (divide): a division's latency was a tenth of
+# a 2-ply αβ playout's leaf.
+cdef double WB_INV = 0.5
+
+
+cdef inline double wb_arg(double s) noexcept nogil:
+    """efWB's tanh argument for the score s: s / WB_SCALE."""
+    return s * WB_INV if WB_INV != 0.0 else s / WB_SCALE
 cdef double LOA0_SCALE = 1.5
 
 
@@ -376,15 +387,16 @@ cdef inline int mv_to(int m) noexcept nogil:
     return m >> 6
 
 
-cdef inline int line_of_move(int fr, int to) noexcept nogil:
-    """The line (id) a move from fr to to goes along."""
-    if (fr >> 3) == (to >> 3):
-        return LINE[fr][0]
-    if (fr & 7) == (to & 7):
-        return LINE[fr][1]
-    if LINE[fr][2] == LINE[to][2]:
-        return LINE[fr][2]
-    return LINE[fr][3]
+# MOVE_LT[fr][to]: the type of the line a move from fr to to goes along (0 row, 1 column, 2
+# diagonal, 3 anti-diagonal; 0 for squares on no common line, which no move joins).
+cdef unsigned char MOVE_LT[64][64]
+for _sq in range(64):
+    for _t in range(64):
+        MOVE_LT[_sq][_t] = 0
+        for _k in range(4):
+            if LINE[_sq][_k] == LINE[_t][_k]:
+                MOVE_LT[_sq][_t] = _k
+                break
 
 
 cdef inline int iabs(int x) noexcept nogil:
@@ -872,7 +884,7 @@ cdef class LinesOfAction(GameState):
         if evalfn == EF_LOA0:
             return tanh((self._concentration(1 - self.player)
                          - self._concentration(self.player)) / LOA0_SCALE)
-        return tanh(self.wb_score() / WB_SCALE)
+        return tanh(wb_arg(self.wb_score()))
 
     cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil:
         """GameState.leaf_after without playing the move (efWB; efLOA0 plays it): the rules'
@@ -937,7 +949,7 @@ cdef class LinesOfAction(GameState):
         # the 7 lines through fr and to, their patterns after the move: the piece leaves fr
         # (digit p+1 off), lands on to (p+1 on; over the opponent's digit on a capture); the
         # move's own line (t0) has both
-        t0 = LTYPE[line_of_move(fr, to)]
+        t0 = MOVE_LT[fr][to]
         dt = (p - o) if cap else p + 1
         for t in range(4):
             j = LINE[fr][t]
@@ -966,7 +978,7 @@ cdef class LinesOfAction(GameState):
         b[3] = ((mob >> (16 * p)) & 0xFFFF) / 2.0
         leaf.res = ONGOING
         leaf.is_arg = True
-        leaf.x = wb_combine(a, b) / WB_SCALE
+        leaf.x = wb_arg(wb_combine(a, b))
         return leaf
 
     cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil:
@@ -978,7 +990,7 @@ cdef class LinesOfAction(GameState):
             x[0] = (self._concentration(1 - self.player)
                     - self._concentration(self.player)) / LOA0_SCALE
         else:
-            x[0] = self.wb_score() / WB_SCALE
+            x[0] = wb_arg(self.wb_score())
         return True
 
     # ---- knowledge ------------------------------------------------------------------------
@@ -1613,9 +1625,11 @@ def wb_weights():
 def set_wb_weights(double conc, double cent, double quad, double mob, double conn, double unif,
                    double compos, double scale):
     """Replace the efWB weights process-wide (for tuning experiments only)."""
-    global W_CONC, W_CENT, W_QUAD, W_MOB, W_CONN, W_UNIF, W_COMPOS, WB_SCALE
+    global W_CONC, W_CENT, W_QUAD, W_MOB, W_CONN, W_UNIF, W_COMPOS, WB_SCALE, WB_INV
     W_CONC, W_CENT, W_QUAD, W_MOB, W_CONN, W_UNIF, W_COMPOS, WB_SCALE = (
         conc, cent, quad, mob, conn, unif, compos, scale)
+    mantissa, _ = math.frexp(scale)
+    WB_INV = 1.0 / scale if scale > 0 and mantissa == 0.5 else 0.0
 
 
 def category_weights():
