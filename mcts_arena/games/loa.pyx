@@ -1201,12 +1201,16 @@ cdef class LinesOfAction(GameState):
         the same capture bit as in the parent, and the mover's centre of mass is the same."""
         cdef int nm[104]
         cdef int nk[104]
+        cdef int um[104]
+        cdef int uk[104]
+        cdef int bm[104]
+        cdef int bk[104]
         cdef int p = self.player, a = 1 - p
         cdef int fr = mv_from(last), to = mv_to(last)
         cdef uint64_t frto = ((<uint64_t>1) << fr) | ((<uint64_t>1) << to)
         cdef uint64_t opp = self.bb[a], changed = LMASK[fr] | LMASK[to], lines, w0, w1, bits
         cdef ReplyBase* rb = &self.rbase[(self.ply - 1) & (RSLOTS - 1)]
-        cdef int nn = 0, line, t, sq, b, d, tgt, d0, d1, r0, c0, k, j, i, o, lim, half
+        cdef int nn = 0, line, t, sq, b, d, tgt, d0, d1, r0, c0, k, j, i, o, lim, half, c, take
         cdef int ids[8]
         if rb.side != p or rb.bb[p] != self.bb[p] or rb.bb[a] != (opp ^ frto):
             # the parent: the mover's piece back on fr (the side to move has not changed)
@@ -1254,34 +1258,40 @@ cdef class LinesOfAction(GameState):
                 r0 = rb.rd[tgt >> 3]
                 c0 = rb.cd[tgt & 7]
                 d1 = r0 if r0 > c0 else c0
-                k = (CAT_R[<int>((opp >> tgt) & 1) * 48 + REGION[sq] * 12 + REGION[tgt] * 3
-                           + <int>(d1 >= d0) + <int>(d1 > d0)] << 9) | (511 - (sq * 8 + d))
-                # insertion, larger keys first
-                j = nn
-                while j > 0 and nk[j - 1] < k:
-                    nk[j] = nk[j - 1]
-                    nm[j] = nm[j - 1]
-                    j -= 1
-                nk[j] = k
-                nm[j] = sq | (tgt << 6)
+                uk[nn] = (CAT_R[<int>((opp >> tgt) & 1) * 48 + REGION[sq] * 12 + REGION[tgt] * 3
+                                + <int>(d1 >= d0) + <int>(d1 > d0)] << 9) | (511 - (sq * 8 + d))
+                um[nn] = sq | (tgt << 6)
                 nn += 1
-        # merge the parent's replies along unchanged lines with these, by key
+        # Their order by key (keys are distinct: a key holds the generation position), each
+        # one's place counted; then the parent's replies along unchanged lines, as many as can
+        # be kept; then the two merged. Without data-dependent branches: a few moves each time,
+        # in an order no predictor learns.
+        for i in range(nn):
+            k = 0
+            for j in range(nn):
+                k += uk[j] > uk[i]
+            nk[k] = uk[i]
+            nm[k] = um[i]
+        nk[nn] = -1
         lim = width if width > 0 else 1 << 30
+        c = 0
+        i = 0
+        while c < lim and i < rb.n:
+            bk[c] = rb.key[i]
+            bm[c] = rb.mv[i]
+            c += 1 - <int>((changed >> rb.ln[i]) & 1)
+            i += 1
+        bk[c] = -1
+        o = c + nn
+        if o > lim:
+            o = lim
         i = 0
         j = 0
-        o = 0
-        while o < lim:
-            while i < rb.n and (changed >> rb.ln[i]) & 1:
-                i += 1
-            if i < rb.n and (j >= nn or rb.key[i] > nk[j]):
-                out[o] = rb.mv[i]
-                i += 1
-            elif j < nn:
-                out[o] = nm[j]
-                j += 1
-            else:
-                break
-            o += 1
+        for k in range(o):
+            take = bk[i] > nk[j]
+            out[k] = bm[i] if take else nm[j]
+            i += take
+            j += 1 - take
         return o
 
     cdef int _ordered_full(self, int* out, int width) noexcept nogil:
