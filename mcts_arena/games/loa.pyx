@@ -588,6 +588,39 @@ cdef inline double wb_combine(const double* a, const double* b) noexcept nogil:
     return s
 
 
+cdef inline int keep_by_rank(const int* mv, const unsigned char* rk, int n, const int* cntr,
+                             uint64_t present, int width, int* out) noexcept nogil:
+    """out[0:cap] := the `width` best of mv[0:n] (all when width <= 0) by rank rk (higher first),
+    equal ranks in the order given: what a stable sort by rank cut to `width` keeps (cntr[r]:
+    how many have rank r; present: bit r set for each rank there). The ranks present, from the
+    highest, give where each one's moves start, down to the cut-off rank `top`, of which only
+    the first `need` are kept; one pass then writes each kept move in its place, the others
+    to a spare slot, without a data-dependent branch. Returns cap."""
+    cdef int res[MAX_MOVES + 1]
+    cdef int start[32]
+    cdef int cap = width if 0 < width < n else n
+    cdef int pos = 0, top = 0, need = 0, r, i, keep
+    cdef uint64_t bits = present
+    memset(start, 0, sizeof(start))
+    while bits:
+        r = msb(bits)
+        bits ^= (<uint64_t>1) << r
+        start[r] = pos
+        if pos + cntr[r] >= cap:
+            top = r
+            need = cap - pos
+            break
+        pos += cntr[r]
+    for i in range(n):
+        r = rk[i]
+        keep = <int>(r > top) | (<int>(r == top) & <int>(need > 0))
+        res[start[r] if keep else MAX_MOVES] = mv[i]
+        start[r] += keep
+        need -= keep & <int>(r == top)
+    memcpy(out, res, cap * sizeof(int))
+    return cap
+
+
 cdef class LinesOfAction(GameState):
     """Lines of Action position; see the module docstring for rules and conventions."""
 
@@ -1039,12 +1072,11 @@ cdef class LinesOfAction(GameState):
         cdef int tmp[MAX_MOVES]
         cdef unsigned char rk[MAX_MOVES]
         cdef int cntr[32]
-        cdef int start[32]
         cdef int rd[8]
         cdef int cd[8]
         cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
-        cdef uint64_t opp = self.bb[1 - p], present = 0, bits
-        cdef int i, m, fr, to, r0, c0, d0, d1, r, cap, pos, top, need
+        cdef uint64_t opp = self.bb[1 - p], present = 0
+        cdef int i, m, fr, to, r0, c0, d0, d1, r
         if n > MAX_MOVES:
             return GameState.select_best(self, moves, n, width)
         memset(cntr, 0, sizeof(cntr))
@@ -1067,30 +1099,7 @@ cdef class LinesOfAction(GameState):
             rk[i] = <unsigned char>r
             cntr[r] += 1
             present |= (<uint64_t>1) << r
-        cap = width if 0 < width < n else n
-        pos = 0
-        top = 0
-        need = 0
-        bits = present
-        while bits:
-            r = msb(bits)
-            bits ^= (<uint64_t>1) << r
-            start[r] = pos
-            if pos + cntr[r] >= cap:
-                top = r
-                need = cap - pos
-                break
-            pos += cntr[r]
-        for i in range(n):
-            r = rk[i]
-            if r > top:
-                moves[start[r]] = tmp[i]
-                start[r] += 1
-            elif r == top and need > 0:
-                moves[start[r]] = tmp[i]
-                start[r] += 1
-                need -= 1
-        return cap
+        return keep_by_rank(tmp, rk, n, cntr, present, width, moves)
 
     cdef double move_bias(self, int move) noexcept nogil:
         return CAT_W[self._category(move)] / <double>W_MAX
@@ -1307,13 +1316,12 @@ cdef class LinesOfAction(GameState):
         cdef int gm[104]
         cdef unsigned char rk[104]
         cdef int cntr[32]
-        cdef int start[32]
         cdef int rd[8]
         cdef int cd[8]
         cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
         cdef uint64_t x = self.bb[p], opp = self.bb[1 - p]
-        cdef uint64_t present = 0, bits
-        cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0, r, cap, pos, top, need
+        cdef uint64_t present = 0
+        cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0, r
         memset(cntr, 0, sizeof(cntr))
         for i in range(8):
             rd[i] = iabs(pn * i - sr)
@@ -1340,32 +1348,7 @@ cdef class LinesOfAction(GameState):
                 present |= (<uint64_t>1) << r
                 gm[n] = sq | (to << 6)
                 n += 1
-        cap = width if 0 < width < n else n
-        # ranks from the highest: where each one's moves start, down to the cut-off rank `top`,
-        # of which only the first `need` (in generation order) are kept
-        pos = 0
-        top = 0
-        need = 0
-        bits = present
-        while bits:
-            r = msb(bits)
-            bits ^= (<uint64_t>1) << r
-            start[r] = pos
-            if pos + cntr[r] >= cap:
-                top = r
-                need = cap - pos
-                break
-            pos += cntr[r]
-        for i in range(n):
-            r = rk[i]
-            if r > top:
-                out[start[r]] = gm[i]
-                start[r] += 1
-            elif r == top and need > 0:
-                out[start[r]] = gm[i]
-                start[r] += 1
-                need -= 1
-        return cap
+        return keep_by_rank(gm, rk, n, cntr, present, width, out)
 
     cdef int tactical_moves(self, int* out) noexcept nogil:
         """The captures, in generation order: what the MIA-like αβ's quiescence extends."""
