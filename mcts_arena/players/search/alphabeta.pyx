@@ -18,7 +18,7 @@ Winands & Björnsson 2011).
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
-from libc.math cimport tanh
+from libc.math cimport tanh, NAN
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
@@ -86,18 +86,22 @@ cdef inline int select_moves(GameState s, int* moves, int n, int width) noexcept
 
 
 cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
-                   int ply, int width, int* killers) noexcept nogil:
+                   int ply, int width, int* killers, double xcut, double* xbest) noexcept nogil:
     """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
     `width` best moves by the game's static ordering are searched at each node.
 
     killers[ply] is the move that last refuted a sibling at this ply (or its best move): it is
     searched first when it is among the node's moves. That changes only the order inside the
     same set of moves, never the set, so the value at the root is the same and every cut-off
-    is sound: the playout's move is the one the search without it chose (issue 23)."""
+    is sound: the playout's move is the one the search without it chose (issue 23).
+
+    xcut and xbest are _plain_frontier's, passed to it at depth 1 (deeper: NaN and NULL)."""
     cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
     cdef int n, i, me, best_move = -1, k
     cdef double v, best
     cdef int res = s.result()
+    if xbest != NULL:
+        xbest[0] = NAN
     if res != ONGOING:
         return terminal_score(s, res, ply)
     if depth <= 0:
@@ -117,13 +121,13 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     best = -INF
     me = s.player
     if depth == 1:
-        return _plain_frontier(s, moves, n, alpha, beta, evalfn, ply, killers)
+        return _plain_frontier(s, moves, n, alpha, beta, evalfn, ply, killers, xcut, xbest)
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width, killers)
+            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width, killers, NAN, NULL)
         else:
-            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width, killers)
+            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width, killers, NAN, NULL)
         s.undo_move()
         if v > best:
             best = v
@@ -137,38 +141,63 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
 
 
 cdef double _plain_frontier(GameState s, int* moves, int n, double alpha, double beta,
-                           int evalfn, int ply, int* killers) noexcept nogil:
+                           int evalfn, int ply, int* killers, double xcut,
+                           double* xbest) noexcept nogil:
     """_plain at depth 1, its leaves from the game's leaf_after (the position after a move,
-    without keeping it: LOA answers without playing the move), with the children's
-    evaluations compared before their tanh: where the game's evaluation is tanh(x), a leaf
-    whose x is not below the least x taken so far can neither raise this node's best value
-    (-tanh is non-increasing) nor cut (the best is below beta while the loop goes on), so its
-    tanh is not computed; every other leaf is valued and compared exactly as _plain does, so
-    the value, the cut-off and the best move are _plain's (the αβ-playout identity digests
-    check it; issue 23: tanh was 9% of a playout)."""
-    cdef int i, me = s.player, best_move = -1
+    without keeping it: LOA answers without playing the move). Where the game's evaluation
+    is tanh(x) (and the side to move changes), a leaf is valued by its x: tanh is
+    non-decreasing, so a leaf whose x is not below the least x so far can neither raise this
+    node's value nor cut, and is passed over (issue 23: tanh was 9% of a playout).
+
+    xcut, when known (not NaN), is an x with -tanh(xcut) == beta (the caller's best leaf
+    argument; +-INF for a beta no leaf value can reach or every one does): a leaf with
+    x <= xcut reaches beta, so the node is cut there without a tanh (returning beta, a valid
+    bound), and the node's exact value, when it is not cut, is -tanh of the least x, one tanh
+    in all. Unknown (NaN), every new least x is valued and compared with beta at once.
+    Cut-offs found later or earlier than _plain would find them change only bounds the
+    caller cannot take (a cut node's value is at most its caller's alpha from there), never
+    a value it takes: the playout's move is _plain's (the identity digests check it).
+    *xbest (when not NULL) := the least x when the value returned is -tanh of it, else NaN."""
+    cdef int i, me = s.player, best_move = -1, xmove = -1
+    cdef bint known = xcut == xcut
     cdef double v, best = -INF, xmin = INF
     cdef Leaf leaf
+    if xbest != NULL:
+        xbest[0] = NAN
     for i in range(n):
         leaf = s.leaf_after(moves[i], evalfn)
-        if leaf.res != ONGOING:
-            v = terminal_score_for(leaf.res, leaf.player, ply + 1)
-        elif not leaf.is_arg:
-            v = leaf.x
-        elif leaf.x >= xmin:
-            continue
-        else:
+        if leaf.res == ONGOING and leaf.is_arg:
+            if leaf.x >= xmin:
+                continue
             xmin = leaf.x
-            v = tanh(leaf.x)
-        if leaf.player != me:
-            v = -v
+            xmove = moves[i]
+            if known:
+                if leaf.x <= xcut:
+                    killers[ply] = moves[i]
+                    return beta
+                continue
+            v = -tanh(leaf.x)       # is_arg: the side to move has changed
+        elif leaf.res != ONGOING:
+            v = terminal_score_for(leaf.res, leaf.player, ply + 1)
+            if leaf.player != me:
+                v = -v
+        else:
+            v = leaf.x if leaf.player == me else -leaf.x
         if v > best:
             best = v
             best_move = moves[i]
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    break
+                    killers[ply] = best_move
+                    return best
+    if known and xmove >= 0:
+        v = -tanh(xmin)
+        if v > best:
+            best = v
+            best_move = xmove
+            if xbest != NULL:
+                xbest[0] = xmin
     killers[ply] = best_move
     return best
 
@@ -179,7 +208,7 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, i
     With width > 0 the search is selective (the `width` best-ordered moves per node), the
     cheap form of MC-LOA's "selective 2-ply αβ search" (Winands & Björnsson 2011)."""
     cdef int i, j, t, best_move = moves[0], me = s.player
-    cdef double v, best = -INF, alpha = -INF
+    cdef double v, best = -INF, alpha = -INF, xb, xcut = -INF
     cdef int killers[MAX_PLY]
     for i in range(depth + 1):
         killers[i] = -1
@@ -188,18 +217,31 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, i
         j = rng_below(rng, i + 1)
         t = moves[i]; moves[i] = moves[j]; moves[j] = t
     n = select_moves(s, moves, n, width)
+    # xcut: the x with tanh(x) == alpha, the best value so far, as the first-ply nodes'
+    # frontier wants it (-INF: nothing yet, no leaf can reach their beta)
     for i in range(n):
         s.do_move(moves[i])
+        xb = NAN
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width, killers)
+            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width, killers, NAN, NULL)
         else:
-            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width, killers)
+            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width, killers, xcut, &xb)
         s.undo_move()
         if v > best:
             best = v
             best_move = moves[i]
             if v > alpha:
                 alpha = v
+                if xb == xb:
+                    xcut = xb               # v == tanh(xb)
+                elif v > 1.0:
+                    xcut = INF              # a win: every leaf value is below it
+                elif v == 0.0:
+                    xcut = 0.0              # tanh(0) == 0
+                elif v < -1.0:
+                    xcut = -INF
+                else:
+                    xcut = NAN
     return best_move
 
 
