@@ -377,6 +377,8 @@ cdef struct Undo:
     int res
     int irrev
     uint64_t hash
+    uint64_t seen       # bit hash >> 58 of this position and of the earlier ones of its
+                        # parity since the last capture: no bit, no repetition to look for
 
 
 cdef inline int mv_from(int m) noexcept nogil:
@@ -769,6 +771,9 @@ cdef class LinesOfAction(GameState):
         u.hash = self.hash
         u.res = self.res
         u.irrev = self.irrev
+        u.seen = (<uint64_t>1) << (self.hash >> 58)
+        if self.ply - 2 >= self.irrev:
+            u.seen |= (<Undo*>self.hist.data)[self.ply - 2].seen
         u.captured = (self.bb[o] & tob) != 0
         if u.captured:
             self.bb[o] ^= tob
@@ -970,6 +975,8 @@ cdef class LinesOfAction(GameState):
             # do_move's _repeated (a capture starts a new window: nothing to compare)
             h = self.hash ^ ZOB[p][fr] ^ ZOB[p][to] ^ ZOB_SIDE
             j = self.ply - 3
+            if j >= self.irrev and not ((<Undo*>self.hist.data)[j].seen >> (h >> 58)) & 1:
+                j = -1          # no earlier position of this parity has h's top bits
             while j >= self.irrev:
                 if (<Undo*>self.hist.data)[j].hash == h:
                     leaf.res = DRAW
