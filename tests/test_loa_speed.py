@@ -97,6 +97,39 @@ def test_leaf_after_is_the_position_after_the_move():
     assert seen["on"] > 100_000, seen
 
 
+def test_is_among_best_agrees_with_ordered_moves():
+    """is_among_best's yes (1) and no (0) against ordered_moves' list, for replies after a
+    move that captured nothing (the siblings of a 2-ply search, each parent's base built
+    first), for the parent's replies (often the killer) and for moves of other lines."""
+    rng = random.Random(21)
+    answers = {1: 0, 0: 0, -1: 0}
+    for s in random_positions(10, 8):
+        if s.is_terminal():
+            continue
+        moves = s.move_ids()
+        rng.shuffle(moves)
+        for m in moves[:8]:
+            s.play(m)
+            if not s.is_terminal():
+                replies = s.move_ids()
+                s.undo()
+                s.play(moves[0])                        # a sibling first: the base is built
+                candidates = s.move_ids() if not s.is_terminal() else []
+                s.undo()
+                s.play(m)
+                for width in (1, 3, 8):
+                    listed = set(s.py_ordered_moves(width))
+                    for k in replies + candidates[:10]:
+                        got = s.py_is_among_best(k, width)
+                        answers[got] += 1
+                        if got == 1:
+                            assert k in listed, (s.to_text(), k, width)
+                        elif got == 0:
+                            assert k not in listed, (s.to_text(), k, width)
+            s.undo()
+    assert answers[1] > 1000 and answers[0] > 100 and answers[-1] > 1000, answers
+
+
 def test_select_best_is_a_stable_sort_by_category():
     """LOA's select_best (counting ranks) against a stable sort by move_order, moves shuffled
     as the αβ playout's root shuffles them."""

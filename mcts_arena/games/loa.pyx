@@ -369,6 +369,7 @@ cdef struct ReplyBase:
     int mv[96]
     int key[96]         # rank << 9 | (511 - generation position), larger first
     unsigned char ln[96]
+    unsigned char index[4096]   # index[m]: m's place in mv when m is there (mv says so)
 
 
 cdef struct Undo:
@@ -1204,31 +1205,21 @@ cdef class LinesOfAction(GameState):
             rb.mv[pos] = gm[i]
             rb.key[pos] = gk[i]
             rb.ln[pos] = gl[i]
+            rb.index[gm[i]] = <unsigned char>pos
         rb.n = n
         rb.side = p
         rb.bb[0] = self.bb[0]
         rb.bb[1] = self.bb[1]
 
-    cdef int _ordered_shared(self, int* out, int width, int last) noexcept nogil:
-        """_ordered_full's answer after the non-capturing move `last`: the parent's reply base
-        (built here when its slot holds another position: the move's lines put back as they
-        were for the while) with the replies along the move's lines regenerated and merged in
-        by key. Exact: a reply along another line has the same target, the same blocking and
-        the same capture bit as in the parent, and the mover's centre of mass is the same."""
-        cdef int nm[104]
-        cdef int nk[104]
-        cdef int um[104]
-        cdef int uk[104]
-        cdef int bm[104]
-        cdef int bk[104]
+    cdef ReplyBase* _base_for(self, int last) noexcept nogil:
+        """The reply base of the position before the non-capturing move `last` (the side to
+        move's moves there), built when its slot holds another position: the move's lines
+        are put back as they were for the while."""
         cdef int p = self.player, a = 1 - p
         cdef int fr = mv_from(last), to = mv_to(last)
         cdef uint64_t frto = ((<uint64_t>1) << fr) | ((<uint64_t>1) << to)
-        cdef uint64_t opp = self.bb[a], changed = LMASK[fr] | LMASK[to], lines, w0, w1, bits
         cdef ReplyBase* rb = &self.rbase[(self.ply - 1) & (RSLOTS - 1)]
-        cdef int nn = 0, line, t, sq, b, d, tgt, d0, d1, r0, c0, k, j, i, o, lim, half, c, take
-        cdef int ids[8]
-        if rb.side != p or rb.bb[p] != self.bb[p] or rb.bb[a] != (opp ^ frto):
+        if rb.side != p or rb.bb[p] != self.bb[p] or rb.bb[a] != (self.bb[a] ^ frto):
             # the parent: the mover's piece back on fr (the side to move has not changed)
             self.bb[a] ^= frto
             self._lines(to, -1)
@@ -1241,6 +1232,66 @@ cdef class LinesOfAction(GameState):
             self._patterns(to, a + 1)
             self._lines(to, 1)
             self.bb[a] ^= frto
+        return rb
+
+    cdef int is_among_best(self, int move, int width) noexcept nogil:
+        """GameState.is_among_best after a move that captured nothing, at once where the
+        answer is plain from the reply base: a move along a line the last move left alone is
+        legal here as it was there (and has the same key), and it is among the `width` best
+        when fewer than `width` moves can be above it: the base's above it (its place there)
+        plus every move along the changed lines. Otherwise -1."""
+        cdef Undo* u
+        cdef ReplyBase* rb
+        cdef int p = self.player, kf = mv_from(move), kt = mv_to(move), line, idx, k, last
+        cdef uint64_t changed, lines
+        cdef int above
+        if self.ply == 0 or move < 0 or move >= 4096:
+            return -1
+        u = &(<Undo*>self.hist.data)[self.ply - 1]
+        if u.captured:
+            return -1
+        if self.rbase == NULL:
+            self.rbase = <ReplyBase*>calloc(RSLOTS, sizeof(ReplyBase))
+            if self.rbase == NULL:
+                return -1
+        last = u.move
+        changed = LMASK[mv_from(last)] | LMASK[mv_to(last)]
+        line = LINE[kf][MOVE_LT[kf][kt]]
+        if (changed >> line) & 1:
+            return -1
+        rb = self._base_for(last)
+        idx = rb.index[move]
+        if idx >= rb.n or rb.mv[idx] != move:
+            return 0 if line == LINE[kt][MOVE_LT[kf][kt]] and kf != kt else -1
+        if width <= 0:
+            return 1
+        above = idx
+        if above >= width:
+            return -1
+        lines = changed
+        while lines:
+            k = lsb(lines)
+            lines &= lines - 1
+            above += popcount(MOVES_OF[p][self.lidx[k]])
+        return 1 if above < width else -1
+
+    cdef int _ordered_shared(self, int* out, int width, int last) noexcept nogil:
+        """_ordered_full's answer after the non-capturing move `last`: the parent's reply base
+        (_base_for) with the replies along the move's lines regenerated and merged in by key.
+        Exact: a reply along another line has the same target, the same blocking and the same
+        capture bit as in the parent, and the mover's centre of mass is the same."""
+        cdef int nm[104]
+        cdef int nk[104]
+        cdef int um[104]
+        cdef int uk[104]
+        cdef int bm[104]
+        cdef int bk[104]
+        cdef int p = self.player, a = 1 - p
+        cdef int fr = mv_from(last), to = mv_to(last)
+        cdef uint64_t opp = self.bb[a], changed = LMASK[fr] | LMASK[to], lines, w0, w1, bits
+        cdef ReplyBase* rb = self._base_for(last)
+        cdef int nn = 0, line, t, sq, b, d, tgt, d0, d1, r0, c0, k, j, i, o, lim, half, c, take
+        cdef int ids[8]
         # the replies along the changed lines, in this position: the side's move bits of the
         # 7 lines side by side in two words (16 bits a line), then one pass over the moves
         lines = changed

@@ -135,6 +135,7 @@ cdef class GameState:
     cdef int move_order(self, int move) noexcept nogil
     cdef void move_orders(self, int* moves, int n, int* keys) noexcept nogil
     cdef int select_best(self, int* moves, int n, int width) noexcept nogil
+    cdef int is_among_best(self, int move, int width) noexcept nogil
     cdef int ordered_moves(self, int* out, int width) noexcept nogil
     cdef double move_prior(self, int move) noexcept nogil
     cdef double move_bias(self, int move) noexcept nogil

@@ -196,6 +196,16 @@ cdef class GameState:
         self.move_orders(moves, n, keys)
         return keep_best(moves, keys, n, width)
 
+    cdef int is_among_best(self, int move, int width) noexcept nogil:
+        """Is `move` legal here and among ordered_moves(width)'s moves? 1 yes, 0 no, -1 not
+        known without listing them (this default). A game that can often tell at once lets a
+        selective search try a killer before it lists the moves."""
+        return -1
+
+    def py_is_among_best(self, move, int width=0):
+        """`is_among_best`: 1, 0 or -1 (not known without listing the moves)."""
+        return self.is_among_best(self._move_id(move), width)
+
     cdef int ordered_moves(self, int* out, int width) noexcept nogil:
         """The search moves (`search_moves`) in the static order, best first, moves of equal
         order as generated, cut to the `width` best when width > 0 (`keep_best`): what a

@@ -106,10 +106,14 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
         return terminal_score(s, res, ply)
     if depth <= 0:
         return s.evaluate(evalfn)
+    k = killers[ply]
+    if depth == 1 and k >= 0 and s.is_among_best(k, width) == 1:
+        # the killer first, before the node's moves are listed: a cut there needs no list
+        return _frontier_killer_first(s, moves, k, width, alpha, beta, evalfn, ply, killers,
+                                      xcut, xbest)
     n = s.ordered_moves(moves, width)
     if n == 0:
         return s.evaluate(evalfn)
-    k = killers[ply]
     if k >= 0 and moves[0] != k:
         for i in range(1, n):
             if moves[i] == k:
@@ -140,6 +144,75 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     return best
 
 
+cdef struct Frontier:
+    double alpha, beta, best
+    double xcut             # see _plain_frontier; NaN: unknown
+    double xmin             # the least leaf argument so far
+    int best_move, xmove, ply, evalfn, me
+    bint known              # xcut is known
+
+
+cdef inline void frontier_init(Frontier* f, GameState s, double alpha, double beta, int evalfn,
+                               int ply, double xcut) noexcept nogil:
+    f.alpha = alpha
+    f.beta = beta
+    f.best = -INF
+    f.xcut = xcut
+    f.xmin = INF
+    f.best_move = -1
+    f.xmove = -1
+    f.ply = ply
+    f.evalfn = evalfn
+    f.me = s.player
+    f.known = xcut == xcut
+
+
+cdef inline bint frontier_leaf(Frontier* f, GameState s, int move) noexcept nogil:
+    """One leaf of _plain_frontier's loop; True when the node is cut there (f.best is then
+    the value to return)."""
+    cdef double v
+    cdef Leaf leaf = s.leaf_after(move, f.evalfn)
+    if leaf.res == ONGOING and leaf.is_arg:
+        if leaf.x >= f.xmin:
+            return False
+        f.xmin = leaf.x
+        f.xmove = move
+        if f.known:
+            if leaf.x <= f.xcut:
+                f.best = f.beta
+                f.best_move = move
+                return True
+            return False
+        v = -tanh(leaf.x)           # is_arg: the side to move has changed
+    elif leaf.res != ONGOING:
+        v = terminal_score_for(leaf.res, leaf.player, f.ply + 1)
+        if leaf.player != f.me:
+            v = -v
+    else:
+        v = leaf.x if leaf.player == f.me else -leaf.x
+    if v > f.best:
+        f.best = v
+        f.best_move = move
+        if v > f.alpha:
+            f.alpha = v
+            if f.alpha >= f.beta:
+                return True
+    return False
+
+
+cdef inline double frontier_end(Frontier* f, double* xbest) noexcept nogil:
+    """The node's value after all its leaves (none cut it)."""
+    cdef double v
+    if f.known and f.xmove >= 0:
+        v = -tanh(f.xmin)
+        if v > f.best:
+            f.best = v
+            f.best_move = f.xmove
+            if xbest != NULL:
+                xbest[0] = f.xmin
+    return f.best
+
+
 cdef double _plain_frontier(GameState s, int* moves, int n, double alpha, double beta,
                            int evalfn, int ply, int* killers, double xcut,
                            double* xbest) noexcept nogil:
@@ -156,50 +229,45 @@ cdef double _plain_frontier(GameState s, int* moves, int n, double alpha, double
     in all. Unknown (NaN), every new least x is valued and compared with beta at once.
     Cut-offs found later or earlier than _plain would find them change only bounds the
     caller cannot take (a cut node's value is at most its caller's alpha from there), never
-    a value it takes: the playout's move is _plain's (the identity digests check it).
+    a value it takes, and the same holds for the order of the leaves: the playout's move is
+    _plain's (the identity digests check it).
     *xbest (when not NULL) := the least x when the value returned is -tanh of it, else NaN."""
-    cdef int i, me = s.player, best_move = -1, xmove = -1
-    cdef bint known = xcut == xcut
-    cdef double v, best = -INF, xmin = INF
-    cdef Leaf leaf
+    cdef Frontier f
+    cdef int i
     if xbest != NULL:
         xbest[0] = NAN
+    frontier_init(&f, s, alpha, beta, evalfn, ply, xcut)
     for i in range(n):
-        leaf = s.leaf_after(moves[i], evalfn)
-        if leaf.res == ONGOING and leaf.is_arg:
-            if leaf.x >= xmin:
-                continue
-            xmin = leaf.x
-            xmove = moves[i]
-            if known:
-                if leaf.x <= xcut:
-                    killers[ply] = moves[i]
-                    return beta
-                continue
-            v = -tanh(leaf.x)       # is_arg: the side to move has changed
-        elif leaf.res != ONGOING:
-            v = terminal_score_for(leaf.res, leaf.player, ply + 1)
-            if leaf.player != me:
-                v = -v
-        else:
-            v = leaf.x if leaf.player == me else -leaf.x
-        if v > best:
-            best = v
-            best_move = moves[i]
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    killers[ply] = best_move
-                    return best
-    if known and xmove >= 0:
-        v = -tanh(xmin)
-        if v > best:
-            best = v
-            best_move = xmove
-            if xbest != NULL:
-                xbest[0] = xmin
-    killers[ply] = best_move
-    return best
+        if frontier_leaf(&f, s, moves[i]):
+            killers[ply] = f.best_move
+            return f.best
+    frontier_end(&f, xbest)
+    killers[ply] = f.best_move
+    return f.best
+
+
+cdef double _frontier_killer_first(GameState s, int* moves, int k, int width, double alpha,
+                                   double beta, int evalfn, int ply, int* killers, double xcut,
+                                   double* xbest) noexcept nogil:
+    """_plain_frontier over the node's `width` best moves, of which the killer k is one (the
+    game said so), k's leaf first: the moves are listed only when it does not cut (most
+    first-ply nodes of a 2-ply playout search are cut by their killer)."""
+    cdef Frontier f
+    cdef int i, n
+    if xbest != NULL:
+        xbest[0] = NAN
+    frontier_init(&f, s, alpha, beta, evalfn, ply, xcut)
+    if frontier_leaf(&f, s, k):
+        killers[ply] = f.best_move
+        return f.best
+    n = s.ordered_moves(moves, width)
+    for i in range(n):
+        if moves[i] != k and frontier_leaf(&f, s, moves[i]):
+            killers[ply] = f.best_move
+            return f.best
+    frontier_end(&f, xbest)
+    killers[ply] = f.best_move
+    return f.best
 
 
 cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, int evalfn,
