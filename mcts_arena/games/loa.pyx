@@ -755,6 +755,8 @@ cdef class LinesOfAction(GameState):
     cdef inline bint _repeated(self) noexcept nogil:
         """Is the current position (just reached) equal to an earlier one, same side to move?"""
         cdef int j = self.ply - 4
+        if j < self.irrev or not ((<Undo*>self.hist.data)[j].seen >> (self.hash >> 58)) & 1:
+            return False        # no earlier position of this parity has the hash's top bits
         while j >= self.irrev:
             if (<Undo*>self.hist.data)[j].hash == self.hash:
                 return True
