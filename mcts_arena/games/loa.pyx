@@ -1154,45 +1154,59 @@ cdef class LinesOfAction(GameState):
                     return self._ordered_shared(out, width, u.move)
         return self._ordered_full(out, width)
 
-    cdef void _build_base(self, ReplyBase* rb) noexcept nogil:
-        """rb := the moves of the side to move, all of them, ordered as _ordered_full orders
-        them, each with its key and line (the position's own patterns and counts)."""
-        cdef int gm[104]
-        cdef int gk[104]
-        cdef unsigned char gl[104]
-        cdef int cntr[32]
-        cdef int start[32]
+    cdef inline int _ranked_moves(self, int* rd, int* cd, int* gm, unsigned char* rk,
+                                  short* gp, int* cntr, uint64_t* present) noexcept nogil:
+        """The side to move's moves in generation order (gm), each with its category's weight
+        rank (rk, counted in cntr and marked in *present) and, unless gp is NULL, its
+        generation position (gp: 8 * square + direction); rd, cd := the centre-of-mass distances of the rows and
+        columns, worked out once. Without a data-dependent branch per move (the branchy form
+        cost more in a search, where each call meets a new position, than its count of
+        instructions says). Returns how many."""
         cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
-        cdef uint64_t x = self.bb[p], opp = self.bb[1 - p]
-        cdef uint64_t present = 0, bits
-        cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0, r, pos
-        memset(cntr, 0, sizeof(cntr))
+        cdef uint64_t x = self.bb[p], opp = self.bb[1 - p], marks = 0
+        cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0, r
+        memset(cntr, 0, 32 * sizeof(int))
         for i in range(8):
-            rb.rd[i] = iabs(pn * i - sr)
-            rb.cd[i] = iabs(pn * i - sc)
+            rd[i] = iabs(pn * i - sr)
+            cd[i] = iabs(pn * i - sc)
         while x:
             sq = lsb(x)
             x &= x - 1
             dirs = self._dirs(sq)
-            r0 = rb.rd[sq >> 3]
-            c0 = rb.cd[sq & 7]
+            r0 = rd[sq >> 3]
+            c0 = cd[sq & 7]
             d0 = r0 if r0 > c0 else c0
             base = REGION[sq] * 12
             while dirs:
                 d = lsb(dirs)
                 dirs &= dirs - 1
                 to = TGT[sq][d][self.cnt[LINE[sq][d >> 1]]]
-                r0 = rb.rd[to >> 3]
-                c0 = rb.cd[to & 7]
+                r0 = rd[to >> 3]
+                c0 = cd[to & 7]
                 d1 = r0 if r0 > c0 else c0
                 r = CAT_R[<int>((opp >> to) & 1) * 48 + base + REGION[to] * 3
                           + <int>(d1 >= d0) + <int>(d1 > d0)]
+                rk[n] = <unsigned char>r
                 cntr[r] += 1
-                present |= (<uint64_t>1) << r
+                marks |= (<uint64_t>1) << r
                 gm[n] = sq | (to << 6)
-                gk[n] = (r << 9) | (511 - (sq * 8 + d))
-                gl[n] = <unsigned char>LINE[sq][d >> 1]
+                if gp != NULL:          # (a constant where this is inlined)
+                    gp[n] = <short>(sq * 8 + d)
                 n += 1
+        present[0] = marks
+        return n
+
+    cdef void _build_base(self, ReplyBase* rb) noexcept nogil:
+        """rb := the moves of the side to move, all of them, ordered as _ordered_full orders
+        them (by rank, then generation order: a counting sort), each with its key and line."""
+        cdef int gm[104]
+        cdef unsigned char rk[104]
+        cdef short gp[104]
+        cdef int cntr[32]
+        cdef int start[32]
+        cdef uint64_t present, bits
+        cdef int n, i, r, pos, g
+        n = self._ranked_moves(rb.rd, rb.cd, gm, rk, gp, cntr, &present)
         pos = 0
         bits = present
         while bits:
@@ -1201,15 +1215,16 @@ cdef class LinesOfAction(GameState):
             start[r] = pos
             pos += cntr[r]
         for i in range(n):
-            r = gk[i] >> 9
+            r = rk[i]
+            g = gp[i]
             pos = start[r]
             start[r] = pos + 1
             rb.mv[pos] = gm[i]
-            rb.key[pos] = gk[i]
-            rb.ln[pos] = gl[i]
+            rb.key[pos] = (r << 9) | (511 - g)
+            rb.ln[pos] = <unsigned char>LINE[g >> 3][(g & 7) >> 1]
             rb.index[gm[i]] = <unsigned char>pos
         rb.n = n
-        rb.side = p
+        rb.side = self.player
         rb.bb[0] = self.bb[0]
         rb.bb[1] = self.bb[1]
 
@@ -1364,50 +1379,17 @@ cdef class LinesOfAction(GameState):
         return o
 
     cdef int _ordered_full(self, int* out, int width) noexcept nogil:
-        """gen_moves, move_orders and keep_best fused (the same moves in the same order): each
-        move's category is computed as it is generated, with the centre-of-mass distances of
-        the rows and columns worked out once, without a data-dependent branch per move (the
-        branchy form cost more in a search, where each call meets a new position, than its
-        count of instructions says). The `width` best are then picked by counting, not by
-        insertion: weights take 19 values, so the ranks present and how many moves each has
-        give the cut-off rank and where each kept move goes, and one pass over the moves
-        writes them in place, equal ranks in generation order (what a stable sort cut to
-        `width` keeps; the insertion form's data-dependent branches were 40% of this call)."""
+        """gen_moves, move_orders and keep_best fused (the same moves in the same order): the
+        moves with their weight ranks (_ranked_moves), the `width` best picked by counting
+        ranks (keep_by_rank), not by insertion (whose data-dependent branches were 40% of
+        this call)."""
         cdef int gm[104]
         cdef unsigned char rk[104]
         cdef int cntr[32]
         cdef int rd[8]
         cdef int cd[8]
-        cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
-        cdef uint64_t x = self.bb[p], opp = self.bb[1 - p]
-        cdef uint64_t present = 0
-        cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0, r
-        memset(cntr, 0, sizeof(cntr))
-        for i in range(8):
-            rd[i] = iabs(pn * i - sr)
-            cd[i] = iabs(pn * i - sc)
-        while x:
-            sq = lsb(x)
-            x &= x - 1
-            dirs = self._dirs(sq)
-            r0 = rd[sq >> 3]
-            c0 = cd[sq & 7]
-            d0 = r0 if r0 > c0 else c0
-            base = REGION[sq] * 12
-            while dirs:
-                d = lsb(dirs)
-                dirs &= dirs - 1
-                to = TGT[sq][d][self.cnt[LINE[sq][d >> 1]]]
-                r0 = rd[to >> 3]
-                c0 = cd[to & 7]
-                d1 = r0 if r0 > c0 else c0
-                r = CAT_R[<int>((opp >> to) & 1) * 48 + base + REGION[to] * 3
-                          + <int>(d1 >= d0) + <int>(d1 > d0)]
-                rk[n] = <unsigned char>r
-                cntr[r] += 1
-                present |= (<uint64_t>1) << r
-                gm[n] = sq | (to << 6)
-                n += 1
+        cdef uint64_t present
+        cdef int n = self._ranked_moves(rd, cd, gm, rk, NULL, cntr, &present)
         return keep_by_rank(gm, rk, n, cntr, present, width, out)
 
     cdef int tactical_moves(self, int* out) noexcept nogil:
