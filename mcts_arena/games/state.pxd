@@ -70,10 +70,10 @@ cdef inline void* grow_history(void* p, int* cap, int need, size_t elem) noexcep
     return q
 
 
-cdef struct Leaf:
-    int res             # the result after the move (ONGOING, DRAW or the winner)
-    int player          # the side to move after it
-    bint is_arg         # (ongoing) x is the evaluation's tanh argument, not the evaluation
+cdef struct Leaf:        # 16 bytes: returned in two registers, not through memory
+    signed char res     # the result after the move (ONGOING, DRAW or the winner)
+    signed char player  # the side to move after it
+    char is_arg         # (ongoing) x is the evaluation's tanh argument, not the evaluation
     double x
 
 
