@@ -1,0 +1,44 @@
+"""The αβ playouts of every game choose the moves they chose before issue 23's third round
+changed the depth-1 search they share (leaf_after, one tanh per uncut node, the killer tried
+before the moves are listed): a node's cut-offs and the order of its leaves may change, the
+value its caller takes may not. The digests below were printed by main's build at 0300c64,
+before that round; a change of the playouts' moves on purpose must record new ones and say
+why."""
+import hashlib
+import random
+
+from mcts_arena import games, players
+
+SPECS = {"breakthrough": ("MCTS(abp2)", "MCTS(abp1)", "MCTS(abp3,im0.4)"),
+         "kalah": ("MCTS(abp2)", "MCTS(abp3)"),
+         "tictactoe": ("MCTS(abp2)",),
+         "gomoku": ("MCTS(abp1)",),
+         "hex": ("MCTS(abp1)",),
+         "loa": ("MCTS(abp2)", "MCTS(ipp,abp3)", "MCTS(abp2,efLOA0)")}
+
+BEFORE = {"breakthrough": "8946598e2d92156d", "kalah": "8ba7d85a5d8ebec7",
+          "tictactoe": "40597abc701713cf", "gomoku": "662c63460ad01ae0",
+          "hex": "56b2293ade43873c", "loa": "161f00120478dc8d"}
+
+
+def digest(game: str, positions: int = 4, sims: int = 200) -> str:
+    """Moves, tree sizes and playout plies of short MCTS searches with αβ playouts from
+    seeded positions of `game`."""
+    h = hashlib.sha256()
+    rng = random.Random(5)
+    for g in range(positions):
+        s = games.new_state(game)
+        for _ in range(rng.randint(0, 12)):
+            if s.is_terminal():
+                break
+            s.play(rng.choice(s.moves()))
+        if s.is_terminal():
+            continue
+        for spec in SPECS[game]:
+            m, st = players.make(spec, game, seed=g).choose(s, sims=sims)
+            h.update(repr((m, st["nodes"], st["playout_plies"])).encode())
+    return h.hexdigest()[:16]
+
+
+def test_every_games_ab_playouts_choose_as_before():
+    assert {game: digest(game) for game in SPECS} == BEFORE
