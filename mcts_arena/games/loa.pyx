@@ -1165,6 +1165,7 @@ cdef class LinesOfAction(GameState):
         cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
         cdef uint64_t x = self.bb[p], opp = self.bb[1 - p], marks = 0
         cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0, r
+        cdef int k4[4]
         memset(cntr, 0, 32 * sizeof(int))
         for i in range(8):
             rd[i] = iabs(pn * i - sr)
@@ -1177,10 +1178,15 @@ cdef class LinesOfAction(GameState):
             c0 = cd[sq & 7]
             d0 = r0 if r0 > c0 else c0
             base = REGION[sq] * 12
+            # the piece's four line counts, read once (not a dependent chain per move)
+            k4[0] = self.cnt[LINE[sq][0]]
+            k4[1] = self.cnt[LINE[sq][1]]
+            k4[2] = self.cnt[LINE[sq][2]]
+            k4[3] = self.cnt[LINE[sq][3]]
             while dirs:
                 d = lsb(dirs)
                 dirs &= dirs - 1
-                to = TGT[sq][d][self.cnt[LINE[sq][d >> 1]]]
+                to = TGT[sq][d][k4[d >> 1]]
                 r0 = rd[to >> 3]
                 c0 = cd[to & 7]
                 d1 = r0 if r0 > c0 else c0
