@@ -97,7 +97,7 @@ from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
 from mcts_arena.games.state cimport (GameState, Leaf, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT,
-                                      PP_IPP, keep_best)
+                                      PP_IPP)
 
 # Evaluation functions (ids local to this game; 0, the default, is efWB).
 cdef enum:
@@ -178,9 +178,8 @@ cdef int LSH[64][4]
 cdef int LBASE[NLINES]
 cdef unsigned int MOBT[16401]       # 6561 (outer) + 6561 (length 8) + 3 + 9 + ... + 2187
 cdef unsigned short MOVET[16401]
-# LSQ[line]: the line's squares; LTYPE[line]: its type (0 row, 1 column, 2 diagonal, 3
-# anti-diagonal); LMASK[sq]: bit `line` set for the four lines through sq (46 lines < 64).
-cdef uint64_t LSQ[NLINES]
+# LTYPE[line]: a line's type (0 row, 1 column, 2 diagonal, 3 anti-diagonal); LMASK[sq]: bit
+# `line` set for the four lines through sq (46 lines < 64).
 cdef int LTYPE[NLINES]
 cdef uint64_t LMASK[64]
 # MOVES_OF[p][pattern]: MOVET's bits of the positions that hold p's pieces only (a side's moves
@@ -271,12 +270,10 @@ cdef int _lines_init() except -1:
         LSH[sq][2] = 2 * min(r, c)
         LSH[sq][3] = 2 * (c - max(0, r + c - 7))
     for line in range(NLINES):
-        LSQ[line] = 0
         LTYPE[line] = 0 if line < 8 else (1 if line < 16 else (2 if line < 31 else 3))
     for sq in range(64):
         LMASK[sq] = 0
         for r in range(4):
-            LSQ[LINE[sq][r]] |= (<uint64_t>1) << sq
             LMASK[sq] |= (<uint64_t>1) << LINE[sq][r]
             LPOS[LINE[sq][r]][LSH[sq][r] >> 1] = sq
     return 0
@@ -404,6 +401,27 @@ for _sq in range(64):
 
 cdef inline int iabs(int x) noexcept nogil:
     return -x if x < 0 else x
+
+
+cdef inline void com_distances(int n, int sr, int sc, int* rd, int* cd) noexcept nogil:
+    """rd[r], cd[c] := n times the distance of row r, column c from the centre of mass of n
+    pieces whose rows and columns sum to sr, sc (a square's Chebyshev distance, times n, is
+    the greater of its row's and its column's)."""
+    cdef int i
+    for i in range(8):
+        rd[i] = iabs(n * i - sr)
+        cd[i] = iabs(n * i - sc)
+
+
+cdef inline int com_distance(const int* rd, const int* cd, int sq) noexcept nogil:
+    return rd[sq >> 3] if rd[sq >> 3] > cd[sq & 7] else cd[sq & 7]
+
+
+cdef inline int category_rank(uint64_t opp, int fr, int to, int d0, int d1) noexcept nogil:
+    """CAT_R of the move fr-to's category (as _category), given the centre-of-mass distances
+    d0, d1 of its origin and target and the opponent's pieces opp."""
+    return CAT_R[<int>((opp >> to) & 1) * 48 + REGION[fr] * 12 + REGION[to] * 3
+                 + <int>(d1 >= d0) + <int>(d1 > d0)]
 
 
 cdef inline bint connected(uint64_t b) noexcept nogil:
@@ -930,10 +948,9 @@ cdef class LinesOfAction(GameState):
     cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil:
         """GameState.leaf_after without playing the move (efWB; efLOA0 plays it): the rules'
         checks in do_move's order on the pieces after it (connection from the side's cache
-        entry, repetition from the hash, a legal move for the opponent from the line
-        patterns, which are changed for the while), the mobility as this position's (kept
-        for its next leaves) plus the change along the move's 7 lines, and the features from
-        the sides' cache entries: what do_move, evaluate_tanh_arg and undo_move give, to the
+        entry, repetition from the hash, a legal move for the opponent from its mobility),
+        the mobility as this position's (kept for its next leaves) plus the change along the
+        move's 7 lines, and the features from the sides' cache entries: what do_move, evaluate_tanh_arg and undo_move give, to the
         last bit (issue 23: a 2-ply αβ playout's leaves were 40% of its time)."""
         cdef Leaf leaf
         cdef int p = self.player, o = 1 - p, fr = mv_from(move), to = mv_to(move), j, k, t, t0
@@ -1054,28 +1071,6 @@ cdef class LinesOfAction(GameState):
     cdef int move_order(self, int move) noexcept nogil:
         return CAT_W[self._category(move)]
 
-    cdef void move_orders(self, int* moves, int n, int* keys) noexcept nogil:
-        """CAT_W of each move's category (as _category), the mover's centre of mass read once
-        and the distance of each origin computed once per piece (moves come piece by piece)."""
-        cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
-        cdef uint64_t opp = self.bb[1 - p]
-        cdef int i, m, fr, to, a, b, d0 = 0, d1, last = -1, base = 0, dirc
-        for i in range(n):
-            m = moves[i]
-            fr = mv_from(m)
-            to = mv_to(m)
-            if fr != last:
-                last = fr
-                a = iabs(pn * (fr >> 3) - sr)
-                b = iabs(pn * (fr & 7) - sc)
-                d0 = a if a > b else b
-                base = REGION[fr] * 12
-            a = iabs(pn * (to >> 3) - sr)
-            b = iabs(pn * (to & 7) - sc)
-            d1 = a if a > b else b
-            dirc = 0 if d1 < d0 else (1 if d1 == d0 else 2)
-            keys[i] = CAT_W[<int>((opp >> to) & 1) * 48 + base + REGION[to] * 3 + dirc]
-
     cdef int select_best(self, int* moves, int n, int width) noexcept nogil:
         """GameState.select_best by counting the moves' weight ranks (as _ordered_full): the
         same moves in the same order, without keys or an insertion sort."""
@@ -1084,28 +1079,19 @@ cdef class LinesOfAction(GameState):
         cdef int cntr[32]
         cdef int rd[8]
         cdef int cd[8]
-        cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
+        cdef int p = self.player
         cdef uint64_t opp = self.bb[1 - p], present = 0
-        cdef int i, m, fr, to, r0, c0, d0, d1, r
+        cdef int i, m, fr, to, r
         if n > MAX_MOVES:
             return GameState.select_best(self, moves, n, width)
         memset(cntr, 0, sizeof(cntr))
-        for i in range(8):
-            rd[i] = iabs(pn * i - sr)
-            cd[i] = iabs(pn * i - sc)
+        com_distances(self.npieces[p], self.sumr[p], self.sumc[p], rd, cd)
         for i in range(n):
             m = moves[i]
             tmp[i] = m
             fr = mv_from(m)
             to = mv_to(m)
-            r0 = rd[fr >> 3]
-            c0 = cd[fr & 7]
-            d0 = r0 if r0 > c0 else c0
-            r0 = rd[to >> 3]
-            c0 = cd[to & 7]
-            d1 = r0 if r0 > c0 else c0
-            r = CAT_R[<int>((opp >> to) & 1) * 48 + REGION[fr] * 12 + REGION[to] * 3
-                      + <int>(d1 >= d0) + <int>(d1 > d0)]
+            r = category_rank(opp, fr, to, com_distance(rd, cd, fr), com_distance(rd, cd, to))
             rk[i] = <unsigned char>r
             cntr[r] += 1
             present |= (<uint64_t>1) << r
@@ -1145,39 +1131,34 @@ cdef class LinesOfAction(GameState):
         _ordered_full); after a move that captured nothing, from the reply base of the
         position before it (see ReplyBase)."""
         cdef Undo* u
+        cdef ReplyBase* rb
         if self.ply > 0:
             u = &(<Undo*>self.hist.data)[self.ply - 1]
             if not u.captured:
-                if self.rbase == NULL:
-                    self.rbase = <ReplyBase*>calloc(RSLOTS, sizeof(ReplyBase))
-                if self.rbase != NULL:
-                    return self._ordered_shared(out, width, u.move)
+                rb = self._base_for(u.move)
+                if rb != NULL:
+                    return self._ordered_shared(out, width, u.move, rb)
         return self._ordered_full(out, width)
 
     cdef inline int _ranked_moves(self, int* rd, int* cd, int* gm, unsigned char* rk,
                                   short* gp, int* cntr, uint64_t* present) noexcept nogil:
         """The side to move's moves in generation order (gm), each with its category's weight
         rank (rk, counted in cntr and marked in *present) and, unless gp is NULL, its
-        generation position (gp: 8 * square + direction); rd, cd := the centre-of-mass distances of the rows and
-        columns, worked out once. Without a data-dependent branch per move (the branchy form
-        cost more in a search, where each call meets a new position, than its count of
-        instructions says). Returns how many."""
-        cdef int p = self.player, pn = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
+        generation position (gp: 8 * square + direction); rd, cd := the centre-of-mass
+        distances of the rows and columns (com_distances). Without a data-dependent branch
+        per move (the branchy form cost more in a search, where each call meets a new
+        position, than its count of instructions says). Returns how many."""
+        cdef int p = self.player
         cdef uint64_t x = self.bb[p], opp = self.bb[1 - p], marks = 0
-        cdef int n = 0, sq, d, dirs, to, d0, d1, base, i, r0, c0, r
+        cdef int n = 0, sq, d, dirs, to, d0, r
         cdef int k4[4]
         memset(cntr, 0, 32 * sizeof(int))
-        for i in range(8):
-            rd[i] = iabs(pn * i - sr)
-            cd[i] = iabs(pn * i - sc)
+        com_distances(self.npieces[p], self.sumr[p], self.sumc[p], rd, cd)
         while x:
             sq = lsb(x)
             x &= x - 1
             dirs = self._dirs(sq)
-            r0 = rd[sq >> 3]
-            c0 = cd[sq & 7]
-            d0 = r0 if r0 > c0 else c0
-            base = REGION[sq] * 12
+            d0 = com_distance(rd, cd, sq)
             # the piece's four line counts, read once (not a dependent chain per move)
             k4[0] = self.cnt[LINE[sq][0]]
             k4[1] = self.cnt[LINE[sq][1]]
@@ -1187,11 +1168,7 @@ cdef class LinesOfAction(GameState):
                 d = lsb(dirs)
                 dirs &= dirs - 1
                 to = TGT[sq][d][k4[d >> 1]]
-                r0 = rd[to >> 3]
-                c0 = cd[to & 7]
-                d1 = r0 if r0 > c0 else c0
-                r = CAT_R[<int>((opp >> to) & 1) * 48 + base + REGION[to] * 3
-                          + <int>(d1 >= d0) + <int>(d1 > d0)]
+                r = category_rank(opp, sq, to, d0, com_distance(rd, cd, to))
                 rk[n] = <unsigned char>r
                 cntr[r] += 1
                 marks |= (<uint64_t>1) << r
@@ -1237,11 +1214,17 @@ cdef class LinesOfAction(GameState):
     cdef ReplyBase* _base_for(self, int last) noexcept nogil:
         """The reply base of the position before the non-capturing move `last` (the side to
         move's moves there), built when its slot holds another position: the move's lines
-        are put back as they were for the while."""
+        are put back as they were for the while. NULL when there is no memory for the slots
+        (they are allocated at the first use)."""
         cdef int p = self.player, a = 1 - p
         cdef int fr = mv_from(last), to = mv_to(last)
         cdef uint64_t frto = ((<uint64_t>1) << fr) | ((<uint64_t>1) << to)
-        cdef ReplyBase* rb = &self.rbase[(self.ply - 1) & (RSLOTS - 1)]
+        cdef ReplyBase* rb
+        if self.rbase == NULL:
+            self.rbase = <ReplyBase*>calloc(RSLOTS, sizeof(ReplyBase))
+            if self.rbase == NULL:
+                return NULL
+        rb = &self.rbase[(self.ply - 1) & (RSLOTS - 1)]
         if rb.side != p or rb.bb[p] != self.bb[p] or rb.bb[a] != (self.bb[a] ^ frto):
             # the parent: the mover's piece back on fr (the side to move has not changed)
             self.bb[a] ^= frto
@@ -1273,16 +1256,14 @@ cdef class LinesOfAction(GameState):
         u = &(<Undo*>self.hist.data)[self.ply - 1]
         if u.captured:
             return -1
-        if self.rbase == NULL:
-            self.rbase = <ReplyBase*>calloc(RSLOTS, sizeof(ReplyBase))
-            if self.rbase == NULL:
-                return -1
         last = u.move
         changed = LMASK[mv_from(last)] | LMASK[mv_to(last)]
         line = LINE[kf][MOVE_LT[kf][kt]]
         if (changed >> line) & 1:
             return -1
         rb = self._base_for(last)
+        if rb == NULL:
+            return -1
         idx = rb.index[move]
         if idx >= rb.n or rb.mv[idx] != move:
             return 0 if line == LINE[kt][MOVE_LT[kf][kt]] and kf != kt else -1
@@ -1298,9 +1279,9 @@ cdef class LinesOfAction(GameState):
             above += popcount(MOVES_OF[p][self.lidx[k]])
         return 1 if above < width else -1
 
-    cdef int _ordered_shared(self, int* out, int width, int last) noexcept nogil:
+    cdef int _ordered_shared(self, int* out, int width, int last, ReplyBase* rb) noexcept nogil:
         """_ordered_full's answer after the non-capturing move `last`: the parent's reply base
-        (_base_for) with the replies along the move's lines regenerated and merged in by key.
+        rb (_base_for) with the replies along the move's lines regenerated and merged in by key.
         Exact: a reply along another line has the same target, the same blocking and the same
         capture bit as in the parent, and the mover's centre of mass is the same."""
         cdef int nm[104]
@@ -1312,8 +1293,7 @@ cdef class LinesOfAction(GameState):
         cdef int p = self.player, a = 1 - p
         cdef int fr = mv_from(last), to = mv_to(last)
         cdef uint64_t opp = self.bb[a], changed = LMASK[fr] | LMASK[to], lines, w0, w1, bits
-        cdef ReplyBase* rb = self._base_for(last)
-        cdef int nn = 0, line, t, sq, b, d, tgt, d0, d1, r0, c0, k, j, i, o, lim, half, c, take
+        cdef int nn = 0, line, t, sq, b, d, tgt, k, j, i, o, lim, half, c, take
         cdef int ids[8]
         # the replies along the changed lines, in this position: the side's move bits of the
         # 7 lines side by side in two words (16 bits a line), then one pass over the moves
@@ -1342,14 +1322,9 @@ cdef class LinesOfAction(GameState):
                 # anti-diagonal (positions count columns there)
                 d = 2 * t + ((b & 1) ^ <int>(t == 3))
                 tgt = TGT[sq][d][self.cnt[line]]
-                r0 = rb.rd[sq >> 3]
-                c0 = rb.cd[sq & 7]
-                d0 = r0 if r0 > c0 else c0
-                r0 = rb.rd[tgt >> 3]
-                c0 = rb.cd[tgt & 7]
-                d1 = r0 if r0 > c0 else c0
-                uk[nn] = (CAT_R[<int>((opp >> tgt) & 1) * 48 + REGION[sq] * 12 + REGION[tgt] * 3
-                                + <int>(d1 >= d0) + <int>(d1 > d0)] << 9) | (511 - (sq * 8 + d))
+                uk[nn] = (category_rank(opp, sq, tgt, com_distance(rb.rd, rb.cd, sq),
+                                        com_distance(rb.rd, rb.cd, tgt)) << 9) \
+                    | (511 - (sq * 8 + d))
                 um[nn] = sq | (tgt << 6)
                 nn += 1
         # Their order by key (keys are distinct: a key holds the generation position), each

@@ -202,10 +202,6 @@ cdef class GameState:
         selective search try a killer before it lists the moves."""
         return -1
 
-    def py_is_among_best(self, move, int width=0):
-        """`is_among_best`: 1, 0 or -1 (not known without listing the moves)."""
-        return self.is_among_best(self._move_id(move), width)
-
     cdef int ordered_moves(self, int* out, int width) noexcept nogil:
         """The search moves (`search_moves`) in the static order, best first, moves of equal
         order as generated, cut to the `width` best when width > 0 (`keep_best`): what a
@@ -477,6 +473,10 @@ cdef class GameState:
         """`leaf_after`: (result, side to move, is_arg, x) after `move`, which is not kept."""
         cdef Leaf leaf = self.leaf_after(self._move_id(move), self._eval_id(evalfn))
         return leaf.res, leaf.player, bool(leaf.is_arg), leaf.x
+
+    def py_is_among_best(self, move, int width=0):
+        """`is_among_best`: 1, 0 or -1 (not known without listing the moves)."""
+        return self.is_among_best(self._move_id(move), width)
 
     def py_select_best(self, list moves, int width=0):
         """`select_best` (ids): the given legal moves by the static order, best first, equal

@@ -22,7 +22,7 @@ from libc.math cimport tanh, NAN
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
-from mcts_arena.games.state cimport alloca, GameState, Leaf, ONGOING, DRAW, keep_best
+from mcts_arena.games.state cimport alloca, GameState, Leaf, ONGOING, DRAW
 from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef double WIN_SCORE = 1000.0
@@ -79,12 +79,6 @@ cdef inline double terminal_score_for(int res, int player, int ply) noexcept nog
     return (WIN_SCORE - ply) if res == player else -(WIN_SCORE - ply)
 
 
-cdef inline int select_moves(GameState s, int* moves, int n, int width) noexcept nogil:
-    """moves[0:n] by the game's static order, best first, equal ones in the order given, cut to
-    the `width` best (all when width <= 0). Returns how many are kept."""
-    return s.select_best(moves, n, width)
-
-
 cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
                    int ply, int width, int* killers, double xcut, double* xbest) noexcept nogil:
     """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
@@ -95,7 +89,7 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     same set of moves, never the set, so the value at the root is the same and every cut-off
     is sound: the playout's move is the one the search without it chose (issue 23).
 
-    xcut and xbest are _plain_frontier's, passed to it at depth 1 (deeper: NaN and NULL)."""
+    xcut and xbest are _frontier's, passed to it at depth 1 (deeper: NaN and NULL)."""
     cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
     cdef int n, i, me, best_move = -1, k
     cdef double v, best
@@ -109,8 +103,7 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     k = killers[ply]
     if depth == 1 and k >= 0 and s.is_among_best(k, width) == 1:
         # the killer first, before the node's moves are listed: a cut there needs no list
-        return _frontier_killer_first(s, moves, k, width, alpha, beta, evalfn, ply, killers,
-                                      xcut, xbest)
+        return _frontier(s, moves, 0, k, width, alpha, beta, evalfn, ply, killers, xcut, xbest)
     n = s.ordered_moves(moves, width)
     if n == 0:
         return s.evaluate(evalfn)
@@ -125,7 +118,7 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     best = -INF
     me = s.player
     if depth == 1:
-        return _plain_frontier(s, moves, n, alpha, beta, evalfn, ply, killers, xcut, xbest)
+        return _frontier(s, moves, n, -1, width, alpha, beta, evalfn, ply, killers, xcut, xbest)
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
@@ -146,7 +139,7 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
 
 cdef struct Frontier:
     double alpha, beta, best
-    double xcut             # see _plain_frontier; NaN: unknown
+    double xcut             # see _frontier; NaN: unknown
     double xmin             # the least leaf argument so far
     int best_move, xmove, ply, evalfn, me
     bint known              # xcut is known
@@ -168,7 +161,7 @@ cdef inline void frontier_init(Frontier* f, GameState s, double alpha, double be
 
 
 cdef inline bint frontier_leaf(Frontier* f, GameState s, int move) noexcept nogil:
-    """One leaf of _plain_frontier's loop; True when the node is cut there (f.best is then
+    """One leaf of _frontier's loop; True when the node is cut there (f.best is then
     the value to return)."""
     cdef double v
     cdef Leaf leaf = s.leaf_after(move, f.evalfn)
@@ -213,17 +206,20 @@ cdef inline double frontier_end(Frontier* f, double* xbest) noexcept nogil:
     return f.best
 
 
-cdef double _plain_frontier(GameState s, int* moves, int n, double alpha, double beta,
-                           int evalfn, int ply, int* killers, double xcut,
-                           double* xbest) noexcept nogil:
-    """_plain at depth 1, its leaves from the game's leaf_after (the position after a move,
-    without keeping it: LOA answers without playing the move). Where the game's evaluation
-    is tanh(x) (and the side to move changes), a leaf is valued by its x: tanh is
-    non-decreasing, so a leaf whose x is not below the least x so far can neither raise this
-    node's value nor cut, and is passed over (issue 23: tanh was 9% of a playout).
+cdef double _frontier(GameState s, int* moves, int n, int first, int width, double alpha,
+                      double beta, int evalfn, int ply, int* killers, double xcut,
+                      double* xbest) noexcept nogil:
+    """_plain at depth 1 over moves[0:n], its leaves from the game's leaf_after (the position
+    after a move, without keeping it: LOA answers without playing the move). With first >= 0
+    (one of the node's `width` best moves, the game said so) that leaf comes first and the
+    moves are listed only when it does not cut (most first-ply nodes of a 2-ply playout
+    search are cut by their killer); n is then not used.
 
-    xcut, when known (not NaN), is an x with -tanh(xcut) == beta (the caller's best leaf
-    argument; +-INF for a beta no leaf value can reach or every one does): a leaf with
+    Where the game's evaluation is tanh(x) (and the side to move changes), a leaf is valued by
+    its x: tanh is non-decreasing, so a leaf whose x is not below the least x so far can
+    neither raise this node's value nor cut, and is passed over (issue 23: tanh was 9% of a
+    playout). xcut, when known (not NaN), is an x with -tanh(xcut) == beta (the caller's best
+    leaf argument; +-INF for a beta no leaf value can reach or every one does): a leaf with
     x <= xcut reaches beta, so the node is cut there without a tanh (returning beta, a valid
     bound), and the node's exact value, when it is not cut, is -tanh of the least x, one tanh
     in all. Unknown (NaN), every new least x is valued and compared with beta at once.
@@ -237,32 +233,13 @@ cdef double _plain_frontier(GameState s, int* moves, int n, double alpha, double
     if xbest != NULL:
         xbest[0] = NAN
     frontier_init(&f, s, alpha, beta, evalfn, ply, xcut)
-    for i in range(n):
-        if frontier_leaf(&f, s, moves[i]):
+    if first >= 0:
+        if frontier_leaf(&f, s, first):
             killers[ply] = f.best_move
             return f.best
-    frontier_end(&f, xbest)
-    killers[ply] = f.best_move
-    return f.best
-
-
-cdef double _frontier_killer_first(GameState s, int* moves, int k, int width, double alpha,
-                                   double beta, int evalfn, int ply, int* killers, double xcut,
-                                   double* xbest) noexcept nogil:
-    """_plain_frontier over the node's `width` best moves, of which the killer k is one (the
-    game said so), k's leaf first: the moves are listed only when it does not cut (most
-    first-ply nodes of a 2-ply playout search are cut by their killer)."""
-    cdef Frontier f
-    cdef int i, n
-    if xbest != NULL:
-        xbest[0] = NAN
-    frontier_init(&f, s, alpha, beta, evalfn, ply, xcut)
-    if frontier_leaf(&f, s, k):
-        killers[ply] = f.best_move
-        return f.best
-    n = s.ordered_moves(moves, width)
+        n = s.ordered_moves(moves, width)
     for i in range(n):
-        if moves[i] != k and frontier_leaf(&f, s, moves[i]):
+        if moves[i] != first and frontier_leaf(&f, s, moves[i]):
             killers[ply] = f.best_move
             return f.best
     frontier_end(&f, xbest)
@@ -284,7 +261,7 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, i
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         t = moves[i]; moves[i] = moves[j]; moves[j] = t
-    n = select_moves(s, moves, n, width)
+    n = s.select_best(moves, n, width)
     # xcut: the x with tanh(x) == alpha, the best value so far, as the first-ply nodes'
     # frontier wants it (-INF: nothing yet, no leaf can reach their beta)
     for i in range(n):
@@ -398,7 +375,7 @@ cdef class AlphaBeta:
         n = s.tactical_moves(moves)
         if n == 0:
             return best
-        n = select_moves(s, moves, n, 0)
+        n = s.select_best(moves, n, 0)
         me = s.player
         for i in range(n):
             s.do_move(moves[i])
