@@ -1149,26 +1149,40 @@ cdef class LinesOfAction(GameState):
         per move (the branchy form cost more in a search, where each call meets a new
         position, than its count of instructions says). Returns how many."""
         cdef int p = self.player
-        cdef uint64_t x = self.bb[p], opp = self.bb[1 - p], marks = 0
-        cdef int n = 0, sq, d, dirs, to, d0, r
-        cdef int k4[4]
+        cdef uint64_t x = self.bb[p], opp = self.bb[1 - p], marks = 0, bits
+        cdef uint64_t w[2]
+        cdef int n = 0, sq, d, to, r, i = 0, h, b
+        cdef int psq[16]
+        cdef int pd0[16]
+        cdef unsigned char pk[16][4]
         memset(cntr, 0, 32 * sizeof(int))
         com_distances(self.npieces[p], self.sumr[p], self.sumc[p], rd, cd)
+        # first each piece's square, distance, line counts and legal directions (8 bits a
+        # piece, pieces 0-7 in w[0], 8-11 in w[1]), then one loop over all the moves: a loop
+        # per piece ends at a count of moves no predictor knows, once a piece
+        w[0] = 0
+        w[1] = 0
         while x:
             sq = lsb(x)
             x &= x - 1
-            dirs = self._dirs(sq)
-            d0 = com_distance(rd, cd, sq)
-            # the piece's four line counts, read once (not a dependent chain per move)
-            k4[0] = self.cnt[LINE[sq][0]]
-            k4[1] = self.cnt[LINE[sq][1]]
-            k4[2] = self.cnt[LINE[sq][2]]
-            k4[3] = self.cnt[LINE[sq][3]]
-            while dirs:
-                d = lsb(dirs)
-                dirs &= dirs - 1
-                to = TGT[sq][d][k4[d >> 1]]
-                r = category_rank(opp, sq, to, d0, com_distance(rd, cd, to))
+            psq[i] = sq
+            pd0[i] = com_distance(rd, cd, sq)
+            pk[i][0] = self.cnt[LINE[sq][0]]
+            pk[i][1] = self.cnt[LINE[sq][1]]
+            pk[i][2] = self.cnt[LINE[sq][2]]
+            pk[i][3] = self.cnt[LINE[sq][3]]
+            w[i >> 3] |= (<uint64_t>self._dirs(sq)) << (8 * (i & 7))
+            i += 1
+        for h in range(2):
+            bits = w[h]
+            while bits:
+                b = lsb(bits)
+                bits &= bits - 1
+                i = 8 * h + (b >> 3)
+                d = b & 7
+                sq = psq[i]
+                to = TGT[sq][d][pk[i][d >> 1]]
+                r = category_rank(opp, sq, to, pd0[i], com_distance(rd, cd, to))
                 rk[n] = <unsigned char>r
                 cntr[r] += 1
                 marks |= (<uint64_t>1) << r
