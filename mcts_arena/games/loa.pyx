@@ -954,7 +954,7 @@ cdef class LinesOfAction(GameState):
         last bit (issue 23: a 2-ply αβ playout's leaves were 40% of its time)."""
         cdef Leaf leaf
         cdef int p = self.player, o = 1 - p, fr = mv_from(move), to = mv_to(move), j, k, t, t0
-        cdef int dt
+        cdef int dt, own
         cdef uint64_t tob = (<uint64_t>1) << to, bp, bo, h
         cdef unsigned int mob, before = 0, after = 0
         cdef bint cap
@@ -1012,16 +1012,14 @@ cdef class LinesOfAction(GameState):
         t0 = MOVE_LT[fr][to]
         dt = (p - o) if cap else p + 1
         for t in range(4):
-            j = LINE[fr][t]
-            k = self.lidx[j]
-            before += MOBT[k]
-            if t == t0:
-                after += MOBT[k - (p + 1) * LD[fr][t] + dt * LD[to][t]]
-            else:
-                after += MOBT[k - (p + 1) * LD[fr][t]]
-                k = self.lidx[LINE[to][t]]
-                before += MOBT[k]
-                after += MOBT[k + dt * LD[to][t]]
+            # without a branch on t == t0 (the move's line type, a new one each leaf): there
+            # to's line is fr's, counted once with both changes
+            own = -<int>(t == t0)
+            k = self.lidx[LINE[fr][t]]
+            j = self.lidx[LINE[to][t]]
+            before += MOBT[k] + (MOBT[j] & ~<unsigned int>own)
+            after += (MOBT[k - (p + 1) * LD[fr][t] + (dt * LD[to][t] & own)]
+                      + (MOBT[j + dt * LD[to][t]] & ~<unsigned int>own))
         mob = self.mob_val - before + after
         if (mob >> (16 * o)) & 0xFFFF == 0:
             # no legal move for the opponent (every legal move has a positive weight)
