@@ -902,7 +902,8 @@ cdef class LinesOfAction(GameState):
         if e.key != b:
             e.key = b
             side_features(b, e.f)
-            e.connected = -1
+            # one 8-connected group has Euler number 1 - holes <= 1: above it, no flood fill
+            e.connected = 0 if e.f[2] > 1.0 else -1
         return e
 
     cdef void _features(self, int p, int mob2, double* f) noexcept nogil:
