@@ -189,7 +189,8 @@ def test_efwb_features_are_the_same_from_the_cache():
 
 def test_connected_agrees_with_a_flood_fill():
     """connected()'s row and column gap test (issue 23's second round) gives the flood
-    fill's answer, on random piece sets of every size, clustered and spread."""
+    fill's answer, on random piece sets of every size, clustered and spread; a connected set
+    never has an Euler number above 1 (the feature cache's shortcut, fourth round)."""
     from mcts_arena.games.boardtext import format_ranks
 
     def flood(bits):
@@ -207,6 +208,7 @@ def test_connected_agrees_with_a_flood_fill():
 
     rng = random.Random(5)
     checked = {True: 0, False: 0}
+    shortcut = 0
     for _ in range(3000):
         n = rng.randint(1, 12)
         if rng.random() < 0.5:      # clustered: a random walk of neighbours, often connected
@@ -224,7 +226,12 @@ def test_connected_agrees_with_a_flood_fill():
         s = games.new_state("loa", format_ranks(black, white, 0, "b", "w"))
         assert s.is_connected(0) == flood(black), format_ranks(black, white, 0, "b", "w")
         checked[flood(black)] += 1
+        # the feature cache's shortcut: an Euler number above 1 means two groups or more
+        if flood(black):
+            assert s.euler_number(0) <= 1, format_ranks(black, white, 0, "b", "w")
+        shortcut += s.euler_number(0) > 1
     assert min(checked.values()) > 300          # both answers were tested many times
+    assert shortcut > 300
 
 
 def test_tanh_argument_is_the_evaluation():
