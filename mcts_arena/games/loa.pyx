@@ -1367,7 +1367,8 @@ cdef class LinesOfAction(GameState):
         j = 0
         for k in range(o):
             take = bk[i] > nk[j]
-            out[k] = bm[i] if take else nm[j]
+            # a select by arithmetic: GCC turns the conditional expression into a branch
+            out[k] = nm[j] ^ ((bm[i] ^ nm[j]) & -take)
             i += take
             j += 1 - take
         return o
