@@ -635,7 +635,8 @@ cdef inline int keep_by_rank(const int* mv, const unsigned char* rk, int n, cons
     for i in range(n):
         r = rk[i]
         keep = <int>(r > top) | (<int>(r == top) & <int>(need > 0))
-        res[start[r] if keep else MAX_MOVES] = mv[i]
+        # the index by arithmetic: GCC compiles a conditional expression here to a branch
+        res[MAX_MOVES + ((start[r] - MAX_MOVES) & -keep)] = mv[i]
         start[r] += keep
         need -= keep & <int>(r == top)
     memcpy(out, res, cap * sizeof(int))
