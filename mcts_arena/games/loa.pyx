@@ -319,6 +319,7 @@ cdef double W_CONN = 0.1
 cdef double W_UNIF = 0.5
 cdef double W_COMPOS = 0.1
 cdef double WB_SCALE = 2.0
+cdef double LOA0_SCALE = 1.5
 # 1 / WB_SCALE when that is a power of two (then S * WB_INV is S / WB_SCALE to the last bit: both
 # are the same real number rounded once), else 0 (divide): a division's latency was a tenth of
 # a 2-ply αβ playout's leaf.
@@ -328,7 +329,6 @@ cdef double WB_INV = 0.5
 cdef inline double wb_arg(double s) noexcept nogil:
     """efWB's tanh argument for the score s: s / WB_SCALE."""
     return s * WB_INV if WB_INV != 0.0 else s / WB_SCALE
-cdef double LOA0_SCALE = 1.5
 
 
 # efWB's per-side features but mobility are functions of that side's pieces alone (its bitboard
@@ -417,11 +417,24 @@ cdef inline int com_distance(const int* rd, const int* cd, int sq) noexcept nogi
     return rd[sq >> 3] if rd[sq >> 3] > cd[sq & 7] else cd[sq & 7]
 
 
+cdef inline int com_distance_of(int n, int sr, int sc, int sq) noexcept nogil:
+    """n times the Chebyshev distance of sq from the centre of mass of n pieces whose rows and
+    columns sum to sr, sc (com_distance's value without the tables)."""
+    cdef int dr = iabs(n * (sq >> 3) - sr), dc = iabs(n * (sq & 7) - sc)
+    return dr if dr > dc else dc
+
+
+cdef inline int category_of(uint64_t opp, int fr, int to, int d0, int d1) noexcept nogil:
+    """The move fr-to's category (module docstring): capture (the opponent's pieces opp), the
+    regions of origin and target, and whether the target's centre-of-mass distance d1 is
+    below, equal to or above the origin's d0."""
+    return (<int>((opp >> to) & 1) * 48 + REGION[fr] * 12 + REGION[to] * 3
+            + <int>(d1 >= d0) + <int>(d1 > d0))
+
+
 cdef inline int category_rank(uint64_t opp, int fr, int to, int d0, int d1) noexcept nogil:
-    """CAT_R of the move fr-to's category (as _category), given the centre-of-mass distances
-    d0, d1 of its origin and target and the opponent's pieces opp."""
-    return CAT_R[<int>((opp >> to) & 1) * 48 + REGION[fr] * 12 + REGION[to] * 3
-                 + <int>(d1 >= d0) + <int>(d1 > d0)]
+    """CAT_R of category_of's category."""
+    return CAT_R[category_of(opp, fr, to, d0, d1)]
 
 
 cdef inline bint connected(uint64_t b) noexcept nogil:
@@ -540,15 +553,13 @@ for _k in range(4):
 cdef inline double conc_of(uint64_t x, int n, int sr, int sc) noexcept nogil:
     """Concentration of the pieces x (n of them, sums of rows and columns sr, sc): the average
     surplus Chebyshev distance to their centre of mass (0 = tightly packed)."""
-    cdef int sq, dr, dc, tot = 0
+    cdef int sq, tot = 0
     if n <= 1:
         return 0.0
     while x:
         sq = lsb(x)
         x &= x - 1
-        dr = iabs(n * (sq >> 3) - sr)
-        dc = iabs(n * (sq & 7) - sc)
-        tot += dr if dr > dc else dc
+        tot += com_distance_of(n, sr, sc, sq)
     # tot is the distance sum scaled by n
     return (tot / <double>n - MINDIST[n]) / n
 
@@ -949,8 +960,9 @@ cdef class LinesOfAction(GameState):
         checks in do_move's order on the pieces after it (connection from the side's cache
         entry, repetition from the hash, a legal move for the opponent from its mobility),
         the mobility as this position's (kept for its next leaves) plus the change along the
-        move's 7 lines, and the features from the sides' cache entries: what do_move, evaluate_tanh_arg and undo_move give, to the
-        last bit (issue 23: a 2-ply αβ playout's leaves were 40% of its time)."""
+        move's 7 lines, and the features from the sides' cache entries: what do_move,
+        evaluate_tanh_arg and undo_move give, to the last bit (issue 23: a 2-ply αβ playout's
+        leaves were 40% of its time)."""
         cdef Leaf leaf
         cdef int p = self.player, o = 1 - p, fr = mv_from(move), to = mv_to(move), j, k, t, t0
         cdef int dt, own
@@ -1052,18 +1064,10 @@ cdef class LinesOfAction(GameState):
 
     # ---- knowledge ------------------------------------------------------------------------
     cdef inline int _category(self, int move) noexcept nogil:
-        cdef int p = self.player, n = self.npieces[p]
+        cdef int p = self.player, n = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
         cdef int fr = mv_from(move), to = mv_to(move)
-        cdef int sr = self.sumr[p], sc = self.sumc[p], d0, d1, a, b, dirc
-        cdef int cap = <int>((self.bb[1 - p] >> to) & 1)
-        a = iabs(n * (fr >> 3) - sr)
-        b = iabs(n * (fr & 7) - sc)
-        d0 = a if a > b else b
-        a = iabs(n * (to >> 3) - sr)
-        b = iabs(n * (to & 7) - sc)
-        d1 = a if a > b else b
-        dirc = 0 if d1 < d0 else (1 if d1 == d0 else 2)
-        return cap * 48 + REGION[fr] * 12 + REGION[to] * 3 + dirc
+        return category_of(self.bb[1 - p], fr, to, com_distance_of(n, sr, sc, fr),
+                           com_distance_of(n, sr, sc, to))
 
     cdef int move_order(self, int move) noexcept nogil:
         return CAT_W[self._category(move)]
