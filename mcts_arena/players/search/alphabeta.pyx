@@ -253,7 +253,7 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, i
     With width > 0 the search is selective (the `width` best-ordered moves per node), the
     cheap form of MC-LOA's "selective 2-ply αβ search" (Winands & Björnsson 2011)."""
     cdef int i, j, t, best_move = moves[0], me = s.player
-    cdef double v, best = -INF, alpha = -INF, xb, xcut = -INF
+    cdef double v, best = -INF, xb, xcut = -INF
     cdef int killers[MAX_PLY]
     for i in range(depth + 1):
         killers[i] = -1
@@ -262,31 +262,29 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, i
         j = rng_below(rng, i + 1)
         t = moves[i]; moves[i] = moves[j]; moves[j] = t
     n = s.select_best(moves, n, width)
-    # xcut: the x with tanh(x) == alpha, the best value so far, as the first-ply nodes'
-    # frontier wants it (-INF: nothing yet, no leaf can reach their beta)
+    # best is the root's alpha (it has no beta); xcut: the x with tanh(x) == best, as the
+    # first-ply nodes' frontier wants it (-INF: nothing yet, no leaf can reach their beta)
     for i in range(n):
         s.do_move(moves[i])
         xb = NAN
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, INF, evalfn, 1, width, killers, NAN, NULL)
+            v = _plain(s, depth - 1, best, INF, evalfn, 1, width, killers, NAN, NULL)
         else:
-            v = -_plain(s, depth - 1, -INF, -alpha, evalfn, 1, width, killers, xcut, &xb)
+            v = -_plain(s, depth - 1, -INF, -best, evalfn, 1, width, killers, xcut, &xb)
         s.undo_move()
         if v > best:
             best = v
             best_move = moves[i]
-            if v > alpha:
-                alpha = v
-                if xb == xb:
-                    xcut = xb               # v == tanh(xb)
-                elif v > 1.0:
-                    xcut = INF              # a win: every leaf value is below it
-                elif v == 0.0:
-                    xcut = 0.0              # tanh(0) == 0
-                elif v < -1.0:
-                    xcut = -INF
-                else:
-                    xcut = NAN
+            if xb == xb:
+                xcut = xb                   # v == tanh(xb)
+            elif v > 1.0:
+                xcut = INF                  # a win: every leaf value is below it
+            elif v == 0.0:
+                xcut = 0.0                  # tanh(0) == 0
+            elif v < -1.0:
+                xcut = -INF
+            else:
+                xcut = NAN
     return best_move
 
 
