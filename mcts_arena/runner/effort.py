@@ -52,6 +52,18 @@ class Rate:
     unit: str             # "sims" or "nodes"
     per_second: float
     source: str
+    ci95: tuple[float, float] | None = None   # bootstrap 95% interval of per_second (over games)
+    games: int | None = None      # whole games the rate was measured over
+    label: str | None = None      # the paper engine's player label it was measured as
+
+    def describe(self) -> str:
+        """The rate as a page states it: value, interval and games behind it."""
+        text = f"{self.per_second:,.0f} {self.unit}/s"
+        if self.ci95:
+            text += f" [{self.ci95[0]:,.0f}, {self.ci95[1]:,.0f}]"
+        if self.games:
+            text += f" over {self.games} games"
+        return text
 
 
 def features(spec: Any) -> frozenset[str]:
@@ -70,7 +82,9 @@ def features(spec: Any) -> frozenset[str]:
 
 
 def parse_rates(data: Any, source: str = "rates") -> list[Rate]:
-    """Validate the rates YAML: `{rates: [{game, player, unit, per_second, source}, ...]}`."""
+    """Validate the rates YAML: `{rates: [{game, player, unit, per_second, source}, ...]}`, each
+    entry optionally with `ci95: [low, high]` (its 95% interval), `games` (how many whole games
+    it was measured over), `moves` and `label` (benchmarks/paper_engine/measure.py writes them)."""
     if not isinstance(data, dict) or not isinstance(data.get("rates"), list):
         raise EffortError(f"{source}: expected a mapping with a list 'rates'")
     out = []
@@ -86,7 +100,20 @@ def parse_rates(data: Any, source: str = "rates") -> list[Rate]:
         v = e["per_second"]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 1e9:
             raise EffortError(f"{where}.per_second: expected a positive number, got {v!r}")
-        out.append(Rate(str(e["game"]), str(e["player"]), e["unit"], float(v), str(e["source"])))
+        ci = e.get("ci95")
+        if ci is not None:
+            if (not isinstance(ci, list) or len(ci) != 2
+                    or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in ci)
+                    or not 0 < ci[0] <= v <= ci[1]):
+                raise EffortError(f"{where}.ci95: expected [low, high] around per_second "
+                                  f"({v}), got {ci!r}")
+            ci = (float(ci[0]), float(ci[1]))
+        n = e.get("games")
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+            raise EffortError(f"{where}.games: expected a positive whole number, got {n!r}")
+        label = e.get("label")
+        out.append(Rate(str(e["game"]), str(e["player"]), e["unit"], float(v), str(e["source"]),
+                        ci, n, None if label is None else str(label)))
     return out
 
 
