@@ -6,7 +6,8 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build run test test-fast lint bench clean annotate browser gnubg
+.PHONY: all install build run test test-fast lint bench clean annotate browser gnubg record \
+	record-headline
 
 all: build
 
@@ -51,6 +52,17 @@ gnubg:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg \
 	      >/dev/null) || echo "make: gnubg could not be installed"; \
 	  else echo "make: gnubg missing and not root: its tests will skip"; fi
+
+# The record (docs/reproduction): every page rebuilt from its published games
+# (docs/reproduction/data), byte for byte; `git diff docs/reproduction` shows any difference.
+record: build
+	$(VENV)/bin/arena reproduce --from-data docs/reproduction/data --docs docs/reproduction
+
+# The headline claims at the paper's own effort (hours of CPU: resumable, run it again to go on);
+# the page and its published games are written when it finishes.
+record-headline: build
+	nice -n 19 $(VENV)/bin/arena reproduce --only headline --scale 1.0 --games 200 --precision 4 \
+		--max-games 600 --aim paper --publish docs/reproduction/data
 
 # The inner loop: every test but the slow, process, Ray and browser ones (under a minute).
 test-fast: build

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
 from pathlib import Path
 
 #: Tests only: a value here replaces this process's build fingerprint (how a test makes one node
@@ -44,6 +45,35 @@ def build_identity() -> tuple[str, str]:
         _identity = (mcts_arena.__version__, h.hexdigest()[:12])
     fake = os.environ.get(FAKE_BUILD_ENV)
     return (_identity[0], fake) if fake else _identity
+
+
+_source: dict | None = None
+
+
+def source_commit() -> dict:
+    """The git commit of the tree this mcts_arena is imported from, and whether that tree had
+    changes to tracked files (`dirty`): {"git_commit": sha or None, "dirty": bool or None}.
+    None where the package is not in a git checkout (an installed wheel) or git is missing.
+    The build fingerprint names the code; the commit is what a reader can check out."""
+    global _source
+    if _source is None:
+        import mcts_arena
+
+        root = Path(mcts_arena.__file__).resolve().parent
+        _source = {"git_commit": None, "dirty": None}
+        try:
+            head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                                  capture_output=True, text=True, timeout=10)
+            if head.returncode == 0:
+                status = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                         "--untracked-files=no"],
+                                        capture_output=True, text=True, timeout=10)
+                _source = {"git_commit": head.stdout.strip(),
+                           "dirty": bool(status.stdout.strip()) if status.returncode == 0
+                           else None}
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return dict(_source)
 
 
 def describe(version: str | None, build: str | None) -> str:

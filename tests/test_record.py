@@ -149,6 +149,18 @@ def test_look_decision(penta, games, stop):
     assert rec["stop"] == stop and rec["basis"] == "pairs"
 
 
+def test_the_paper_aim_tests_the_paper_value_not_50():
+    """`--aim paper`: a row far from 50% but near the paper's value plays on; one whose interval
+    excludes the paper's value stops, though it may be on the paper's side of 50%."""
+    prec = reproduce.Precision(half_width=4, cap=600, aim="paper")
+    assert prec.looks(200) == [200, 300, 450, 600]
+    counts = {"games": 200, "pentanomial": [5, 10, 20, 30, 35]}          # 70% ± 5.7
+    assert reproduce.look_decision(counts, False, prec, 200, 200, paper=0.7)["stop"] is None
+    assert reproduce.look_decision(counts, False, prec, 200, 200, paper=0.9)["stop"] == "decided"
+    assert reproduce.look_decision(counts, False, prec, 200, 200, paper=None)["stop"] == "decided"
+    assert "excludes the paper's value for the row" in prec.describe(200)
+
+
 @pytest.fixture
 def prec_setup(tmp_path, monkeypatch):
     (tmp_path / "rates.yaml").write_text(RATES)
@@ -275,3 +287,67 @@ def test_power():
     assert power(63.3, 200) == pytest.approx(0.97, abs=0.01)      # exact binomial: 0.973
     assert power(63.3, 20) == pytest.approx(0.2, abs=0.02)  # "one time in five" at 20 games
     assert power(None, 100) is None and power(60, 0) is None
+
+
+# ---- published data: the pages rebuilt from it, byte for byte ----------------------------------
+def _digests(folder):
+    import hashlib
+
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())
+            if p.is_file()}
+
+
+def test_pages_rebuild_byte_for_byte_from_the_published_games(prec_setup):
+    """Played, published, then rebuilt in another folder from the published files alone (no
+    store left): the same pages, index, record.json and pictures, byte for byte."""
+    import shutil
+
+    from mcts_arena.results import archive
+
+    played = prec_setup / "docs"
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--scale", "0.005",
+                                 "--games", "8", "--precision", "20", "--max-games", "12",
+                                 "--jobs", "1", "--quiet", "--out", "res", "--docs",
+                                 str(played), "--publish", "data"])
+    assert r.exit_code == 0, r.output
+    files = sorted((prec_setup / "data").iterdir())
+    assert [f.name for f in files] == ["prec" + archive.SUFFIX]
+    head, games = archive.read(files[0])
+    games = list(games)
+    assert head["experiment"]["name"] == "prec" and len(games) >= 16
+    assert any(k.startswith("build/") for k in head["meta"])          # the build's git commit
+    assert any(k.startswith("precision/") for k in head["meta"])      # the stop decisions
+    shutil.rmtree(prec_setup / "res")                                  # the stores are gone
+    again = prec_setup / "again"
+    again.mkdir()
+    shutil.copy(played / "record.json", again / "record.json")
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--docs", str(again),
+                                 "--from-data", "data"])
+    assert r.exit_code == 0, r.output
+    assert _digests(again) == _digests(played)
+
+
+def test_a_damaged_published_file_is_one_line_and_writes_nothing(prec_setup):
+    import gzip
+
+    data = prec_setup / "data"
+    data.mkdir()
+    (prec_setup / "docs").mkdir()
+    (prec_setup / "docs" / "record.json").write_text(
+        '{"pages": {"pp": {"command": "arena reproduce --scale 0.005 --games 8"}}}\n')
+    before = (prec_setup / "docs" / "record.json").read_bytes()
+    with gzip.open(data / "prec.jsonl.gz", "wb") as f:
+        f.write(b'{"format": "mcts_arena-games/1", "experiment": {}, "pairings": [], '
+                b'"meta": {}}\n')
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--docs", "docs",
+                                 "--from-data", "data"])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        "arena: error: data/prec.jsonl.gz: line 1: the experiment has no 'name'"]
+    (data / "prec.jsonl.gz").write_bytes(b"not gzip")
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--docs", "docs",
+                                 "--from-data", "data"])
+    assert r.exit_code == 2 and "not a published games file" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert sorted(p.name for p in (prec_setup / "docs").iterdir()) == ["record.json"]
+    assert (prec_setup / "docs" / "record.json").read_bytes() == before

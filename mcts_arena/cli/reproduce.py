@@ -22,6 +22,10 @@ from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, AllErrorGames
               help="Play each row (not sweep points) in looks of 1.5x more games until its "
                    "95% interval is at most ±H points or excludes 50% (at a level split "
                    "over the looks), at most --max-games.")
+@click.option("--aim", type=click.Choice(["50", "paper"]), default="50", show_default=True,
+              help="With --precision: a row is decided once its interval (at the looks' "
+                   "corrected level) excludes 50% (the paper's side), or the paper's own value "
+                   "for the row (paper: the value is tested).")
 @click.option("--max-games", type=GAMES, default=None, metavar="N",
               help="With --precision: games per row at most [default: 4 x --games].")
 @click.option("--sweep-games", type=GAMES, default=None,
@@ -47,15 +51,23 @@ from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, AllErrorGames
 @click.option("--allow-mixed-builds", is_flag=True,
               help="Add games to results another build of mcts_arena played (refused "
                    "otherwise); the pages list the builds behind each row.")
+@click.option("--publish", "publish", default=None, metavar="DIR",
+              help="After writing the pages, write every page's games to DIR as published "
+                   "data (one EXPERIMENT.jsonl.gz per results directory; docs/reproduction/"
+                   "data/README.md describes the format).")
+@click.option("--from-data", "from_data", default=None, metavar="DIR",
+              help="Rebuild the pages of --docs from published data (DIR, as --publish writes "
+                   "it): each page with the command its record.json names; plays nothing.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @BACKEND_OPTION
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="With --backend ray: the cluster to join (default: start Ray locally).")
-def reproduce_cmd(scale: float, games: int, precision: float | None, max_games: int | None,
+def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
+                  max_games: int | None,
                   sweep_games: int | None, tournament_games: int, only: str | None, jobs: int,
                   out: str, docs: str, manifest: str, pages_only: bool, replace_record: bool,
-                  allow_mixed_builds: bool, quiet: bool, backend: str,
-                  ray_address: str | None) -> None:
+                  allow_mixed_builds: bool, publish: str | None, from_data: str | None,
+                  quiet: bool, backend: str, ray_address: str | None) -> None:
     """Play the paper's tables and figures at a fraction of its budget and write the record:
     docs/reproduction/index.md and a page per table or figure, ours beside the paper's with a
     verdict per row. Resumable: run it again to continue; finished experiments are not replayed."""
@@ -65,7 +77,12 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, max_games: 
     from mcts_arena.runner.pool import worker_count
     from mcts_arena.runner.run import open_backend
 
-    sc = reproduce.make_scale(scale, games, sweep_games, tournament_games, precision, max_games)
+    if from_data is not None:
+        n = rebuild_from_data(Path(from_data), Path(docs), manifest)
+        click.echo(f"rebuilt {n} page(s) of {docs} from {from_data}")
+        return
+    sc = reproduce.make_scale(scale, games, sweep_games, tournament_games, precision, max_games,
+                              aim)
     record = reproduce.prepare(manifest, only, sc, out)  # every config checked before playing
     check_overwrite(Path(docs), [p.id for p, _d, _s in record.pages], scale, replace_record)
     if ray_address is not None and backend != "ray":
@@ -90,7 +107,67 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, max_games: 
     idx, n = write_record(record.pages, docs, record.command, sc.describe(), record.order,
                           scale)
     click.echo(f"wrote {idx} and {n} page(s)")
+    if publish is not None:
+        from mcts_arena.results import archive
+
+        dest = Path(publish)
+        dest.mkdir(parents=True, exist_ok=True)
+        for _page, dirs, _secs in record.pages:
+            for d in dirs:
+                if (d / "arena.sqlite").exists():
+                    n_games = archive.dump(d, dest / f"{d.name}{archive.SUFFIX}")
+                    click.echo(f"published {n_games} games of {d.name} in {dest}")
     if all_error:
         # the pages are written (their other rows stand), but a row without a measurement
         # must not pass for a finished record: the all-error rule of `arena run`
         raise AllErrorGames(all_error_message(all_error))
+
+
+def rebuild_from_data(data: Path, docs: Path, manifest: str) -> int:
+    """Restore the published stores of `data` into a temporary folder and write every page of
+    `docs`'s record.json again from them, each page with the `arena reproduce` command its
+    entry names (so with the scale, games and stop rule it was played with). The pages written
+    are a pure function of the games, so an unchanged record comes out byte for byte."""
+    import shlex
+    import tempfile
+
+    from mcts_arena.errors import UserError
+    from mcts_arena.report.reproduction import load_record, write_record
+    from mcts_arena.runner import reproduce
+    from mcts_arena.runner.restore import restore_all
+
+    record = load_record(docs)
+    if not record:
+        raise UserError(f"{docs}: holds no record.json to rebuild")
+    commands: dict[str, list[str]] = {}
+    for pid, page in record.items():
+        commands.setdefault(page.get("command", ""), []).append(pid)
+    with tempfile.TemporaryDirectory(prefix="arena-record-") as tmp:
+        restore_all(data, tmp)
+        n = 0
+        for command, pids in commands.items():
+            words = shlex.split(command)
+            if words[:2] != ["arena", "reproduce"]:
+                raise UserError(f"{docs}/record.json: pages {', '.join(pids)}: not played by "
+                                f"an `arena reproduce` command ({command!r}); cannot rebuild")
+            ctx = reproduce_cmd.make_context("reproduce", words[2:])
+            a = ctx.params
+            sc = reproduce.make_scale(a["scale"], a["games"], a["sweep_games"],
+                                      a["tournament_games"], a["precision"], a["max_games"],
+                                      a["aim"])
+            # only the pages whose entry names this command (a later command may have played
+            # some pages of an earlier one again), each page saying the command it names, and
+            # only those whose games are all published (the others are left as they are)
+            rec = reproduce.prepare(manifest, ",".join(pids), sc, tmp)
+            pages = []
+            for page, dirs, secs in rec.pages:
+                missing = [d.name for d in dirs if not (d / "arena.sqlite").exists()]
+                if missing:
+                    click.echo(f"{page.id}: not rebuilt: no published games of "
+                               f"{', '.join(missing)} in {data}", err=True)
+                else:
+                    pages.append((page, dirs, secs))
+            if pages:
+                write_record(pages, docs, command, sc.describe(), rec.order, a["scale"])
+            n += len(pages)
+    return n

@@ -59,7 +59,7 @@ def _save(fig, path: str | Path, dpi: int = DEFAULT_DPI) -> Path:
     if fmt not in FORMATS:
         raise ValueError(f"{path}: a picture is written as {', '.join(FORMATS)}, not {fmt!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    meta = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]
+    meta = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]
     from matplotlib import rc_context
 
     # TrueType (Type 42) fonts in a PDF: journals' checks refuse Type 3 bitmaps

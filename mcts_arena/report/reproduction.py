@@ -26,7 +26,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,6 +65,7 @@ class PageResult:
     judged: list[dict] = field(default_factory=list)
     command: str = ""
     scale: str = ""
+    last_game: float | None = None      # unix time of the page's last stored game
 
     def summary(self) -> dict:
         """What the index keeps of this page (record.json)."""
@@ -75,7 +75,15 @@ class PageResult:
                 "games": self.games, "counts": self.counts, "rows": len(self.judged),
                 "informative": sum(bool(j["informative"]) for j in self.judged),
                 "median_width": _median(widths), "median_power": _median(powers),
-                "written": f"{_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"}
+                "written": _utc(self.last_game)}
+
+
+def _utc(t: float | None) -> str:
+    """A stored game's time as the pages print it: what a page says depends on its games only,
+    so the same games always give the same page, byte for byte."""
+    if t is None:
+        return "—"
+    return f"{_dt.datetime.fromtimestamp(t, _dt.UTC):%Y-%m-%d %H:%M} UTC"
 
 
 def _median(xs: list[float]) -> float | None:
@@ -264,6 +272,7 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
         res.counts = counts
         (docs / f"{page.id}.md").write_text(res.markdown, encoding="utf-8")
         return res
+    res.last_game = last_game(have)
     report = build_report([str(d) for d in have], compare=None)
     for exp in report.experiments:
         info = exp.info
@@ -397,6 +406,19 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
 RECORD_FILE = "record.json"       # what the index keeps of every page, page by page
 
 
+def last_game(dirs: list[Path]) -> float | None:
+    """The unix time of the last game stored in any of `dirs`' stores."""
+    from mcts_arena.results.store import Store
+
+    times = []
+    for d in dirs:
+        with Store.open(d) as store:
+            t = store.last_finished()
+            if t is not None:
+                times.append(t)
+    return max(times, default=None)
+
+
 def load_record(docs: Path) -> dict[str, dict]:
     """{page id: summary} of the record in `docs` (empty when there is none)."""
     from mcts_arena.errors import UserError
@@ -463,9 +485,8 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
              "games stored, how many judged rows have a 95% interval that excludes 50% "
              "(informative), their median interval width, the median power to detect the "
              "paper's effect at the games counted, and the verdicts.", "",
-             f"- written: {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC on "
-             f"{platform.machine()} ({platform.python_implementation()} "
-             f"{platform.python_version()})",
+             f"- last game played: "
+             f"{max((p['written'] for _, p in pages if p['written'] != '—'), default='—')}",
              f"- games stored: {sum(p['games'] for _, p in pages)}", "",
              f"**Totals**: {inf} of {rows} judged rows informative; "
              + ", ".join(f"{total[v]} {v}" for v in VERDICTS), "",
@@ -477,7 +498,7 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
                      f"{p['informative']} of {p['rows']} | {num(p['median_width'], '{:.1f}')} | "
                      f"{num(p['median_power'] and 100 * p['median_power'], '{:.0f}%')} | "
                      + " | ".join(str(p["counts"].get(v, 0)) for v in VERDICTS) + " |")
-    lines += ["", "| page | played by | written |", "|---|---|---|"]
+    lines += ["", "| page | played by | last game |", "|---|---|---|"]
     for i, p in pages:
         lines.append(f"| {i} | `{p['command']}` | {p['written']} |")
     lines += ["", "Verdicts: *consistent* = the paper's win rate lies inside our 95% interval; "

@@ -20,7 +20,9 @@ opens it for writing, its old games keeping NULL there: "an unrecorded build"):
                                    -- decision, JSON); `tournament` (a tournament's settings, JSON);
                                    -- `mixed_builds` (when and which builds --allow-mixed-builds
                                    -- joined, JSON); `precision/<pairing id>` (arena reproduce's
-                                   -- stop decision for a row, JSON)
+                                   -- stop decision for a row, JSON); `build/<fingerprint>`
+                                   -- (the git commit of that build, and whether its tree was
+                                   -- dirty, JSON)
 
 A store is recognised before anything is written to it: its SQLite header carries
 `PRAGMA application_id = APPLICATION_ID` (set before the switch to WAL, so it is in the main
@@ -255,6 +257,11 @@ class Store:
         q = (f"SELECT version, build, COUNT(*) FROM game{cond} GROUP BY version, build "
              f"ORDER BY MIN(finished)")
         return {(r[0], r[1]): r[2] for r in self.conn.execute(q, args)}
+
+    def last_finished(self) -> float | None:
+        """The unix time the last stored game finished (None: no games)."""
+        t = self.conn.execute("SELECT MAX(finished) FROM game").fetchone()[0]
+        return None if t is None else float(t)
 
     def has_column(self, table: str, column: str) -> bool:
         return any(r[1] == column for r in self.conn.execute(f"PRAGMA table_info({table})"))

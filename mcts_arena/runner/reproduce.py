@@ -66,6 +66,9 @@ class Precision:
     half_width: float               # target half-width of the 95% interval, in points
     cap: int                        # games per row at most
     growth: float = 1.5
+    #: "50": a row is decided once its interval excludes 50% (the paper's side is tested);
+    #: "paper": once it excludes the paper's own value for the row (the value is tested)
+    aim: str = "50"
 
     def looks(self, first: int) -> list[int]:
         out = [first]
@@ -81,8 +84,9 @@ class Precision:
 
     def describe(self, first: int) -> str:
         looks = self.looks(first)
+        target = "50%" if self.aim == "50" else "the paper's value for the row"
         return (f"rows played in looks of {', '.join(map(str, looks))} games, stopping once the "
-                f"95% interval is at most ±{self.half_width:g} points, or excludes 50% at "
+                f"95% interval is at most ±{self.half_width:g} points, or excludes {target} at "
                 f"z = {self.z_stop(first):.2f} (5% split over the {len(looks)} looks)")
 
 
@@ -221,7 +225,8 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
     for path in page.experiments:
         exp = scaled_experiment(path, scale)
         directory = out / exp.name
-        paper_games = {p.id: p.games for p in cfg.load(path).pairings}
+        base = cfg.load(path)
+        paper_games = {p.id: p.games for p in base.pairings}
         while True:
             the_plan = plan_mod.make_plan(exp)
             echo(f"{page.id}: {exp.name} ({len(exp.pairings)} pairings, {the_plan.total_games} "
@@ -234,7 +239,7 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
             if res.all_error or scale.precision is None:
                 all_error += tuple(res.all_error)
                 break
-            grow = next_looks(exp, directory, scale, paper_games)
+            grow = next_looks(exp, directory, scale, paper_games, paper_seconds(base))
             if not grow:
                 break
             echo(f"{page.id}: {exp.name}: {len(grow)} row(s) short of the precision target, "
@@ -284,6 +289,8 @@ def prepare(manifest: str | Path, only: str | None, scale: Scale, out: str | Pat
     command = (f"arena reproduce --scale {scale.effort:g} --games {scale.games}"
                + (f" --precision {scale.precision.half_width:g} --max-games {scale.precision.cap}"
                   if scale.precision else "")
+               + (f" --aim {scale.precision.aim}" if scale.precision
+                  and scale.precision.aim != "50" else "")
                + (f" --sweep-games {scale.sweep_games}" if scale.sweep_games else "")
                + f" --tournament-games {scale.tournament_games}"
                + (f" --only {only}" if only else ""))
@@ -291,7 +298,8 @@ def prepare(manifest: str | Path, only: str | None, scale: Scale, out: str | Pat
 
 
 def make_scale(effort: float, games: int, sweep_games: int | None, tournament_games: int,
-               precision: float | None = None, max_games: int | None = None) -> Scale:
+               precision: float | None = None, max_games: int | None = None,
+               aim: str = "50") -> Scale:
     """The Scale of `arena reproduce`'s options, checked (UserError naming the option)."""
     if not 0 < effort <= 100:
         raise UserError(f"--scale must be in (0, 100], got {effort}")
@@ -304,6 +312,8 @@ def make_scale(effort: float, games: int, sweep_games: int | None, tournament_ga
                         f"{tournament_games}")
     if max_games is not None and precision is None:
         raise UserError("--max-games needs --precision")
+    if aim != "50" and precision is None:
+        raise UserError("--aim needs --precision")
     prec = None
     if precision is not None:
         if not 0 < precision < 50:
@@ -312,7 +322,7 @@ def make_scale(effort: float, games: int, sweep_games: int | None, tournament_ga
         cap = max_games if max_games is not None else 4 * games
         if cap < games:
             raise UserError(f"--max-games ({cap}) must be at least --games ({games})")
-        prec = Precision(half_width=precision, cap=cap)
+        prec = Precision(half_width=precision, cap=cap, aim=aim)
     return Scale(effort=effort, games=games, sweep_games=sweep_games,
                  tournament_games=tournament_games, precision=prec)
 
@@ -357,9 +367,11 @@ def row_interval(counts: dict, pair_rule: bool, z: float | None = None
 
 
 def look_decision(counts: dict, pair_rule: bool, precision: Precision, first: int,
-                  games: int) -> dict:
+                  games: int, paper: float | None = None) -> dict:
     """Whether a row stops after the look of `games` games (Precision's rule), as a record:
-    {"games", "basis", "ci": [low, high], "half_width" (points), "stop": reason or None}."""
+    {"games", "basis", "ci": [low, high], "half_width" (points), "stop": reason or None}.
+    `paper`: the paper's win rate for the row (a fraction), which a rule aiming at the paper's
+    value tests instead of 50% (a row without one is tested against 50%)."""
     iv = row_interval(counts, pair_rule)
     rec = {"games": games, "basis": iv[2] if iv else None,
            "ci": [iv[0], iv[1]] if iv else None,
@@ -368,17 +380,30 @@ def look_decision(counts: dict, pair_rule: bool, precision: Precision, first: in
         rec["stop"] = "cap" if games >= precision.cap else None
         return rec
     strict = row_interval(counts, pair_rule, precision.z_stop(first))
+    target = paper if precision.aim == "paper" and paper is not None else 0.5
     if rec["half_width"] <= precision.half_width:
         rec["stop"] = "precision"
-    elif strict[0] > 0.5 or strict[1] < 0.5:
+    elif strict[0] > target or strict[1] < target:
         rec["stop"] = "decided"
     elif games >= precision.cap:
         rec["stop"] = "cap"
     return rec
 
 
+def _paper_value(exp: cfg.Experiment, pairing, seconds: float | None) -> float | None:
+    """The paper's win rate (a fraction) for a row at the paper's `seconds`, if it has one."""
+    from mcts_arena.paper import match_paper
+
+    try:
+        found = match_paper(str(exp.game), pairing.player, pairing.opponent, seconds=seconds)
+    except ValueError:
+        return None
+    return found[0].win_pct / 100 if found else None
+
+
 def next_looks(exp: cfg.Experiment, directory: Path, scale: Scale,
-               paper_games: dict[str, int] | None = None) -> dict[str, int]:
+               paper_games: dict[str, int] | None = None,
+               seconds: float | None = None) -> dict[str, int]:
     """{pairing id: games of its next look} for the rows of `exp` that have not met the
     precision target on the games of their current look (never beyond the cap, nor beyond the
     paper's own games for the row, `paper_games`); every row's decision is recorded in the
@@ -405,7 +430,8 @@ def next_looks(exp: cfg.Experiment, directory: Path, scale: Scale,
         if pair_rule:
             won, lost = _look_pairs(mine)
             counts["pairs_won"], counts["pairs_lost"] = won, lost
-        rec = look_decision(counts, pair_rule, prec, scale.games, p.games)
+        rec = look_decision(counts, pair_rule, prec, scale.games, p.games,
+                            _paper_value(exp, p, seconds) if prec.aim == "paper" else None)
         rec["rule"] = prec.describe(scale.games)
         decisions[p.id] = rec
         if rec["stop"] is None:

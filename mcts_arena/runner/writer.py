@@ -142,6 +142,7 @@ class Writer(Store):
                 "updated = excluded.updated",
                 (name, config_json, json.dumps(identity, sort_keys=True), __version__,
                  json.dumps(machine_description(), sort_keys=True), now, now))
+            self._note_build()
             for pos, p in enumerate(pairings):
                 self.conn.execute(
                     "INSERT INTO pairing VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(pairing_id) DO "
@@ -149,6 +150,18 @@ class Writer(Store):
                     (p["pairing_id"], pos, p["player"], p["opponent"], p["games"],
                      _json_or_none(p.get("player_budget")),
                      _json_or_none(p.get("opponent_budget"))))
+
+    def _note_build(self) -> None:
+        """meta `build/<fingerprint>`: the git commit (and whether its tree was dirty) of the
+        build this process plays with, so a reader can map a game's build to a commit. The
+        first commit seen with a build is kept: the same fingerprint is the same code."""
+        from mcts_arena import provenance
+
+        version, build = provenance.build_identity()
+        self.conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)",
+                          (f"build/{build}", json.dumps({"version": version,
+                                                         **provenance.source_commit()},
+                                                        sort_keys=True)))
 
     def add_game(self, rec) -> bool:
         """Commit one finished game (a match.GameRecord) at once; True if a row was written.
@@ -168,6 +181,39 @@ class Writer(Store):
             if written:
                 self._score_pair(rec.pairing_id, rec.pair_index)
         return written
+
+    def restore(self, head: dict, games) -> int:
+        """Fill this new, empty store from a published file (results/archive.py: its header and
+        its games) in one transaction: the experiment row, pairings and meta as they were,
+        every game through the same insert and pair scoring as a played one. Returns the games
+        stored; nothing is stored if any of it fails."""
+        exp = head["experiment"]
+        n = 0
+        with self.transaction("the restored experiment"):
+            if self.conn.execute("SELECT COUNT(*) FROM experiment").fetchone()[0]:
+                raise UserError(f"{self.directory}: already holds an experiment")
+            self.conn.execute(
+                "INSERT INTO experiment VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
+                (exp["name"], json.dumps(exp["config"], sort_keys=True),
+                 json.dumps(exp["identity"], sort_keys=True), exp["version"],
+                 json.dumps(exp["machine"], sort_keys=True), exp["created"], exp["updated"]))
+            for p in head["pairings"]:
+                self.conn.execute("INSERT INTO pairing VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                  (p["pairing_id"], p["position"], p["player"], p["opponent"],
+                                   p["games"], _json_or_none(p.get("player_budget")),
+                                   _json_or_none(p.get("opponent_budget"))))
+            for key, value in head["meta"].items():
+                self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+            pairs = set()
+            for g in games:
+                self.conn.execute(
+                    f"INSERT INTO game ({', '.join(GAME_TABLE_COLUMNS)}) VALUES "
+                    f"({', '.join('?' * len(GAME_TABLE_COLUMNS))})", _published_values(g))
+                pairs.add((g["pairing_id"], g["pair_index"]))
+                n += 1
+            for pid, index in sorted(pairs):
+                self._score_pair(pid, index)
+        return n
 
     def _score_pair(self, pairing_id: str, pair_index: int) -> None:
         from mcts_arena.stats import pair_outcome
@@ -383,6 +429,16 @@ def _game_values(rec) -> tuple:
             rec.opening, rec.winner, rec.score, rec.reason, rec.error, rec.plies,
             json.dumps(rec.moves), json.dumps(rec.stats, sort_keys=True), rec.duration,
             rec.finished, rec.version or None, rec.build or None)
+
+
+def _published_values(g: dict) -> tuple:
+    """A published game line (results/archive.py) as the game table's values, encoded as
+    `_game_values` encodes a played game."""
+    return (g["game_id"], g["pairing_id"], g["pair_index"], g["swap"], g["seats"][0],
+            g["seats"][1], json.dumps(g["budgets"], sort_keys=True), json.dumps(g["seeds"]),
+            g["opening"], g["winner"], g["score"], g["reason"], g["error"], g["plies"],
+            json.dumps(g["moves"]), json.dumps(g["stats"], sort_keys=True), g["duration"],
+            g["finished"], g["version"], g["build"])
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
