@@ -13,8 +13,8 @@ from mcts_arena.results.store import Store
 from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
-  - {game: breakthrough, player: "MCTS", unit: sims, per_second: 2000, source: test}
-  - {game: breakthrough, player: "MCTS(ipp)", unit: sims, per_second: 2000, source: test}
+  - {game: breakthrough, player: "MCTS", unit: sims, per_second: 2000, ci95: [1900, 2100], games: 10, source: test}
+  - {game: breakthrough, player: "MCTS(ipp)", unit: sims, per_second: 2000, ci95: [1900, 2100], games: 10, source: test}
 """
 RUN_CFG = """name: prov
 game: breakthrough
@@ -351,3 +351,20 @@ def test_a_damaged_published_file_is_one_line_and_writes_nothing(prec_setup):
     assert len(r.output.strip().splitlines()) == 1
     assert sorted(p.name for p in (prec_setup / "docs").iterdir()) == ["record.json"]
     assert (prec_setup / "docs" / "record.json").read_bytes() == before
+
+
+def test_a_record_on_rates_without_intervals_is_refused_in_one_line(prec_setup):
+    """The record plays only on rates measured over at least 10 games with an interval; the
+    refusal names the rates file and the entry, and plays and writes nothing."""
+    (prec_setup / "rates.yaml").write_text(RATES.replace(
+        '"MCTS(ipp)", unit: sims, per_second: 2000, ci95: [1900, 2100], games: 10',
+        '"MCTS(ipp)", unit: sims, per_second: 2000, games: 2'))
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--scale", "0.005",
+                                 "--games", "8", "--jobs", "1", "--quiet", "--out", "res",
+                                 "--docs", "docs"])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        f"arena: error: {prec_setup / 'rates.yaml'}: the record needs every rate it plays with "
+        "measured over at least 10 games with a 95% interval (benchmarks/paper_engine/"
+        "measure.py); not so for MCTS(ipp) (breakthrough: 2 games, no interval)"]
+    assert not (prec_setup / "res").exists() and not (prec_setup / "docs").exists()

@@ -8,8 +8,8 @@ from mcts_arena.report.reproduction import classify
 from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
-  - {game: kalah, player: "MCTS", unit: sims, per_second: 3000, source: test}
-  - {game: kalah, player: "MCTS(fet4)", unit: sims, per_second: 2000, source: test}
+  - {game: kalah, player: "MCTS", unit: sims, per_second: 3000, ci95: [2900, 3100], games: 10, source: test}
+  - {game: kalah, player: "MCTS(fet4)", unit: sims, per_second: 2000, ci95: [1900, 2100], games: 10, source: test}
 """
 CONFIG = """name: tiny_kalah
 description: "tiny: Kalah at the paper's 1 s"

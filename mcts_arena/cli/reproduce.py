@@ -90,6 +90,7 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
     workers = worker_count(jobs)
     all_error: tuple = ()
     if not pages_only:
+        reproduce.check_rates_measured(record)
         engine = open_backend(backend, ray_address)
         try:
             ran = reproduce.play(record, workers=engine.workers if engine else workers,

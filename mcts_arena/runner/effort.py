@@ -117,6 +117,11 @@ def parse_rates(data: Any, source: str = "rates") -> list[Rate]:
     return out
 
 
+def rates_source() -> str:
+    """The rates file in force: $MCTS_ARENA_RATES, else the shipped one."""
+    return str(os.environ.get(RATES_ENV) or RATES_FILE)
+
+
 def load_rates(path: str | None = None) -> tuple[Rate, ...]:
     """The rates file: `path`, else the file named by $MCTS_ARENA_RATES, else the shipped one."""
     return _load_rates(str(path or os.environ.get(RATES_ENV) or RATES_FILE))

@@ -273,6 +273,49 @@ class Record:
     order: tuple[str, ...] = ()     # every page id of the manifest, in its order (the index's)
 
 
+#: The fewest whole games of the paper's engine a rate of the record must be measured over.
+MIN_RATE_GAMES = 10
+
+
+def unmeasured_rates(record: Record) -> list[str]:
+    """The rate entries the record's pages would play with that lack a 95% interval or stand
+    on fewer than MIN_RATE_GAMES games (benchmarks/paper_engine/measure.py measures them):
+    a matched effort is only as sure as the rate behind it."""
+    rates = {(r.game, r.player): r for r in effort.load_rates()}
+    used = set()
+    for page, _dirs, _secs in record.pages:
+        for path in page.experiments:
+            exp = scaled_experiment(path, record.scale)
+            for p in exp.pairings:
+                for b in (p.player_budget, p.opponent_budget):
+                    if b is not None and b.rate_of is not None:
+                        used.add((str(exp.game), b.rate_of))
+        for t in page.tournaments:
+            spec = scaled_tournament(t, record.scale)
+            for b in spec.budgets.values():
+                if b is not None and b.rate_of is not None:
+                    used.add((str(spec.game), b.rate_of))
+    out = []
+    for key in sorted(used):
+        r = rates.get(key)
+        if r is not None and (r.ci95 is None or (r.games or 0) < MIN_RATE_GAMES):
+            out.append(f"{key[1]} ({key[0]}: {r.games or 'unknown'} games"
+                       f"{'' if r.ci95 else ', no interval'})")
+    return out
+
+
+def check_rates_measured(record: Record) -> None:
+    """Refuse (UserError, one line naming the rates file) to play a record on rates without an
+    interval or with fewer than MIN_RATE_GAMES games behind them."""
+    bad = unmeasured_rates(record)
+    if bad:
+        src = effort.rates_source()
+        raise UserError(f"{src}: the record needs every rate it plays with measured over at "
+                        f"least {MIN_RATE_GAMES} games with a 95% interval "
+                        f"(benchmarks/paper_engine/measure.py); not so for {bad[0]}"
+                        + (f" and {len(bad) - 1} more" if len(bad) > 1 else ""))
+
+
 def prepare(manifest: str | Path, only: str | None, scale: Scale, out: str | Path) -> Record:
     """Read the manifest, select the pages (`only`: comma-separated ids) and check every config,
     rate and tournament of them (UserError before anything is played or written)."""
