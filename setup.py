@@ -37,6 +37,6 @@ setup(
     packages=find_namespace_packages(include=["mcts_arena*"]),
     ext_modules=cythonize(extensions(), compiler_directives=DIRECTIVES,
                           nthreads=int(os.environ.get("CYTHON_NTHREADS", "0"))),
-    package_data={"mcts_arena": ["**/*.pxd", "**/*.pyx", "games/data/*", "data/*", "runner/data/*",
-                                "serve/static/*"]},
+    package_data={"mcts_arena": ["**/*.pxd", "**/*.pyx", "**/*.pxi", "games/data/*", "data/*",
+                                "runner/data/*", "serve/static/*"]},
 )

@@ -16,17 +16,23 @@ counts to tests/data/perft.json and its reference rules to tests/reference_games
   from set positions in perft.json); a chance node's outcomes, probabilities and sampler
   agree; a deterministic game has no chance node anywhere;
 - the drawing hook (`GameInfo.draw`, the board of `arena serve`'s game viewer): an SVG
-  document for every position, one picture per position, the last move marked.
+  document for every position, one picture per position, the last move marked;
+- every fast path a game overrides (state.pxd's "fast paths" tier; the overrides are read from
+  the game's vtable, so a new game's are found without a new test) gives its default's answer
+  on positions of seeded random games.
 """
 from __future__ import annotations
 
+import ctypes
 import json
+import math
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from mcts_arena.games.state import RESULT_DRAW, RESULT_ONGOING
+from mcts_arena.games.state import POLICY_IDS, RESULT_DRAW, RESULT_ONGOING, GameState
 from reference_games import REFERENCE
 from reference_games import perft as ref_perft
 from reference_games import perft_weighted as ref_perft_weighted
@@ -227,37 +233,6 @@ def _generic_playout(s, rng):
     return RESULT_DRAW if w is None else w
 
 
-#: Games whose fast playout knowingly differs from the rules (documented in the game module).
-#: None now: LOA's detects repetition draws since issue 23.
-PLAYOUT_DEVIATIONS: dict[str, str] = {}
-
-
-@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.xfail(
-    reason=PLAYOUT_DEVIATIONS[g], strict=True)) if g in PLAYOUT_DEVIATIONS else g
-    for g in VARIANTS])
-def test_fast_playout_agrees_with_generic_loop(game):
-    s = games.new_state(game)
-    text, h = s.to_text(), s.zobrist()
-    n = 300
-    fast = [s.random_playout_result(seed) for seed in range(1, n + 1)]
-    assert s.to_text() == text and s.zobrist() == h, "random_playout must restore the state"
-    assert fast == [s.random_playout_result(seed) for seed in range(1, n + 1)], "seeded"
-    assert set(fast) <= {0, 1, RESULT_DRAW}
-    rng = random.Random(5)
-    slow = [_generic_playout(s, rng) for _ in range(n)]
-    for outcome in (0, 1, RESULT_DRAW):
-        # same distribution: both are uniformly random games (fixed seeds: deterministic)
-        assert abs(fast.count(outcome) - slow.count(outcome)) / n < 0.12, outcome
-    # same end conditions: a playout from a finished game returns its result at once, and a
-    # ply limit of 0 returns the position's own result
-    for s2 in random_game(game, 3, 100000):  # noqa: B007 - the game played to its end
-        pass
-    assert s2.is_terminal()
-    assert s2.random_playout_result(1) == (s2.winner() if s2.winner() is not None
-                                           else RESULT_DRAW)
-    assert games.new_state(game).random_playout_result(1, 0) == RESULT_ONGOING
-
-
 # ---- evaluation and results -------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", VARIANTS)
@@ -323,23 +298,6 @@ def test_every_position_is_drawn(game):
             last = (seat, move, s.format_move(move))
             s.play(move)
     assert len(set(pictures.values())) == len(pictures)
-
-
-# ---- search ordering --------------------------------------------------------------------------
-
-@pytest.mark.parametrize("game", HEAVY)
-def test_ordered_moves_are_the_search_moves_in_a_stable_order(game):
-    """`ordered_moves` (αβ playouts' selective nodes; a game may fuse it) keeps what a stable
-    sort of the search moves by `move_order` keeps, cut to a width."""
-    for seed in range(2):
-        for s in random_game(game, seed, max_plies=60):
-            if s.is_terminal():
-                continue
-            full = s.py_ordered_moves(0)
-            assert len(set(full)) == len(full) and set(full) <= set(s.move_ids())
-            keys = [s.py_move_order(s.format_move(m)) for m in full]
-            assert keys == sorted(keys, reverse=True)
-            assert [s.py_ordered_moves(w) for w in (1, 3, 8)] == [full[:1], full[:3], full[:8]]
 
 
 # ---- chance nodes -----------------------------------------------------------------------------
@@ -420,3 +378,303 @@ def test_recorded_playout_records_moves_not_dice(game):
         assert res in (0, 1, RESULT_DRAW) and len(moves) == len(movers) < plies
         assert not set(moves) & dice and set(movers) <= {0, 1}
         assert (res, moves) == s.py_recorded_playout(seed)[:2]
+
+
+# ---- fast paths: each one a game overrides gives its default's answer -------------------------
+
+def _tiers() -> dict[str, list[str]]:
+    """{tier: its C-level methods} from the labelled sections of GameState in state.pxd, in
+    declaration order (which is the order of the vtable's slots)."""
+    pxd = Path(games.__file__).parent / "state.pxd"
+    tiers: dict[str, list[str]] = {}
+    tier = None
+    body = pxd.read_text().split("cdef class GameState:", 1)[1]
+    for line in body.splitlines():
+        head = re.match(r"    # ---- ([a-z ]+):", line)
+        if head:
+            tier = head.group(1)
+            tiers[tier] = []
+        method = re.match(r"    cdef [\w ]+?\**\s*(\w+)\(self", line)
+        if method:
+            assert tier, f"state.pxd: {method.group(1)} is in no labelled section"
+            tiers[tier].append(method.group(1))
+    return tiers
+
+
+TIERS = _tiers()
+SLOTS = [m for methods in TIERS.values() for m in methods]
+FAST_PATHS = TIERS["fast paths"]
+
+
+def _vtable(cls) -> list[int]:
+    """The C function pointers of cls's vtable, one per GameState method (Cython keeps the
+    vtable in the type's `__pyx_vtable__` capsule; a subclass's starts with its base's slots)."""
+    capsule = next(k.__dict__["__pyx_vtable__"] for k in cls.__mro__
+                   if "__pyx_vtable__" in k.__dict__)
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return list((ctypes.c_void_p * len(SLOTS)).from_address(get(capsule, None)))
+
+
+def overrides(cls) -> set[str]:
+    """The GameState methods cls implements itself (its vtable slot is not GameState's)."""
+    return {name for name, mine, base in zip(SLOTS, _vtable(cls), _vtable(GameState))
+            if mine != base}
+
+
+def test_every_game_implements_the_rules_and_only_dice_games_the_chance_tier():
+    """The tiers as state.pxd labels them, read through the vtables (which also checks that
+    the slots are read in their order): every game implements the rules; a game of dice the
+    chance tier, a deterministic game none of it."""
+    assert set(TIERS) == {"rules", "chance", "knowledge", "fast paths"}
+    for name in games.names():
+        cls = games.game_class(name)
+        mine = overrides(cls)
+        assert set(TIERS["rules"]) <= mine, (name, set(TIERS["rules"]) - mine)
+        chance = mine & set(TIERS["chance"])
+        if cls.has_chance:
+            assert {"is_chance", "chance_outcomes"} <= chance, name
+        else:
+            assert not chance, (name, chance)
+
+
+def _positions(game: str, seeds: int = 2, plies: int = 60, every: int = 3) -> list:
+    """Copies of the ongoing decision positions (no chance node) along seeded random games,
+    each with its played history."""
+    out = []
+    for seed in range(seeds):
+        for s in random_game(game, seed, plies):
+            if s.ply % every == 1 and not s.is_terminal() and not s.is_chance_node():
+                out.append(s.copy())
+    return out
+
+
+def _unchanged(s):
+    return s.to_text(), s.zobrist(), s.ply
+
+
+def _check_random_playout(game):
+    s = games.new_state(game)
+    before = _unchanged(s)
+    n = 300
+    fast = [s.random_playout_result(seed) for seed in range(1, n + 1)]
+    assert _unchanged(s) == before, "random_playout must restore the state"
+    assert fast == [s.random_playout_result(seed) for seed in range(1, n + 1)], "seeded"
+    assert set(fast) <= {0, 1, RESULT_DRAW}
+    rng = random.Random(5)
+    slow = [_generic_playout(s, rng) for _ in range(n)]
+    for outcome in (0, 1, RESULT_DRAW):
+        # same distribution: both are uniformly random games (fixed seeds: deterministic)
+        assert abs(fast.count(outcome) - slow.count(outcome)) / n < 0.12, outcome
+    # same end conditions: a playout from a finished game returns its result at once, and a
+    # ply limit of 0 returns the position's own result
+    for s2 in random_game(game, 3, 100000):  # noqa: B007 - the game played to its end
+        pass
+    assert s2.is_terminal()
+    assert s2.random_playout_result(1) == (s2.winner() if s2.winner() is not None
+                                           else RESULT_DRAW)
+    assert games.new_state(game).random_playout_result(1, 0) == RESULT_ONGOING
+
+
+def _check_recorded_playout(game):
+    # the same distribution of results as the default loop, and every recorded game is a legal
+    # game of the rules that ends as the playout said (a game may draw its moves its own way:
+    # Hex's draws the default's moves, Gomoku's others)
+    s = games.new_state(game)
+    before = _unchanged(s)
+    n = 300
+    fast = [s.py_recorded_playout(seed) for seed in range(1, n + 1)]
+    slow = [s.py_recorded_playout(seed, base=True)[0] for seed in range(1, n + 1)]
+    assert _unchanged(s) == before, "recorded_playout must restore the state"
+    assert fast[:5] == [s.py_recorded_playout(seed) for seed in range(1, 6)], "seeded"
+    for outcome in (0, 1, RESULT_DRAW):
+        assert abs([r for r, *_ in fast].count(outcome) - slow.count(outcome)) / n < 0.12, outcome
+    for res, moves, movers, plies in fast[:10]:
+        if s.has_chance:
+            continue                # the dice are played but not recorded
+        assert len(moves) == plies == len(movers)
+        for m, who in zip(moves, movers):
+            assert s.to_move() == who and m in s.move_ids()
+            s.play(m)
+        assert s.is_terminal() and (RESULT_DRAW if s.winner() is None else s.winner()) == res
+        for _ in moves:
+            s.undo()
+    capped = s.py_recorded_playout(1, 5)        # the first 5 moves recorded, all played
+    assert capped[1] == fast[0][1][:5] and capped[3] == fast[0][3]
+
+
+def _policy_loop(s, policy, rng):
+    """The search's move-by-move playout by a policy (the default): forced_move, else
+    playout_move; the result."""
+    n = 0
+    while not s.is_terminal():
+        ids = s.move_ids()
+        m = s.py_forced_move_of(ids, rng.randrange(1 << 30)) if policy else -1
+        s.play(m if m >= 0 else s.py_playout_move(policy, ids, rng.randrange(1 << 30)))
+        n += 1
+    w = s.winner()
+    for _ in range(n):
+        s.undo()
+    return RESULT_DRAW if w is None else w
+
+
+def _check_policy_playout(game):
+    s = games.new_state(game)
+    before = _unchanged(s)
+    n = 300
+    for name, policy in POLICY_IDS.items():
+        fast = [s.py_policy_playout(policy, seed) for seed in range(1, n + 1)]
+        assert _unchanged(s) == before
+        if set(fast) == {-3}:
+            continue                    # no fast path for this policy: the search loops
+        assert set(fast) <= {0, 1, RESULT_DRAW}, name
+        rng = random.Random(7)
+        slow = [_policy_loop(s, policy, rng) for _ in range(n)]
+        for outcome in (0, 1, RESULT_DRAW):
+            assert abs(fast.count(outcome) - slow.count(outcome)) / n < 0.12, (name, outcome)
+
+
+def _moves(s, limit=24):
+    return s.move_ids()[:limit]
+
+
+def _check_eval_after(game):
+    evals = list(games.info_of(game).evals)
+    for s in _positions(game):
+        before = _unchanged(s)
+        for m in _moves(s):
+            for ef in evals:
+                assert s.py_eval_after(m, ef) == s.py_eval_after(m, ef, base=True), \
+                    (s.to_text(), s.format_move(m), ef)
+        assert _unchanged(s) == before
+
+
+def _check_best_successor(game):
+    evals = list(games.info_of(game).evals)
+    for s in _positions(game):
+        ids = s.move_ids()
+        for ef in evals:
+            values = [s.py_eval_after(m, ef, base=True) for m in ids]
+            tied = {m for m, v in zip(ids, values) if v == max(values)}
+            for seed in (1, 2, 3):
+                assert s.py_best_successor(ef, seed) in tied, (s.to_text(), ef)
+
+
+def _check_is_decisive(game):
+    for s in _positions(game):
+        for m in s.move_ids():
+            assert s.py_is_decisive(m) == s.py_is_decisive(m, base=True), \
+                (s.to_text(), s.format_move(m))
+
+
+def _check_evaluate_tanh_arg(game):
+    given = 0
+    for s in _positions(game):
+        for ef in games.info_of(game).evals:
+            x = s.py_evaluate_tanh_arg(ef)
+            if x is not None:
+                assert math.tanh(x) == s.evaluation(ef), (s.to_text(), ef)
+                given += 1
+    assert given, "an override that never gives an argument is the default"
+
+
+def _check_leaf_after(game):
+    evals = list(games.info_of(game).evals)
+    for s in _positions(game):
+        before = _unchanged(s)
+        for m in s.move_ids():
+            for ef in evals:
+                assert s.py_leaf_after(m, ef) == s.py_leaf_after(m, ef, base=True), \
+                    (s.to_text(), s.format_move(m), ef)
+        assert _unchanged(s) == before
+
+
+WIDTHS = (0, 1, 3, 8, 40)
+
+
+def _check_select_best(game):
+    rng = random.Random(3)
+    for s in _positions(game):
+        ids = s.move_ids()
+        rng.shuffle(ids)            # as the αβ playout's root shuffles them
+        for width in WIDTHS:
+            assert s.py_select_best(ids, width) == s.py_select_best(ids, width, base=True), \
+                (s.to_text(), width)
+
+
+def _check_ordered_moves(game):
+    for s in _positions(game):
+        for width in WIDTHS:
+            assert s.py_ordered_moves(width) == s.py_ordered_moves(width, base=True), \
+                (s.to_text(), width)
+
+
+def _check_is_among_best(game):
+    answers = {1: 0, 0: 0, -1: 0}
+    earlier: list[int] = []
+    for s in _positions(game):
+        ids = s.move_ids()
+        # the legal moves, and some of an earlier position's that are not legal here
+        candidates = ids + [m for m in earlier if m not in ids][:8]
+        earlier = ids
+        for width in (1, 3, 8):
+            listed = set(s.py_ordered_moves(width))
+            for m in candidates:
+                got = s.py_is_among_best(m, width)
+                answers[got] += 1
+                assert got in (1, 0, -1)
+                if got == 1:
+                    assert m in listed, (s.to_text(), m, width)
+                elif got == 0:
+                    assert m not in listed, (s.to_text(), m, width)
+    assert answers[1] + answers[0] > 0, "an override that never answers is the default"
+
+
+#: How each fast path is checked against its default: the one place a new fast path adds a check.
+FAST_PATH_CHECKS = {
+    "random_playout": _check_random_playout,
+    "recorded_playout": _check_recorded_playout,
+    "policy_playout": _check_policy_playout,
+    "eval_after": _check_eval_after,
+    "best_successor": _check_best_successor,
+    "is_decisive": _check_is_decisive,
+    "evaluate_tanh_arg": _check_evaluate_tanh_arg,
+    "leaf_after": _check_leaf_after,
+    "select_best": _check_select_best,
+    "ordered_moves": _check_ordered_moves,
+    "is_among_best": _check_is_among_best,
+}
+
+
+def test_every_fast_path_has_a_check():
+    assert set(FAST_PATH_CHECKS) == set(FAST_PATHS)
+
+
+def _fast_path_cases():
+    for game in VARIANTS:
+        mine = overrides(games.game_class(game))
+        for name in FAST_PATHS:
+            if name in mine:
+                marks = [pytest.mark.slow] if "(" in game else []
+                yield pytest.param(game, name, id=f"{game}-{name}", marks=marks)
+
+
+@pytest.mark.parametrize(("game", "fast_path"), list(_fast_path_cases()))
+def test_fast_path_gives_the_default_answer(game, fast_path):
+    FAST_PATH_CHECKS[fast_path](game)
+
+
+@pytest.mark.parametrize("game", HEAVY)
+def test_ordered_moves_are_the_search_moves_in_a_stable_order(game):
+    """The default `ordered_moves` (which a game's fast path must equal) keeps what a stable
+    sort of the search moves by `move_order` keeps, cut to a width."""
+    for seed in range(2):
+        for s in random_game(game, seed, max_plies=60):
+            if s.is_terminal():
+                continue
+            full = s.py_ordered_moves(0, base=True)
+            assert len(set(full)) == len(full) and set(full) <= set(s.move_ids())
+            keys = [s.py_move_order(m) for m in full]
+            assert keys == sorted(keys, reverse=True)
+            assert [s.py_ordered_moves(w, base=True) for w in (1, 3, 8)] == \
+                [full[:1], full[:3], full[:8]]

@@ -980,33 +980,11 @@ cdef class Hex(GameState):
     def potential(self, int p):
         return self._potential(p)
 
-    def py_move_order(self, str move):
-        return self.move_order(self.parse_move(move))
-
-    def py_is_decisive(self, str move):
-        return bool(self.is_decisive(self.parse_move(move)))
-
     def py_threats(self, int limit=400):
         """The opponent's wins in one (notation), as `threats` lists them for the solver."""
         cdef int out[MAXC]
         cdef int k = self.threats(out, min(limit, MAXC))
         return [self.format_move(out[i]) for i in range(k)]
-
-    def py_recorded_playout(self, unsigned long long seed=1, int cap=400, bint base=False):
-        """(result, moves recorded, their movers, plies played) of RAVE's recorded playout from
-        here (state restored); base=True runs GameState's move-by-move loop instead."""
-        cdef Rng r
-        cdef int mv[MAXC + 4]
-        cdef signed char who[MAXC + 4]
-        cdef int cnt[2]
-        cdef int res
-        cap = max(0, min(cap, MAXC + 4))
-        rng_seed(&r, seed)
-        if base:
-            res = GameState.recorded_playout(self, &r, mv, who, cap, cnt)
-        else:
-            res = self.recorded_playout(&r, mv, who, cap, cnt)
-        return res, [mv[i] for i in range(cnt[0])], [who[i] for i in range(cnt[0])], cnt[1]
 
     def py_forced_move(self, unsigned long long seed=1):
         """The bridge reply here (notation) or None."""

@@ -2,9 +2,21 @@
 """The one seam every game core and every search stands on.
 
 A game is a `cdef class` extending `GameState`. Searches hold a `GameState` reference and call
-the C-level methods below (vtable calls, no Python objects, no allocation per move). Each game
-also implements the Python-level hooks of `state.pyx` (`format_move`, `parse_move`, `to_text`,
-`_from_text`, `board_str`) that tools and tests use.
+the C-level methods below (vtable calls, no Python objects, no allocation per move). The methods
+come in four tiers, each a labelled section of the class below:
+
+- **rules**: what every game implements (its moves, results, evaluation and copy), with the
+  Python-level hooks of `state.pyx` (`format_move`, `parse_move`, `to_text`, `board_str`, and
+  the class method `from_text`) that tools and tests use;
+- **chance**: what a game of dice implements; a deterministic game keeps the defaults;
+- **knowledge**: what a game knows beyond its rules (move ordering, priors, forced moves,
+  tactical moves, the null move); each default is neutral, so a game without the knowledge
+  loses nothing but strength;
+- **fast paths**: answers a game may give faster than the default in `state.pyx` does. Each
+  MUST give the default's answer: the same value to the last bit, for a choice among ties a
+  move the default could choose, for a playout the same distribution of games.
+  tests/test_game_conformance.py finds every game's overrides (from its vtable) and checks
+  each against its default, so a new game's speed-ups are checked without a new test.
 
 Conventions:
 - players are 0 (moves first) and 1;
@@ -70,6 +82,7 @@ cdef inline void* grow_history(void* p, int* cap, int need, size_t elem) noexcep
     return q
 
 
+# What the selective search's fast paths (`leaf_after`, `select_best`, `ordered_moves`) share.
 cdef struct Leaf:        # 16 bytes: returned in two registers, not through memory
     signed char res     # the result after the move (ONGOING, DRAW or the winner)
     signed char player  # the side to move after it
@@ -114,43 +127,46 @@ cdef class GameState:
     # chance keeps max_outcomes <= max_moves (gen_moves lists a chance node's outcomes).
     cdef public int max_outcomes
 
+    # ---- rules: every game implements these ---------------------------------------------
     cdef int gen_moves(self, int* out) noexcept nogil
-    cdef int search_moves(self, int* out) noexcept nogil
     cdef void do_move(self, int move) noexcept nogil
     cdef void undo_move(self) noexcept nogil
     cdef int result(self) noexcept nogil
     cdef double evaluate(self, int evalfn) noexcept nogil
-    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil
-    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil
-    cdef double eval_after(self, int move, int evalfn) noexcept nogil
-    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil
+    cdef GameState clone(self)
 
-    # Game knowledge the searches use (defaults in state.pyx are neutral).
-    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil
-    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil
-    cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil
-    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil
-    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
-                              int* count) noexcept nogil
-    cdef int move_order(self, int move) noexcept nogil
-    cdef void move_orders(self, int* moves, int n, int* keys) noexcept nogil
-    cdef int select_best(self, int* moves, int n, int width) noexcept nogil
-    cdef int is_among_best(self, int move, int width) noexcept nogil
-    cdef int ordered_moves(self, int* out, int width) noexcept nogil
-    cdef double move_prior(self, int move) noexcept nogil
-    cdef double move_bias(self, int move) noexcept nogil
-    cdef bint is_decisive(self, int move) noexcept nogil
-    cdef int threats(self, int* out, int limit) noexcept nogil
-    # For the MIA-like αβ (issue 23): the moves its quiescence search extends, and a pass
-    # where the game says a null move is sound.
-    cdef int tactical_moves(self, int* out) noexcept nogil
-    cdef bint do_null(self) noexcept nogil
-    cdef void undo_null(self) noexcept nogil
-
-    # Chance nodes (see the module docstring; neutral defaults for a deterministic game).
+    # ---- chance: a game of dice implements these (see the module docstring) ---------------
     cdef bint is_chance(self) noexcept nogil
     cdef int chance_outcomes(self, int* outcomes, double* probs) noexcept nogil
     cdef int sample_chance(self, Rng* rng) noexcept nogil
     cdef double terminal_reward(self) noexcept nogil
 
-    cdef GameState clone(self)
+    # ---- knowledge: neutral defaults, overridden where a game knows better ----------------
+    cdef int search_moves(self, int* out) noexcept nogil
+    cdef int move_order(self, int move) noexcept nogil
+    cdef double move_prior(self, int move) noexcept nogil
+    cdef double move_bias(self, int move) noexcept nogil
+    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil
+    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil
+    cdef int threats(self, int* out, int limit) noexcept nogil
+    # the quiescence search's moves, and a pass where the game holds null-move pruning sound
+    cdef int tactical_moves(self, int* out) noexcept nogil
+    cdef bint do_null(self) noexcept nogil
+    cdef void undo_null(self) noexcept nogil
+
+    # ---- fast paths: each MUST give the default's answer (module docstring) ----------------
+    # playouts
+    cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil
+    cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
+                              int* count) noexcept nogil
+    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil
+    # one move ahead
+    cdef double eval_after(self, int move, int evalfn) noexcept nogil
+    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil
+    cdef bint is_decisive(self, int move) noexcept nogil
+    # the selective αβ search (αβ playouts): ordering, cut and leaves
+    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil
+    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil
+    cdef int select_best(self, int* moves, int n, int width) noexcept nogil
+    cdef int is_among_best(self, int move, int width) noexcept nogil
+    cdef int ordered_moves(self, int* out, int width) noexcept nogil

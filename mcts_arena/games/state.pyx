@@ -26,18 +26,12 @@ cdef class GameState:
     def __cinit__(self, *args, **kwargs):
         self.max_moves = MAX_MOVES
 
-    # ---- C level: every game overrides these -------------------------------------------------
+    # ---- rules: every game overrides these (state.pxd) -----------------------------------
     cdef int gen_moves(self, int* out) noexcept nogil:
         return 0
 
     cdef void do_move(self, int move) noexcept nogil:
         pass
-
-    cdef int search_moves(self, int* out) noexcept nogil:
-        """The moves a search expands here: the rules' moves (`gen_moves`) unless the game
-        narrows them for search only (Gomoku's cells near the stones). Never empty while the
-        game goes on, and always including every move that wins or stops a win at once."""
-        return self.gen_moves(out)
 
     cdef void undo_move(self) noexcept nogil:
         pass
@@ -48,64 +42,64 @@ cdef class GameState:
     cdef double evaluate(self, int evalfn) noexcept nogil:
         return 0.0
 
-    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil:
-        """True, with x set, when evaluate(evalfn) here is exactly tanh(x) (an ongoing position
-        and an evaluation of that shape): a search comparing leaf values may then compare
-        the x's and take tanh only of those that can matter (tanh is monotone). Default:
-        False (call evaluate)."""
+    cdef GameState clone(self):
+        raise NotImplementedError
+
+    # ---- chance: a game of dice overrides these; a deterministic game keeps them ---------
+    cdef bint is_chance(self) noexcept nogil:
+        """Is this a chance node (the dice decide, nobody chooses)?"""
         return False
 
-    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil:
-        """The position after `move`, for the last ply of a search (the move is not kept): its
-        result, the side to move there and, when it goes on, its evaluation from that side's
-        view: x = the evaluation, or its tanh argument (is_arg) where evaluate_tanh_arg gives
-        one and the side to move has changed. This default plays the move and takes it back;
-        a game may answer without playing it (LOA: issue 23)."""
-        cdef Leaf leaf
-        cdef int me = self.player
-        self.do_move(move)
-        leaf.res = self.result()
-        leaf.player = self.player
-        leaf.is_arg = False
-        leaf.x = 0.0
-        if leaf.res == ONGOING:
-            if self.player != me and self.evaluate_tanh_arg(evalfn, &leaf.x):
-                leaf.is_arg = True
-            else:
-                leaf.x = self.evaluate(evalfn)
-        self.undo_move()
-        return leaf
+    cdef int chance_outcomes(self, int* outcomes, double* probs) noexcept nogil:
+        """The outcomes of this chance node and their probabilities (summing to 1), at most
+        max_outcomes of them, in the order gen_moves lists them; 0 when it is not one."""
+        return 0
 
-    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
-        """Evaluation after `move`, from the view of the side making it (ε-greedy playouts and
-        expansion use this; games override it with an O(1) incremental version)."""
-        cdef int me = self.player
-        cdef double e
-        self.do_move(move)
-        e = self.evaluate(evalfn)
-        if self.player != me:
-            e = -e
-        self.undo_move()
-        return e
+    cdef int sample_chance(self, Rng* rng) noexcept nogil:
+        """One outcome of this chance node drawn by its probability. The default walks
+        chance_outcomes with one uniform number; games override it with a direct draw (two
+        dice, one die). Only called at a chance node."""
+        cdef int* out = <int*>alloca(self.max_outcomes * sizeof(int))
+        cdef double* pr = <double*>alloca(self.max_outcomes * sizeof(double))
+        cdef int n = self.chance_outcomes(out, pr)
+        cdef int i
+        cdef double u = rng_uniform(rng)
+        for i in range(n - 1):
+            u -= pr[i]
+            if u < 0.0:
+                return out[i]
+        return out[n - 1]
 
-    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil:
-        """The move of moves[0:n] whose successor evaluates best for the mover (ties at
-        random): the greedy half of ε-greedy playouts."""
-        cdef int i, best_move = moves[0], ties = 0
-        cdef double e, best = -1e300
-        for i in range(n):
-            e = self.eval_after(moves[i], evalfn)
-            if e > best:
-                best = e
-                best_move = moves[i]
-                ties = 1
-            elif e == best:
-                ties += 1
-                if rng_below(rng, ties) == 0:
-                    best_move = moves[i]
-        return best_move
+    cdef double terminal_reward(self) noexcept nogil:
+        """The value of a finished game for player 0 in [-1, 1]: +1 / -1 / 0 by result().
+        A game that scores some wins higher (backgammon's gammons) scales its score by the
+        largest one."""
+        cdef int r = self.result()
+        if r == 0:
+            return 1.0
+        if r == 1:
+            return -1.0
+        return 0.0
 
-    # ---- C level: neutral knowledge, overridden where a game has better --------------------
+    # ---- knowledge: neutral defaults, overridden where a game knows better --------------
+    cdef int search_moves(self, int* out) noexcept nogil:
+        """The moves a search expands here: the rules' moves (`gen_moves`) unless the game
+        narrows them for search only (Gomoku's cells near the stones). Never empty while the
+        game goes on, and always including every move that wins or stops a win at once."""
+        return self.gen_moves(out)
+
+    cdef int move_order(self, int move) noexcept nogil:
+        """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""
+        return 0
+
+    cdef double move_prior(self, int move) noexcept nogil:
+        """Prior win rate in [0, 1] of `move` for the mover (node priors), or -1 for none."""
+        return -1.0
+
+    cdef double move_bias(self, int move) noexcept nogil:
+        """Heuristic H(s, a) in [0, 1] for progressive bias; neutral 0."""
+        return 0.0
+
     cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
         """Choose a playout move among `moves[0:n]` (n > 0). Default: uniform."""
         return moves[rng_below(rng, n)]
@@ -116,6 +110,27 @@ cdef class GameState:
         choice of an `ipp` playout, ε-greedy included. Default: none."""
         return -1
 
+    cdef int threats(self, int* out, int limit) noexcept nogil:
+        """Moves with which the opponent would win at once if it were its turn (at most
+        `limit` of them in out), or -1 when the game cannot tell (the default). The exact
+        solver uses it: two threats lose, one must be blocked."""
+        return -1
+
+    cdef int tactical_moves(self, int* out) noexcept nogil:
+        """The moves a quiescence search extends (captures, for LOA), as many as it writes;
+        0 by default: a game without them has no quiescence search."""
+        return 0
+
+    cdef bint do_null(self) noexcept nogil:
+        """Pass the move (a null move) where the game holds it sound, and say whether it did;
+        undo_null takes it back. Never by default: passing is no move of the game, and a game
+        with zugzwang would make null-move pruning unsound."""
+        return False
+
+    cdef void undo_null(self) noexcept nogil:
+        pass
+
+    # ---- fast paths: a game may answer faster; it MUST give these defaults' answer -------
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Play uniformly random moves to the end (or max_plies), restore, return the result.
         A game with chance samples its chance nodes by probability (one test per playout, so
@@ -174,64 +189,38 @@ cdef class GameState:
     cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil:
         """A whole playout by `policy` on the game's own fast path (state restored), returning
         the result; or -3 when the game has none (the search then plays the policy move by
-        move). Hex overrides it for its bridge policy."""
+        move: the game's forced_move, else its playout_move). A game's own must play the
+        games that loop plays, in distribution. Hex and Gomoku have one for `ipp`."""
         return -3
 
-    cdef int move_order(self, int move) noexcept nogil:
-        """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""
-        return 0
+    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
+        """Evaluation after `move`, from the view of the side making it (ε-greedy playouts and
+        expansion use this; games override it with an O(1) incremental version)."""
+        cdef int me = self.player
+        cdef double e
+        self.do_move(move)
+        e = self.evaluate(evalfn)
+        if self.player != me:
+            e = -e
+        self.undo_move()
+        return e
 
-    cdef void move_orders(self, int* moves, int n, int* keys) noexcept nogil:
-        """keys[i] = move_order(moves[i]) for all n moves at once: a game whose order has a
-        per-position part (LOA's centre of mass) computes it once here."""
-        cdef int i
+    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil:
+        """The move of moves[0:n] whose successor evaluates best for the mover (ties at
+        random): the greedy half of ε-greedy playouts."""
+        cdef int i, best_move = moves[0], ties = 0
+        cdef double e, best = -1e300
         for i in range(n):
-            keys[i] = self.move_order(moves[i])
-
-    cdef int select_best(self, int* moves, int n, int width) noexcept nogil:
-        """moves[0:n] by the static order (move_orders), best first, equal ones in the order
-        given, cut to the `width` best (all when width <= 0): keep_best's answer, in place.
-        Returns how many are kept. A game may answer without the keys (LOA counts ranks)."""
-        cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
-        self.move_orders(moves, n, keys)
-        return keep_best(moves, keys, n, width)
-
-    cdef int is_among_best(self, int move, int width) noexcept nogil:
-        """Is `move` legal here and among ordered_moves(width)'s moves? 1 yes, 0 no, -1 not
-        known without listing them (this default). A game that can often tell at once lets a
-        selective search try a killer before it lists the moves."""
-        return -1
-
-    cdef int ordered_moves(self, int* out, int width) noexcept nogil:
-        """The search moves (`search_moves`) in the static order, best first, moves of equal
-        order as generated, cut to the `width` best when width > 0 (`keep_best`): what a
-        selective search (αβ playouts) expands. A game may fuse generation and ordering."""
-        cdef int n = self.search_moves(out)
-        cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
-        self.move_orders(out, n, keys)
-        return keep_best(out, keys, n, width)
-
-    cdef int tactical_moves(self, int* out) noexcept nogil:
-        """The moves a quiescence search extends (captures, for LOA), as many as it writes;
-        0 by default: a game without them has no quiescence search."""
-        return 0
-
-    cdef bint do_null(self) noexcept nogil:
-        """Pass the move (a null move) where the game holds it sound, and say whether it did;
-        undo_null takes it back. Never by default: passing is no move of the game, and a game
-        with zugzwang would make null-move pruning unsound."""
-        return False
-
-    cdef void undo_null(self) noexcept nogil:
-        pass
-
-    cdef double move_prior(self, int move) noexcept nogil:
-        """Prior win rate in [0, 1] of `move` for the mover (node priors), or -1 for none."""
-        return -1.0
-
-    cdef double move_bias(self, int move) noexcept nogil:
-        """Heuristic H(s, a) in [0, 1] for progressive bias; neutral 0."""
-        return 0.0
+            e = self.eval_after(moves[i], evalfn)
+            if e > best:
+                best = e
+                best_move = moves[i]
+                ties = 1
+            elif e == best:
+                ties += 1
+                if rng_below(rng, ties) == 0:
+                    best_move = moves[i]
+        return best_move
 
     cdef bint is_decisive(self, int move) noexcept nogil:
         """Does `move` win the game at once (for the side making it, which in Kalah may be the
@@ -242,50 +231,55 @@ cdef class GameState:
         self.undo_move()
         return won
 
-    cdef int threats(self, int* out, int limit) noexcept nogil:
-        """Moves with which the opponent would win at once if it were its turn (at most
-        `limit` of them in out), or -1 when the game cannot tell (the default). The exact
-        solver uses it: two threats lose, one must be blocked."""
-        return -1
-
-    # ---- C level: chance nodes (a deterministic game keeps these defaults) ----------------
-    cdef bint is_chance(self) noexcept nogil:
-        """Is this a chance node (the dice decide, nobody chooses)?"""
+    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil:
+        """True, with x set, when evaluate(evalfn) here is exactly tanh(x) (an ongoing position
+        and an evaluation of that shape): a search comparing leaf values may then compare
+        the x's and take tanh only of those that can matter (tanh is monotone). Default:
+        False (call evaluate)."""
         return False
 
-    cdef int chance_outcomes(self, int* outcomes, double* probs) noexcept nogil:
-        """The outcomes of this chance node and their probabilities (summing to 1), at most
-        max_outcomes of them, in the order gen_moves lists them; 0 when it is not one."""
-        return 0
+    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil:
+        """The position after `move`, for the last ply of a search (the move is not kept): its
+        result, the side to move there and, when it goes on, its evaluation from that side's
+        view: x = the evaluation, or its tanh argument (is_arg) where evaluate_tanh_arg gives
+        one and the side to move has changed. This default plays the move and takes it back."""
+        cdef Leaf leaf
+        cdef int me = self.player
+        self.do_move(move)
+        leaf.res = self.result()
+        leaf.player = self.player
+        leaf.is_arg = False
+        leaf.x = 0.0
+        if leaf.res == ONGOING:
+            if self.player != me and self.evaluate_tanh_arg(evalfn, &leaf.x):
+                leaf.is_arg = True
+            else:
+                leaf.x = self.evaluate(evalfn)
+        self.undo_move()
+        return leaf
 
-    cdef int sample_chance(self, Rng* rng) noexcept nogil:
-        """One outcome of this chance node drawn by its probability. The default walks
-        chance_outcomes with one uniform number; games override it with a direct draw (two
-        dice, one die). Only called at a chance node."""
-        cdef int* out = <int*>alloca(self.max_outcomes * sizeof(int))
-        cdef double* pr = <double*>alloca(self.max_outcomes * sizeof(double))
-        cdef int n = self.chance_outcomes(out, pr)
+    cdef int select_best(self, int* moves, int n, int width) noexcept nogil:
+        """moves[0:n] by the static order (move_order), best first, equal ones in the order
+        given, cut to the `width` best (all when width <= 0): keep_best's answer, in place.
+        Returns how many are kept."""
+        cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
         cdef int i
-        cdef double u = rng_uniform(rng)
-        for i in range(n - 1):
-            u -= pr[i]
-            if u < 0.0:
-                return out[i]
-        return out[n - 1]
+        for i in range(n):
+            keys[i] = self.move_order(moves[i])
+        return keep_best(moves, keys, n, width)
 
-    cdef double terminal_reward(self) noexcept nogil:
-        """The value of a finished game for player 0 in [-1, 1]: +1 / -1 / 0 by result().
-        A game that scores some wins higher (backgammon's gammons) scales its score by the
-        largest one."""
-        cdef int r = self.result()
-        if r == 0:
-            return 1.0
-        if r == 1:
-            return -1.0
-        return 0.0
+    cdef int is_among_best(self, int move, int width) noexcept nogil:
+        """Is `move` legal here and among ordered_moves(width)'s moves? 1 yes, 0 no, -1 not
+        known without listing them (this default). A game that can often tell at once lets a
+        selective search try a killer before it lists the moves."""
+        return -1
 
-    cdef GameState clone(self):
-        raise NotImplementedError
+    cdef int ordered_moves(self, int* out, int width) noexcept nogil:
+        """The search moves (`search_moves`) in the static order, best first, moves of equal
+        order as generated, cut to the `width` best when width > 0: select_best's answer on
+        search_moves' list (what a selective search, αβ playouts, expands)."""
+        cdef int n = self.search_moves(out)
+        return GameState.select_best(self, out, n, width)
 
     # ---- Python hooks: every game overrides these ------------------------------------------
     def format_move(self, int move):
@@ -298,6 +292,12 @@ cdef class GameState:
 
     def to_text(self):
         """The position as text that `from_text` reads back."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_text(cls, str text):
+        """A new position read from `to_text`'s form (a ValueError naming the problem when it
+        is not one)."""
         raise NotImplementedError
 
     def board_str(self):
@@ -462,38 +462,56 @@ cdef class GameState:
             return self.eval_functions[evalfn]
         return int(evalfn)
 
-    def py_eval_after(self, move, evalfn="default"):
+    # base=True runs GameState's own default instead of the game's fast path: the conformance
+    # harness compares the two.
+    def py_eval_after(self, move, evalfn="default", bint base=False):
         """eval_after: the evaluation after `move` from the view of the side making it."""
+        if base:
+            return GameState.eval_after(self, self._move_id(move), self._eval_id(evalfn))
         return self.eval_after(self._move_id(move), self._eval_id(evalfn))
+
+    def py_evaluate_tanh_arg(self, evalfn="default"):
+        """`evaluate_tanh_arg`: x with evaluation(evalfn) == tanh(x) here, or None where the
+        game gives none."""
+        cdef double x = 0.0
+        if self.evaluate_tanh_arg(self._eval_id(evalfn), &x):
+            return x
+        return None
 
     def py_move_order(self, move):
         return self.move_order(self._move_id(move))
 
-    def py_leaf_after(self, move, evalfn="default"):
+    def py_leaf_after(self, move, evalfn="default", bint base=False):
         """`leaf_after`: (result, side to move, is_arg, x) after `move`, which is not kept."""
-        cdef Leaf leaf = self.leaf_after(self._move_id(move), self._eval_id(evalfn))
+        cdef Leaf leaf
+        if base:
+            leaf = GameState.leaf_after(self, self._move_id(move), self._eval_id(evalfn))
+        else:
+            leaf = self.leaf_after(self._move_id(move), self._eval_id(evalfn))
         return leaf.res, leaf.player, bool(leaf.is_arg), leaf.x
 
     def py_is_among_best(self, move, int width=0):
         """`is_among_best`: 1, 0 or -1 (not known without listing the moves)."""
         return self.is_among_best(self._move_id(move), width)
 
-    def py_select_best(self, list moves, int width=0):
+    def py_select_best(self, list moves, int width=0, bint base=False):
         """`select_best` (ids): the given legal moves by the static order, best first, equal
         ones in the order given, cut to `width` when > 0."""
         cdef int n = len(moves), i
         cdef int* buf = <int*>alloca(n * sizeof(int) + sizeof(int))
         for i in range(n):
             buf[i] = moves[i]
-        n = self.select_best(buf, n, width)
+        n = GameState.select_best(self, buf, n, width) if base else \
+            self.select_best(buf, n, width)
         return [buf[i] for i in range(n)]
 
-    def py_ordered_moves(self, int width=0):
+    def py_ordered_moves(self, int width=0, bint base=False):
         """`ordered_moves` (ids): the search moves best first, cut to `width` when > 0."""
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
         cdef int n = 0
         if self.result() == ONGOING:
-            n = self.ordered_moves(buf, width)
+            n = GameState.ordered_moves(self, buf, width) if base else \
+                self.ordered_moves(buf, width)
         return [buf[i] for i in range(n)]
 
     def py_tactical_moves(self):
@@ -517,10 +535,12 @@ cdef class GameState:
     def py_move_bias(self, move):
         return self.move_bias(self._move_id(move))
 
-    def py_is_decisive(self, move):
+    def py_is_decisive(self, move, bint base=False):
+        if base:
+            return bool(GameState.is_decisive(self, self._move_id(move)))
         return bool(self.is_decisive(self._move_id(move)))
 
-    def py_best_successor(self, evalfn="default", unsigned long long seed=1):
+    def py_best_successor(self, evalfn="default", unsigned long long seed=1, bint base=False):
         """best_successor over every legal move: the 1-ply greedy move by an evaluation (ties
         at random with a fresh Rng seeded by `seed`); None when there is no move."""
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
@@ -531,6 +551,8 @@ cdef class GameState:
         if n == 0:
             return None
         rng_seed(&r, seed)
+        if base:
+            return GameState.best_successor(self, ef, buf, n, &r)
         return self.best_successor(ef, buf, n, &r)
 
     def py_recorded_playout(self, unsigned long long seed=1, int cap=100000, bint base=False):
@@ -557,6 +579,24 @@ cdef class GameState:
         free(mv)
         free(who)
         return out
+
+    def py_policy_playout(self, int policy, unsigned long long seed=1):
+        """`policy_playout` with a fresh Rng seeded by `seed`: the result, or -3 (no fast path)."""
+        cdef Rng r
+        rng_seed(&r, seed)
+        return self.policy_playout(policy, &r)
+
+    def py_forced_move_of(self, list moves, unsigned long long seed=1):
+        """`forced_move` over the given move ids (fresh Rng seeded by `seed`): a move or -1."""
+        cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
+        cdef Rng r
+        cdef int i
+        if len(moves) > self.max_moves:
+            raise ValueError(f"expected at most {self.max_moves} moves, got {len(moves)}")
+        for i, m in enumerate(moves):
+            buf[i] = m
+        rng_seed(&r, seed)
+        return self.forced_move(buf, len(moves), &r)
 
     def py_playout_move(self, int policy, list moves, unsigned long long seed):
         """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
