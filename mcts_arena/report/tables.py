@@ -223,6 +223,8 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
         swept = recorded.get(pid, {}).get("sweep") or []
         if swept:
             row["_sweep_vars"] = [tuple(x) for x in swept]
+            # the config entry that made it ("matches[2]" of "matches[2].sweep.alpha[3]")
+            row["_sweep_entry"] = str(recorded[pid].get("where", "")).split(".sweep")[0]
         rows.append(row)
     return rows
 
@@ -328,19 +330,56 @@ class Sweep:
         return re.sub(r"[^A-Za-z0-9.]+", "_", text).strip("_")[:120]
 
 
-def _recorded_point(row: dict) -> tuple[int, str, float] | None:
-    """(token index, variable name, value) of a recorded sweep row's x parameter."""
-    _kind, toks = parts(row["player"])
-    for name, value in row.get("_sweep_vars", []):
-        try:
-            v = float(value)
-        except ValueError:
-            continue
-        for i, t in enumerate(toks):
-            m = _NUM_TOKEN.match(t)
-            if m and not _BUDGET_TOKEN.match(t) and float(m.group(2)) == v:
-                return i, name, v
-    return None
+def _numbered(spec: str) -> dict[str, tuple[int, float]]:
+    """{prefix: (token index, number)} of a spec's numeric option tokens (budgets left out)."""
+    _kind, toks = parts(spec)
+    out = {}
+    for i, t in enumerate(toks):
+        m = _NUM_TOKEN.match(t)
+        if m and not _BUDGET_TOKEN.match(t):
+            out.setdefault(m.group(1), (i, float(m.group(2))))
+    return out
+
+
+def _recorded_points(rows: list[dict]) -> dict[int, tuple[int, str, float]]:
+    """{id(row): (token index, variable name, value)} of the recorded sweep rows' x parameter.
+
+    The parameter's token is the option that holds the variable's value at *every* point of its
+    sweep (the pairings one config entry made), not the first token with that number: in
+    MCTS(ipp,det0.5,im{a}) at a = 0.5 both det0.5 and im0.5 hold 0.5, but only im holds a's
+    value at a = 0.3 and 0.7. When the points cannot tell (one point, or every value the
+    same), the token the opponent does not share is taken, else the last one."""
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        if row.get("_sweep_vars"):
+            key = (row["directory"], row.get("_sweep_entry"),
+                   tuple(n for n, _ in row["_sweep_vars"]))
+            groups.setdefault(key, []).append(row)
+    out: dict[int, tuple[int, str, float]] = {}
+    for members in groups.values():
+        for name, _ in members[0]["_sweep_vars"]:
+            values = {}
+            for row in members:
+                try:
+                    values[id(row)] = float(dict(row["_sweep_vars"])[name])
+                except ValueError:
+                    break
+            else:
+                tokens = {id(r): _numbered(r["player"]) for r in members}
+                holds = [{p for p, (_i, x) in tokens[id(r)].items() if x == values[id(r)]}
+                         for r in members]
+                common = set.intersection(*holds)
+                if not common:
+                    continue
+                first = members[0]
+                order = sorted(common, key=lambda p: tokens[id(first)][p][0])
+                opp = _numbered(first["opponent"])
+                own = [p for p in order if opp.get(p, (0, None))[1] != values[id(first)]]
+                prefix = (own or order)[-1]
+                for r in members:
+                    out[id(r)] = (tokens[id(r)][prefix][0], name, values[id(r)])
+                break
+    return out
 
 
 def find_sweeps(rows: list[dict]) -> list[Sweep]:
@@ -360,8 +399,9 @@ def find_sweeps(rows: list[dict]) -> list[Sweep]:
         row["sweep"] = {"param": param, "value": x}
         used.add(id(row))
 
+    points = _recorded_points(rows)
     for row in rows:
-        pt = _recorded_point(row)
+        pt = points.get(id(row))
         if pt is None:
             continue
         i, name, x = pt
@@ -397,6 +437,7 @@ def find_sweeps(rows: list[dict]) -> list[Sweep]:
             out.append(sw)
     for row in rows:
         row.pop("_sweep_vars", None)
+        row.pop("_sweep_entry", None)
     return out
 
 
