@@ -77,3 +77,55 @@ def test_a_sweep_point_is_read_from_the_token_that_carries_the_swept_parameter(t
     assert [ln.split(" (")[0] for ln in listed] == ["- α = 0.3", "- α = 0.5"], page
     assert sum(res.counts.values()) == 2 and len(res.judged) == 2
     assert res.games == 6
+
+
+# ---- a game set counted once ---------------------------------------------------------------
+BT_SWEEP = """name: bt_sweep
+description: "Fig. 2 at a tiny budget"
+game: breakthrough
+budget: {sims: 10}
+games: 2
+seed: 5
+openings: start
+matches:
+  - sweep:
+      player: "MCTS(bl,im{alpha})"
+      opponent: "MCTS(bl)"
+      alpha: [0.5, 0.6, 0.75]
+"""
+
+
+@pytest.fixture(scope="module")
+def bt_sweep(tmp_path_factory):
+    """A Figure 2 sweep at 10 simulations: α = 0.5 and 0.6 inside the paper's best range
+    [0.1, 0.6], α = 0.6 also Table 2's row, α = 0.75 outside; its page and rows by pairing."""
+    tmp = tmp_path_factory.mktemp("bt_sweep")
+    d = _store(tmp, "bt_sweep", BT_SWEEP)
+    res, page = _page(tmp, [d], {"bt_sweep": 1.0})
+    rows = {ln.split(" | ")[0][2:]: ln for ln in page.splitlines()
+            if ln.startswith("| MCTS(bl,im")}
+    listed = {ln.split(" (")[0]: ln for ln in page.splitlines() if ln.startswith("- α = ")}
+    return res, page, rows, listed
+
+
+def test_a_sweep_point_that_is_a_paper_table_row_is_judged_once(bt_sweep):
+    """Figure 2's α = 0.6 is Table 2's row too: it was counted as the table row and again as a
+    figure point, without a word."""
+    res, page, rows, listed = bt_sweep
+    assert "63.30" in rows["MCTS(bl,im0.6) vs MCTS(bl)"]          # Table 2's value, 1 s
+    assert set(listed) == {"- α = 0.5", "- α = 0.6"}
+    assert "judged above against the paper's table value" in listed["- α = 0.6"]
+    assert "not counted again" in listed["- α = 0.6"]
+    assert "1 of these points is also a row of the paper's tables" in page
+    # two game sets, two verdicts: the table row and the α = 0.5 point
+    assert sum(res.counts.values()) == 2 and len(res.judged) == 2
+
+
+def test_a_sweep_points_row_says_how_it_is_judged_not_no_paper_row(bt_sweep):
+    """Figure 1's sweep table said "no paper row" for the points its summary counted."""
+    _res, page, rows, _listed = bt_sweep
+    assert "no paper row" not in page
+    inside = rows["MCTS(bl,im0.5) vs MCTS(bl)"]
+    assert "above 50 (fig2" in inside and "counted below" in inside
+    assert "outside the paper's best α [0.1, 0.6]: not judged" in \
+        rows["MCTS(bl,im0.75) vs MCTS(bl)"]

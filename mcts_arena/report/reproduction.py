@@ -17,9 +17,11 @@ A tournament's matches get no verdict: the paper prints only its brackets, and t
 ours beside the paper's winner.
 
 Kalah rows are scored by the paper's pair rule (a pair of games on one board with seats
-swapped; decisive pairs only), as the paper scores them. A figure has no published numbers,
-only the α range the paper reads as best; each of our sweep points inside that range counts
-as "same direction" when our win rate is above 50% (the paper's claim) and "opposite" when below.
+swapped; decisive pairs only), as the paper scores them. A figure has
+no published numbers, only the α range the paper reads as best; each of our sweep points inside
+that range counts as "same direction" when our win rate is above 50% (the paper's claim) and
+"opposite" when below, once: a point whose games are also a row of the paper's tables is judged
+there, against the table's value, and not counted again.
 """
 from __future__ import annotations
 
@@ -221,6 +223,31 @@ def _figure_claims(game: str, sweeps) -> list[dict]:
     return out
 
 
+def _side(o: float | None) -> str:
+    """The verdict of a figure point against the paper's claim there (above 50%)."""
+    if o is None:
+        return "no games"
+    return "same direction" if o > 50 else "opposite" if o < 50 else "level"
+
+
+def _claim_cell(fig) -> str:
+    return f"above 50 ({fig.id}: best α in [{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}])"
+
+
+def _figure_points(claims: list[dict]) -> dict[int, tuple]:
+    """{id(row): (figure, inside its best α range)} of every sweep point a paper figure reads."""
+    out = {}
+    for c in claims:
+        fig = c["figure"]
+        if fig is None:
+            continue
+        lo_a, hi_a = fig.best_alpha
+        for pts in c["sweep"].curves.values():
+            for x, row in pts:
+                out[id(row)] = (fig, lo_a - 1e-9 <= x <= hi_a + 1e-9)
+    return out
+
+
 def _row_claim(row: dict):
     """(figure, α) when `row` is one point of a paper figure inside its best range (a best-α
     row of the record), else None."""
@@ -274,6 +301,9 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
         return res
     res.last_game = last_game(have)
     report = build_report([str(d) for d in have], compare=None)
+    claims = _figure_claims("", report.sweeps)
+    points = _figure_points(claims)
+    tabled: dict[int, str] = {}        # id(row) -> its verdict, for rows judged in a table
     for exp in report.experiments:
         info = exp.info
         name = info["experiment"]
@@ -309,6 +339,7 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
             o, lo, hi, basis = _ours(row)
             pr = _paper_for(row, secs)
             claim = None if pr is not None or row.get("sweep") else _row_claim(row)
+            point = points.get(id(row)) if pr is None else None
             if pr is not None or not row.get("sweep"):
                 forest.append({"player": row["player"], "opponent": row["opponent"],
                                "budget": row["budget"], "games": row["games"] if o is not None
@@ -316,11 +347,17 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                                "ci_low": None if o is None else lo / 100,
                                "ci_high": None if o is None else hi / 100,
                                "paper_pct": pr.win_pct if pr else None})
+            where = ""
             if claim is not None:          # a figure's claim at a best-α point: above 50%
-                v = "no games" if o is None else ("same direction" if o > 50 else
-                                                  "opposite" if o < 50 else "level")
-                paper_cell = f"above 50 ({claim[0].id}: best α in " \
-                             f"[{claim[0].best_alpha[0]:g}, {claim[0].best_alpha[1]:g}])"
+                v = _side(o)
+                paper_cell = _claim_cell(claim[0])
+            elif point is not None:        # a sweep point: judged once, in the list below
+                fig, inside = point
+                v = _side(o) if inside else "—"
+                paper_cell = _claim_cell(fig) if inside else "—"
+                where = (f"; a point of {fig.id}'s curve, counted below" if inside else
+                         f"a point of {fig.id}'s curve outside the paper's best α "
+                         f"[{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}]: not judged")
             else:
                 v = classify(o, lo, hi, pr.win_pct if pr else None)
                 paper_cell = _paper_cell(pr)
@@ -329,8 +366,9 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                        (row.get("judged") or {}).get("n")) if pr else None
             if exp.tournament and pr is None:
                 v = "—"            # a bracket's match: the tournament is judged by its winner
-            elif not (v == "no paper row" and row.get("sweep")):   # a figure's point: below
-                counts[v] += 1
+            elif point is None and not (v == "no paper row" and row.get("sweep")):
+                counts[v] += 1     # (a figure's point is counted in the list below)
+                tabled[id(row)] = v
                 if v in COUNTED:
                     res.judged.append({"informative": inf, "width": hi - lo, "power": pw})
             res.games += row["games"] + row["errors"]
@@ -338,9 +376,12 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                                          row[f"{s}_work_unit"]) for s in ("player", "opponent"))
             err = f", {row['errors']} error games" if row["errors"] else ""
             judged = "" if o is None else f" ({basis}: {o:.1f} [{lo:.1f}, {hi:.1f}])"
+            verdict_cell = f"{v}{judged if v not in ('—', 'no games') else ''}{where}"
+            if where and v == "—":
+                verdict_cell = where
             lines.append(f"| {row['player']} vs {row['opponent']} | {bud} | {_counted(row)}{err} "
                          f"| {_games_cell(row)} | {_pair_cell(row)} | {paper_cell} | "
-                         f"{v}{judged if v not in ('—', 'no games') else ''} | "
+                         f"{verdict_cell} | "
                          f"{'—' if inf is None else 'yes' if inf else 'no'} | "
                          f"{'—' if pw is None else f'{100 * pw:.0f}%'} | {_stop_cell(row)} |")
         lines.append("")
@@ -355,7 +396,7 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
             lines += [f"![forest plot: {name}]({img})", ""]
         if exp.tournament:
             lines += ["```", exp.tournament.rstrip(), "```", ""]
-    for claim in _figure_claims("", report.sweeps):
+    for claim in claims:
         sw, fig = claim["sweep"], claim["figure"]
         img = f"{page.id}-{sw.slug}.png"
         plot_sweep(sw, docs / img)
@@ -367,19 +408,29 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
         lo_a, hi_a = fig.best_alpha
         lines.append(f"The paper ({fig.id}): {fig.claim}. Our points inside [{lo_a:g}, {hi_a:g}]:")
         lines.append("")
+        shared = 0
         for label, pts in sw.curves.items():
             for x, row in pts:
                 if not lo_a - 1e-9 <= x <= hi_a + 1e-9:
                     continue
                 o, lo, hi, basis = _ours(row)
-                v = "no games" if o is None else ("same direction" if o > 50 else
-                                                  "opposite" if o < 50 else "level")
+                head = (f"- α = {x:g} ({label}): {_pct(o)}% [{_pct(lo)}, {_pct(hi)}] "
+                        f"({basis}), {_counted(row)}")
+                if id(row) in tabled:      # the same games are a table row: judged there
+                    shared += 1
+                    lines.append(f"{head}: judged above against the paper's table value "
+                                 f"({tabled[id(row)]}), not counted again")
+                    continue
+                v = _side(o)
                 counts[v] += 1
                 if v in COUNTED:
                     res.judged.append({"informative": _informative(lo, hi), "width": hi - lo,
                                        "power": None})
-                lines.append(f"- α = {x:g} ({label}): {_pct(o)}% [{_pct(lo)}, {_pct(hi)}] "
-                             f"({basis}), {_counted(row)}: {v}")
+                lines.append(f"{head}: {v}")
+        if shared:
+            lines += ["", f"{shared} of these points {'is' if shared == 1 else 'are'} also "
+                      f"a row of the paper's tables (the same games): judged once, against the "
+                      f"table's value, and counted once in this page's verdicts."]
         best = max(((x, _ours(r)[0]) for pts in sw.curves.values() for x, r in pts
                     if _ours(r)[0] is not None), key=lambda t: t[1], default=None)
         if best:
