@@ -129,3 +129,26 @@ def test_a_sweep_points_row_says_how_it_is_judged_not_no_paper_row(bt_sweep):
     assert "above 50 (fig2" in inside and "counted below" in inside
     assert "outside the paper's best α [0.1, 0.6]: not judged" in \
         rows["MCTS(bl,im0.75) vs MCTS(bl)"]
+
+
+# ---- titles --------------------------------------------------------------------------------
+KALAH_FET = """name: kalah_fet
+description: "fet against fet4"
+game: kalah
+budget: {sims: 20}
+games: 2
+seed: 5
+openings: random_boards
+matches:
+  - {player: "MCTS(fet1)", opponent: "MCTS(fet4)"}
+  - {player: "MCTS(fet2)", opponent: "MCTS(fet4)"}
+  - {player: "MCTS(fet3)", opponent: "MCTS(fet4)"}
+"""
+
+
+def test_a_sweep_title_puts_a_symbol_where_its_value_goes(tmp_path):
+    """Appendix B's titles read "fetfet", "detdet", "egeege"."""
+    d = _store(tmp_path, "kalah_fet", KALAH_FET)
+    _res, page = _page(tmp_path, [d], {"kalah_fet": 1.0})
+    assert "### MCTS(fetX) vs MCTS(fet4) (kalah)" in page
+    assert "fetfet" not in page

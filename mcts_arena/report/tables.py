@@ -318,7 +318,13 @@ class Sweep:
 
     @property
     def symbol(self) -> str:
-        return "α" if self.token == "im" or self.param == "alpha" else self.param
+        """What stands for the value in the title: α for implicit minimax's weight, the sweep's
+        variable where it has a name of its own, else X as `arena players` writes an option's
+        value ("fetX", as the picture's file name has it); never the option's name again
+        ("fetfet")."""
+        if self.token == "im" or self.param == "alpha":
+            return "α"
+        return "X" if self.param == self.token else self.param
 
     @property
     def title(self) -> str:
