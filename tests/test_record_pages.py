@@ -152,3 +152,23 @@ def test_a_sweep_title_puts_a_symbol_where_its_value_goes(tmp_path):
     _res, page = _page(tmp_path, [d], {"kalah_fet": 1.0})
     assert "### MCTS(fetX) vs MCTS(fet4) (kalah)" in page
     assert "fetfet" not in page
+
+
+# ---- the paper's rows a page leaves out ----------------------------------------------------
+def _config_store(tmp_path, config: str, *args) -> Path:
+    root = Path(__file__).resolve().parents[1]
+    name = Path(config).stem
+    out = tmp_path / "results" / name
+    r = CliRunner().invoke(cli, ["run", str(root / "configs" / config), "--jobs", "1", "--quiet",
+                                 "--out", str(out), *args])
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def test_table_9s_row_that_is_not_played_is_named_on_the_page_with_the_reason(tmp_path):
+    d = _config_store(tmp_path, "breakthrough_table9.yaml", "--sims", "10", "--games", "2")
+    _res, page = _page(tmp_path, [d], {"breakthrough_table9": 1.0})
+    assert ("Not played: the paper's Table 9 row MCTS(ege0.3) vs. MCTS(ipp,fet0.7) using efLH "
+            "(51.0%, 1 s, n=1000): opponent printed as MCTS(ipp,fet0.7), not a value of the fet "
+            "set; probably a typo (MCTS(ege0.7)?).") in page
+    assert page.count("Not played") == 1                # the other five rows are played

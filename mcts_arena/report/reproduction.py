@@ -21,7 +21,8 @@ swapped; decisive pairs only), as the paper scores them. A figure has
 no published numbers, only the α range the paper reads as best; each of our sweep points inside
 that range counts as "same direction" when our win rate is above 50% (the paper's claim) and
 "opposite" when below, once: a point whose games are also a row of the paper's tables is judged
-there, against the table's value, and not counted again.
+there, against the table's value, and not counted again. A table's rows that an experiment does
+not play are named on its page, with the paper data's note on why.
 """
 from __future__ import annotations
 
@@ -248,6 +249,42 @@ def _figure_points(claims: list[dict]) -> dict[int, tuple]:
     return out
 
 
+def _left_out(info: dict, matched: list, secs: float | None) -> list[str]:
+    """Lines naming the rows of the paper's table an experiment stands for that it does not
+    play: at its own budget each with the paper's note on it (why it is left out), at other
+    budgets counted. The table is the one the experiment's description names ("Table 9: ...")
+    and its rows matched."""
+    import re
+
+    from mcts_arena.paper import load_paper_results
+
+    named = set(re.findall(r"^Table \d+", info.get("description") or ""))
+    tables = {m.table for m in matched} & named
+    if not tables:
+        return []
+    played = {m.id for m in matched}
+    same, other = [], {}
+    for r in load_paper_results().rows:
+        if r.table not in tables or r.game != info["game"] or r.id in played:
+            continue
+        if secs is not None and r.seconds is not None and float(r.seconds) == float(secs):
+            same.append(r)
+        else:
+            other[r.seconds] = other.get(r.seconds, 0) + 1
+    out = []
+    for r in same:
+        label = r.paper_label or f"{r.player} vs {r.opponent}"
+        why = r.notes.rstrip(".") if r.notes else "no pairing of this experiment plays it"
+        out.append(f"Not played: the paper's {r.table} row {label} ({r.win_pct:.1f}%, "
+                   f"{r.seconds:g} s" + (f", n={r.games}" if r.games else "") + f"): {why}.")
+    if other:
+        at = ", ".join(f"{n} at {s:g} s" if s is not None else f"{n} without a budget"
+                       for s, n in sorted(other.items(), key=lambda kv: (kv[0] is None, kv[0])))
+        out.append(f"The paper's {', '.join(sorted(tables))} also has rows at other budgets "
+                   f"({at}), not played in this experiment (it stands for {secs:g} s).")
+    return [" ".join(out), ""] if out else []
+
+
 def _row_claim(row: dict):
     """(figure, α) when `row` is one point of a paper figure inside its best range (a best-α
     row of the record), else None."""
@@ -335,9 +372,12 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                   "verdict (interval judged) | informative | power | stop |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         forest = []
+        matched = []
         for row in exp.rows:
             o, lo, hi, basis = _ours(row)
             pr = _paper_for(row, secs)
+            if pr is not None and not row.get("sweep"):
+                matched.append(pr)
             claim = None if pr is not None or row.get("sweep") else _row_claim(row)
             point = points.get(id(row)) if pr is None else None
             if pr is not None or not row.get("sweep"):
@@ -388,6 +428,7 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
         rule = next((r["precision"]["rule"] for r in exp.rows if r.get("precision")), None)
         if rule:
             lines += [f"Stop rule: {rule}.", ""]
+        lines += _left_out(info, matched, secs)
         if forest:
             img = f"{page.id}-{name}-forest.png"
             forest_plot(forest, docs / img, title=f"{info.get('description') or name}: ours "
