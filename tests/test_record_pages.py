@@ -154,6 +154,26 @@ def test_a_sweep_title_puts_a_symbol_where_its_value_goes(tmp_path):
     assert "fetfet" not in page
 
 
+def test_every_pages_title_names_the_seconds_its_experiments_stand_for():
+    """Table 5's title said "(1 s and 5 s)"; its config plays the paper's 5 s rows only."""
+    import re
+
+    from mcts_arena.runner import config as cfg
+    from mcts_arena.runner import reproduce
+
+    root = Path(__file__).resolve().parents[1]
+    manifest = reproduce.load_manifest(root / "configs" / "reproduction.yaml")
+    checked = 0
+    for page in manifest.pages:
+        named = {float(x) for x in re.findall(r"(\d+(?:\.\d+)?) s\b", page.title)}
+        if not named or not page.experiments:
+            continue
+        played = {reproduce.paper_seconds(cfg.load(p)) for p in page.experiments}
+        assert named == played, f"{page.id}: title {page.title!r}, configs at {played} s"
+        checked += 1
+    assert checked >= 4
+
+
 # ---- the paper's rows a page leaves out ----------------------------------------------------
 def _config_store(tmp_path, config: str, *args) -> Path:
     root = Path(__file__).resolve().parents[1]
