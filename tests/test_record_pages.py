@@ -192,3 +192,18 @@ def test_table_9s_row_that_is_not_played_is_named_on_the_page_with_the_reason(tm
             "(51.0%, 1 s, n=1000): opponent printed as MCTS(ipp,fet0.7), not a value of the fet "
             "set; probably a typo (MCTS(ege0.7)?).") in page
     assert page.count("Not played") == 1                # the other five rows are played
+
+
+# ---- Kalah's unit --------------------------------------------------------------------------
+def test_table_7_states_its_unit_and_shows_both_bases(tmp_path):
+    """Table 7's decisive results (66 + 1,032 of "2000 games") exceed 1,000 pairs; the page
+    judged by pairs without saying why."""
+    d = _config_store(tmp_path, "kalah_table7.yaml", "--sims", "20", "--games", "4")
+    _res, page = _page(tmp_path, [d], {"kalah_table7": 1.0})
+    assert "Unit: these rows are judged by the paper's pair rule" in page
+    assert "| per game (draws half): verdict | pair rule: verdict |" in page
+    unit = [ln for ln in page.splitlines() if ln.startswith("| MCTS(ege0.9) vs MCTS(fet4) | ")
+            and " of 2,000 " in ln]
+    assert len(unit) == 1 and "| 1,098 of 2,000 (55%) | " in unit[0]
+    assert "The paper's n counts pairs, not single games: " in page
+    assert "1,098 of 2,000" in page.split("The paper's n counts pairs")[1].split("\n")[0]

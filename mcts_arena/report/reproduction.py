@@ -17,7 +17,8 @@ A tournament's matches get no verdict: the paper prints only its brackets, and t
 ours beside the paper's winner.
 
 Kalah rows are scored by the paper's pair rule (a pair of games on one board with seats
-swapped; decisive pairs only), as the paper scores them. A figure has
+swapped; decisive pairs only), as the paper scores them; the page states the unit and shows
+both bases (per game and per pair) with the paper's decisive counts beside ours. A figure has
 no published numbers, only the α range the paper reads as best; each of our sweep points inside
 that range counts as "same direction" when our win rate is above 50% (the paper's claim) and
 "opposite" when below, once: a point whose games are also a row of the paper's tables is judged
@@ -285,6 +286,59 @@ def _left_out(info: dict, matched: list, secs: float | None) -> list[str]:
     return [" ".join(out), ""] if out else []
 
 
+def _share(part: int, whole: int) -> str:
+    return f"{part:,} of {whole:,} ({100 * part / whole:.0f}%)" if whole else "—"
+
+
+def _pair_rule_unit(rows: list[dict], secs: float | None) -> list[str]:
+    """For games scored by pairs (Kalah): the unit stated, both bases shown (per game and the
+    pair rule, each with its verdict) and the choice argued from the paper's counts."""
+    scored = [r for r in rows if r.get("pairs") is not None and r["games"]]
+    if not scored:
+        return []
+    out = ["Unit: these rows are judged by the paper's pair rule. The paper plays each board "
+           "twice with seats swapped; \"a player is declared a winner if that player won one of "
+           "the games and at least tied the other game. If the same side wins both games, the "
+           "game is discarded\" (its Section 4.1): its Kalah \"game\" is such a pair, and its "
+           "counts are decisive pairs. Both bases:", "",
+           "| pairing | paper: decisive of n | ours: decisive pairs of complete pairs | "
+           "ours: decisive games of games | per game (draws half): verdict | "
+           "pair rule: verdict |",
+           "|---|---|---|---|---|---|"]
+    over = []
+    for r in scored:
+        pr = _paper_for(r, secs)
+        pairs = r["pairs"]
+        dp = pairs["won"] + pairs["lost"]
+        cp = dp + pairs["drawn"] + pairs["discarded"]
+        dg = r["wins"] + r["losses"]
+        paper = "—"
+        if pr is not None and pr.wins_a is not None and pr.games:
+            dec = pr.wins_a + pr.wins_b
+            paper = _share(dec, pr.games)
+            if 2 * dec > pr.games:
+                over.append(f"{dec:,} of {pr.games:,}")
+        p_pct = pr.win_pct if pr else None
+        # the per-game score with the seat-swapped pairs' interval where pairs are complete
+        g = ((r["pair_score"], r["pair_ci_low"], r["pair_ci_high"]) if r.get("pentanomial")
+             else (r["score"], r["ci_low"], r["ci_high"]))
+        g = tuple(100 * x for x in g)
+        per_game = classify(*g, p_pct)
+        o, lo, hi, _ = _ours(r)
+        by_pairs = classify(o, lo, hi, p_pct)
+        out.append(f"| {r['player']} vs {r['opponent']} | {paper} | {_share(dp, cp)} | "
+                   f"{_share(dg, r['games'])} | {per_game} ({g[0]:.1f} [{g[1]:.1f}, {g[2]:.1f}]) | "
+                   f"{by_pairs} ({_pct(o)} [{_pct(lo)}, {_pct(hi)}]) |")
+    out.append("")
+    if over:
+        out += [f"The paper's n counts pairs, not single games: {', '.join(over)} decisive "
+                f"results exceed the n/2 pairs that n single games would make. Pairs split by seat "
+                f"(discarded) are common where drawn single games are rare, so the paper's "
+                f"share of decisive results is to be set beside our decisive pairs, not our "
+                f"decisive games (the table above gives both).", ""]
+    return out
+
+
 def _row_claim(row: dict):
     """(figure, α) when `row` is one point of a paper figure inside its best range (a best-α
     row of the record), else None."""
@@ -428,6 +482,7 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
         rule = next((r["precision"]["rule"] for r in exp.rows if r.get("precision")), None)
         if rule:
             lines += [f"Stop rule: {rule}.", ""]
+        lines += _pair_rule_unit(exp.rows, secs)
         lines += _left_out(info, matched, secs)
         if forest:
             img = f"{page.id}-{name}-forest.png"
