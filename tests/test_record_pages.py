@@ -140,10 +140,7 @@ games: 2
 seed: 5
 openings: random_boards
 matches:
-  - {player: "MCTS(fet1)", opponent: "MCTS(fet4)"}
-  - {player: "MCTS(fet2)", opponent: "MCTS(fet4)"}
-  - {player: "MCTS(fet3)", opponent: "MCTS(fet4)"}
-"""
+""" + "".join(f'  - {{player: "MCTS(fet{n})", opponent: "MCTS(fet4)"}}\n' for n in (1, 2, 3))
 
 
 def test_a_sweep_title_puts_a_symbol_where_its_value_goes(tmp_path):
