@@ -204,3 +204,20 @@ def test_table_7_states_its_unit_and_shows_both_bases(tmp_path):
     assert len(unit) == 1 and "| 1,098 of 2,000 (55%) | " in unit[0]
     assert "The paper's n counts pairs, not single games: " in page
     assert "1,098 of 2,000" in page.split("The paper's n counts pairs")[1].split("\n")[0]
+
+
+# ---- Appendix B's brackets -----------------------------------------------------------------
+def test_an_appendix_b_page_says_how_many_bracket_winners_are_the_papers(tmp_path):
+    """Appendix B said "0 compared" where none of its 7 bracket winners was the paper's."""
+    import re
+
+    out = tmp_path / "results" / "fet"
+    r = CliRunner().invoke(cli, ["tournament", "fet", "--game", "kalah", "--games", "2",
+                                 "--sims", "20", "--jobs", "1", "--quiet", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    _res, page = _page(tmp_path, [out], {})
+    assert "Paper (B.2.1, 1000 games per match at 1 s/move): Winner: mcts_h_fet4" in page
+    ours = re.search(r"^Winner: (\S+)$", page, re.M).group(1)
+    assert f"**Brackets**: {int(ours == 'mcts_h_fet4')} of 1 finished brackets won by the " \
+           f"paper's winner" in page
+    assert "fetfet" not in page and "2 games per match at 20 sims/move" in page

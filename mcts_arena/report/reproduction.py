@@ -339,6 +339,25 @@ def _pair_rule_unit(rows: list[dict], secs: float | None) -> list[str]:
     return out
 
 
+def _bracket_winner(st) -> bool | None:
+    """For a finished elimination bracket of one of the paper's tournaments: is our winner the
+    paper's? None for anything else (no verdict is given to a bracket's matches)."""
+    from mcts_arena.paper import load_paper_results, normalize_spec
+
+    if st is None or st.bracket is None or not st.spec.paper or not st.bracket.done:
+        return None
+    paper = load_paper_results().tournament(st.spec.paper)
+    return normalize_spec(st.spec.spec_of(st.bracket.winner)) == \
+        normalize_spec(paper.winner_spec)
+
+
+def _brackets_text(same: list[bool]) -> str:
+    if not same:
+        return ""
+    return (f" **Brackets**: {sum(same)} of {len(same)} finished brackets won by the paper's "
+            f"winner (a bracket is judged by its winner only).")
+
+
 def _row_claim(row: dict):
     """(figure, α) when `row` is one point of a paper figure inside its best range (a best-α
     row of the record), else None."""
@@ -395,6 +414,8 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
     claims = _figure_claims("", report.sweeps)
     points = _figure_points(claims)
     tabled: dict[int, str] = {}        # id(row) -> its verdict, for rows judged in a table
+    brackets = [b for b in (_bracket_winner(e.tournament_state) for e in report.experiments)
+                if b is not None]
     for exp in report.experiments:
         info = exp.info
         name = info["experiment"]
@@ -542,7 +563,7 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                is not None else "")
             + (f"; median power to detect the paper's effect at the games counted "
                f"{100 * sm['median_power']:.0f}%" if sm['median_power'] is not None else "")
-            + ".", ""]
+            + "." + _brackets_text(brackets), ""]
     lines[4:4] = head
     res.counts = counts
     res.markdown = "\n".join(lines)
