@@ -70,7 +70,7 @@ def test_ladder_as_a_list_with_an_outside_anchor():
      "matches[0].scaling: expected exactly one ladder: 'sims', 'time' or 'effort'"),
     ("{players: ['Random(sims=5)'], sims: [10, 20]}",
      "matches[0].scaling.players[0]: Random(sims=5) carries its own budget (5 sims), which "
-     "contradicts the ladder's; leave time=/sims= out"),
+     "contradicts the ladder's; leave time=/sims=/effort= out"),
     ("{players: [Random, Random], sims: [10, 20]}",
      "matches[0].scaling.players[1]: Random is named twice"),
     ("{players: [Random], sims: [10, 20], anchor: Boom}",

@@ -5,7 +5,8 @@ games open, and the matches to play. Example::
 
     name: quickstart
     game: GAME                    # a registered game (`arena games`), e.g. NAME(key=value)
-    budget: {time: 0.05}          # or {sims: 2000}; a player spec may carry its own time=/sims=
+    budget: {time: 0.05}          # or {sims: 2000}, {effort: 0.1}; a player spec may carry
+                                  # its own time=/sims=/effort=
     games: 40                     # per pairing, played as seat-swapped pairs
     seed: 1
     openings: start               # or {random_plies: 4}, a kind the game declares, or an
@@ -601,13 +602,14 @@ class Validator:
         bases, specs = [], []
         for i, text in enumerate(players):
             path = f"{sp}.players[{i}]"
-            base, own = self.player(text, path, self._game, self._macros)
+            base = self.player(text, path, self._game, self._macros)[0]
+            spec = self._parse(base, game=self._game, macros=self._macros)
+            own = spec_budget(spec)
             if own is not None:
                 self.fail(path, f"{base} carries its own budget ({own.text()}), which "
-                                f"contradicts the ladder's; leave time=/sims= out")
+                                f"contradicts the ladder's; leave time=/sims=/effort= out")
             if base in bases:
                 self.fail(path, f"{base} is named twice")
-            spec = self._parse(base, game=self._game, macros=self._macros)
             external = getattr(spec, "kind", "") in ("GTP", "py")
             if kind == "sims" and external and spec.kind == "GTP" and \
                     "{sims}" not in spec.target:
