@@ -512,11 +512,11 @@ def build_report(paths: list[str], ci: str = "auto", compare: str | None = None)
         with Store.open(d) as store:
             rows = pairing_rows(store, ci)
             state = tournament.stored_state(store)
+            config = (store.experiment() or {}).get("config") or {}
             exps.append(ExperimentReport(experiment_info(store), rows,
                                          tournament.render_stored(store), state,
                                          experiment_ratings(rows) if state is None else None,
-                                         scaling.fits((store.experiment() or {}).get("config") or {},
-                                                      rows)))
+                                         scaling.fits(config, rows)))
     all_rows = [r for e in exps for r in e.rows]
     sweeps = find_sweeps(all_rows)
     comparisons = compare_paper(all_rows) if compare == "paper" else None

@@ -655,8 +655,8 @@ class Validator:
                                                f"{LADDER_MAX - 1}, got {shown(n)}")
             levels = [v["from"] * 2 ** k for k in range(n + 1)]
             if not ok(levels[-1]):
-                self.fail(f"{path}.doublings", f"the top level {format_value(levels[-1])} is out of range: "
-                                               f"expected {text}")
+                self.fail(f"{path}.doublings", f"the top level {format_value(levels[-1])} is "
+                                               f"out of range: expected {text}")
             return tuple(levels)
         if not isinstance(v, list) or len(v) < 2:
             self.fail(path, f"expected a list of at least 2 budgets or {{from: B, doublings: "
