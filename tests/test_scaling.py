@@ -144,6 +144,8 @@ def test_fit_recovers_elo_per_doubling_and_the_crossover():
     assert (c["leader_below"], c["leader_above"]) == (a, b)
     assert c["low"] < 10 * 2 ** 1.5 < c["high"] and 20 < c["budget"] < 40
     assert c["share"] > 0.95
+    (lo, elo_lo), (hi, elo_hi) = c["gaps"]                  # +150 at 10 sims, -250 at 160
+    assert abs(lo - 150) < elo_lo and abs(hi + 250) < elo_hi
 
 
 def test_fit_without_a_crossover_and_a_shrinking_gain():
@@ -162,7 +164,7 @@ def test_fit_without_a_crossover_and_a_shrinking_gain():
     texts = [cap for cap, _, _ in scaling.tables(sc)]
     assert any(cap.startswith("Crossover") for cap in texts)
     cross = [rows for cap, _, rows in scaling.tables(sc) if cap.startswith("Crossover")][0]
-    assert cross[0][2] == "none in range"
+    assert cross[0][4] == "none in range"
 
 
 def test_fit_waits_for_every_level():
@@ -201,7 +203,7 @@ def test_real_ladder_runs_resumes_and_reports(tmp_path, monkeypatch):
            "intervals, 40 games)" in out
     assert "| MCTS | 32 sims |" in out and "| FlatMC | 2 sims → 8 sims |" in out
     assert "Elo gained by each step up the ladder" in out
-    assert "Elo per doubling" in out and "| MCTS vs FlatMC |" in out
+    assert "Elo per doubling" in out and "| MCTS − FlatMC |" in out
     assert (tmp_path / "results/s/report/scaling-s-0.png").stat().st_size > 1000
 
 

@@ -308,13 +308,16 @@ def scaling_plot(sc, path: str | Path, title: str | None = None,
     vertical line."""
     fig = _figure(7.0, 4.2)
     ax = fig.add_subplot(1, 1, 1)
+    colours = [OURS, "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+    n = len(sc.players)
     for k, p in enumerate(sc.players):
         lvs = sc.levels[p]
         s = sc.slopes.get(p)
         label = p + (f" ({s['elo']:+.0f} Elo/doubling)" if s else "")
-        ax.errorbar([lv.budget for lv in lvs], [lv.elo for lv in lvs],
+        shift = 2 ** (0.04 * (k - (n - 1) / 2))     # side by side, so the bars do not hide
+        ax.errorbar([lv.budget * shift for lv in lvs], [lv.elo for lv in lvs],
                     yerr=[lv.error for lv in lvs], fmt="o-", capsize=3, label=label,
-                    color=OURS if k == 0 else None)
+                    color=colours[k % len(colours)])
     for c in sc.crossovers:
         if c["budget"] is not None:
             ax.axvline(c["budget"], color="grey", linestyle=":", linewidth=1)

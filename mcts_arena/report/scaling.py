@@ -123,10 +123,13 @@ def fit(ladder: dict, rows: list[dict]) -> Scaling:
         sc.slopes[p] = _slope(x, point, curves[p])
     for i in range(len(players)):
         for j in range(i + 1, len(players)):
-            sc.crossovers.append(_crossover(players[i], players[j], levels, x,
-                                            [lv.elo for lv in sc.levels[players[i]]],
-                                            [lv.elo for lv in sc.levels[players[j]]],
-                                            curves[players[i]] - curves[players[j]]))
+            lp, lq = sc.levels[players[i]], sc.levels[players[j]]
+            c = _crossover(players[i], players[j], levels, x, [lv.elo for lv in lp],
+                           [lv.elo for lv in lq], curves[players[i]] - curves[players[j]])
+            # the gap at both ends of the range: which way it goes and how sure that is
+            c["gaps"] = [(lp[k].elo - lq[k].elo, Z95 * sd(idx[lp[k].spec], idx[lq[k].spec]))
+                         for k in (0, len(levels) - 1)]
+            sc.crossovers.append(c)
     return sc
 
 
@@ -212,10 +215,13 @@ def tables(sc: Scaling) -> list[tuple[str, list[str], list[list[str]]]]:
         for c in sc.crossovers:
             at = "none in range" if c["budget"] is None else sc.unit(c["budget"])
             ci = "-" if c["low"] is None else f"[{sc.unit(c['low'])}, {sc.unit(c['high'])}]"
-            rows.append([f"{c['player']} vs {c['other']}", f"{c['leader_below']} → "
-                         f"{c['leader_above']}", at, ci, f"{100 * c['share']:.0f}%"])
-        out.append(("Crossover: the budget where the leader changes (interval over the draws "
-                    "that cross; share: draws crossing inside the range)",
-                    ["players", "leader low → high", "crossover", "95% interval", "share"],
-                    rows))
+            gaps = [f"{g:+.0f} ± {e:.0f}" for g, e in c["gaps"]]
+            rows.append([f"{c['player']} − {c['other']}", gaps[0], gaps[1], f"{c['leader_below']} "
+                         f"→ {c['leader_above']}", at, ci, f"{100 * c['share']:.0f}%"])
+        out.append(("Crossover: the Elo gap at the lowest and highest level, the budget where "
+                    "the leader changes, its interval over the draws that cross, and the share "
+                    "of draws that cross inside the range (near 100% by noise alone when the gap "
+                    "stays inside its interval at every level)",
+                    ["players", "gap lowest", "gap highest", "leader low → high", "crossover",
+                     "95% interval", "share"], rows))
     return out
