@@ -631,16 +631,12 @@ def score_interval(wins: float, draws: float, losses: float, method: str = "auto
     return max(0.0, lo), min(1.0, hi), used
 
 
-def bradley_terry_ladder(results: Mapping[tuple[str, str], tuple[float, float, float]],
-                         z: float = 1.96) -> list[dict]:
-    """Bradley–Terry Elo ratings (mean 0, `stats.bradley_terry`) with the half-width of their
-    95% interval, best first: [{"name", "elo", "error", "games"}, ...].
-
-    `results[(a, b)] = (wins_a, draws, wins_b)`. The error is z times the standard error from
-    the observed Fisher information at the fitted ratings (its pseudo-inverse, which is the
-    covariance under the mean-zero constraint); None when it is not finite.
-    """
-    ratings = bradley_terry(results)
+def bradley_terry_covariance(results: Mapping[tuple[str, str], tuple[float, float, float]],
+                             ratings: Mapping[str, float]) -> tuple[list[str], np.ndarray]:
+    """(names, covariance of their Elo ratings) at fitted `ratings` (`bradley_terry`): the
+    pseudo-inverse of the observed Fisher information, which is the covariance under the
+    mean-zero constraint, so the variance of a difference of two ratings is
+    cov[a, a] + cov[b, b] - 2 cov[a, b] whichever player is taken as the zero."""
     names = list(ratings)
     idx = {a: i for i, a in enumerate(names)}
     n = len(names)
@@ -652,12 +648,28 @@ def bradley_terry_ladder(results: Mapping[tuple[str, str], tuple[float, float, f
     p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
     w = games * p * (1.0 - p) * _LN10_400 ** 2
     info = np.diag(w.sum(axis=1)) - w
-    cov = np.linalg.pinv(info) if n > 1 else np.zeros((1, 1))
+    return names, (np.linalg.pinv(info) if n > 1 else np.zeros((1, 1)))
+
+
+def bradley_terry_ladder(results: Mapping[tuple[str, str], tuple[float, float, float]],
+                         z: float = 1.96) -> list[dict]:
+    """Bradley–Terry Elo ratings (mean 0, `stats.bradley_terry`) with the half-width of their
+    95% interval, best first: [{"name", "elo", "error", "games"}, ...].
+
+    `results[(a, b)] = (wins_a, draws, wins_b)`. The error is z times the standard error from
+    the observed Fisher information at the fitted ratings (`bradley_terry_covariance`); None
+    when it is not finite.
+    """
+    ratings = bradley_terry(results)
+    names, cov = bradley_terry_covariance(results, ratings)
+    games: dict[str, float] = dict.fromkeys(names, 0.0)
+    for (a, b), counts in results.items():
+        games[a] += sum(counts)
+        games[b] += sum(counts)
     out = []
-    for a in names:
-        var = cov[idx[a], idx[a]]
+    for i, a in enumerate(names):
+        var = cov[i, i]
         err = z * math.sqrt(var) if var > 0 and math.isfinite(var) else None
-        out.append({"name": a, "elo": ratings[a], "error": err,
-                    "games": int(games[idx[a]].sum())})
+        out.append({"name": a, "elo": ratings[a], "error": err, "games": int(games[a])})
     out.sort(key=lambda e: -e["elo"])
     return out

@@ -87,7 +87,7 @@ MALFORMED = [
     ("empty matches", HEAD + "matches: []\n",
      "matches: expected a non-empty list of matches, got list []"),
     ("entry of no kind", HEAD + "matches:\n  - {games: 4}\n",
-     "matches[0]: expected one of: player, sweep, round_robin, gauntlet"),
+     "matches[0]: expected one of: player, sweep, round_robin, gauntlet, scaling"),
     ("entry of two kinds", HEAD + "matches:\n  - {player: Random, opponent: Boom, "
      "round_robin: [Random, Boom]}\n", "matches[0]: expected only one of: player, round_robin"),
     ("unknown entry field", HEAD + "matches:\n  - {player: Random, opponent: Boom, budget: 3}\n",

@@ -24,7 +24,7 @@ _HOW = {"time_forfeit": " by time forfeit", "illegal_move": " by an illegal move
 def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     """Play one game: SPEC_A moves first, SPEC_B second; print the moves and the result."""
     from mcts_arena import players
-    from mcts_arena.runner.config import spec_budget
+    from mcts_arena.runner.config import own_budget
     from mcts_arena.runner.match import play_one
 
     check_budget_options(seconds, sims)
@@ -35,6 +35,7 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     specs = [players.parse(spec, game) for spec in (spec_a, spec_b)]
     names = [players.display_name(s.canonical) for s in specs]
     budget = Budget(time=seconds) if seconds is not None else Budget(sims=sims)
+    own = tuple(own_budget(s, players.parse) for s in specs)    # an effort= resolved
     click.echo(f"{names[0]} (first) vs {names[1]} (second)")
 
     def shown(rec, st) -> None:
@@ -55,8 +56,7 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     # the one game loop (runner/match.py): illegal moves, time forfeits and player errors are
     # judged as in an experiment
     rec = play_one(game, tuple(s.canonical for s in specs),
-                   tuple(spec_budget(s) or budget for s in specs), seed, position, players,
-                   on_move=shown)
+                   tuple(b or budget for b in own), seed, position, players, on_move=shown)
     if rec.reason == "error":
         # nothing was measured: the status says so (3, the all-error rule of `arena run`)
         click.echo(f"result: error game ({rec.error})")

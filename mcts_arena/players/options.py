@@ -158,6 +158,11 @@ OPTIONS: tuple[Option, ...] = (
            key_meaning="N simulations per move (MCTS, FlatMC) or nodes (αβ, *-minimax)",
            example="1000",
            role="budget", symbol="N"),
+    Option("effort", "float", budgets.TIME_MIN, budgets.TIME_MAX, "the search effort the "
+           "paper's engine had in S seconds per move (simulations or nodes from its measured "
+           "rate; overrides the experiment budget)", kinds=frozenset({"MCTS", "alphabeta",
+                                                                       "FlatMC"}),
+           key=True, role="budget", symbol="S"),
     Option("seed", "int", 0, 2**63, "extra seed salt N for this player",
            kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}) | STAR,
            key=True, role="seed", symbol="N"),

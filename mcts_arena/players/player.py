@@ -42,6 +42,8 @@ class Player:
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")
         budget = self.spec.budget
+        if budget and budget.effort is not None:
+            budget = None       # `effort=`: the runner resolved it into `sims` (and `effort`)
         if budget:
             time, sims = budget.time, budget.sims
         if time is not None and not budgets.time_ok(time):

@@ -203,7 +203,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     valid_evals = list(info.evals)
     keys = keys_of(kind)
     for tok in tokens:
-        if tok.startswith("ef"):
+        if tok.startswith("ef") and "=" not in tok:        # efMS, not effort=S
             if valid_evals and tok not in valid_evals:
                 raise SpecError(f"unknown evaluation {tok!r} in {text!r} for {game}; valid: "
                                 f"{', '.join(valid_evals)}")
@@ -224,7 +224,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         if o.role in ("budget", "seed"):
             # one budget and one seed per spec: a second is refused, never last-one-wins
             # (mcts_arena.inputs.once is the same rule for keys)
-            name = "budget (time= or sims=)" if o.role == "budget" else "seed"
+            name = "budget (time=, sims= or effort=)" if o.role == "budget" else "seed"
             if o.role in given:
                 raise SpecError(f"{name} given twice in {text!r} ({given[o.role]!r} and "
                                 f"{tok!r}); give it once")

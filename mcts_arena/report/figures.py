@@ -301,6 +301,42 @@ def elo_ladder(ladder: Sequence[Mapping], path: str | Path, title: str | None = 
 
 
 # ---- elimination bracket -------------------------------------------------------------------
+def scaling_plot(sc, path: str | Path, title: str | None = None,
+                 dpi: int = DEFAULT_DPI) -> Path:
+    """Elo against budget (report/scaling.Scaling): one line per player over its levels on a
+    log2 axis, 95% error bars, the anchor at 0 (dashed), each crossover's budget as a dotted
+    vertical line."""
+    fig = _figure(7.0, 4.2)
+    ax = fig.add_subplot(1, 1, 1)
+    colours = [OURS, "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+    n = len(sc.players)
+    for k, p in enumerate(sc.players):
+        lvs = sc.levels[p]
+        s = sc.slopes.get(p)
+        label = p + (f" ({s['elo']:+.0f} Elo/doubling)" if s else "")
+        shift = 2 ** (0.04 * (k - (n - 1) / 2))     # side by side, so the bars do not hide
+        ax.errorbar([lv.budget * shift for lv in lvs], [lv.elo for lv in lvs],
+                    yerr=[lv.error for lv in lvs], fmt="o-", capsize=3, label=label,
+                    color=colours[k % len(colours)])
+    for c in sc.crossovers:
+        if c["budget"] is not None:
+            ax.axvline(c["budget"], color="grey", linestyle=":", linewidth=1)
+    ax.axhline(0.0, color="grey", linestyle="--", linewidth=1)
+    ax.set_xscale("log", base=2)
+    levels = [lv.budget for lvs in sc.levels.values() for lv in lvs]
+    ax.set_xticks(sorted(set(levels)))
+    ax.set_xticklabels([f"{b:g}" for b in sorted(set(levels))], fontsize=8)
+    ax.minorticks_off()
+    ax.set_xlabel(f"budget per move ({'simulations' if sc.kind == 'sims' else 'seconds'}, "
+                  "log scale)")
+    ax.set_ylabel(f"Elo relative to {sc.anchor}")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    _title(ax, title, 7.0, 10)
+    fig.tight_layout()
+    return _save(fig, path, dpi)
+
+
 def bracket_tree(bracket) -> list[dict]:
     """The bracket as a tree laid out for drawing: a list of nodes
     {"name", "col", "y", "parent" (index or None), "wins" (its wins in the match that decides

@@ -9,6 +9,7 @@ SVG or PDF (`arena report --figures png|svg|pdf --dpi N`).
 - `sweep-<slug>.png`: each parameter sweep (the form of the paper's Figures 1-4): win % against
   the parameter with our CI as a band, the paper's best-α range shaded and its published points;
 - `elo-<experiment>.png`: a round robin's Bradley–Terry Elo ladder with 95% error bars;
+- `scaling-<experiment>-<k>.png`: the k-th doubling ladder's Elo against budget (log axis);
 - `bracket-<experiment>.png`: an elimination tournament's bracket as a tree.
 
 It sets `Sweep.plot` and appends (title, path) to `report.figures`; the HTML writer embeds
@@ -83,6 +84,11 @@ def _experiment_pictures(report: Report, e, shown: str, dpi: int) -> list[Pictur
         out.append(Picture(f"elo-{_slug(name)}", f"{name}: Elo ladder",
                            lambda t, r=e.ratings: figures.elo_ladder(
                                r, t, title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)))
+    for k, sc in enumerate(sc for sc in e.scaling if not sc.note):
+        out.append(Picture(f"scaling-{_slug(name)}-{k}", f"{name}: Elo against budget",
+                           lambda t, sc=sc: figures.scaling_plot(
+                               sc, t, title=f"{shown}: Elo against budget (95% intervals)",
+                               dpi=dpi)))
     st = e.tournament_state
     if st is None:
         return out

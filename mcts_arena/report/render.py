@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from mcts_arena.report import scaling
 from mcts_arena.report.tables import ROW_FIELDS, Report
 from mcts_arena.results.standings import UNDEFINED, elo_text
 
@@ -198,6 +199,11 @@ def rating_cells(x: dict) -> list[str]:
     return [x["name"], f"{x['elo'] + 0.0:+.1f}", err, str(x["games"])]
 
 
+def _scaling_tables(e) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The tables of every doubling ladder of an experiment (report/scaling.py)."""
+    return [t for sc in e.scaling for t in scaling.tables(sc)]
+
+
 def render_text(report: Report) -> str:
     out: list[str] = []
     for e in report.experiments:
@@ -216,6 +222,9 @@ def render_text(report: Report) -> str:
         if e.ratings:
             out += ["", "Bradley–Terry Elo (mean 0, 95% interval) from every pairing above:"]
             out += _text_table(RATING_HEAD, [rating_cells(x) for x in e.ratings])
+        for caption, head, rows in _scaling_tables(e):
+            out += ["", caption + (":" if head else "")]
+            out += _text_table(head, rows) if head else []
         if e.tournament:
             out += ["", e.tournament.rstrip()]
         out.append("")
@@ -265,6 +274,9 @@ def render_markdown(report: Report) -> str:
         if e.ratings:
             out += ["", "Bradley–Terry Elo (mean 0, 95% interval) from every pairing above:", ""]
             out += _md_table(RATING_HEAD, [rating_cells(x) for x in e.ratings])
+        for caption, head, rows in _scaling_tables(e):
+            out += ["", caption + (":" if head else ""), ""]
+            out += _md_table(head, rows) if head else []
         if e.tournament:
             out += ["", "```", e.tournament.rstrip(), "```"]
         out.append("")
@@ -391,6 +403,8 @@ def render_latex(report: Report) -> str:
         if _paired(e.rows):
             out += _tex_table(PENTA_HEAD, [penta_cells(r) for r in _paired(e.rows)],
                               f"{e.info['experiment']}: seat-swapped pairs")
+        for caption, head, rows in _scaling_tables(e):
+            out += _tex_table(head, rows, caption) if head else [f"% {tex(caption)}", ""]
         if e.tournament:
             out += [r"\begin{verbatim}", e.tournament.rstrip(), r"\end{verbatim}", ""]
     for title, path in _pictures(report):
@@ -440,6 +454,10 @@ def render_html(report: Report) -> str:
             parts.append("<p>Bradley–Terry Elo (mean 0, 95% interval) from every pairing "
                          "above:</p>")
             parts.append(_html_table(RATING_HEAD, [rating_cells(x) for x in e.ratings]))
+        for caption, head, rows in _scaling_tables(e):
+            parts.append(f"<p>{html.escape(caption)}</p>")
+            if head:
+                parts.append(_html_table(head, rows))
         if e.tournament:
             parts.append(f"<pre>{html.escape(e.tournament.rstrip())}</pre>")
     pics = [(t, p) for t, p in list(report.figures) + [(sw.title, sw.plot) for sw in

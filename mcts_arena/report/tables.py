@@ -72,6 +72,7 @@ from mcts_arena import budgets, results, stats
 from mcts_arena import games as _games
 from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name, parts
+from mcts_arena.report import scaling
 from mcts_arena.results import rows as row_rules
 from mcts_arena.results import tournament
 from mcts_arena.results.sprt import sprt_status, sprt_text
@@ -507,6 +508,8 @@ class ExperimentReport:
     #: Bradley–Terry Elo of every player (best first, stats.bradley_terry_ladder) when the
     #: experiment's pairings link three or more players; None otherwise
     ratings: list[dict] | None = None
+    #: the fit of each doubling ladder of the experiment (report/scaling.py)
+    scaling: list = field(default_factory=list)
 
 
 def experiment_ratings(rows: list[dict]) -> list[dict] | None:
@@ -556,9 +559,11 @@ def build_report(paths: list[str], ci: str = "auto", compare: str | None = None)
         with Store.open(d) as store:
             rows = pairing_rows(store, ci)
             state = tournament.stored_state(store)
+            config = (store.experiment() or {}).get("config") or {}
             exps.append(ExperimentReport(experiment_info(store), rows,
                                          tournament.render_stored(store), state,
-                                         experiment_ratings(rows) if state is None else None))
+                                         experiment_ratings(rows) if state is None else None,
+                                         scaling.fits(config, rows)))
     all_rows = [r for e in exps for r in e.rows]
     sweeps = find_sweeps(all_rows)
     comparisons = compare_paper(all_rows) if compare == "paper" else None

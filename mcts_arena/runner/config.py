@@ -5,7 +5,8 @@ games open, and the matches to play. Example::
 
     name: quickstart
     game: GAME                    # a registered game (`arena games`), e.g. NAME(key=value)
-    budget: {time: 0.05}          # or {sims: 2000}; a player spec may carry its own time=/sims=
+    budget: {time: 0.05}          # or {sims: 2000}, {effort: 0.1}; a player spec may carry
+                                  # its own time=/sims=/effort=
     games: 40                     # per pairing, played as seat-swapped pairs
     seed: 1
     openings: start               # or {random_plies: 4}, a kind the game declares, or an
@@ -20,6 +21,15 @@ games open, and the matches to play. Example::
       - round_robin: ["MCTS(bl)", "MCTS(ipp)", "MCTS"]
       - gauntlet: {player: "MCTS(bl,im0.4)", opponents: ["MCTS(bl)", "MCTS(ipp)"]}
         games: 100                # per-entry override of `games`
+      - scaling: {players: ["MCTS(bl)", "MCTS(bl,im0.4)"], sims: {from: 250, doublings: 4}}
+
+`scaling` (a doubling ladder; docs/scaling.md): each player at every level of a budget ladder
+(`sims:`, `time:` or `effort:`, a growing list or `{from: B, doublings: K}` for B, 2B, ...,
+2^K B), each level playing its neighbours (the same player one level below, the other players
+at the same level) and the anchor (`anchor:` one of the players, at its lowest level, the
+default being the first player's; or a player with its own budget, who plays every level).
+The levels are the players' own budgets (`MCTS(bl,sims=500)`), so a ladder's player may not
+carry one of its own; `arena report` fits their Elo against the budget (report/scaling.py).
 
 `dice` (games with chance nodes only): the match loop draws every chance outcome from
 generators seeded per game (one stream per seat, runner/match.py); `common` (the default) seeds
@@ -61,6 +71,7 @@ from mcts_arena import budgets, inputs
 from mcts_arena import games as _games
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import ConfigError, EffortError
+from mcts_arena.players.notation import split
 from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import pairing_id
 from mcts_arena.runner import book, effort
@@ -74,7 +85,11 @@ TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies"
               "matches", "description", "sprt", "dice")
 DICE_MODES = ("common", "independent")
 SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
-MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet")
+MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet", "scaling")
+SCALING_FIELDS = ("players", "sims", "time", "effort", "anchor")
+LADDER_KINDS = ("sims", "time", "effort")
+#: The most levels one ladder may have (2^20 from the lowest: past every budget's range).
+LADDER_MAX = 21
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -139,6 +154,20 @@ class Pairing:
 
 
 @dataclass(frozen=True)
+class Ladder:
+    """A `scaling` entry: `players` (canonical specs without a budget) at every level of
+    `levels` (budgets of `kind`: sims, time or effort), `specs[i][k]` the canonical spec of
+    player i at level k (its own budget), `anchor` the canonical spec the report rates 0."""
+
+    players: tuple[str, ...]
+    kind: str
+    levels: tuple[float, ...]
+    specs: tuple[tuple[str, ...], ...]
+    anchor: str
+    where: str
+
+
+@dataclass(frozen=True)
 class Experiment:
     name: str
     game: _games.Game
@@ -153,6 +182,7 @@ class Experiment:
     description: str = ""
     sprt: Sprt | None = None
     dice: str = "common"            # DICE_MODES; a game without chance has no dice to draw
+    ladders: tuple[Ladder, ...] = ()    # the `scaling` entries, for the report's fit
 
     def macros_dict(self) -> dict[str, str] | None:
         return dict(self.macros) if self.macros else None
@@ -199,6 +229,17 @@ def spec_budget(spec) -> Budget | None:
     if callable(b):
         b = b()
     return Budget.of(b) if b else None
+
+
+def own_budget(spec, parse, effort_s: float | None = None) -> Budget | None:
+    """A spec's own budget with a matched effort (its own `effort=`, else `effort_s`, the
+    experiment's) resolved into its engine's simulations or nodes (EffortError when no rate
+    gives them); None: the experiment's budget."""
+    own = spec_budget(spec)
+    paper_s = own.effort if own is not None else effort_s
+    if paper_s is not None and (own is None or own.sims is None):
+        return effort.resolve(spec, paper_s, parse)
+    return own
 
 
 def _try_sprt(sprt: Sprt, fail) -> None:
@@ -248,6 +289,13 @@ def shown(v: Any) -> str:
     return repr(v)
 
 
+def with_budget(spec: str, kind: str, value: float) -> str:
+    """`spec` with its own budget `kind=value` added: MCTS(bl) -> MCTS(bl,sims=500)."""
+    head, args = split(spec)
+    arg = f"{kind}={format_value(value)}"
+    return f"{head}({args},{arg})" if args and args.strip() else f"{head}({arg})"
+
+
 def format_value(v: Any) -> str:
     """How a sweep value is written into a template: 0.4 -> '0.4', 5 -> '5'."""
     return repr(v) if isinstance(v, float) else str(v)
@@ -260,6 +308,9 @@ class Validator:
     _parse: Any = field(default=None, init=False)
     # an effort budget is resolved per player
     _budget: Budget | None = field(default=None, init=False)
+    _ladders: list = field(default_factory=list, init=False)
+    _game: Any = field(default=None, init=False)
+    _macros: dict | None = field(default=None, init=False)
 
     # -- helpers --
     def fail(self, path: str, what: str):
@@ -296,12 +347,11 @@ class Validator:
             spec = self._parse(text.strip(), game=game, macros=macros)
         except ValueError as e:
             self.fail(path, f"bad player {text.strip()!r}: {e}")
-        own = spec_budget(spec)
-        if own is None and self._budget is not None and self._budget.effort is not None:
-            try:
-                own = effort.resolve(spec, self._budget.effort, self._parse)
-            except EffortError as e:
-                self.fail(path, str(e))
+        try:
+            own = own_budget(spec, self._parse,
+                             self._budget.effort if self._budget is not None else None)
+        except EffortError as e:
+            self.fail(path, str(e))
         return spec.canonical, own
 
     # -- sections --
@@ -357,7 +407,7 @@ class Validator:
         return Experiment(name=name, game=game, budget=budget, games=games, seed=seed,
                           openings=openings, max_plies=max_plies, macros=macros,
                           pairings=tuple(pairings), source=self.source, description=description,
-                          sprt=sprt, dice=dice)
+                          sprt=sprt, dice=dice, ladders=tuple(self._ladders))
 
     def sprt(self, v: Any, path: str) -> Sprt:
         d = self.mapping(v, path, "a mapping with elo0, elo1 and optionally alpha, beta, model")
@@ -475,7 +525,7 @@ class Validator:
     def matches(self, v: Any, path: str, game: str, macros: dict | None,
                 default_games: int, forced_games: int | None,
                 budget: Budget | None = None) -> list[Pairing]:
-        self._budget = budget
+        self._budget, self._game, self._macros = budget, game, macros
         if not isinstance(v, list) or not v:
             self.fail(path, f"expected a non-empty list of matches, got {shown(v)}")
         pairings: list[Pairing] = []
@@ -534,6 +584,107 @@ class Validator:
             self.fail(f"{gp}.opponents", f"expected a non-empty list of players, got {shown(opp)}")
         for j, o in enumerate(opp):
             yield g["player"], o, f"{gp}.player", f"{gp}.opponents[{j}]"
+
+    def _scaling(self, e: dict, ep: str):
+        sp = f"{ep}.scaling"
+        s = self.mapping(e["scaling"], sp, "a mapping with 'players' and a ladder of 'sims', "
+                                           "'time' or 'effort'")
+        self.known_keys(s, sp, SCALING_FIELDS)
+        players = s.get("players")
+        if not isinstance(players, list) or not players:
+            self.fail(f"{sp}.players", f"expected a non-empty list of players, got "
+                                       f"{shown(players)}")
+        kinds = [k for k in LADDER_KINDS if k in s]
+        if len(kinds) != 1:
+            self.fail(sp, "expected exactly one ladder: 'sims', 'time' or 'effort'")
+        kind = kinds[0]
+        levels = self.ladder(s[kind], f"{sp}.{kind}", kind)
+        bases, specs = [], []
+        for i, text in enumerate(players):
+            path = f"{sp}.players[{i}]"
+            base = self.player(text, path, self._game, self._macros)[0]
+            spec = self._parse(base, game=self._game, macros=self._macros)
+            own = spec_budget(spec)
+            if own is not None:
+                self.fail(path, f"{base} carries its own budget ({own.text()}), which "
+                                f"contradicts the ladder's; leave time=/sims=/effort= out")
+            if base in bases:
+                self.fail(path, f"{base} is named twice")
+            external = getattr(spec, "kind", "") in ("GTP", "py")
+            if kind == "sims" and external and spec.kind == "GTP" and \
+                    "{sims}" not in spec.target:
+                self.fail(path, f"{base} cannot be given simulations: its cmd has no {{sims}} "
+                                f"placeholder; use a ladder of time")
+            if kind == "effort" and external:
+                self.fail(path, f"{base} is an external player: no engine rate gives it a "
+                                f"matched effort; use a ladder of time or sims")
+            bases.append(base)
+            specs.append(tuple(self.player(with_budget(base, kind, v), path, self._game,
+                                           self._macros)[0] for v in levels))
+        anchor = self.anchor(s.get("anchor"), f"{sp}.anchor", bases, specs)
+        self._ladders.append(Ladder(tuple(bases), kind, levels, tuple(specs), anchor, sp))
+        where = [[f"{sp}.{kind}[{k}]" for k in range(len(levels))]] * len(specs)
+        done = set()
+        for i, row in enumerate(specs):                 # each level against the one below
+            for k in range(1, len(row)):
+                done.add(frozenset((row[k], row[k - 1])))
+                yield row[k], row[k - 1], where[i][k], where[i][k - 1]
+        for k in range(len(levels)):                    # the players at the same level
+            for i, j in itertools.combinations(range(len(specs)), 2):
+                done.add(frozenset((specs[i][k], specs[j][k])))
+                yield specs[i][k], specs[j][k], where[i][k], where[j][k]
+        for i, row in enumerate(specs):                 # every other level against the anchor
+            for k, spec in enumerate(row):
+                if spec != anchor and frozenset((spec, anchor)) not in done:
+                    yield spec, anchor, where[i][k], f"{sp}.anchor"
+
+    def ladder(self, v: Any, path: str, kind: str) -> tuple[float, ...]:
+        """The budgets of a ladder: a list that grows, or {from: B, doublings: K}."""
+        ok, text = (budgets.sims_ok, budgets.SIMS_TEXT) if kind == "sims" else \
+            (budgets.time_ok, budgets.TIME_TEXT)
+        if isinstance(v, dict):
+            self.known_keys(v, path, ("from", "doublings"))
+            for req in ("from", "doublings"):
+                if req not in v:
+                    self.fail(f"{path}.{req}", "missing required field")
+            if not ok(v["from"]):
+                self.fail(f"{path}.from", f"expected {text}, got {shown(v['from'])}")
+            n = v["doublings"]
+            if not is_int(n) or not 1 <= n < LADDER_MAX:
+                self.fail(f"{path}.doublings", f"expected an integer from 1 to "
+                                               f"{LADDER_MAX - 1}, got {shown(n)}")
+            levels = [v["from"] * 2 ** k for k in range(n + 1)]
+            if not ok(levels[-1]):
+                self.fail(f"{path}.doublings", f"the top level {format_value(levels[-1])} is "
+                                               f"out of range: expected {text}")
+            return tuple(levels)
+        if not isinstance(v, list) or len(v) < 2:
+            self.fail(path, f"expected a list of at least 2 budgets or {{from: B, doublings: "
+                            f"K}}, got {shown(v)}")
+        if len(v) > LADDER_MAX:
+            self.fail(path, f"expected at most {LADDER_MAX} levels, got {len(v)}")
+        for k, b in enumerate(v):
+            if not ok(b):
+                self.fail(f"{path}[{k}]", f"expected {text}, got {shown(b)}")
+            if k and not b > v[k - 1]:
+                self.fail(f"{path}[{k}]", f"a ladder must grow: {b!r} does not exceed "
+                                          f"{v[k - 1]!r}")
+        return tuple(v)
+
+    def anchor(self, v: Any, path: str, bases: list[str], specs: list[tuple[str, ...]]) -> str:
+        """The level rated 0: a ladder's player at its lowest level (default the first), or a
+        player with its own budget, who then plays every level."""
+        if v is None:
+            return specs[0][0]
+        spec, own = self.player(v, path, self._game, self._macros)
+        if spec in bases:
+            return specs[bases.index(spec)][0]
+        if own is None:
+            self.fail(path, f"expected one of the ladder's players ({', '.join(bases)}) or a "
+                            f"player with its own budget (time= or sims=), got {spec}")
+        if any(spec in row for row in specs):
+            self.fail(path, f"{spec} is a level of the ladder; name its player instead")
+        return spec
 
     def _sweep(self, e: dict, ep: str):
         sp = f"{ep}.sweep"
