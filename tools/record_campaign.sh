@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The record's long runs, in order, each resumable (run this again after any stop; finished work
+# is never redone). Run it on a build no one changes under it: a worktree of its own, e.g.
+#   git worktree add /work/wt-record-build main && cd /work/wt-record-build && make build
+#   nohup tools/record_campaign.sh rates   > rates.log 2>&1 &    # machine otherwise QUIET
+#   nohup tools/record_campaign.sh play    > play.log  2>&1 &    # any load (fixed budgets)
+#
+# rates: the paper engine's rates (benchmarks/paper_engine/measure.py), 10 whole games a player
+#   at 1 s a move, the players of the headline page first. They are CPU-time rates, but a loaded
+#   machine still biases them (the JIT compiler starves): measured at load 10-23 with the engine
+#   pinned to its own CPU they came out at 0.46-0.69 of the table's, so run this with nothing
+#   else on the machine. ENGINE: a clone of tpepels/mcts_gameframe (full history).
+# play: the headline page at the paper's own effort, then the 0.1 pages replayed on the one
+#   rates table, each page published to docs/reproduction/data as it finishes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+ENGINE=${ENGINE:-/work/gameframe/src}
+BUILD=${BUILD:-/work/gameframe/build}
+DATA=${DATA:-benchmarks/paper_engine/data}
+case "${1:-}" in
+  rates)
+    [ -f "$BUILD/BUILD.json" ] || $PY benchmarks/paper_engine/measure.py build --src "$ENGINE" --out "$BUILD"
+    first=(--only "breakthrough:MCTS(ipp)" --only "breakthrough:MCTS(bl)" --only "breakthrough:αβ(efMS,tt=0)"
+           --only "breakthrough:MCTS(bl')" --only "breakthrough:MCTS(bl',im0.6)" --only "breakthrough:αβ(efLH,tt=0)")
+    $PY benchmarks/paper_engine/measure.py play --build "$BUILD" --data "$DATA" --games 10 "${first[@]}"
+    $PY benchmarks/paper_engine/measure.py play --build "$BUILD" --data "$DATA" --games 10
+    $PY benchmarks/paper_engine/measure.py summarise --data "$DATA" --update
+    ;;
+  play)
+    nice -n 19 .venv/bin/arena reproduce --only headline --scale 1.0 --games 200 --precision 4 \
+      --max-games 600 --aim paper --quiet --publish docs/reproduction/data
+    for page in table2 table4 tables7-9 table3 fig1 fig2 fig3 table5 fig4 appendix-b; do
+      nice -n 19 .venv/bin/arena reproduce --only "$page" --scale 0.1 --games 200 --precision 5 \
+        --max-games 600 --sweep-games 60 --tournament-games 200 --quiet \
+        --publish docs/reproduction/data
+    done
+    ;;
+  *) echo "usage: $0 rates|play" >&2; exit 2 ;;
+esac
