@@ -13,6 +13,9 @@ here is validated by the same config rules and played by the same runner).
     res = api.play_experiment({"game": "kalah", "budget": {"sims": 100}, "games": 4,
                                "matches": [{"player": "MCTS(im0.3)", "opponent": "MCTS"}]})
 
+    t = api.tune("configs/tune/breakthrough_alpha_spsa.yaml", jobs=2)    # `arena tune`
+    t.estimate.values, t.confirmation.interval(), print(t.report())
+
 Run it again with the same arguments and only the missing games are played; a change that
 changes the games (budget, seed, openings, players) is refused as `arena run` refuses it, unless
 `new=True` (the old directory is kept, renamed). Mistakes raise `mcts_arena.errors.UserError`
@@ -28,7 +31,7 @@ from typing import Any
 
 from mcts_arena.runner.config import Overrides
 
-__all__ = ["Results", "load", "play_experiment", "play_match"]
+__all__ = ["Results", "TuneResults", "load", "play_experiment", "play_match", "tune"]
 
 
 @dataclass(frozen=True)
@@ -118,3 +121,56 @@ def play_experiment(config: str | os.PathLike | dict, *, games: int | None = Non
     result = run.play(job, new=new, progress=progress,
                       echo=lambda m: print(m, file=sys.stderr) if progress else None)
     return Results(job.directory, result.played, result.interrupted)
+
+
+@dataclass(frozen=True)
+class TuneResults:
+    """A tune played (`arena tune`): its state (results/tune.py's TuneState: the SPSA path or
+    the BO trials, the estimate, the confirmation) and its results directory."""
+
+    directory: Path
+    state: Any
+    played: int = 0
+    interrupted: bool = False
+
+    @property
+    def estimate(self):
+        return self.state.estimate
+
+    @property
+    def confirmation(self):
+        return self.state.confirmation
+
+    def report(self) -> str:
+        """What `arena tune` prints."""
+        from mcts_arena.report.tune import render
+
+        return render(self.state)
+
+    def picture(self, path: str | os.PathLike) -> Path:
+        """The picture of the path (PNG, SVG or PDF by the suffix)."""
+        from mcts_arena.report.tune import picture
+
+        return picture(self.state, path)
+
+
+def tune(config: str | os.PathLike | dict, *, jobs: int = 1, out: str | os.PathLike | None = None,
+         progress: bool = False) -> TuneResults:
+    """Tune a player (`arena tune CONFIG`): a tune config file (YAML) or the same settings as a
+    dict, played (or resumed) into `out` (default results/<name>)."""
+    import yaml
+
+    from mcts_arena.runner import tune as tune_mod
+    from mcts_arena.runner.pool import worker_count
+
+    workers = worker_count(jobs)
+    if isinstance(config, dict):
+        spec = tune_mod.loads(yaml.safe_load(yaml.safe_dump(dict(config))), "<api>",
+                              config.get("name", "tune"))
+        directory = tune_mod.check_directory(spec, None if out is None else str(out))
+    else:
+        spec, directory = tune_mod.prepare(str(config), None if out is None else str(out))
+    r = tune_mod.run_tune(spec, directory, workers=workers,
+                          echo=(lambda m: print(m, file=sys.stderr)) if progress else
+                          (lambda m: None))
+    return TuneResults(directory, r.state, r.played, r.interrupted)

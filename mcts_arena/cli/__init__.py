@@ -6,6 +6,7 @@ calling the packages that do the work and printing (no orchestration of its own)
     play.py         play, gtp
     run.py          run                     (the workflow: runner/run.py)
     tournament.py   tournament              (runner/tournament.py)
+    tune.py         tune                    (runner/tune.py, report/tune.py)
     reproduce.py    reproduce               (runner/reproduce.py, report/reproduction.py)
     report.py       report                  (report/output.py)
     prove.py        prove, solve            (players/search/prover.pyx, runner/suites.py)
@@ -25,6 +26,7 @@ from mcts_arena.cli import (  # noqa: F401
     run,
     serve,
     tournament,
+    tune,
 )
 from mcts_arena.cli.app import cli, main
 

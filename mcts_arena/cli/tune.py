@@ -1,0 +1,47 @@
+"""`arena tune CONFIG`: a player's parameters tuned by SPSA or Bayesian optimisation
+(runner/tune.py plays it, results/tune.py reads it, report/tune.py shows it)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from mcts_arena.cli.app import JOBS, cli
+from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED
+
+
+@cli.command("tune")
+@click.argument("config", metavar="CONFIG")
+@click.option("--jobs", "jobs", default=0, show_default=True, type=JOBS,
+              help="Games played at once (0 = every usable CPU).")
+@click.option("--out", "out", default=None, metavar="DIR",
+              help="Results directory [default: results/<name>].")
+@click.option("--quiet", is_flag=True, help="No line per batch of steps or trials.")
+@click.option("--allow-mixed-builds", is_flag=True,
+              help="Add games to results another build of mcts_arena played (refused "
+                   "otherwise).")
+def tune_cmd(config: str, jobs: int, out: str | None, quiet: bool,
+             allow_mixed_builds: bool) -> None:
+    """Tune the parameters of CONFIG's player template (method spsa or bo), then play the
+    confirmation match; prints the path, the value found with its range and the
+    confirmation, and writes tune.png beside the store. Run again to resume."""
+    from mcts_arena.report.tune import picture, render
+    from mcts_arena.runner import tune
+    from mcts_arena.runner.pool import worker_count
+
+    workers = worker_count(jobs)
+    spec, directory = tune.prepare(config, out)
+    click.echo(f"tune {spec.name}: {spec.settings.method}, {workers} worker(s), results in "
+               f"{directory}", err=True)
+    result = tune.run_tune(spec, directory, workers=workers,
+                           echo=(lambda m: None) if quiet else
+                           (lambda m: click.echo(m, err=True)),
+                           allow_mixed_builds=allow_mixed_builds)
+    click.echo(render(result.state), nl=False)
+    pic = picture(result.state, directory / "tune.png")
+    click.echo(f"picture: {pic}")
+    if result.interrupted:
+        how = "terminated" if result.terminated else "interrupted"     # SIGTERM or Ctrl-C
+        click.echo(f"arena: {how}; resume with the same command (results in {directory})",
+                   err=True)
+        sys.exit(EXIT_TERMINATED if result.terminated else EXIT_INTERRUPTED)

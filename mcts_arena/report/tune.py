@@ -1,0 +1,121 @@
+"""What a tune reports (results/tune.py reads it): the value found with its range, the SPSA
+trajectory or the BO trials, the confirmation match with its 95% interval, and a picture of
+the path (each parameter against the games played; for BO every trial's point, its score and
+the fitted response along the first numeric parameter)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mcts_arena.report.figures import _figure, _save
+from mcts_arena.results.tune import (
+    TuneState,
+    response_at,
+    response_fit,
+)
+
+
+def render(st: TuneState, every: int = 0) -> str:
+    """The tune as plain text: settings, the path (every `every`-th SPSA point; 0: about 20
+    lines), the estimate and the confirmation."""
+    s = st.settings
+    lines = [f"tune {s.name}: {s.method} of {s.template} on {s.game}, budget "
+             f"{_budget(s.budget)}, seed {s.seed}"]
+    for p in s.params:
+        dom = (f"choices {', '.join(p.choices)}" if p.kind == "choice" else
+               f"{p.kind} [{p.text(p.low)}, {p.text(p.high)}]{' log' if p.log else ''}")
+        lines.append(f"  {p.name}: {dom}, start {p.text(p.start)}")
+    if s.method == "spsa":
+        g = s.spsa
+        lines.append(f"  SPSA: {s.steps} steps (a pair each, θ+cΔ vs θ-cΔ), {g.batch} at a "
+                     f"time; a {g.a:.4g}, c {g.c:g}, A {g.A:g}, alpha {g.alpha:g}, "
+                     f"gamma {g.gamma:g} (unit coordinates)")
+        lines.append("")
+        lines.append(f"  {'step':>5} {'games':>6}  " + "  ".join(f"{p.name:>8}" for p in s.params))
+        every = every or max(1, (len(st.path) - 1) // 20)
+        for i, u in enumerate(st.path):
+            if i % every and i != len(st.path) - 1:
+                continue
+            vals = s.unit_values(u)
+            lines.append(f"  {i:>5} {2 * i:>6}  " +
+                         "  ".join(f"{p.text(vals[p.name]):>8}" for p in s.params))
+    else:
+        b = s.bo
+        lines.append(f"  BO: Optuna TPE, {s.steps} trials of {b.games_per_trial} games against "
+                     f"{s.opponent}, {b.batch} at a time, {b.startup} random first")
+        lines.append("")
+        lines.append(f"  {'trial':>5} {'games':>6} {'score':>6}  " +
+                     "  ".join(f"{p.name:>8}" for p in s.params))
+        for t in st.trials:
+            sc = "-" if t["score"] is None else f"{100 * t['score']:.0f}%"
+            lines.append(f"  {t['trial']:>5} {t['games']:>6} {sc:>6}  " +
+                         "  ".join(f"{p.text(t['values'][p.name]):>8}" for p in s.params))
+    lines.append("")
+    e = st.estimate
+    state = "found" if st.search_done else "so far"
+    lines.append(f"value {state} after {st.search_games} games: " + ", ".join(
+        f"{p.name} {p.text(e.values[p.name])} [{p.text(e.low[p.name])}, "
+        f"{p.text(e.high[p.name])}]" for p in s.params))
+    lines.append(f"  ({e.how})")
+    c = st.confirmation
+    if c is not None:
+        score, lo, hi = c.interval()
+        lines.append(f"confirmation: {c.tuned} vs {c.reference}: {c.played} of {c.games} games, "
+                     f"+{c.wins:g} ={c.draws:g} -{c.losses:g}, score {100 * score:.1f}% "
+                     f"[{100 * lo:.1f}, {100 * hi:.1f}] (95%)" if c.played else
+                     f"confirmation: {c.tuned} vs {c.reference}: none of {c.games} games yet")
+    return "\n".join(lines) + "\n"
+
+
+def _budget(d: dict) -> str:
+    return ", ".join(f"{k} {v:g}" for k, v in d.items() if v is not None)
+
+
+def picture(st: TuneState, path: str | Path, dpi: int = 100) -> Path:
+    """SPSA: every parameter (its unit coordinate, labelled by value) against the games played,
+    the estimate's range shaded. BO: each trial's score against the first numeric parameter,
+    the fitted response surface along it (the others at the estimate), the estimate marked."""
+    s = st.settings
+    fig = _figure(6.4, 3.6)
+    ax = fig.add_subplot(1, 1, 1)
+    e = st.estimate
+    if s.method == "spsa":
+        games = 2 * np.arange(len(st.path))
+        path_arr = np.array(st.path)
+        for i, p in enumerate(s.params):
+            line, = ax.plot(games, path_arr[:, i], label=p.name)
+            lo, hi = p.to_unit(e.low[p.name]), p.to_unit(e.high[p.name])
+            ax.axhspan(lo, hi, color=line.get_color(), alpha=0.15)
+        ax.set_xlabel("games")
+        ax.set_ylabel("unit coordinate (0 = low, 1 = high)")
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title(f"SPSA: {s.template} ({s.game})", fontsize=9)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    else:
+        num = [p for p in s.params if p.kind != "choice"]
+        done = [t for t in st.trials if t["score"] is not None]
+        if num and done:
+            p0 = num[0]
+            x = [t["values"][p0.name] for t in done]
+            y = [100 * t["score"] for t in done]
+            ax.scatter(x, y, s=[6 + 2 * t["games"] for t in done], alpha=0.6,
+                       label="trials (area: games)")
+            u = np.array([[q.to_unit(t["values"][q.name]) for q in num] for t in done])
+            coef = response_fit(u, np.array([t["score"] for t in done]),
+                                np.array([t["games"] for t in done], dtype=float))
+            if coef is not None:
+                grid = np.linspace(0, 1, 101)
+                pts = np.array([[g if q is p0 else q.to_unit(e.values[q.name]) for q in num]
+                                for g in grid])
+                ax.plot([p0.from_unit(g) for g in grid], 100 * response_at(coef, pts),
+                        label="fitted response")
+            ax.axvline(e.values[p0.name], color="k", lw=1, label="estimate")
+            ax.axvspan(e.low[p0.name], e.high[p0.name], color="k", alpha=0.1)
+            if p0.log:
+                ax.set_xscale("log")
+            ax.set_xlabel(p0.name)
+        ax.set_ylabel(f"score vs {s.opponent} (%)")
+        ax.set_title(f"BO (TPE): {s.template} ({s.game})", fontsize=9)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    return _save(fig, path, dpi)

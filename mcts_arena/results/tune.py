@@ -1,0 +1,428 @@
+"""A tune's state read from its store: the parameters and their domains, the SPSA trajectory or
+the Bayesian-optimisation trials with their scores, the value found with its interval, and the
+confirmation match. Read-only; runner/tune.py plays the games and `arena tune` / report/tune.py
+show what is here.
+
+A tune keeps its settings in the store's meta table (`tune`, JSON: `TuneSettings.as_json`) and,
+for `bo`, the point of every trial asked (`tune/trials`); everything else is rebuilt from the
+stored games, so a killed tune resumes from what it stored and reaches the same answer.
+
+Parameters live in unit coordinates: u in [0, 1] per parameter, linear in the value or in its
+logarithm (`log: true`), so one SPSA gain and one response surface fit every parameter. An
+integer parameter is rounded only when it is written into a player spec.
+
+SPSA (Spall 1998; fishtest's form): step k plays one seat-swapped pair between θ+c_kΔ_k and
+θ-c_kΔ_k on opening k (Δ_k: ±1 per parameter, drawn from the seed and k); its result r_k is the
+pair's wins minus losses of θ+ (in [-2, 2]); θ ← θ + a_k r_k Δ_k / (2 c_k), clipped to [0, 1].
+Gains a_k = a / (A + k + 1)^α, c_k = c / (k + 1)^γ. Steps are played `batch` at a time from the
+θ at the batch's start (the batch's pairs run in parallel), their updates applied in step order:
+the trajectory depends on the seed and `batch`, not on how many workers played it.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from mcts_arena import stats
+from mcts_arena.results import rows
+
+META_KEY = "tune"
+TRIALS_KEY = "tune/trials"
+METHODS = ("spsa", "bo")
+CONFIRM = "confirm"             # the confirmation match's pairing id
+DIGITS = 4                      # decimals of a continuous value written into a spec
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tuned parameter: a continuous or integer range (linear or log-scaled) or a list of
+    choices; `start` is its value in the starting (reference) player."""
+
+    name: str
+    kind: str                       # "float" | "int" | "choice"
+    low: float = 0.0
+    high: float = 1.0
+    log: bool = False
+    choices: tuple[str, ...] = ()
+    start: float | str = 0.0
+
+    def to_unit(self, x: float) -> float:
+        if self.log:
+            return (math.log(x) - math.log(self.low)) / (math.log(self.high) - math.log(self.low))
+        return (x - self.low) / (self.high - self.low)
+
+    def from_unit(self, u: float) -> float | int:
+        """The value at unit coordinate u (clipped to [0, 1]); an integer rounded."""
+        u = min(1.0, max(0.0, float(u)))
+        if self.log:
+            x = math.exp(math.log(self.low) + u * (math.log(self.high) - math.log(self.low)))
+        else:
+            x = self.low + u * (self.high - self.low)
+        if self.kind == "int":
+            return int(min(self.high, max(self.low, round(x))))
+        return round(x, DIGITS)
+
+    def text(self, x) -> str:
+        """How value x is written into the player template."""
+        if self.kind == "choice":
+            return str(x)
+        if self.kind == "int":
+            return str(int(x))
+        s = f"{round(float(x), DIGITS):.{DIGITS}f}".rstrip("0").rstrip(".")
+        return "0" if s in ("-0", "") else s
+
+
+@dataclass(frozen=True)
+class SpsaGains:
+    """SPSA's gain sequences (see the module docstring) and how many steps run at once."""
+
+    a: float
+    c: float
+    A: float
+    alpha: float = 0.602
+    gamma: float = 0.101
+    batch: int = 8
+    tail: float = 0.25              # the part of the trajectory the estimate averages
+
+    def a_k(self, k: int) -> float:
+        return self.a / (self.A + k + 1) ** self.alpha
+
+    def c_k(self, k: int) -> float:
+        return self.c / (k + 1) ** self.gamma
+
+
+@dataclass(frozen=True)
+class BoSettings:
+    """Optuna's TPE sampler: `startup` random trials first, `batch` trials asked at once (the
+    later ones of a batch see the earlier as running: the constant liar), each trial a match of
+    `games_per_trial` games against the opponent."""
+
+    games_per_trial: int = 8
+    batch: int = 4
+    startup: int = 10
+
+
+@dataclass(frozen=True)
+class TuneSettings:
+    """What a tune is (what its store keeps): changing any of it changes its games."""
+
+    name: str
+    game: str
+    template: str
+    params: tuple[Param, ...]
+    method: str
+    games: int                      # the game budget of the search (confirmation apart)
+    seed: int
+    opponent: str                   # bo: every trial's opponent (canonical spec)
+    reference: str                  # the confirmation's opponent (canonical spec)
+    confirm_games: int
+    spsa: SpsaGains | None = None
+    bo: BoSettings | None = None
+    budget: dict = field(default_factory=dict)
+
+    @property
+    def steps(self) -> int:
+        """SPSA steps or BO trials the game budget pays for."""
+        if self.method == "spsa":
+            return self.games // 2
+        return self.games // self.bo.games_per_trial
+
+    @property
+    def batch(self) -> int:
+        return self.spsa.batch if self.method == "spsa" else self.bo.batch
+
+    def as_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, d: dict) -> TuneSettings:
+        d = dict(d)
+        d["params"] = tuple(Param(**{**p, "choices": tuple(p["choices"])}) for p in d["params"])
+        d["spsa"] = SpsaGains(**d["spsa"]) if d.get("spsa") else None
+        d["bo"] = BoSettings(**d["bo"]) if d.get("bo") else None
+        return cls(**d)
+
+    def spec_text(self, values: dict) -> str:
+        """The template with every parameter's value written in."""
+        return self.template.format(**{p.name: p.text(values[p.name]) for p in self.params})
+
+    def start_values(self) -> dict:
+        return {p.name: p.start for p in self.params}
+
+    def unit_values(self, u) -> dict:
+        return {p.name: p.from_unit(x) for p, x in zip(self.params, u)}
+
+
+# ---- SPSA ------------------------------------------------------------------------------------
+def delta(seed: int, k: int, n: int) -> list[int]:
+    """Step k's perturbation signs (a Rademacher vector: ±1 each), from the seed and k alone."""
+    rng = random.Random(f"spsa/{seed}/{k}")
+    return [rng.choice((-1, 1)) for _ in range(n)]
+
+
+@dataclass(frozen=True)
+class SpsaStep:
+    k: int
+    theta: tuple[float, ...]        # unit coordinates the step was played from
+    delta: tuple[int, ...]
+    c: float
+    plus: dict                      # the values of θ+cΔ and θ-cΔ
+    minus: dict
+    result: float | None            # wins minus losses of θ+ over the pair; None: not played
+
+
+def spsa_path(s: TuneSettings, pair_scores) -> tuple[list[SpsaStep], list[tuple[float, ...]]]:
+    """The steps (played or next to play, up to the first batch with a game missing) and the
+    trajectory θ_0, θ_1, ... after each complete step. `pair_scores(k)`: the two scores of θ+
+    in step k's pair, or None while one is missing."""
+    g = s.spsa
+    theta = [p.to_unit(p.start) for p in s.params]
+    path = [tuple(theta)]
+    steps: list[SpsaStep] = []
+    for b0 in range(0, s.steps, g.batch):
+        base = list(theta)
+        batch = []
+        for k in range(b0, min(s.steps, b0 + g.batch)):
+            d = delta(s.seed, k, len(s.params))
+            ck = g.c_k(k)
+            plus = s.unit_values([t + ck * x for t, x in zip(base, d)])
+            minus = s.unit_values([t - ck * x for t, x in zip(base, d)])
+            sc = pair_scores(k)
+            r = None if sc is None else 2 * sum(sc) - 2
+            batch.append(SpsaStep(k, tuple(base), tuple(d), ck, plus, minus, r))
+        steps += batch
+        if any(st.result is None for st in batch):
+            break
+        for st in batch:
+            step = g.a_k(st.k) * st.result / (2 * st.c)
+            theta = [min(1.0, max(0.0, t + step * x)) for t, x in zip(theta, st.delta)]
+            path.append(tuple(theta))
+    return steps, path
+
+
+# ---- the estimate ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Estimate:
+    """The value found per parameter with a 95% range, and how it was made."""
+
+    values: dict
+    low: dict
+    high: dict
+    how: str
+
+
+def spsa_estimate(s: TuneSettings, path: list[tuple[float, ...]]) -> Estimate:
+    """The mean of the last `tail` of the trajectory (in unit coordinates), and the 2.5 and
+    97.5 percentiles of that part of it (the spread of θ as SPSA kept moving, not a confidence
+    interval: neighbouring points of a trajectory are not independent)."""
+    n = max(1, int(math.ceil(len(path) * s.spsa.tail)))
+    tail = np.array(path[-n:])
+    mean = tail.mean(axis=0)
+    lo, hi = np.percentile(tail, 2.5, axis=0), np.percentile(tail, 97.5, axis=0)
+    ps = s.params
+    return Estimate({p.name: p.from_unit(m) for p, m in zip(ps, mean)},
+                    {p.name: p.from_unit(x) for p, x in zip(ps, lo)},
+                    {p.name: p.from_unit(x) for p, x in zip(ps, hi)},
+                    f"mean of the last {n} of {len(path)} points of the trajectory; range: "
+                    f"their 2.5-97.5 percentiles")
+
+
+def _features(u: np.ndarray) -> np.ndarray:
+    """A full quadratic in the unit coordinates: 1, u_i, u_i u_j (i <= j)."""
+    cols = [np.ones(len(u))] + [u[:, i] for i in range(u.shape[1])]
+    cols += [u[:, i] * u[:, j] for i in range(u.shape[1]) for j in range(i, u.shape[1])]
+    return np.stack(cols, axis=1)
+
+
+def _grid(d: int, rng: np.random.Generator) -> np.ndarray:
+    if d == 1:
+        return np.linspace(0, 1, 201)[:, None]
+    if d == 2:
+        a = np.linspace(0, 1, 51)
+        return np.array([(x, y) for x in a for y in a])
+    return rng.random((4000, d))
+
+
+def response_fit(u: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray | None:
+    """Coefficients of the weighted least-squares quadratic response (None: too few trials)."""
+    X = _features(u)
+    if len(u) < X.shape[1] + 1:
+        return None
+    sw = np.sqrt(w)
+    return np.linalg.lstsq(X * sw[:, None], y * sw, rcond=None)[0]
+
+
+def response_at(coef: np.ndarray, u: np.ndarray) -> np.ndarray:
+    return _features(u) @ coef
+
+
+def _argmax(u: np.ndarray, y: np.ndarray, w: np.ndarray, grid: np.ndarray) -> np.ndarray | None:
+    coef = response_fit(u, y, w)
+    return None if coef is None else grid[int(np.argmax(response_at(coef, grid)))]
+
+
+def bo_estimate(s: TuneSettings, trials: list[dict], seed: int = 0,
+                resamples: int = 200) -> Estimate:
+    """The optimum of a quadratic response surface fitted to the trials' scores (weighted by
+    their games), as CLOP fits one, and its 95% range: the 2.5-97.5 percentiles of the optimum
+    over `resamples` bootstrap resamples of the trials. A categorical parameter takes the choice
+    whose trials scored best on average, the surface is fitted to those trials; too few trials
+    for a surface: the best trial."""
+    done = [t for t in trials if t.get("games")]
+    if not done:
+        v = s.start_values()
+        return Estimate(v, v, v, "no trial played")
+    chosen = {}
+    for p in s.params:
+        if p.kind == "choice":
+            means = {c: np.mean([t["score"] for t in done if t["values"][p.name] == c] or [-1])
+                     for c in p.choices}
+            chosen[p.name] = max(p.choices, key=lambda c: means[c])
+    done = [t for t in done if all(t["values"][k] == v for k, v in chosen.items())]
+    num = [p for p in s.params if p.kind != "choice"]
+    best = max(done, key=lambda t: t["score"])
+    if not num:
+        return Estimate(dict(best["values"]), dict(best["values"]), dict(best["values"]),
+                        "the choice whose trials scored best")
+    u = np.array([[p.to_unit(t["values"][p.name]) for p in num] for t in done])
+    y = np.array([t["score"] for t in done])
+    w = np.array([t["games"] for t in done], dtype=float)
+    rng = np.random.default_rng(seed)
+    grid = _grid(len(num), rng)
+    top = _argmax(u, y, w, grid)
+    if top is None:
+        v = dict(best["values"])
+        return Estimate(v, v, v, f"the best of {len(done)} trials (too few for a surface)")
+    boots = []
+    for _ in range(resamples):
+        i = rng.integers(0, len(done), len(done))
+        m = _argmax(u[i], y[i], w[i], grid)
+        if m is not None:
+            boots.append(m)
+    boots = np.array(boots) if boots else top[None, :]
+    lo, hi = np.percentile(boots, 2.5, axis=0), np.percentile(boots, 97.5, axis=0)
+    vals, lows, highs = dict(chosen), dict(chosen), dict(chosen)
+    for i, p in enumerate(num):
+        vals[p.name], lows[p.name], highs[p.name] = (p.from_unit(top[i]), p.from_unit(lo[i]),
+                                                     p.from_unit(hi[i]))
+    return Estimate(vals, lows, highs,
+                    f"optimum of a quadratic response surface over {len(done)} trials; range: "
+                    f"2.5-97.5 percentiles over {len(boots)} bootstrap resamples of the trials")
+
+
+# ---- the state of a store --------------------------------------------------------------------
+@dataclass
+class Confirmation:
+    tuned: str
+    reference: str
+    games: int                  # planned
+    wins: float = 0
+    draws: float = 0
+    losses: float = 0
+
+    @property
+    def played(self) -> int:
+        return int(self.wins + self.draws + self.losses)
+
+    def interval(self) -> tuple[float, float, float]:
+        """The tuned player's score and its 95% interval (stats.score_interval)."""
+        lo, hi, _ = stats.score_interval(self.wins, self.draws, self.losses)
+        return stats.score(self.wins, self.draws, self.losses), lo, hi
+
+
+@dataclass
+class TuneState:
+    settings: TuneSettings
+    steps: list[SpsaStep] = field(default_factory=list)       # spsa
+    path: list[tuple[float, ...]] = field(default_factory=list)
+    trials: list[dict] = field(default_factory=list)          # bo: values, score, games
+    search_games: int = 0           # games of the search stored (confirmation apart)
+    estimate: Estimate | None = None
+    confirmation: Confirmation | None = None
+
+    @property
+    def search_done(self) -> bool:
+        if self.settings.method == "spsa":
+            return len(self.path) == self.settings.steps + 1
+        return (len(self.trials) == self.settings.steps
+                and all(t["games"] == self.settings.bo.games_per_trial for t in self.trials))
+
+    @property
+    def done(self) -> bool:
+        c = self.confirmation
+        return self.search_done and (c is None or c.played >= c.games)
+
+
+def step_id(method: str, k: int) -> str:
+    """The pairing id of SPSA step k or BO trial k."""
+    return f"{method}-{k:06d}"
+
+
+def scores_by_pair(store) -> dict:
+    """{pairing id: {pair index: {swap: score}}} of the stored games (an error game: None)."""
+    out: dict = {}
+    for r in store.select("game", "pairing_id, pair_index, swap, score, reason"):
+        out.setdefault(r["pairing_id"], {}).setdefault(r["pair_index"], {})[r["swap"]] = (
+            None if r["reason"] == "error" else r["score"])
+    return out
+
+
+def _pair(res: dict, pid: str, k: int) -> tuple[float, float] | None:
+    g = res.get(pid, {}).get(k, {})
+    if g.get(0) is None or g.get(1) is None:
+        return None
+    return g[0], g[1]
+
+
+def settings_of(store) -> TuneSettings | None:
+    d = store.meta_json(META_KEY, rows.obj())
+    return None if d is None else TuneSettings.from_json(d)
+
+
+def stored_trials(store) -> list[dict]:
+    return store.meta_json(TRIALS_KEY, rows.list_of(rows.obj())) or []
+
+
+def state(s: TuneSettings, res: dict, trial_points: list[dict]) -> TuneState:
+    """The tune's state from its stored games `res` (scores_by_pair) and, for bo, the trials'
+    points (stored_trials)."""
+    st = TuneState(s)
+    if s.method == "spsa":
+        st.steps, st.path = spsa_path(s, lambda k: _pair(res, step_id("spsa", k), k))
+        st.search_games = 2 * (len(st.path) - 1)
+        st.estimate = spsa_estimate(s, st.path)
+    else:
+        per = s.bo.games_per_trial // 2
+        for t in trial_points:
+            pid = step_id("bo", t["trial"])
+            got = [g for k in range(t["trial"] * per, (t["trial"] + 1) * per)
+                   for g in res.get(pid, {}).get(k, {}).values() if g is not None]
+            st.trials.append({"trial": t["trial"], "values": t["values"], "games": len(got),
+                              "score": sum(got) / len(got) if got else None})
+        st.search_games = sum(t["games"] for t in st.trials)
+        st.estimate = bo_estimate(s, [t for t in st.trials
+                                      if t["games"] == s.bo.games_per_trial], seed=s.seed)
+    if s.confirm_games and st.search_done:
+        tuned = s.spec_text(st.estimate.values)
+        c = Confirmation(tuned, s.reference, s.confirm_games)
+        for g in res.get(CONFIRM, {}).values():
+            for score in g.values():
+                if score is None:
+                    continue
+                c.wins += score == 1
+                c.draws += score == 0.5
+                c.losses += score == 0
+        st.confirmation = c
+    return st
+
+
+def read(store) -> TuneState | None:
+    """The tune a store holds (None: the store is not a tune's)."""
+    s = settings_of(store)
+    if s is None:
+        return None
+    return state(s, scores_by_pair(store), stored_trials(store))

@@ -1,0 +1,566 @@
+"""`arena tune CONFIG`: a player's parameters tuned by SPSA or Bayesian optimisation on
+seat-swapped pairs, every game played by the runner (`run_experiment`: the worker pool or Ray,
+the one writer, resume) into one results directory, then a confirmation match.
+
+A config::
+
+    name: bt-alpha-spsa
+    game: breakthrough
+    template: "MCTS(bl,im{alpha})"       # one {name} per parameter
+    params:
+      alpha: {low: 0, high: 1, start: 0.2}                # continuous
+      n: {low: 1, high: 1000, type: int, log: true}       # integer, log-scaled
+      e: {choices: [efMS, efLH]}                          # categorical (bo only)
+    budget: {sims: 300}                  # or {time: s} or {effort: paper-seconds}
+    games: 400                           # the search's game budget (confirmation apart)
+    method: spsa                         # or bo
+    seed: 1
+    opponent: "MCTS(bl)"                 # bo: every trial's opponent [default: the start]
+    confirm: {games: 400, against: "MCTS(bl,im0.4)"}   # [default: 0 games; the start]
+    spsa: {c: 0.25, a: ..., A: ..., alpha: 0.602, gamma: 0.101, batch: 8, tail: 0.25}
+    bo: {games_per_trial: 8, batch: 4, startup: 10}
+    openings: ..., max_plies: ..., macros: ...          # as in a run's config
+
+`start` defaults to the middle of the domain (the geometric middle when log-scaled; the first
+choice). The SPSA defaults and why (unit coordinates: every range is [0, 1]):
+- alpha 0.602, gamma 0.101: Spall's practical exponents (the asymptotically optimal 1 and 1/6
+  decay too fast for the few hundred steps a tune affords), as fishtest uses them;
+- A = 10% of the steps: Spall's and fishtest's rule, so the first steps are not the largest;
+- c = 0.25: θ±c probes a quarter of each range at the start (0.15 after 200 steps). A wide
+  probe is what makes a pair's result say something about the slope when one pair is nearly a
+  coin toss: on a simulated response as steep as Breakthrough's α (score 50% to 75%), 400
+  games, 20 seeds, c = 0.1 ended in [0.15, 0.45] around the optimum 0.3 in 11 of 20, c = 0.25
+  in 18 of 20 (tests/test_tune.py replays five of them);
+- a: chosen so that the first step moves θ by `first_step` = 0.02 of the range per unit of
+  result (one pair won 1.5-0.5): a = first_step * 2c * (A + 1)^alpha. In the same simulation
+  (c = 0.2) a first step of 0.05 left the estimates spread wider over the seeds (standard
+  deviation 0.14) than 0.02 did (0.10).
+BO: Optuna's TPE sampler (tree-structured Parzen estimators; multivariate, seeded). It handles
+continuous, log, integer and categorical parameters at once, needs nothing beyond Optuna (the
+GP sampler needs torch; CMA-ES the `cmaes` package and no categorical parameters), and copes
+with noisy objectives because it models the density of good and bad trials rather than fitting
+the noise. A trial's objective is its mean score against the opponent over `games_per_trial`
+games (seat-swapped pairs). The sampler is made afresh for each batch of trials, seeded from
+the seed and the batch, and given the completed trials: so a resumed tune asks exactly the
+points an uninterrupted one asked.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import string
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcts_arena import inputs
+from mcts_arena.budgets import Budget
+from mcts_arena.errors import AllErrorGames, ConfigError, UserError
+from mcts_arena.results.store import Store
+from mcts_arena.results.tune import (
+    CONFIRM,
+    DIGITS,
+    META_KEY,
+    METHODS,
+    TRIALS_KEY,
+    BoSettings,
+    Param,
+    SpsaGains,
+    TuneSettings,
+    TuneState,
+    scores_by_pair,
+    settings_of,
+    state,
+    step_id,
+    stored_trials,
+)
+from mcts_arena.runner import config as cfg
+from mcts_arena.runner.config import Experiment, Openings, Pairing
+from mcts_arena.runner.plan import Job, Plan, derive_seed, pair_games, pair_openings
+
+FIELDS = ("name", "description", "game", "template", "params", "budget", "games", "method",
+          "seed", "opponent", "confirm", "spsa", "bo", "openings", "max_plies", "macros")
+PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices")
+SPSA_FIELDS = ("a", "c", "A", "alpha", "gamma", "batch", "tail", "first_step")
+BO_FIELDS = ("games_per_trial", "batch", "startup")
+FIRST_STEP = 0.02
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    """A validated tune: its settings (what the store keeps) and what playing needs besides."""
+
+    settings: TuneSettings
+    budget: Budget
+    openings: Openings
+    max_plies: int
+    macros: tuple[tuple[str, str], ...]
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+
+# ---- the config --------------------------------------------------------------------------
+def _number(v: cfg.Validator, x, path: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        v.fail(path, f"expected a finite number, got {cfg.shown(x)}")
+    return float(x)
+
+
+def _param(v: cfg.Validator, name: str, d, path: str) -> Param:
+    d = v.mapping(d, path, "a mapping with low and high, or choices")
+    v.known_keys(d, path, PARAM_FIELDS)
+    if "choices" in d:
+        ch = d["choices"]
+        if not isinstance(ch, list) or not ch or any(not isinstance(c, (str, int, float))
+                                                     or isinstance(c, bool) for c in ch):
+            v.fail(f"{path}.choices", f"expected a non-empty list of values, got {cfg.shown(ch)}")
+        ch = tuple(str(c) for c in ch)
+        if len(set(ch)) != len(ch):
+            v.fail(f"{path}.choices", "a choice is listed twice")
+        extra = [k for k in d if k not in ("choices", "start")]
+        if extra:
+            v.fail(f"{path}.{extra[0]}", "a parameter with choices has no range")
+        start = str(d.get("start", ch[0]))
+        if start not in ch:
+            v.fail(f"{path}.start", f"expected one of the choices, got {cfg.shown(d['start'])}")
+        return Param(name, "choice", choices=ch, start=start)
+    for req in ("low", "high"):
+        if req not in d:
+            v.fail(f"{path}.{req}", "missing required field (or give choices)")
+    kind = d.get("type", "float")
+    if kind not in ("float", "int"):
+        v.fail(f"{path}.type", f"expected float or int, got {cfg.shown(kind)}")
+    low, high = _number(v, d["low"], f"{path}.low"), _number(v, d["high"], f"{path}.high")
+    if kind == "int":
+        for k in ("low", "high"):
+            if not cfg.is_int(d[k]):
+                v.fail(f"{path}.{k}", f"expected an integer, got {cfg.shown(d[k])}")
+    if not low < high:
+        v.fail(path, f"empty or inverted domain: low {d['low']} must be below high {d['high']}")
+    log = d.get("log", False)
+    if not isinstance(log, bool):
+        v.fail(f"{path}.log", f"expected true or false, got {cfg.shown(log)}")
+    if log and low <= 0:
+        v.fail(f"{path}.low", f"a log-scaled domain must be positive, got {d['low']}")
+    p = Param(name, kind, low, high, log)
+    start = d.get("start", p.from_unit(0.5))
+    s = _number(v, start, f"{path}.start")
+    if not low <= s <= high or (kind == "int" and not cfg.is_int(start)):
+        v.fail(f"{path}.start", f"expected {'an integer' if kind == 'int' else 'a value'} in "
+                                f"[{d['low']}, {d['high']}], got {cfg.shown(start)}")
+    return dataclasses.replace(p, start=int(s) if kind == "int" else s)
+
+
+def _positive(v: cfg.Validator, d: dict, key: str, path: str, default, integer=False):
+    x = d.get(key, default)
+    if integer:
+        return v.positive_int(x, f"{path}.{key}", key)
+    x = _number(v, x, f"{path}.{key}")
+    if x <= 0:
+        v.fail(f"{path}.{key}", f"expected a positive number, got {cfg.shown(d[key])}")
+    return x
+
+
+def _spsa(v: cfg.Validator, d, steps: int) -> SpsaGains:
+    d = v.mapping(d, "spsa", "a mapping of SPSA gains")
+    v.known_keys(d, "spsa", SPSA_FIELDS)
+    c = _positive(v, d, "c", "spsa", 0.25)
+    A = d.get("A", round(0.1 * steps, 1))
+    A = _number(v, A, "spsa.A")
+    if A < 0:
+        v.fail("spsa.A", f"expected a non-negative number, got {cfg.shown(d['A'])}")
+    alpha = _positive(v, d, "alpha", "spsa", 0.602)
+    gamma = _positive(v, d, "gamma", "spsa", 0.101)
+    first = _positive(v, d, "first_step", "spsa", FIRST_STEP)
+    a = _positive(v, d, "a", "spsa", first * 2 * c * (A + 1) ** alpha)
+    tail = _positive(v, d, "tail", "spsa", 0.25)
+    if tail > 1:
+        v.fail("spsa.tail", f"expected a part of the trajectory in (0, 1], got {tail:g}")
+    batch = _positive(v, d, "batch", "spsa", 8, integer=True)
+    return SpsaGains(a=a, c=c, A=A, alpha=alpha, gamma=gamma, batch=batch, tail=tail)
+
+
+def _bo(v: cfg.Validator, d) -> BoSettings:
+    d = v.mapping(d, "bo", "a mapping of the optimiser's settings")
+    v.known_keys(d, "bo", BO_FIELDS)
+    g = _positive(v, d, "games_per_trial", "bo", 8, integer=True)
+    if g % 2:
+        v.fail("bo.games_per_trial", f"expected an even number (seat-swapped pairs), got {g}")
+    return BoSettings(g, _positive(v, d, "batch", "bo", 4, integer=True),
+                      _positive(v, d, "startup", "bo", 10, integer=True))
+
+
+def _template(v: cfg.Validator, d: dict, params: dict) -> str:
+    t = d["template"]
+    if not isinstance(t, str) or not t.strip():
+        v.fail("template", f"expected a player spec with {{name}} fields, got {cfg.shown(t)}")
+    try:
+        fields = {f for _, f, _, _ in string.Formatter().parse(t) if f is not None}
+    except ValueError as e:
+        v.fail("template", f"bad template {t!r}: {e}")
+    for f in sorted(fields):
+        if f not in params:
+            v.fail("template", f"unknown parameter {{{f}}}; the params are "
+                               f"{', '.join(params) or 'none'}")
+    for name in params:
+        if name not in fields:
+            v.fail(f"params.{name}", f"not used by the template {t!r}")
+    return t.strip()
+
+
+def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
+    """A tune config's data validated (ConfigError, one line naming the field)."""
+    v = cfg.Validator(source, players)
+    if data is None:
+        v.fail("", "empty config; expected a mapping with game, template, params, budget, "
+                   "games and method")
+    d = v.mapping(data, "", "a mapping at the top level")
+    v.known_keys(d, "", FIELDS)
+    for req in ("game", "template", "params", "budget", "games", "method"):
+        if req not in d:
+            v.fail(req, "missing required field")
+    name = d.get("name", default_name)
+    if not isinstance(name, str) or not cfg.NAME_RE.match(name):
+        v.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
+                       f"results directory), got {cfg.shown(name)}")
+    game = v.game(d["game"], "game")
+    budget = v.budget(d["budget"], "budget")
+    v._budget = budget              # a matched effort resolves each player's own simulations
+    method = d["method"]
+    if method not in METHODS:
+        v.fail("method", f"unknown method {cfg.shown(method)}; valid: {', '.join(METHODS)}")
+    raw = v.mapping(d["params"], "params", "a mapping name: domain")
+    if not raw:
+        v.fail("params", "expected at least one parameter")
+    params = {}
+    for k, dom in raw.items():
+        if not isinstance(k, str) or not k.isidentifier():
+            v.fail("params", f"a parameter name must be a word, got {cfg.shown(k)}")
+        params[k] = _param(v, k, dom, f"params.{k}")
+    template = _template(v, d, params)
+    games = v.games(d["games"], "games", "the search's game budget")
+    seed = d.get("seed", 1)
+    if not cfg.is_int(seed) or seed < 0:
+        v.fail("seed", f"expected a non-negative integer, got {cfg.shown(seed)}")
+    macros = v.macros(d.get("macros", {}), "macros")
+    mdict = dict(macros) or None
+    plist = tuple(params.values())
+    probe = TuneSettings(name, str(game), template, plist, method, games, seed, "", "", 0)
+    for where, values in _probe_points(plist):
+        text = probe.spec_text(values)
+        v.player(text, f"template at {where}", game, mdict)
+    spsa = bo = None
+    if method == "spsa":
+        cats = [p.name for p in plist if p.kind == "choice"]
+        if cats:
+            v.fail(f"params.{cats[0]}", "SPSA tunes numbers; a parameter with choices needs "
+                                        "method bo")
+        if games < 2:
+            v.fail("games", f"SPSA's step is a pair of games: expected at least 2, got {games}")
+        spsa = _spsa(v, d.get("spsa", {}), games // 2)
+    if method == "bo":        # (a config may keep both sections: one method reads its own)
+        bo = _bo(v, d.get("bo", {}))
+        if games < bo.games_per_trial:
+            v.fail("games", f"one trial plays {bo.games_per_trial} games; the budget {games} "
+                            f"pays for none")
+    start_spec, start_budget = v.player(probe.spec_text(probe.start_values()), "template",
+                                        game, mdict)
+    opponent = start_spec
+    if "opponent" in d:
+        opponent, _ = v.player(d["opponent"], "opponent", game, mdict)
+    conf = v.mapping(d.get("confirm", {}), "confirm", "a mapping with games and against")
+    v.known_keys(conf, "confirm", ("games", "against"))
+    confirm_games = conf.get("games", 0)
+    if not cfg.is_int(confirm_games) or confirm_games < 0 or confirm_games % 2:
+        v.fail("confirm.games", f"expected an even number of games (seat-swapped pairs) or "
+                                f"0, got {cfg.shown(confirm_games)}")
+    reference = start_spec
+    if "against" in conf:
+        reference, _ = v.player(conf["against"], "confirm.against", game, mdict)
+    openings = v.openings(d.get("openings", cfg.default_openings(game)), "openings", game)
+    max_plies = v.positive_int(d.get("max_plies", 1000), "max_plies",
+                               "plies before a game is drawn")
+    description = d.get("description", "")
+    if not isinstance(description, str):
+        v.fail("description", f"expected a string, got {cfg.shown(description)}")
+    settings = TuneSettings(name, str(game), template, plist, method, games, seed, opponent,
+                            reference, confirm_games, spsa, bo, budget.as_dict())
+    return TuneSpec(settings, budget, openings, max_plies, macros, description)
+
+
+def _probe_points(params: tuple[Param, ...]):
+    """The values the template must parse at: the start, every end of every range, every
+    choice (the others at their start)."""
+    start = {p.name: p.start for p in params}
+    yield "the start", start
+    for p in params:
+        ends = p.choices if p.kind == "choice" else (p.from_unit(0.0), p.from_unit(1.0))
+        for x in ends:
+            yield f"{p.name}={p.text(x)}", {**start, p.name: x}
+
+
+def load(path: str | Path, players=None) -> TuneSpec:
+    p = Path(path)
+    data = inputs.load_yaml(p, "a tune config (YAML)")
+    return loads(data, str(path), p.stem, players)
+
+
+# ---- playing -------------------------------------------------------------------------------
+@dataclass
+class TuneResult:
+    state: TuneState
+    interrupted: bool
+    played: int
+    directory: Path
+    terminated: bool = False
+
+
+def _experiment(spec: TuneSpec, pairings: list[Pairing]) -> Experiment:
+    s = spec.settings
+    from mcts_arena import games as _games
+
+    return Experiment(name=s.name, game=_games.resolve(s.game), budget=spec.budget,
+                      games=2, seed=s.seed, openings=spec.openings, max_plies=spec.max_plies,
+                      macros=spec.macros, pairings=tuple(pairings), source=f"tune {s.name}",
+                      description=spec.description or f"{s.method} tune of {s.template}")
+
+
+def _jobs(exp: Experiment, wanted: list[tuple[Pairing, range]]) -> Plan:
+    """Jobs for each pairing's pair indices: the openings of pair k as every run's (so step k
+    and trial k's pairs start from their own openings, not all from pair 0's)."""
+    jobs = []
+    for p, ks in wanted:
+        for k in ks:
+            jobs.append(Job(job_id=f"{exp.name}/{p.id}/{k}", game=exp.game,
+                            openings=pair_openings(exp, k),
+                            opening_seed=derive_seed(exp.seed, "opening", k), pair_index=k,
+                            max_plies=exp.max_plies, macros=exp.macros,
+                            games=pair_games(exp, dataclasses.replace(p, games=2 * k + 2), k)))
+    return Plan(exp, tuple(jobs))
+
+
+class _Specs:
+    """Player specs made at run time (θ±cΔ, a trial's point, the tuned player): canonical, with
+    their own budgets (a matched effort: their simulations), each parsed once per run."""
+
+    def __init__(self, spec: TuneSpec, players=None):
+        self.v = cfg.Validator(f"tune {spec.name}", players)
+        self.v._budget = spec.budget
+        self.game, self.macros = spec.settings.game, dict(spec.macros) or None
+        self.made: dict[str, tuple[str, Budget | None]] = {}
+
+    def __call__(self, text: str, where: str) -> tuple[str, Budget | None]:
+        if text not in self.made:
+            try:
+                self.made[text] = self.v.player(text, where, self.game, self.macros)
+            except ConfigError as e:
+                raise UserError(str(e)) from None
+        return self.made[text]
+
+
+def _spsa_pairings(s: TuneSettings, st: TuneState, make: _Specs) -> list[tuple[Pairing, range]]:
+    out = []
+    for step in st.steps:
+        a, ab = make(s.spec_text(step.plus), f"step {step.k} θ+")
+        b, bb = make(s.spec_text(step.minus), f"step {step.k} θ-")
+        out.append((Pairing(step_id("spsa", step.k), a, b, 2, f"spsa step {step.k}", ab, bb),
+                    range(step.k, step.k + 1)))
+    return out
+
+
+def ask_trials(s: TuneSettings, done: list[dict], first: int) -> list[dict]:
+    """The points of trials first.. first+batch-1 (Optuna's TPE sampler seeded from the seed
+    and the batch, told the completed trials `done`)."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    dists = {}
+    for p in s.params:
+        if p.kind == "choice":
+            dists[p.name] = optuna.distributions.CategoricalDistribution(list(p.choices))
+        elif p.kind == "int":
+            dists[p.name] = optuna.distributions.IntDistribution(int(p.low), int(p.high),
+                                                                 log=p.log)
+        else:
+            dists[p.name] = optuna.distributions.FloatDistribution(p.low, p.high, log=p.log)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")         # multivariate and constant_liar: experimental
+        sampler = optuna.samplers.TPESampler(
+            seed=derive_seed(s.seed, "bo", first) % 2**32, n_startup_trials=s.bo.startup,
+            multivariate=True, constant_liar=True)
+        study = optuna.create_study(direction="maximize", sampler=sampler)
+        for t in done:
+            study.add_trial(optuna.trial.create_trial(params=t["values"], distributions=dists,
+                                                      value=t["score"]))
+        out = []
+        for i in range(first, min(s.steps, first + s.bo.batch)):
+            trial = study.ask(dists)
+            values = {p.name: (trial.params[p.name] if p.kind != "float"
+                               else round(trial.params[p.name], DIGITS)) for p in s.params}
+            out.append({"trial": i, "values": values})
+    return out
+
+
+def _ask_next(s: TuneSettings, st: TuneState, store) -> None:
+    """Ask the batch of the first trial not complete (again, after a kill: the same points) and
+    record the trials' points in the store's meta."""
+    complete = {t["trial"] for t in st.trials if t["games"] == s.bo.games_per_trial}
+    missing = next(i for i in range(s.steps) if i not in complete)
+    first = missing - missing % s.bo.batch
+    points = ask_trials(s, [t for t in st.trials if t["trial"] < first], first)
+    stored = {t["trial"]: t for t in stored_trials(store)}
+    for t in points:
+        old = stored.get(t["trial"])
+        if old is not None and old["values"] != t["values"]:
+            raise UserError(f"{store.directory}: trial {t['trial']} was played at "
+                            f"{json.dumps(old['values'])}, asked now at "
+                            f"{json.dumps(t['values'])} (another Optuna version?); choose "
+                            f"another --out DIR")
+        stored[t["trial"]] = t
+    store.set_meta(TRIALS_KEY, json.dumps([stored[k] for k in sorted(stored)], sort_keys=True))
+
+
+def _bo_pairings(s: TuneSettings, st: TuneState, make: _Specs) -> list[tuple[Pairing, range]]:
+    per = s.bo.games_per_trial // 2
+    opponent, ob = make(s.opponent, "opponent")
+    out = []
+    for t in st.trials:
+        i = t["trial"]
+        spec_text, b = make(s.spec_text(t["values"]), f"trial {i}")
+        out.append((Pairing(step_id("bo", i), spec_text, opponent, 2 * per, f"bo trial {i}",
+                            b, ob), range(i * per, (i + 1) * per)))
+    return out
+
+
+def _confirm_pairing(s: TuneSettings, st: TuneState, make: _Specs
+                     ) -> list[tuple[Pairing, range]]:
+    tuned, tb = make(s.spec_text(st.estimate.values), "the tuned player")
+    ref, rb = make(s.reference, "confirm.against")
+    return [(Pairing(CONFIRM, tuned, ref, s.confirm_games, "confirmation", tb, rb),
+             range(s.confirm_games // 2))]
+
+
+def pairings(s: TuneSettings, st: TuneState, make: _Specs) -> list[tuple[Pairing, range]]:
+    """Every pairing of the tune so far (the store's check of a resumed run wants all of them)
+    and its pair indices: the steps or trials played and next to play, the confirmation once
+    the search is done."""
+    out = _spsa_pairings(s, st, make) if s.method == "spsa" else _bo_pairings(s, st, make)
+    if st.search_done and st.confirmation is not None:
+        out += _confirm_pairing(s, st, make)
+    return out
+
+
+def _check_settings(store, spec: TuneSpec) -> None:
+    old = settings_of(store)
+    if old is None:
+        if store.game_count():
+            raise UserError(f"{store.directory} holds games of an experiment that is not this "
+                            f"tune; choose another --out DIR")
+        return
+    if old != spec.settings:
+        a, b = json.loads(old.as_json()), json.loads(spec.settings.as_json())
+        k = next(k for k in sorted(a) if a[k] != b.get(k))
+        raise UserError(f"{store.directory} holds tune {old.name!r} with other settings: {k} "
+                        f"was {json.dumps(a[k])[:60]}, now {json.dumps(b.get(k))[:60]}; "
+                        f"choose another --out DIR")
+
+
+def _read(directory: Path, s: TuneSettings) -> TuneState:
+    with Store.open(directory) as store:
+        return state(s, scores_by_pair(store), stored_trials(store))
+
+
+def prepare(path: str, out: str | None = None, players=None) -> tuple[TuneSpec, Path]:
+    """`arena tune`: the config and its results directory, checked before anything is
+    written."""
+    if out is not None and not out.strip():
+        raise UserError("--out must name a directory, got ''")
+    spec = load(path, players)
+    return spec, check_directory(spec, out)
+
+
+def check_directory(spec: TuneSpec, out: str | None) -> Path:
+    """The tune's results directory, usable and holding nothing but this tune."""
+    from mcts_arena.runner.writer import check_writable
+
+    directory = Path(out) if out else Path("results") / spec.name
+    check_writable(directory)
+    db = directory / "arena.sqlite"
+    if db.exists() and db.stat().st_size:
+        with Store.open(directory) as old:
+            _check_settings(old, spec)
+    return directory
+
+
+def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: str | None = None,
+             echo: Callable[[str], None] = print,
+             backend_factory: Callable[[], object] | None = None,
+             allow_mixed_builds: bool = False) -> TuneResult:
+    """Play (or resume) the tune: batches of SPSA steps or BO trials, then the confirmation;
+    `echo` gets a line per batch. Returns when done or interrupted (Ctrl-C, SIGTERM)."""
+    from mcts_arena.runner.experiment import all_error_message, run_experiment
+    from mcts_arena.runner.writer import Writer
+
+    directory = Path(directory)
+    s = spec.settings
+    make = _Specs(spec, cfg.players_provider(players) if players else None)
+    with Writer.open(directory) as store:
+        _check_settings(store, spec)
+        store.set_meta(META_KEY, spec.settings.as_json())
+    played = 0
+    st = _read(directory, s)
+    while not st.done:
+        if not st.search_done and s.method == "bo":
+            with Writer.open(directory) as store:
+                _ask_next(s, st, store)
+            st = _read(directory, s)
+        wanted = pairings(s, st, make)
+        exp = _experiment(spec, [p for p, _ in wanted])
+        plan = _jobs(exp, wanted)
+        backend = backend_factory() if backend_factory else None
+        r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
+                           progress=False, players=players,
+                           allow_mixed_builds=allow_mixed_builds)
+        played += r.played
+        before, st = st, _read(directory, s)
+        if r.interrupted:
+            return TuneResult(st, True, played, directory, r.terminated)
+        if r.all_error:
+            raise AllErrorGames(all_error_message(r.all_error))
+        if r.played == 0 and _progress(before) == _progress(st):
+            raise UserError(f"tune {s.name}: no game could be stored; see 'arena report "
+                            f"{directory}'")
+        echo(progress_line(st))
+    return TuneResult(st, False, played, directory)
+
+
+def _progress(st: TuneState) -> tuple:
+    c = st.confirmation
+    return st.search_games, len(st.trials), c.played if c else 0
+
+
+def progress_line(st: TuneState) -> str:
+    """One plain line: games so far and the current point (SPSA: θ; BO: the best trial so
+    far; once the search is done: the estimate), or the confirmation's score."""
+    s = st.settings
+    c = st.confirmation
+    if c is not None and c.played:
+        score, lo, hi = c.interval()
+        return (f"confirmation {c.played}/{c.games} games: {c.tuned} vs {c.reference} "
+                f"{100 * score:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
+    if st.search_done:
+        now, where = st.estimate.values, "done"
+    elif s.method == "spsa":
+        now, where = s.unit_values(st.path[-1]), f"step {len(st.path) - 1}/{s.steps}"
+    else:
+        scored = [t for t in st.trials if t["score"] is not None]
+        best = max(scored, key=lambda t: t["score"], default=None)
+        now = best["values"] if best else s.start_values()
+        where = f"trial {len(scored)}/{s.steps}, best so far"
+    vals = ", ".join(f"{p.name} {p.text(now[p.name])}" for p in s.params)
+    return f"{s.method} {where} ({st.search_games} games): {vals}"

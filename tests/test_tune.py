@@ -1,0 +1,228 @@
+"""`arena tune`: the config's refusals (one line, exit 2, nothing written), the domains' unit
+coordinates, SPSA's update and BO's fit on known objectives, a tune end to end with its report
+and picture, and a tune killed with SIGKILL that resumes to the same answer as one never
+killed."""
+import math
+import random
+import signal
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from helpers import arena_env, stored, wait_for
+
+from mcts_arena.cli import cli
+from mcts_arena.results import tune as tune_state
+from mcts_arena.results.store import Store
+from mcts_arena.results.tune import Param, SpsaGains, TuneSettings
+from mcts_arena.runner import config, tune
+
+BASE = """name: t
+game: breakthrough
+template: "Random(im{a})"
+params:
+  a: {low: 0, high: 1, start: 0.2}
+budget: {sims: 5}
+games: 8
+method: spsa
+"""
+
+
+def _write(tmp_path, text, name="t.yaml"):
+    f = tmp_path / name
+    f.write_text(text)
+    return f
+
+
+@pytest.mark.parametrize("change,message", [
+    (("Random(im{a})", "Random(im{b})"),
+     "t.yaml: template: unknown parameter {b}; the params are a"),
+    (("{low: 0, high: 1, start: 0.2}", "{low: 1, high: 1}"),
+     "t.yaml: params.a: empty or inverted domain: low 1 must be below high 1"),
+    (("{low: 0, high: 1, start: 0.2}", "{low: 0.9, high: 0.1}"),
+     "t.yaml: params.a: empty or inverted domain: low 0.9 must be below high 0.1"),
+    (("{low: 0, high: 1, start: 0.2}", "{low: 0, high: 2}"),
+     "t.yaml: template at a=2: bad player 'Random(im2)': im2: alpha must be in [0, 1]"),
+    (("games: 8", "games: 1"),
+     "t.yaml: games: SPSA's step is a pair of games: expected at least 2, got 1"),
+    (("method: spsa", "method: bo\nbo: {games_per_trial: 10}"),
+     "t.yaml: games: one trial plays 10 games; the budget 8 pays for none"),
+    (("method: spsa", "method: clop"),
+     "t.yaml: method: unknown method 'clop'; valid: spsa, bo"),
+    (("{low: 0, high: 1, start: 0.2}", "{choices: [0.1, 0.2]}"),
+     "t.yaml: params.a: SPSA tunes numbers; a parameter with choices needs method bo"),
+    (("{low: 0, high: 1, start: 0.2}", "{low: 0, high: 1, log: true}"),
+     "t.yaml: params.a.low: a log-scaled domain must be positive, got 0"),
+    (("{low: 0, high: 1, start: 0.2}", "{low: 0, high: 1, start: 3}"),
+     "t.yaml: params.a.start: expected a value in [0, 1], got 3"),
+])
+def test_bad_config_one_line_nothing_written(tmp_path, monkeypatch, change, message):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    f = _write(tmp_path, BASE.replace(*change))
+    res = CliRunner().invoke(cli, ["tune", str(f)])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == f"arena: error: {f}: {message.split(': ', 1)[1]}"
+    assert not (tmp_path / "results").exists()
+
+
+def test_units_round_trip():
+    p = Param("n", "int", 1, 1000, log=True, start=10)
+    assert p.from_unit(0) == 1 and p.from_unit(1) == 1000 and p.from_unit(0.5) == 32
+    assert p.from_unit(p.to_unit(100)) == 100 and p.text(7) == "7"
+    f = Param("a", "float", 0, 1, start=0.2)
+    assert f.from_unit(0.123456) == 0.1235 and f.text(0.5) == "0.5" and f.text(0.0) == "0"
+    assert f.from_unit(1.7) == 1 and f.from_unit(-0.3) == 0
+
+
+def _settings(method="spsa", games=400, batch=1, params=None):
+    params = params or (Param("a", "float", 0, 1, start=0.8),)
+    steps = games // 2
+    A = 0.1 * steps      # the defaults of runner/tune.py
+    spsa = SpsaGains(a=tune.FIRST_STEP * 2 * 0.25 * (A + 1) ** 0.602, c=0.25, A=A, batch=batch)
+    return TuneSettings("t", "breakthrough", "X({a})", params, method, games, 3, "", "", 0,
+                        spsa if method == "spsa" else None, tune_state.BoSettings(8, 4, 10))
+
+
+def test_spsa_step_by_hand():
+    s = _settings(batch=2, games=8)
+    results = {0: (1.0, 1.0), 1: (0.0, 0.5), 2: (1.0, 0.0), 3: (0.5, 0.5)}
+    steps, path = tune_state.spsa_path(s, results.get)
+    g = s.spsa
+    theta = 0.8
+    for b in (0, 2):       # a batch's steps are played from the θ at its start
+        assert steps[b].theta == steps[b + 1].theta == (pytest.approx(theta),)
+        for k in (b, b + 1):
+            r = 2 * sum(results[k]) - 2
+            d = tune_state.delta(3, k, 1)[0]
+            theta = min(1, max(0, theta + g.a_k(k) * r / (2 * g.c_k(k)) * d))
+    assert len(path) == 5 and path[-1][0] == pytest.approx(theta)
+    # θ+ and θ- are the batch's θ moved by ±c_k along Δ_k
+    st = steps[2]
+    assert st.plus["a"] == pytest.approx(st.theta[0] + st.c * st.delta[0], abs=1e-4)
+    # a missing game ends the path at its batch
+    steps, path = tune_state.spsa_path(s, {0: (1.0, 1.0)}.get)
+    assert len(steps) == 2 and len(path) == 1
+
+
+def test_spsa_finds_the_optimum_of_a_noisy_response():
+    """Pairs won with a probability from a smooth response peaked at 0.3: the defaults' gains
+    bring θ from 0.8 into [0.15, 0.45] in 400 games, for most seeds."""
+    found = []
+    for seed in range(5):
+        rng = random.Random(seed)
+
+        def score(values):
+            return 0.5 + 0.25 * (1 - ((values["a"] - 0.3) / 0.7) ** 2)
+
+        s = _settings(batch=8)
+        s = TuneSettings(**{**s.__dict__, "seed": seed})
+        cache = {}
+
+        def pair(k, s=s, cache=cache, rng=rng, score=score):
+            if k not in cache:
+                st = tune_state.spsa_path(s, cache.get)[0][k]
+                p = 0.5 + score(st.plus) - score(st.minus)
+                cache[k] = tuple(float(rng.random() < p) for _ in range(2))
+            return cache[k]
+
+        for k in range(s.steps):
+            pair(k)
+        _, path = tune_state.spsa_path(s, cache.get)
+        found.append(tune_state.spsa_estimate(s, path).values["a"])
+    assert sum(0.15 <= a <= 0.45 for a in found) >= 4, found
+
+
+def test_bo_fit_finds_the_optimum_and_asks_the_same_points():
+    s = _settings("bo", params=(Param("a", "float", 0, 1, start=0.5),
+                                Param("n", "int", 1, 1000, log=True, start=10)))
+    rng = np.random.default_rng(1)
+    trials = []
+    for i in range(60):
+        a, n = rng.random(), int(round(1000 ** rng.random()))     # n log-uniform
+        u = math.log(n) / math.log(1000)
+        y = 0.7 - (a - 0.3) ** 2 - 0.5 * (u - 0.6) ** 2 + rng.normal(0, 0.05)
+        trials.append({"trial": i, "values": {"a": round(a, 4), "n": n}, "games": 8,
+                       "score": y})
+    e = tune_state.bo_estimate(s, trials)
+    assert abs(e.values["a"] - 0.3) < 0.1 and 30 <= e.values["n"] <= 160, e
+    assert e.low["a"] <= e.values["a"] <= e.high["a"]
+    # the sampler is made afresh per batch from the seed and the completed trials
+    first = tune.ask_trials(s, trials[:12], 12)
+    again = tune.ask_trials(s, trials[:12], 12)
+    assert first == again and len(first) == 4 and first[0]["trial"] == 12
+    assert all(0 <= t["values"]["a"] <= 1 and 1 <= t["values"]["n"] <= 1000 for t in first)
+
+
+FAKE_TUNE = """name: {name}
+game: breakthrough
+template: "Sleepy(d{d},im{{a}})"
+params:
+  a: {{low: 0, high: 1, start: 0.5}}
+budget: {{sims: 5}}
+games: {games}
+method: {method}
+seed: 4
+opponent: "Sleepy(d{d})"
+spsa: {{batch: 2}}
+bo: {{games_per_trial: 2, batch: 2, startup: 2}}
+confirm: {{games: 2}}
+"""
+
+
+def test_tune_end_to_end_and_resume_plays_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    for method in ("spsa", "bo"):
+        f = _write(tmp_path, FAKE_TUNE.format(name=method, d=0, games=8, method=method))
+        res = CliRunner().invoke(cli, ["tune", str(f), "--jobs", "2"])
+        assert res.exit_code == 0, res.output
+        assert "value found after 8 games: a " in res.output
+        assert "confirmation: Sleepy(d0,im" in res.output and "2 of 2 games" in res.output
+        assert (tmp_path / "results" / method / "tune.png").stat().st_size > 1000
+        with Store.open(tmp_path / "results" / method) as store:
+            st = tune_state.read(store)
+            assert store.game_count() == 10 and st.done and st.search_games == 8
+        again = CliRunner().invoke(cli, ["tune", str(f), "--jobs", "2"])
+        head = f"tune {method}: {method} of"        # the report, after the progress lines
+        assert again.exit_code == 0
+        assert again.output[again.output.index(head):] == res.output[res.output.index(head):]
+        assert "games" not in again.output[:again.output.index(head)].split("\n", 1)[1]
+    changed = _write(tmp_path, FAKE_TUNE.format(name="spsa", d=0, games=10, method="spsa"))
+    res = CliRunner().invoke(cli, ["tune", str(changed)])
+    assert res.exit_code == 2
+    assert "holds tune 'spsa' with other settings: games was 8, now 10" in res.output
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("method", ["spsa", "bo"])
+def test_killed_tune_resumes_to_the_same_answer(tmp_path, method):
+    """A tune SIGKILLed mid-way and run again ends as the same tune never killed: the same
+    path or trials, estimate and confirmation."""
+    f = _write(tmp_path, FAKE_TUNE.format(name="k", d=0.002, games=12, method=method))
+    reports = []
+    for out, kill in (("whole", False), ("killed", True)):
+        cmd = [sys.executable, "-m", "mcts_arena", "tune", str(f), "--jobs", "2", "--quiet",
+               "--out", out]
+        if kill:
+            proc = subprocess.Popen(cmd, cwd=tmp_path, env=arena_env(),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            try:
+                db = tmp_path / out / "arena.sqlite"
+                assert wait_for(lambda db=db, proc=proc: stored(db) >= 5
+                                or proc.poll() is not None)
+                assert proc.poll() is None, proc.communicate()
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+            assert 5 <= stored(tmp_path / out / "arena.sqlite") < 14
+        done = subprocess.run(cmd, cwd=tmp_path, env=arena_env(), capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        reports.append(done.stdout.replace(out, "DIR"))
+    assert reports[0] == reports[1]
+    assert stored(tmp_path / "killed" / "arena.sqlite") == 14
