@@ -190,6 +190,9 @@ def test_tune_end_to_end_and_resume_plays_nothing(tmp_path, monkeypatch):
         assert again.exit_code == 0
         assert again.output[again.output.index(head):] == res.output[res.output.index(head):]
         assert "games" not in again.output[:again.output.index(head)].split("\n", 1)[1]
+    shown = CliRunner().invoke(cli, ["report", str(tmp_path / "results" / "bo")])
+    assert shown.exit_code == 0 and shown.output.startswith(res.output[res.output.index(
+        "tune bo: bo of"):res.output.index("picture:")])
     changed = _write(tmp_path, FAKE_TUNE.format(name="spsa", d=0, games=10, method="spsa"))
     res = CliRunner().invoke(cli, ["tune", str(changed)])
     assert res.exit_code == 2
@@ -226,3 +229,22 @@ def test_killed_tune_resumes_to_the_same_answer(tmp_path, method):
         reports.append(done.stdout.replace(out, "DIR"))
     assert reports[0] == reports[1]
     assert stored(tmp_path / "killed" / "arena.sqlite") == 14
+
+
+def test_api_tune_and_seed_option(tmp_path, monkeypatch):
+    import yaml
+
+    from mcts_arena import api
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    cfg = yaml.safe_load(FAKE_TUNE.format(name="api", d=0, games=4, method="spsa"))
+    t = api.tune(cfg, out=tmp_path / "api")
+    assert t.state.done and t.played == 6 and 0 <= t.estimate.values["a"] <= 1
+    assert t.report().startswith("tune api: spsa of Sleepy(d0,im{a})")
+    assert t.picture(tmp_path / "p.svg").read_text().startswith("<?xml")
+    f = _write(tmp_path, FAKE_TUNE.format(name="s", d=0, games=4, method="spsa"))
+    res = CliRunner().invoke(cli, ["tune", str(f), "--seed", "7", "--quiet"])
+    assert res.exit_code == 0, res.output
+    with Store.open(tmp_path / "results" / "s-seed7") as store:
+        assert tune_state.read(store).settings.seed == 7

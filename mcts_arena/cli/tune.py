@@ -16,11 +16,13 @@ from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED
               help="Games played at once (0 = every usable CPU).")
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory [default: results/<name>].")
+@click.option("--seed", type=click.IntRange(0, None), default=None,
+              help="The tune's seed instead of the config's (results/<name>-seed<N>).")
 @click.option("--quiet", is_flag=True, help="No line per batch of steps or trials.")
 @click.option("--allow-mixed-builds", is_flag=True,
               help="Add games to results another build of mcts_arena played (refused "
                    "otherwise).")
-def tune_cmd(config: str, jobs: int, out: str | None, quiet: bool,
+def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: bool,
              allow_mixed_builds: bool) -> None:
     """Tune the parameters of CONFIG's player template (method spsa or bo), then play the
     confirmation match; prints the path, the value found with its range and the
@@ -30,7 +32,7 @@ def tune_cmd(config: str, jobs: int, out: str | None, quiet: bool,
     from mcts_arena.runner.pool import worker_count
 
     workers = worker_count(jobs)
-    spec, directory = tune.prepare(config, out)
+    spec, directory = tune.prepare(config, out, seed=seed)
     click.echo(f"tune {spec.name}: {spec.settings.method}, {workers} worker(s), results in "
                f"{directory}", err=True)
     result = tune.run_tune(spec, directory, workers=workers,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from mcts_arena.errors import UserError
-from mcts_arena.report import plots, render, suites, tables
+from mcts_arena.report import plots, render, suites, tables, tune
 from mcts_arena.results.suites import has_suite_results, summarise
 
 
@@ -28,6 +28,11 @@ def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | Non
     paths = [p for p in paths if p not in suite_dirs]
     if not paths:
         return
+    if fmt == "text":
+        for p in paths:         # a tune's path, estimate and confirmation before its tables
+            tuned = tune.text_of(p)
+            if tuned:
+                yield tuned + "\n"
     folder = Path(out) if out else Path(paths[0]) / "report"
     if folder.exists() and not folder.is_dir():
         raise UserError(f"--out {folder}: is a file, expected a folder for the report")

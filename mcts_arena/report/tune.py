@@ -9,11 +9,22 @@ from pathlib import Path
 import numpy as np
 
 from mcts_arena.report.figures import _figure, _save
+from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.results.tune import (
     TuneState,
+    read,
     response_at,
     response_fit,
 )
+
+
+def text_of(directory: str | Path) -> str | None:
+    """The tune a results directory holds, as `render` writes it (None: not a tune's)."""
+    if not (Path(directory) / DB_NAME).is_file():
+        return None
+    with Store.open(directory) as store:
+        st = read(store)
+    return None if st is None else render(st)
 
 
 def render(st: TuneState, every: int = 0) -> str:

@@ -475,12 +475,17 @@ def _read(directory: Path, s: TuneSettings) -> TuneState:
         return state(s, scores_by_pair(store), stored_trials(store))
 
 
-def prepare(path: str, out: str | None = None, players=None) -> tuple[TuneSpec, Path]:
-    """`arena tune`: the config and its results directory, checked before anything is
+def prepare(path: str, out: str | None = None, players=None, seed: int | None = None
+            ) -> tuple[TuneSpec, Path]:
+    """`arena tune`: the config (its seed replaced by `seed`, default directory
+    results/<name>-seed<seed>) and its results directory, checked before anything is
     written."""
     if out is not None and not out.strip():
         raise UserError("--out must name a directory, got ''")
     spec = load(path, players)
+    if seed is not None:
+        s = dataclasses.replace(spec.settings, seed=seed, name=f"{spec.name}-seed{seed}")
+        spec = dataclasses.replace(spec, settings=s)
     return spec, check_directory(spec, out)
 
 
