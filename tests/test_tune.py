@@ -50,7 +50,11 @@ def _write(tmp_path, text, name="t.yaml"):
     (("method: spsa", "method: bo\nbo: {games_per_trial: 10}"),
      "t.yaml: games: one trial plays 10 games; the budget 8 pays for none"),
     (("method: spsa", "method: clop"),
-     "t.yaml: method: unknown method 'clop'; valid: spsa, bo"),
+     "t.yaml: method: unknown method 'clop'; valid: spsa, bo, bracket"),
+    (("method: spsa", "method: bracket"),
+     "t.yaml: params.a.grid: a bracket needs at least two values"),
+    (("start: 0.2}", "start: 0.2, grid: [0.1, 1.5]}"),
+     "t.yaml: params.a.grid[1]: expected a value in [0, 1], got 1.5"),
     (("{low: 0, high: 1, start: 0.2}", "{choices: [0.1, 0.2]}"),
      "t.yaml: params.a: SPSA tunes numbers; a parameter with choices needs method bo"),
     (("{low: 0, high: 1, start: 0.2}", "{low: 0, high: 1, log: true}"),
@@ -248,3 +252,16 @@ def test_api_tune_and_seed_option(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     with Store.open(tmp_path / "results" / "s-seed7") as store:
         assert tune_state.read(store).settings.seed == 7
+
+
+def test_bracket_from_the_same_config(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    text = FAKE_TUNE.format(name="br", d=0, games=4, method="bracket").replace(
+        "start: 0.5}", "start: 0.5, grid: [0.1, 0.4, 0.7]}") + "bracket: {games: 2}\n"
+    f = _write(tmp_path, text)
+    res = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert "Winner: a=" in res.output and "bracket: 4 games at most (2 per match)" in res.output
+    with Store.open(tmp_path / "results" / "br") as store:
+        assert store.game_count() == 4

@@ -35,6 +35,8 @@ def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: b
     spec, directory = tune.prepare(config, out, seed=seed)
     click.echo(f"tune {spec.name}: {spec.settings.method}, {workers} worker(s), results in "
                f"{directory}", err=True)
+    if spec.settings.method == "bracket":
+        return _bracket(tune.bracket(spec), directory, workers, quiet, allow_mixed_builds)
     result = tune.run_tune(spec, directory, workers=workers,
                            echo=(lambda m: None) if quiet else
                            (lambda m: click.echo(m, err=True)),
@@ -43,6 +45,23 @@ def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: b
     pic = picture(result.state, directory / "tune.png")
     click.echo(f"picture: {pic}")
     if result.interrupted:
+        how = "terminated" if result.terminated else "interrupted"     # SIGTERM or Ctrl-C
+        click.echo(f"arena: {how}; resume with the same command (results in {directory})",
+                   err=True)
+        sys.exit(EXIT_TERMINATED if result.terminated else EXIT_INTERRUPTED)
+
+
+def _bracket(spec, directory, workers: int, quiet: bool, allow_mixed_builds: bool) -> None:
+    """Method bracket: the elimination tournament over the grid, as `arena tournament`."""
+    from mcts_arena.results.tournament import header, render
+    from mcts_arena.runner.tournament import most_games, run_tournament
+
+    click.echo(header(spec) + "\n")
+    result = run_tournament(spec, directory, workers=workers, progress=not quiet,
+                            echo=click.echo, allow_mixed_builds=allow_mixed_builds)
+    click.echo(f"bracket: {most_games(spec):,} games at most ({spec.games} per match)")
+    if result.interrupted:
+        click.echo(render(result.state, with_header=False).rstrip())
         how = "terminated" if result.terminated else "interrupted"     # SIGTERM or Ctrl-C
         click.echo(f"arena: {how}; resume with the same command (results in {directory})",
                    err=True)

@@ -32,7 +32,7 @@ from mcts_arena.results import rows
 
 META_KEY = "tune"
 TRIALS_KEY = "tune/trials"
-METHODS = ("spsa", "bo")
+METHODS = ("spsa", "bo", "bracket")
 CONFIRM = "confirm"             # the confirmation match's pairing id
 DIGITS = 4                      # decimals of a continuous value written into a spec
 
@@ -49,6 +49,7 @@ class Param:
     log: bool = False
     choices: tuple[str, ...] = ()
     start: float | str = 0.0
+    grid: tuple = ()                # method bracket: the values its entrants take
 
     def to_unit(self, x: float) -> float:
         if self.log:
@@ -141,7 +142,8 @@ class TuneSettings:
     @classmethod
     def from_json(cls, d: dict) -> TuneSettings:
         d = dict(d)
-        d["params"] = tuple(Param(**{**p, "choices": tuple(p["choices"])}) for p in d["params"])
+        d["params"] = tuple(Param(**{**p, "choices": tuple(p["choices"]),
+                                     "grid": tuple(p.get("grid", ()))}) for p in d["params"])
         d["spsa"] = SpsaGains(**d["spsa"]) if d.get("spsa") else None
         d["bo"] = BoSettings(**d["bo"]) if d.get("bo") else None
         return cls(**d)

@@ -81,10 +81,12 @@ from mcts_arena.runner.config import Experiment, Openings, Pairing
 from mcts_arena.runner.plan import Job, Plan, derive_seed, pair_games, pair_openings
 
 FIELDS = ("name", "description", "game", "template", "params", "budget", "games", "method",
-          "seed", "opponent", "confirm", "spsa", "bo", "openings", "max_plies", "macros")
-PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices")
+          "seed", "opponent", "confirm", "spsa", "bo", "bracket", "openings", "max_plies",
+          "macros")
+PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices", "grid")
 SPSA_FIELDS = ("a", "c", "A", "alpha", "gamma", "batch", "tail", "first_step")
 BO_FIELDS = ("games_per_trial", "batch", "startup")
+BRACKET_FIELDS = ("games", "tie")
 FIRST_STEP = 0.02
 
 
@@ -98,6 +100,7 @@ class TuneSpec:
     max_plies: int
     macros: tuple[tuple[str, str], ...]
     description: str = ""
+    bracket: dict | None = None     # method bracket: games per match, tie rule
 
     @property
     def name(self) -> str:
@@ -122,13 +125,14 @@ def _param(v: cfg.Validator, name: str, d, path: str) -> Param:
         ch = tuple(str(c) for c in ch)
         if len(set(ch)) != len(ch):
             v.fail(f"{path}.choices", "a choice is listed twice")
-        extra = [k for k in d if k not in ("choices", "start")]
+        extra = [k for k in d if k not in ("choices", "start", "grid")]
         if extra:
             v.fail(f"{path}.{extra[0]}", "a parameter with choices has no range")
         start = str(d.get("start", ch[0]))
         if start not in ch:
             v.fail(f"{path}.start", f"expected one of the choices, got {cfg.shown(d['start'])}")
-        return Param(name, "choice", choices=ch, start=start)
+        return Param(name, "choice", choices=ch, start=start,
+                     grid=_grid(v, d, f"{path}.grid", lambda x: str(x) in ch, ch))
     for req in ("low", "high"):
         if req not in d:
             v.fail(f"{path}.{req}", "missing required field (or give choices)")
@@ -153,7 +157,22 @@ def _param(v: cfg.Validator, name: str, d, path: str) -> Param:
     if not low <= s <= high or (kind == "int" and not cfg.is_int(start)):
         v.fail(f"{path}.start", f"expected {'an integer' if kind == 'int' else 'a value'} in "
                                 f"[{d['low']}, {d['high']}], got {cfg.shown(start)}")
-    return dataclasses.replace(p, start=int(s) if kind == "int" else s)
+    grid = _grid(v, d, f"{path}.grid", lambda x: not isinstance(x, (bool, str)) and low <= x
+                 <= high and (kind != "int" or cfg.is_int(x)), f"[{d['low']}, {d['high']}]")
+    return dataclasses.replace(p, start=int(s) if kind == "int" else s, grid=grid)
+
+
+def _grid(v: cfg.Validator, d: dict, path: str, ok, domain) -> tuple:
+    """A parameter's `grid` (method bracket: its entrants), every value in its domain."""
+    g = d.get("grid", [])
+    if not isinstance(g, list):
+        v.fail(path, f"expected a list of values, got {cfg.shown(g)}")
+    for i, x in enumerate(g):
+        if not ok(x):
+            v.fail(f"{path}[{i}]", f"expected a value in {domain}, got {cfg.shown(x)}")
+    if len({str(x) for x in g}) != len(g):
+        v.fail(path, "a value is listed twice")
+    return tuple(g)
 
 
 def _positive(v: cfg.Validator, d: dict, key: str, path: str, default, integer=False):
@@ -221,9 +240,11 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
                    "games and method")
     d = v.mapping(data, "", "a mapping at the top level")
     v.known_keys(d, "", FIELDS)
-    for req in ("game", "template", "params", "budget", "games", "method"):
+    for req in ("game", "template", "params", "budget", "method"):
         if req not in d:
             v.fail(req, "missing required field")
+    if "games" not in d and d["method"] != "bracket":
+        v.fail("games", "missing required field (the search's game budget)")
     name = d.get("name", default_name)
     if not isinstance(name, str) or not cfg.NAME_RE.match(name):
         v.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
@@ -243,7 +264,7 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
             v.fail("params", f"a parameter name must be a word, got {cfg.shown(k)}")
         params[k] = _param(v, k, dom, f"params.{k}")
     template = _template(v, d, params)
-    games = v.games(d["games"], "games", "the search's game budget")
+    games = v.games(d["games"], "games", "the search's game budget") if "games" in d else 0
     seed = d.get("seed", 1)
     if not cfg.is_int(seed) or seed < 0:
         v.fail("seed", f"expected a non-negative integer, got {cfg.shown(seed)}")
@@ -268,6 +289,8 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
         if games < bo.games_per_trial:
             v.fail("games", f"one trial plays {bo.games_per_trial} games; the budget {games} "
                             f"pays for none")
+    if method == "bracket":
+        _bracket_check(v, d, plist)
     start_spec, start_budget = v.player(probe.spec_text(probe.start_values()), "template",
                                         game, mdict)
     opponent = start_spec
@@ -290,7 +313,48 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
         v.fail("description", f"expected a string, got {cfg.shown(description)}")
     settings = TuneSettings(name, str(game), template, plist, method, games, seed, opponent,
                             reference, confirm_games, spsa, bo, budget.as_dict())
-    return TuneSpec(settings, budget, openings, max_plies, macros, description)
+    br = None
+    if method == "bracket":
+        b = d.get("bracket", {})
+        br = {"games": b.get("games", 200), "tie": b.get("tie", "first")}
+    return TuneSpec(settings, budget, openings, max_plies, macros, description, br)
+
+
+def _bracket_check(v: cfg.Validator, d: dict, params: tuple[Param, ...]) -> None:
+    if len(params) != 1:
+        v.fail("params", f"a bracket tunes one parameter over a grid, got {len(params)}; "
+                         f"tune several at once with spsa or bo")
+    if len(params[0].grid) < 2:
+        v.fail(f"params.{params[0].name}.grid", "a bracket needs at least two values")
+    b = v.mapping(d.get("bracket", {}), "bracket", "a mapping with games and tie")
+    v.known_keys(b, "bracket", BRACKET_FIELDS)
+    g = b.get("games", 200)
+    if not cfg.is_int(g) or g < 2 or g % 2:
+        v.fail("bracket.games", f"expected an even number of games per match, got "
+                                f"{cfg.shown(g)}")
+    if b.get("tie", "first") not in ("first", "playoff"):
+        v.fail("bracket.tie", f"expected first or playoff, got {cfg.shown(b['tie'])}")
+
+
+def bracket(spec: TuneSpec, config: dict | None = None):
+    """Method bracket: the paper's elimination tournament (runner/tournament.py) over the
+    parameter's grid, from the tune's config: entrants `name=value` in grid order, the same
+    budget, seed, openings and macros."""
+    from mcts_arena.runner.tournament import TournamentSpec
+
+    s = spec.settings
+    p = s.params[0]
+    make = _Specs(spec)
+    entrants, budgets = [], {}
+    for x in p.grid:
+        label = f"{p.name}={p.text(x)}"
+        entrants.append((label, make(s.spec_text({p.name: x}), f"params.{p.name}.grid")[0]))
+        budgets[label] = make.made[s.spec_text({p.name: x})][1]
+    b = spec.bracket
+    return TournamentSpec(name=s.name, title=s.name, kind="elimination", game=s.game,
+                          entrants=entrants, budget=spec.budget, games=b["games"],
+                          tie=b["tie"], seed=s.seed, openings=spec.openings,
+                          max_plies=spec.max_plies, macros=spec.macros, budgets=budgets)
 
 
 def _probe_points(params: tuple[Param, ...]):
