@@ -29,6 +29,7 @@ import numpy as np
 
 from mcts_arena import stats
 from mcts_arena.results import rows
+from mcts_arena.results.tournament import stored_results as scores_by_pair
 
 META_KEY = "tune"
 TRIALS_KEY = "tune/trials"
@@ -362,15 +363,6 @@ class TuneState:
 def step_id(method: str, k: int) -> str:
     """The pairing id of SPSA step k or BO trial k."""
     return f"{method}-{k:06d}"
-
-
-def scores_by_pair(store) -> dict:
-    """{pairing id: {pair index: {swap: score}}} of the stored games (an error game: None)."""
-    out: dict = {}
-    for r in store.select("game", "pairing_id, pair_index, swap, score, reason"):
-        out.setdefault(r["pairing_id"], {}).setdefault(r["pair_index"], {})[r["swap"]] = (
-            None if r["reason"] == "error" else r["score"])
-    return out
 
 
 def _pair(res: dict, pid: str, k: int) -> tuple[float, float] | None:
