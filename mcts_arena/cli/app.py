@@ -56,6 +56,16 @@ def _usage(e: click.UsageError) -> CliError:
     return CliError(f"{e.format_message()} (see '{where} --help')")
 
 
+def exit_if_stopped(result, directory) -> None:
+    """After a workflow that returns when Ctrl-C or SIGTERM stopped it (`result.interrupted`,
+    `result.terminated`): say how to resume, exit 130 or 143."""
+    if not result.interrupted:
+        return
+    how = "terminated" if result.terminated else "interrupted"     # SIGTERM or Ctrl-C
+    click.echo(f"arena: {how}; resume with the same command (results in {directory})", err=True)
+    sys.exit(EXIT_TERMINATED if result.terminated else EXIT_INTERRUPTED)
+
+
 def interrupted(e: KeyboardInterrupt) -> None:
     """Ctrl-C (130) or SIGTERM (143) outside a run's own handling: one line, the status."""
     terminated = isinstance(e, Terminated)

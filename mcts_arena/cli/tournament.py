@@ -2,12 +2,17 @@
 plays it, results/tournament.py is its bracket or cross-table)."""
 from __future__ import annotations
 
-import sys
-
 import click
 
-from mcts_arena.cli.app import GAMES, JOBS, SIMS, DerivedChoice, check_scale_options, cli
-from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED
+from mcts_arena.cli.app import (
+    GAMES,
+    JOBS,
+    SIMS,
+    DerivedChoice,
+    check_scale_options,
+    cli,
+    exit_if_stopped,
+)
 
 
 def _evals():
@@ -62,7 +67,4 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
                                        echo=click.echo, allow_mixed_builds=allow_mixed_builds)
     if result.interrupted:
         click.echo(render(result.state, with_header=False).rstrip())
-        how = "terminated" if result.terminated else "interrupted"     # SIGTERM or Ctrl-C
-        click.echo(f"arena: {how}; resume with the same command (results in {directory})",
-                   err=True)
-        sys.exit(EXIT_TERMINATED if result.terminated else EXIT_INTERRUPTED)
+    exit_if_stopped(result, directory)

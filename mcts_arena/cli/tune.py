@@ -2,12 +2,9 @@
 (runner/tune.py plays it, results/tune.py reads it, report/tune.py shows it)."""
 from __future__ import annotations
 
-import sys
-
 import click
 
-from mcts_arena.cli.app import JOBS, cli
-from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED
+from mcts_arena.cli.app import JOBS, cli, exit_if_stopped
 
 
 @cli.command("tune")
@@ -44,11 +41,7 @@ def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: b
     click.echo(render(result.state), nl=False)
     pic = picture(result.state, directory / "tune.png")
     click.echo(f"picture: {pic}")
-    if result.interrupted:
-        how = "terminated" if result.terminated else "interrupted"     # SIGTERM or Ctrl-C
-        click.echo(f"arena: {how}; resume with the same command (results in {directory})",
-                   err=True)
-        sys.exit(EXIT_TERMINATED if result.terminated else EXIT_INTERRUPTED)
+    exit_if_stopped(result, directory)
 
 
 def _bracket(spec, directory, workers: int, quiet: bool, allow_mixed_builds: bool) -> None:
@@ -62,7 +55,4 @@ def _bracket(spec, directory, workers: int, quiet: bool, allow_mixed_builds: boo
     click.echo(f"bracket: {most_games(spec):,} games at most ({spec.games} per match)")
     if result.interrupted:
         click.echo(render(result.state, with_header=False).rstrip())
-        how = "terminated" if result.terminated else "interrupted"     # SIGTERM or Ctrl-C
-        click.echo(f"arena: {how}; resume with the same command (results in {directory})",
-                   err=True)
-        sys.exit(EXIT_TERMINATED if result.terminated else EXIT_INTERRUPTED)
+    exit_if_stopped(result, directory)
