@@ -291,7 +291,7 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
                             f"pays for none")
     if method == "bracket":
         _bracket_check(v, d, plist)
-    start_spec, start_budget = v.player(probe.spec_text(probe.start_values()), "template",
+    start_spec, _ = v.player(probe.spec_text(probe.start_values()), "template",
                                         game, mdict)
     opponent = start_spec
     if "opponent" in d:
@@ -359,12 +359,12 @@ def bracket(spec: TuneSpec, config: dict | None = None):
 
 def _probe_points(params: tuple[Param, ...]):
     """The values the template must parse at: the start, every end of every range, every
-    choice (the others at their start)."""
+    choice and every value of a grid (the others at their start)."""
     start = {p.name: p.start for p in params}
     yield "the start", start
     for p in params:
         ends = p.choices if p.kind == "choice" else (p.from_unit(0.0), p.from_unit(1.0))
-        for x in ends:
+        for x in (*ends, *p.grid):
             yield f"{p.name}={p.text(x)}", {**start, p.name: x}
 
 
