@@ -459,6 +459,87 @@ class Backgammon:
         return out
 
 
+class EinStein:
+    """EinStein würfelt nicht! as a dict {(row, col): (side, number)}, the side to move, the
+    phase ("setup", "roll" or "move") and the die; the rules of einstein.pyx's docstring
+    (OpenSpiel's), written again from them: the die's cube or its nearest neighbours in
+    number, one step towards the far corner, whatever stands there removed; reaching the far
+    corner or taking the last cube wins. Arrangements are the 720 orders of 1-6 on the
+    corner cells, taken in lexicographic order."""
+
+    CORNERS = ([(r, c) for r in range(5) for c in range(5) if r + c <= 2],
+               [(r, c) for r in range(5) for c in range(5) if r + c >= 6])
+    STEPS = (((1, 1), (1, 0), (0, 1)), ((-1, 0), (-1, -1), (0, -1)))
+
+    def start(self, params, text):
+        rows, side, phase, die = text.split()
+        board = {}
+        for r, row in enumerate(rows.split("/")):
+            for c in range(5):
+                cell = row[2 * c: 2 * c + 2]
+                if cell != "--":
+                    board[(r, c)] = ("bw".index(cell[0]), int(cell[1]))
+        return (tuple(sorted(board.items())), "bw".index(side), phase,
+                None if die == "-" else int(die))
+
+    def winner(self, pos):
+        board, _, phase, _ = pos
+        if phase == "setup":
+            return None
+        b = dict(board)
+        sides = [s for s, _ in b.values()]
+        if b.get((4, 4), (None,))[0] == 0 or 1 not in sides:
+            return 0
+        if b.get((0, 0), (None,))[0] == 1 or 0 not in sides:
+            return 1
+        return None
+
+    def over(self, pos):
+        return self.winner(pos) is not None
+
+    def chance(self, pos):
+        from itertools import permutations
+        board, side, phase, _ = pos
+        if phase == "move":
+            return None
+        if phase == "roll":
+            return [((board, side, "move", f), 1 / 6) for f in range(1, 7)]
+        out = []
+        for order in permutations(range(1, 7)):
+            b = dict(board)
+            for cell, number in zip(self.CORNERS[side], order):
+                b[cell] = (side, number)
+            nxt = (tuple(sorted(b.items())), 1, "setup" if side == 0 else "roll", None)
+            out.append((nxt, 1 / 720))
+        return out
+
+    def moves(self, pos):
+        dice = self.chance(pos)
+        if dice is not None:
+            return [s for s, _ in dice]
+        board, side, _, die = pos
+        b = dict(board)
+        mine = {n: cell for cell, (s, n) in b.items() if s == side}
+        if die in mine:
+            chosen = [die]
+        else:
+            lower = [n for n in mine if n < die]
+            higher = [n for n in mine if n > die]
+            chosen = ([max(lower)] if lower else []) + ([min(higher)] if higher else [])
+        out = []
+        for n in chosen:
+            r, c = mine[n]
+            for dr, dc in self.STEPS[side]:
+                to = (r + dr, c + dc)
+                if 0 <= to[0] < 5 and 0 <= to[1] < 5:
+                    nb = dict(b)
+                    del nb[(r, c)]
+                    nb[to] = (side, n)
+                    out.append((tuple(sorted(nb.items())), 1 - side, "roll", None))
+        return out
+
+
 REFERENCE = {"breakthrough": Breakthrough(), "kalah": Kalah(), "tictactoe": TicTacToe(), "hex": Hex(),
              "gomoku": Gomoku(),
-             "loa": LinesOfAction(), "pig": Pig(), "backgammon": Backgammon()}
+             "loa": LinesOfAction(), "pig": Pig(), "backgammon": Backgammon(),
+             "einstein": EinStein()}

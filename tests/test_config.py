@@ -22,7 +22,7 @@ MALFORMED = [
     ("missing matches", "game: breakthrough\nbudget: {sims: 10}\n",
      "matches: missing required field"),
     ("unknown game", "game: chess\nbudget: {sims: 10}\n" + M,
-     "game: unknown game 'chess'; valid games: backgammon, breakthrough, gomoku, hex, kalah, loa, pig, tictactoe"),
+     "game: unknown game 'chess'; valid games: backgammon, breakthrough, einstein, gomoku, hex, kalah, loa, pig, tictactoe"),
     ("game parameter out of range", "game: kalah(stones=11)\nbudget: {sims: 10}\n" + M,
      "game: kalah parameter stones=11 out of range: expected 1 to 10"),
     ("unknown game parameter", "game: kalah(houses=7)\nbudget: {sims: 10}\n" + M,

@@ -22,6 +22,7 @@ from mcts_arena.games.info import GameInfo, Param  # noqa: F401 - re-exported fo
 _GAMES: dict[str, str] = {
     "backgammon": "mcts_arena.games.backgammon",
     "breakthrough": "mcts_arena.games.breakthrough",
+    "einstein": "mcts_arena.games.einstein",
     "gomoku": "mcts_arena.games.gomoku",
     "hex": "mcts_arena.games.hex",
     "kalah": "mcts_arena.games.kalah",

@@ -60,12 +60,15 @@ class Option:
     #: the placeholder of the value in `arena players` (fetX, egeε, np=N), the letter its
     #: meaning uses for it
     symbol: str = "X"
-    #: the game knowledge it needs (games/info.py KNOWLEDGE_OPTIONS): a game without it
-    #: refuses the option and `arena players GAME` does not list it
+    #: the game knowledge it needs (games/info.py KNOWLEDGE_OPTIONS; "chance": chance nodes): a
+    #: game without it refuses the option and `arena players GAME` does not list it
     needs: str | None = None
 
 
 OPTIONS: tuple[Option, ...] = (
+    Option("open_loop", "flag", 0, 0, "open loop (games of dice): a tree over the players' "
+           "moves only, the dice sampled afresh each simulation", token="ol", bare=True,
+           written="flag", engine="open_loop", needs="chance"),
     Option("policy", "flag", 0, 0, "improved (game-specific) playout policy", token="ipp",
            bare="ipp", written="value", engine="policy", needs="policy"),
     Option("fet", "int", 0, 10**6, "fixed early termination: X playout moves, then v0(s)",

@@ -248,6 +248,8 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         del opts[name]             # on by default (tt=1, hh=1)
     if ("npk" in opts or "npb" in opts) and "np" not in opts:
         raise SpecError(f"npk/npb in {text!r} shape node priors: add np (e.g. np10)")
+    if "open_loop" in opts:
+        _check_open_loop(opts, text)
     for exclusive in EXCLUSIVE:
         present = [k for k in exclusive if k in opts]
         if len(present) > 1:
@@ -256,6 +258,22 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
                       label=" ".join(text.split()), budget=Budget.of(budget),
                       seed_salt=seed_salt)
+
+
+#: What each option open-loop MCTS refuses would need: a node that is one position.
+OPEN_LOOP_REFUSES = {"exp1": "its children come as the dice allow, not one per simulation",
+                     "pu": "its children come as the dice allow, not in a heuristic order",
+                     "rave": "its availability counts take RAVE's place in a node",
+                     "mb": "the best child's mean would count moves the dice did not allow"}
+
+
+def _check_open_loop(opts: dict, text: str) -> None:
+    """Refuse, in one line, open-loop MCTS beside an option that needs a node to be one
+    position (a game without chance nodes is refused when the token is read)."""
+    for name, why in OPEN_LOOP_REFUSES.items():
+        if name in opts:
+            raise SpecError(f"token 'ol' in {text!r} cannot be combined with "
+                            f"{BY_FIELD[name].label or BY_FIELD[name].token}: {why}")
 
 
 #: Kinds that cannot play a game with chance nodes: the searches assume a player moves at
@@ -310,10 +328,17 @@ def _supports(game: str, field: str) -> bool:
     """Does `game` have the knowledge option `field` needs (Option.needs)?"""
     needs = BY_FIELD[field].needs if field in BY_FIELD else None
     needs = needs or (field if field in KNOWLEDGE_OPTIONS else None)
+    if needs == "chance":
+        return games.info_of(game).has_chance
     return needs is None or needs in games.info_of(game).options
 
 
 def _check_game(field: str, tok: str, game: str, text: str) -> None:
+    if not _supports(game, field) and BY_FIELD[field].needs == "chance":
+        have = sorted(g for g in games.names() if games.info_of(g).has_chance)
+        raise SpecError(f"token {tok!r} in {text!r} does not apply to {game}: it has no chance "
+                        f"nodes (only {', '.join(have)} have; there closed-loop MCTS is the "
+                        "same search)")
     if not _supports(game, field):
         have = sorted(g for g in games.names() if _supports(g, field))
         raise SpecError(f"token {tok!r} in {text!r} does not apply to {game} (it needs game "

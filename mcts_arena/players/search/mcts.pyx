@@ -39,10 +39,24 @@ probabilities in `bias`, all active at once), selection there draws an outcome b
 instead of UCT, playouts roll the dice by probability, implicit minimax backs up the
 expectation of the outcomes' values, `mbT` takes no max there, and the solver proves a chance
 node only when every outcome is proven the same way.
+
+Open loop (`ol`, games of dice): the tree holds the players' moves only; a node stands for a
+sequence of moves, and the dice between them are sampled afresh in every simulation, so the
+node is a different position each time. At a decision the search lists the legal moves of the
+position this simulation reached and selects among the node's children that are legal there
+(played by the side to move there), adding a child for a legal move never seen before (one per
+visit, a uniformly random one, before any seen move is revisited). A child's exploration term
+counts the times it was available instead of its parent's visits (Cowling, Powley & Whitehouse's
+availability counts): C sqrt(ln avail / n). Implicit minimax (`im`) backs up, at each node, the
+running mean over its simulations of the best implicit value among the children legal in that
+simulation (the open-loop estimate of closed loop's expectation over the dice of the max); a
+leaf's value is the evaluation after its move where it was created. A node is not one position,
+so MCTS-Solver proves nothing below the root (the root's children, one fixed position away,
+are proven as in closed loop). Not with exp1, pu, rave or mb (spec.py refuses them).
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from libc.math cimport log, sqrt, exp
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
@@ -115,6 +129,7 @@ cdef struct Opts:
     bint policy_fast     # a non-random policy alone: try the game's policy_playout
     bint rave_fast       # RAVE with random playouts: the game's recorded_playout
     bint flat            # flat Monte Carlo: never expand below the root
+    bint open_loop       # open-loop tree over the players' moves (games of dice)
     long max_nodes
 
 
@@ -134,7 +149,7 @@ cdef inline double _reward0(int res) noexcept nogil:
 #: The option keys MCTSSearch understands; any other key is a mistake and an error.
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
-               "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "max_nodes")
+               "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes")
 
 
 cdef class MCTSSearch:
@@ -165,8 +180,23 @@ cdef class MCTSSearch:
     cdef double ucb_term[UCB_CACHE]
     cdef long ucb_gen[UCB_CACHE]
     cdef long ucb_call
+    # open loop: the legal moves of the current position, an open-addressing set stamped per
+    # selection (ol_gen), and for each its "has a child" mark; path levels' side to move and
+    # the best implicit value of the available children off the path (for im)
+    cdef int* ol_key
+    cdef long* ol_stamp
+    cdef char* ol_has
+    cdef int ol_mask
+    cdef long ol_gen
+    cdef float path_v[MAX_PATH]
+    cdef signed char path_p[MAX_PATH]
 
     def __cinit__(self):
+        self.ol_key = NULL
+        self.ol_stamp = NULL
+        self.ol_has = NULL
+        self.ol_mask = 0
+        self.ol_gen = 0
         self.mv_expand = self.mv_playout = NULL
         self.pr_expand = NULL
         self.sort_tmp = NULL
@@ -186,11 +216,14 @@ cdef class MCTSSearch:
         free(self.sort_tmp)
         free(self.nodes)
         free(self.marks)
+        free(self.ol_key)
+        free(self.ol_stamp)
+        free(self.ol_has)
 
     def __init__(self, dict options, unsigned long long seed=1):
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
-        sel ('im', 'cb', 'pbim' or ''), alpha, rave, pu, exp1, abp, flat, max_nodes. Absent =
-        off."""
+        sel ('im', 'cb', 'pbim' or ''), alpha, rave, pu, exp1, abp, flat, open_loop, max_nodes.
+        Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -218,6 +251,10 @@ cdef class MCTSSearch:
         self.o.abw = o.get("abw", 8)
         self.o.max_nodes = o.get("max_nodes", 20_000_000)
         self.o.flat = o.get("flat", False)
+        self.o.open_loop = o.get("open_loop", False)
+        if self.o.open_loop and (self.o.exp1 or self.o.pu > 0 or self.o.rave > 0
+                                 or self.o.mb >= 0 or self.o.flat):
+            raise ValueError("open loop does not take exp1, pu, rave, mb or flat")
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
@@ -281,7 +318,6 @@ cdef class MCTSSearch:
         cdef int i, j, first, me = s.player
         cdef Node* c
         cdef Node tmp
-        cdef double prior
         if s.is_chance():
             return self._expand_chance(s, node)
         n = s.search_moves(moves)
@@ -291,21 +327,7 @@ cdef class MCTSSearch:
         if first < 0:
             return False
         for i in range(n):
-            c = &self.nodes[first + i]
-            self._init_node(c, moves[i], me, me)
-            if self.o.pb > 0 or self.o.pu > 0:
-                c.bias = s.move_bias(moves[i])
-            if np_visits > 0:
-                if self.o.npk > 0:
-                    # the Gomoku report's prior: a sigmoid of the evaluation after the move
-                    prior = 1.0 / (1.0 + exp(-(self.o.npk * s.eval_after(moves[i], self.o.evalfn)
-                                               + self.o.npb)))
-                else:
-                    prior = s.move_prior(moves[i])
-                if prior >= 0:
-                    c.visits = np_visits
-                    c.wins = np_visits * (2.0 * prior - 1.0)
-            self._look_ahead(s, c, moves[i], me)
+            self._make_child(s, &self.nodes[first + i], moves[i], me, np_visits)
         if self.o.pu > 0:
             # children sorted by heuristic, best first: unpruning reveals them in this order
             self._sort_by_bias(&self.nodes[first], n)
@@ -324,6 +346,25 @@ cdef class MCTSSearch:
         c.nactive = 1 if self.o.exp1 else n
         self._update_node(node)
         return True
+
+    cdef inline void _make_child(self, GameState s, Node* c, int move, int me,
+                                 int np_visits) noexcept nogil:
+        """A new child for `move` of side `me` at s: its bias, node prior and look-ahead."""
+        cdef double prior
+        self._init_node(c, move, me, me)
+        if self.o.pb > 0 or self.o.pu > 0:
+            c.bias = s.move_bias(move)
+        if np_visits > 0:
+            if self.o.npk > 0:
+                # the Gomoku report's prior: a sigmoid of the evaluation after the move
+                prior = 1.0 / (1.0 + exp(-(self.o.npk * s.eval_after(move, self.o.evalfn)
+                                           + self.o.npb)))
+            else:
+                prior = s.move_prior(move)
+            if prior >= 0:
+                c.visits = np_visits
+                c.wins = np_visits * (2.0 * prior - 1.0)
+        self._look_ahead(s, c, move, me)
 
     cdef inline void _look_ahead(self, GameState s, Node* c, int move, int me) noexcept nogil:
         """What a new child learns one move ahead, for a move or a dice outcome alike: the side
@@ -714,6 +755,186 @@ cdef class MCTSSearch:
             if nd.proven != 0 and i > 0:
                 r0 = nd.proven if nd.mover == 0 else -nd.proven
 
+    # ---- open loop ------------------------------------------------------------------------
+    cdef inline int _ol_slot(self, int move) noexcept nogil:
+        """The slot of `move` in the legal-move set of this selection (ol_gen): where it is, or
+        the empty slot where it would go (linear probing; the set is at most half full)."""
+        cdef int i = <int>((<unsigned int>move * <unsigned int>2654435761) >> 7) & self.ol_mask
+        while self.ol_stamp[i] == self.ol_gen and self.ol_key[i] != move:
+            i = (i + 1) & self.ol_mask
+        return i
+
+    cdef int _select_open(self, GameState s, int node, int n, int level,
+                          int np_visits) noexcept nogil:
+        """The child of open-loop `node` to follow at s, whose legal moves are mv_expand[0:n]:
+        a proven win (the root's children only), an untried child, a new child for a legal move
+        never seen here (uniformly among them), else UCT over the children legal at s with
+        availability counts. Counts each available child's availability (amaf_n); records the
+        side to move and the best implicit value of the available children besides the chosen
+        one (path_p, path_v) for the backup. -1 when a new child does not fit the pool."""
+        cdef int* moves = self.mv_expand
+        cdef Node* nd = &self.nodes[node]
+        cdef Node* c
+        cdef int i, k, slot, p = s.player, choice = -1, ties = 0, fallback = -1, untried = -1
+        cdef int fresh = -1, nfresh = 0, best_i = -1
+        cdef double best = -1e300, val, q, a = self.o.alpha
+        cdef float v1 = -2.0, v2 = -2.0
+        self.ol_gen += 1
+        for i in range(n):
+            slot = self._ol_slot(moves[i])
+            self.ol_stamp[slot] = self.ol_gen
+            self.ol_key[slot] = moves[i]
+            self.ol_has[slot] = 0
+        for k in range(nd.first, nd.first + nd.nactive):
+            c = &self.nodes[k]
+            if c.mover != p:
+                continue
+            slot = self._ol_slot(c.move)
+            if self.ol_stamp[slot] != self.ol_gen:
+                continue                        # not legal in this simulation's position
+            self.ol_has[slot] = 1
+            c.amaf_n += 1                       # available once more
+            if c.v > v1:
+                v2 = v1
+                v1 = c.v
+                best_i = k
+            elif c.v > v2:
+                v2 = c.v
+            if c.proven == 1:                   # proven at the root, whose position is fixed
+                self.path_p[level] = p
+                self.path_v[level] = -2.0
+                return k
+            if c.proven == -1:
+                fallback = k
+                continue
+            if c.visits == 0:
+                if untried < 0:
+                    untried = k
+                continue
+            q = c.wins / c.visits
+            if self.o.sel == SEL_IM or self.o.sel == SEL_CB:
+                q = (1.0 - a) * q + a * c.v
+            elif self.o.sel == SEL_PBIM:
+                q = (1.0 - a) * q + a * c.v / (c.visits + 1.0)
+            val = q + self.o.C * sqrt(log(c.amaf_n) / c.visits)
+            if self.o.pb > 0:
+                val += self.o.pb * c.bias / (c.visits + 1.0)
+            if val > best:
+                best = val
+                choice = k
+                ties = 1
+            elif val == best:
+                ties += 1
+                if rng_below(&self.rng, ties) == 0:
+                    choice = k
+        if untried >= 0:
+            choice = untried
+        else:
+            for i in range(n):
+                slot = self._ol_slot(moves[i])
+                if not self.ol_has[slot]:
+                    self.ol_has[slot] = 1       # a move listed twice counts once
+                    nfresh += 1
+                    if rng_below(&self.rng, nfresh) == 0:
+                        fresh = moves[i]
+            if fresh >= 0:
+                choice = self._add_child_open(s, node, fresh, np_visits)
+                if choice < 0:
+                    return -1
+                c = &self.nodes[choice]
+                c.amaf_n = 1
+                if c.v > v1:
+                    v2 = v1
+                    v1 = c.v
+                    best_i = choice
+                elif c.v > v2:
+                    v2 = c.v
+            elif choice < 0:
+                choice = fallback if fallback >= 0 else untried
+        self.path_p[level] = p
+        self.path_v[level] = v2 if choice == best_i else v1
+        return choice
+
+    cdef int _add_child_open(self, GameState s, int node, int move, int np_visits) noexcept nogil:
+        """A child of open-loop `node` for `move` of the side to move at s, appended to the
+        node's block (nactive children in use of nchild reserved; a full block moves to one
+        twice its size at the end of the pool). No proof: the node is not one position."""
+        cdef Node* nd = &self.nodes[node]
+        cdef int first, cap, k
+        if nd.first < 0 or nd.nactive == nd.nchild:
+            cap = 4 if nd.nchild < 2 else 2 * nd.nchild
+            first = self._alloc(cap)
+            if first < 0:
+                return -1
+            nd = &self.nodes[node]              # the pool may have moved
+            if nd.first >= 0:
+                memcpy(&self.nodes[first], &self.nodes[nd.first], nd.nactive * sizeof(Node))
+            for k in range(first + nd.nactive, first + cap):
+                self._init_node(&self.nodes[k], -1, 0, 0)
+            nd.first = first
+            nd.nchild = cap
+        k = nd.first + nd.nactive
+        nd.nactive += 1
+        self._make_child(s, &self.nodes[k], move, s.player, np_visits)
+        self.nodes[k].proven = 0
+        return k
+
+    cdef void _simulate_open(self, GameState s, int np_visits) noexcept nogil:
+        """One open-loop simulation: the dice sampled on the way down, a node per move."""
+        cdef int node = 0, depth = 0, plies = 0, child, res, n, i
+        cdef double r0 = 0.0
+        cdef Node* nd
+        cdef float x, bv
+        self.path[0] = 0
+        while True:
+            nd = &self.nodes[node]
+            if node != 0 and nd.proven != 0:
+                r0 = nd.proven if nd.mover == 0 else -nd.proven
+                break
+            res = s.result()
+            if res != ONGOING:
+                r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
+                break
+            if node != 0 and not (nd.real & VISITED):
+                r0 = self._playout(s)
+                break
+            if s.is_chance():
+                s.do_move(s.sample_chance(&self.rng))
+                plies += 1
+                continue
+            n = s.search_moves(self.mv_expand)
+            if n == 0 or depth >= MAX_PATH - 2:
+                r0 = self._playout(s)
+                break
+            child = self._select_open(s, node, n, depth, np_visits)
+            if child < 0:
+                r0 = self._playout(s)
+                break
+            s.do_move(self.nodes[child].move)
+            plies += 1
+            depth += 1
+            self.path[depth] = child
+            if depth > self.max_depth:
+                self.max_depth = depth
+            node = child
+        for i in range(depth, -1, -1):
+            nd = &self.nodes[self.path[i]]
+            nd.visits += 1
+            nd.real |= VISITED
+            nd.wins += r0 if nd.mover == 0 else -r0
+            if self.o.backup_v and i < depth:
+                # the best value among the moves this simulation's dice allowed, as a running
+                # mean over the node's simulations (its creation's evaluation the first)
+                bv = self.nodes[self.path[i + 1]].v
+                if self.path_v[i] > bv:
+                    bv = self.path_v[i]
+                x = bv if self.path_p[i] == nd.mover else -bv
+                nd.v += (x - nd.v) / nd.visits
+            if nd.proven != 0 and i > 0:
+                r0 = nd.proven if nd.mover == 0 else -nd.proven
+        for i in range(plies):
+            s.undo_move()
+
     # ---- RAVE -----------------------------------------------------------------------------
     cdef void _rave_mark_playout(self, int depth) noexcept nogil:
         """Stamp the moves of this simulation below the tree (played[depth:])."""
@@ -764,6 +985,7 @@ cdef class MCTSSearch:
 
     cdef void _size_buffers(self, GameState s) except *:
         """Move buffers for a game whose positions have up to s.max_moves legal moves."""
+        cdef int size = 16
         if s.max_moves <= self.mv_cap:
             return
         free(self.mv_expand)
@@ -779,6 +1001,20 @@ cdef class MCTSSearch:
             self.mv_cap = 0
             raise MemoryError()
         self.mv_cap = s.max_moves
+        if self.o.open_loop:
+            while size < 2 * s.max_moves:
+                size *= 2
+            free(self.ol_key)
+            free(self.ol_stamp)
+            free(self.ol_has)
+            self.ol_key = <int*>malloc(size * sizeof(int))
+            self.ol_stamp = <long*>calloc(size, sizeof(long))
+            self.ol_has = <char*>malloc(size)
+            if self.ol_key == NULL or self.ol_stamp == NULL or self.ol_has == NULL:
+                self.mv_cap = 0
+                raise MemoryError()
+            self.ol_mask = size - 1
+            self.ol_gen = 0
 
     def search(self, GameState state, double seconds=0.0, sims=0, int np_visits=-1,
                checkpoints=None):
@@ -814,6 +1050,9 @@ cdef class MCTSSearch:
             raise ValueError("MCTS needs a budget: seconds > 0 or sims > 0")
         if s.result() != ONGOING:
             raise ValueError("no legal move: the game is over")
+        if self.o.open_loop and s.is_chance():
+            raise ValueError("open-loop MCTS searches a decision, not a chance node (the dice "
+                             "are to roll)")
         self._size_buffers(s)
         if self.o.fa:
             # forced actions (the Gomoku report, 4.3): an urgent move is played without search
@@ -857,7 +1096,10 @@ cdef class MCTSSearch:
                     break
                 if self.nodes[0].nchild == 1:
                     break        # forced-move shortcut: one legal move, play it now
-                self._simulate(s, np_visits)
+                if self.o.open_loop:
+                    self._simulate_open(s, np_visits)
+                else:
+                    self._simulate(s, np_visits)
                 done += 1
         elapsed = now() - t0
         root = &self.nodes[0]
