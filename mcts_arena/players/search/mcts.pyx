@@ -512,11 +512,32 @@ cdef class MCTSSearch:
                 nd.proven = -1 if nd.tomove == nd.mover else 1
 
     # ---- selection ------------------------------------------------------------------------
+    cdef inline double _blend(self, Node* c, double q) noexcept nogil:
+        """The mean q of visited child c blended with its value v by im, cb or pbim."""
+        cdef double a = self.o.alpha
+        if self.o.sel == SEL_IM or self.o.sel == SEL_CB:
+            return (1.0 - a) * q + a * c.v
+        if self.o.sel == SEL_PBIM:
+            return (1.0 - a) * q + a * c.v / (c.visits + 1.0)
+        return q
+
+    cdef inline bint _better(self, double val, double* best, int* ties) noexcept nogil:
+        """Does a child of selection value `val` replace the choice so far? Above the best,
+        yes; equal to it, with probability 1/ties (reservoir sampling of the ties)."""
+        if val > best[0]:
+            best[0] = val
+            ties[0] = 1
+            return True
+        if val == best[0]:
+            ties[0] += 1
+            return rng_below(&self.rng, ties[0]) == 0
+        return False
+
     cdef int _select(self, int node) noexcept nogil:
         cdef Node* nd = &self.nodes[node]
         cdef Node* c
         cdef int i, last, choice = -1, ties = 0, fallback = -1
-        cdef double best = -1e300, val, q, beta, logn, a = self.o.alpha
+        cdef double best = -1e300, val, q, beta, logn
         cdef long limit
         logn = log(nd.visits if nd.visits > 0 else 1)
         self.ucb_call += 1
@@ -551,10 +572,7 @@ cdef class MCTSSearch:
                     beta = (self.o.rave - nd.visits) / <double>self.o.rave
                     if beta > 0:
                         q = (1.0 - beta) * q + beta * (c.amaf_w / c.amaf_n)
-                if self.o.sel == SEL_IM or self.o.sel == SEL_CB:
-                    q = (1.0 - a) * q + a * c.v
-                elif self.o.sel == SEL_PBIM:
-                    q = (1.0 - a) * q + a * c.v / (c.visits + 1.0)
+                q = self._blend(c, q)
                 if c.visits < UCB_CACHE:
                     # the same product as below, computed once per visit count and call: wide
                     # nodes (Hex, Gomoku) have many children with equal small counts
@@ -566,14 +584,8 @@ cdef class MCTSSearch:
                     val = q + self.o.C * sqrt(logn / c.visits)
                 if self.o.pb > 0:
                     val += self.o.pb * c.bias / (c.visits + 1.0)
-            if val > best:
-                best = val
+            if self._better(val, &best, &ties):
                 choice = i
-                ties = 1
-            elif val == best:
-                ties += 1
-                if rng_below(&self.rng, ties) == 0:
-                    choice = i
         if choice < 0:
             # every considered move is a proven loss: any of them (or the first active)
             return fallback if fallback >= 0 else nd.first
@@ -777,7 +789,7 @@ cdef class MCTSSearch:
         cdef Node* c
         cdef int i, k, slot, p = s.player, choice = -1, ties = 0, fallback = -1, untried = -1
         cdef int fresh = -1, nfresh = 0, best_i = -1
-        cdef double best = -1e300, val, q, a = self.o.alpha
+        cdef double best = -1e300, val
         cdef float v1 = -2.0, v2 = -2.0
         self.ol_gen += 1
         for i in range(n):
@@ -811,22 +823,11 @@ cdef class MCTSSearch:
                 if untried < 0:
                     untried = k
                 continue
-            q = c.wins / c.visits
-            if self.o.sel == SEL_IM or self.o.sel == SEL_CB:
-                q = (1.0 - a) * q + a * c.v
-            elif self.o.sel == SEL_PBIM:
-                q = (1.0 - a) * q + a * c.v / (c.visits + 1.0)
-            val = q + self.o.C * sqrt(log(c.amaf_n) / c.visits)
+            val = self._blend(c, c.wins / c.visits) + self.o.C * sqrt(log(c.amaf_n) / c.visits)
             if self.o.pb > 0:
                 val += self.o.pb * c.bias / (c.visits + 1.0)
-            if val > best:
-                best = val
+            if self._better(val, &best, &ties):
                 choice = k
-                ties = 1
-            elif val == best:
-                ties += 1
-                if rng_below(&self.rng, ties) == 0:
-                    choice = k
         if untried >= 0:
             choice = untried
         else:
