@@ -2,7 +2,7 @@
 `einstein_wurfelt_nicht` (an oracle written by others) in mirrored random games, its text form's
 refusals, and the searches of chance nodes playing it.
 
-Mirrored games: both engines play the same game (the same arrangements, dice and moves, chosen
+Mirrored games (80): both engines play the same game (the same arrangements, dice and moves, chosen
 at random from fixed seeds); at every decision the legal moves are the same list in the same
 order (ours mapped to OpenSpiel's action numbers) and write the same way, and both games end
 at the same ply with the same winner. The conformance harness (test_game_conformance.py) adds
@@ -35,7 +35,7 @@ def test_mirrored_random_games_equal_openspiel():
     game = pyspiel.load_game("einstein_wurfelt_nicht")
     wins = [0, 0]
     decisions = 0
-    for seed in range(150):
+    for seed in range(80):
         rng = random.Random(seed)
         os_s, ours = game.new_initial_state(), games.new_state("einstein")
         while not os_s.is_terminal():
@@ -65,7 +65,7 @@ def test_mirrored_random_games_equal_openspiel():
         w = ours.winner()
         assert os_s.returns() == ([1.0, -1.0] if w == 0 else [-1.0, 1.0])
         wins[w] += 1
-    assert decisions > 150 * 10 and min(wins) > 20     # real games, both sides winning
+    assert decisions > 80 * 10 and min(wins) > 10      # real games, both sides winning
 
 
 @pytest.mark.parametrize("text, why", [
