@@ -39,10 +39,11 @@ def test_implicit_minimax_backs_up_the_expectation():
 
 
 @pytest.mark.parametrize("spec", ["MCTS", "MCTS(im0.3)", "MCTS(fet20)", "FlatMC",
-                                  "MCTS(mb100,exp1)"])
+                                  "MCTS(mb100,exp1)", "MCTS(ol)", "MCTS(ol,im0.3)"])
 def test_pig_endgames_against_the_optimal_policy(spec):
     """Both players at 94 or more of 100: 3,000 simulations choose the optimal policy's move
-    in all 96 positions (turn totals 0 and 2 up to the target)."""
+    in all 96 positions (turn totals 0 and 2 up to the target), closed loop and open loop
+    (MCTS(ol): test_mcts_open_loop.py) alike."""
     sol = pig_solve.solution(100)
     for i in range(94, 100, 2):
         for j in range(94, 100, 2):

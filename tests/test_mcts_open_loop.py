@@ -1,6 +1,7 @@
 """Open-loop MCTS (`MCTS(ol)`, players/search/mcts.pyx): a tree over the players' moves only,
 the dice sampled afresh each simulation, the moves filtered at selection by the position the
-simulation reached, availability counts in the exploration term, no proofs below the root."""
+simulation reached, availability counts in the exploration term, no proofs below the root.
+Its play in Pig's endgames against the optimal policy is in test_mcts_chance.py."""
 from __future__ import annotations
 
 from collections import Counter
@@ -12,7 +13,6 @@ from mcts_arena.players.search.mcts import MCTSSearch
 from mcts_arena import games, players
 from mcts_arena.cli import cli
 from mcts_arena.errors import SpecError
-from mcts_arena.games import pig_solve
 from mcts_arena.players.builtin import mcts_options
 
 
@@ -21,19 +21,6 @@ def search(spec: str, game: str, text: str | None, sims: int, seed: int = 1):
     engine = MCTSSearch(mcts_options(players.parse(spec, game)), seed)
     move, stats = engine.search(s, sims=sims)
     return s, move, stats, engine
-
-
-@pytest.mark.parametrize("spec", ["MCTS(ol)", "MCTS(ol,im0.3)"])
-def test_pig_endgames_against_the_optimal_policy(spec):
-    """Both players at 94 or more of 100 (closed loop's test in test_mcts_chance.py): 3,000
-    simulations choose the optimal policy's move in all 96 positions."""
-    sol = pig_solve.solution(100)
-    for i in range(94, 100, 2):
-        for j in range(94, 100, 2):
-            for k in [0] + list(range(2, 100 - i)):
-                s = games.new_state("pig", f"{i},{j} {k} 0 move 0")
-                move, _ = players.make(spec, "pig", seed=1).choose(s, sims=3000)
-                assert move == sol.move(s), (spec, i, j, k)
 
 
 def test_backgammon_tree_holds_moves_only_filtered_by_the_dice():
