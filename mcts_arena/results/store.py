@@ -7,15 +7,21 @@ keyed by their deterministic id (`runner.plan.game_id`), so storing a game twice
 (an `error` game is replaced by a later, successful play of the same id); `.lock` in the
 results directory (fcntl.flock) keeps a second `arena run` out.
 
-Schema (version 2; a version-1 store gains the two provenance columns of `game` when a run
-opens it for writing, its old games keeping NULL there: "an unrecorded build"):
+Schema (version 3; a version-1 store gains the two provenance columns of `game` when a run
+opens it for writing, its old games keeping NULL there: "an unrecorded build"; a store of
+version 2 or older gains the aggregates, `pair.points` and the two indexes in one transaction
+when a run first opens it: see `Writer.open`):
 
     experiment(id=1, name, config_json, identity_json, version, machine_json, created, updated)
     pairing(pairing_id PK, position, player, opponent, games, player_budget, opponent_budget)
     game(game_id PK, pairing_id, pair_index, swap, seat0, seat1, budgets_json, seeds_json,
          opening, winner, score, reason, error, plies, moves_json, stats_json, duration, finished,
          version, build)   -- the mcts_arena version and build fingerprint that played it
-    pair(pairing_id, pair_index, outcome, PK(pairing_id, pair_index))   -- pair_outcome()
+    pair(pairing_id, pair_index, outcome, points, PK(pairing_id, pair_index))
+                                   -- stats.pair_outcome(); points: the player's pair score in
+                                   -- half points, NULL for a pair with an error game
+    tally(...), pair_tally(...)    -- the aggregates (results/aggregates.py): kept by the writer
+                                   -- in the same transaction as the games they count
     meta(key PK, value)            -- schema version; `sprt/<pairing id>` (the runner's SPRT
                                    -- decision, JSON); `tournament` (a tournament's settings, JSON);
                                    -- `mixed_builds` (when and which builds --allow-mixed-builds
@@ -56,23 +62,27 @@ import sqlite3
 import stat
 import tempfile
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Self
 
 from mcts_arena.errors import UserError
-from mcts_arena.results import rows
+from mcts_arena.results import aggregates, rows
 from mcts_arena.results.rows import CorruptStoreError
 
-__all__ = ["APPLICATION_ID", "DB_NAME", "GAME_TABLE_COLUMNS", "LOCK_NAME", "SCHEMA",
-           "SCHEMA_VERSION", "CorruptStoreError", "ReadView", "Store", "check_intact",
+__all__ = ["AGGREGATE_TABLES", "APPLICATION_ID", "DB_NAME", "GAME_TABLE_COLUMNS", "LOCK_NAME",
+           "SCHEMA", "SCHEMA_VERSION", "CorruptStoreError", "ReadView", "Store", "check_intact",
            "check_ours", "pairing_id", "text_factory", "writer_holds_lock"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DB_NAME = "arena.sqlite"
 LOCK_NAME = ".lock"
 APPLICATION_ID = 0x41524E41         # "ARNA" in the SQLite header (offset 68)
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _OUR_TABLES = {"meta", "experiment", "pairing", "game", "pair"}
+#: The tables a store of version 3 adds: the aggregates (a reader recounts them from the games
+#: of an older store; the writer adds them).
+AGGREGATE_TABLES = ("tally", "pair_tally")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -93,8 +103,22 @@ CREATE TABLE IF NOT EXISTS game (
     version TEXT, build TEXT);
 CREATE INDEX IF NOT EXISTS game_pairing ON game (pairing_id, pair_index);
 CREATE TABLE IF NOT EXISTS pair (
-    pairing_id TEXT NOT NULL, pair_index INTEGER NOT NULL, outcome TEXT NOT NULL,
+    pairing_id TEXT NOT NULL, pair_index INTEGER NOT NULL, outcome TEXT NOT NULL, points INTEGER,
     PRIMARY KEY (pairing_id, pair_index));
+CREATE TABLE IF NOT EXISTS tally (
+    pairing_id TEXT NOT NULL, swap INTEGER NOT NULL, result TEXT NOT NULL, reason TEXT NOT NULL,
+    version TEXT NOT NULL, build TEXT NOT NULL, games INTEGER NOT NULL, plies INTEGER NOT NULL,
+    player_moves INTEGER NOT NULL, player_sims NOT NULL, player_nodes NOT NULL,
+    player_wall REAL NOT NULL, player_walled INTEGER NOT NULL,
+    opponent_moves INTEGER NOT NULL, opponent_sims NOT NULL, opponent_nodes NOT NULL,
+    opponent_wall REAL NOT NULL, opponent_walled INTEGER NOT NULL,
+    first_game INTEGER NOT NULL, first_finished REAL NOT NULL, last_finished REAL NOT NULL,
+    PRIMARY KEY (pairing_id, swap, result, reason, version, build));
+CREATE TABLE IF NOT EXISTS pair_tally (
+    pairing_id TEXT NOT NULL, outcome TEXT NOT NULL, points INTEGER NOT NULL,
+    pairs INTEGER NOT NULL, PRIMARY KEY (pairing_id, outcome, points));
+CREATE INDEX IF NOT EXISTS game_finished ON game (finished);
+CREATE INDEX IF NOT EXISTS game_error ON game (pairing_id) WHERE reason = 'error';
 """
 
 GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "seat1",
@@ -102,7 +126,8 @@ GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "s
                       "error", "plies", "moves_json", "stats_json", "duration", "finished",
                       "version", "build")
 #: Columns a store of an older schema lacks, added (NULL for its games) when a run opens it.
-ADDED_COLUMNS = {"game": (("version", "TEXT"), ("build", "TEXT"))}
+ADDED_COLUMNS = {"game": (("version", "TEXT"), ("build", "TEXT")),
+                 "pair": (("points", "INTEGER"),)}
 
 
 #: The columns each of our tables must have (a store missing one is damaged; the columns a
@@ -126,6 +151,7 @@ class Store:
         self.directory = directory
         self.conn = conn
         self._view = view
+        self._recounted: tuple[list[dict], list[dict]] | None = None
 
     # ---- opening / closing --------------------------------------------------------------
     @classmethod
@@ -171,6 +197,11 @@ class Store:
                order: str = "", limit: int | None = None) -> list[dict]:
         """Rows of `table` (dicts; JSON columns decoded, see rows.check_row), every value
         checked; CorruptStoreError (one line) for the first bad one."""
+        return list(self.iter_select(table, columns, where, args, order, limit))
+
+    def iter_select(self, table: str, columns: str = "*", where: str = "", args: tuple = (),
+                    order: str = "", limit: int | None = None) -> Iterator[dict]:
+        """`select`, one row at a time (a pass over many games holds one in memory)."""
         q = f"SELECT {columns} FROM {table}"
         if where:
             q += f" WHERE {where}"
@@ -178,13 +209,11 @@ class Store:
             q += f" ORDER BY {order}"
         if limit:
             q += f" LIMIT {int(limit)}"
-        out = []
         for r in self.conn.execute(q, args):
             row, col, why = rows.check_row(table, dict(r))
             if col is not None:
                 raise self.corrupt(rows.row_name(table, dict(r)), col, why)
-            out.append(row)
-        return out
+            yield row
 
     def meta_json(self, key: str, rule: rows.Rule = rows.anything):
         """The meta value `key` decoded from JSON and checked by `rule` (None if absent)."""
@@ -244,19 +273,7 @@ class Store:
         """{(version, build): games} of the stored games (of one pairing; without error games
         unless `errors`), oldest build first; (None, None) counts the games of a store made
         before games carried their build."""
-        where, args = [], []
-        if pairing_id is not None:
-            where.append("pairing_id = ?")
-            args.append(pairing_id)
-        if not errors:
-            where.append("reason != 'error'")
-        cond = (" WHERE " + " AND ".join(where)) if where else ""
-        if not self.has_column("game", "build"):
-            n = self.conn.execute("SELECT COUNT(*) FROM game" + cond, args).fetchone()[0]
-            return {(None, None): n} if n else {}
-        q = (f"SELECT version, build, COUNT(*) FROM game{cond} GROUP BY version, build "
-             f"ORDER BY MIN(finished)")
-        return {(r[0], r[1]): r[2] for r in self.conn.execute(q, args)}
+        return aggregates.builds(self.aggregates()[0], pairing_id, errors)
 
     def last_finished(self) -> float | None:
         """The unix time the last stored game finished (None: no games)."""
@@ -266,15 +283,50 @@ class Store:
     def has_column(self, table: str, column: str) -> bool:
         return any(r[1] == column for r in self.conn.execute(f"PRAGMA table_info({table})"))
 
+    def has_table(self, table: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                 "name = ?", (table,)).fetchone() is not None
+
     def pair_outcomes(self, pairing_id: str) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for r in self.select("pair", "pairing_id, outcome", "pairing_id = ?", (pairing_id,)):
-            out[r["outcome"]] = out.get(r["outcome"], 0) + 1
-        return out
+        """{outcome: pairs} of one pairing's complete pairs (stats.pair_outcome)."""
+        return aggregates.pair_outcomes(self.aggregates()[1], pairing_id)
 
     def pairing_games_count(self) -> dict[str, int]:
-        rows_ = self.conn.execute("SELECT pairing_id, COUNT(*) FROM game GROUP BY pairing_id")
-        return {r[0]: r[1] for r in rows_}
+        out: dict[str, int] = {}
+        for r in self.aggregates()[0]:
+            out[r["pairing_id"]] = out.get(r["pairing_id"], 0) + r["games"]
+        return out
+
+    # ---- aggregates (results/aggregates.py) -----------------------------------------------
+    def aggregates(self) -> tuple[list[dict], list[dict]]:
+        """(tally rows, pair_tally rows): the writer's aggregates, checked to count every
+        stored game and pair (CorruptStoreError, one line, where they do not: a store changed
+        by hand or by a writer that does not keep them); for a store made before them, counted
+        from its games in memory (once per open, read-only: nothing is written)."""
+        if self._recounted is not None:
+            return self._recounted
+        if not all(self.has_table(t) for t in AGGREGATE_TABLES):
+            found = aggregates.recount(self.recount_games())
+            if self._view is not None:      # a reader's snapshot: no writer changes it
+                self._recounted = found
+            return found
+        tally, pairs = self.select("tally"), self.select("pair_tally")
+        for what, counted, table in (("games", sum(r["games"] for r in tally), "game"),
+                                     ("pairs", sum(r["pairs"] for r in pairs), "pair")):
+            stored = self.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            if counted != stored:
+                raise CorruptStoreError(
+                    f"{self.directory / DB_NAME}: its aggregates disagree with its {what} "
+                    f"(they count {counted}, the store holds {stored}); nothing was changed; "
+                    f"'arena recount {self.directory}' counts them again from the games")
+        return tally, pairs
+
+    def recount_games(self) -> Iterator[dict]:
+        """Every stored game as `aggregates.game_entry` takes it (no moves), one at a time."""
+        cols = "game_id, pairing_id, pair_index, swap, score, reason, plies, finished, stats_json"
+        if self.has_column("game", "build"):
+            cols += ", version, build"
+        return self.iter_select("game", cols)
 
     # ---- meta -------------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
