@@ -28,8 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from mcts_arena import stats
-
 KEY = ("pairing_id", "swap", "result", "reason", "version", "build")
 SIDE = ("moves", "sims", "nodes", "wall", "walled")
 SUMS = ("games", "plies") + tuple(f"{who}_{c}" for who in ("player", "opponent") for c in SIDE)
@@ -76,6 +74,8 @@ def game_entry(g: Mapping) -> tuple[tuple, tuple]:
 def pair_entry(pairing_id: str, first: float | None, second: float | None) -> tuple:
     """The pair_tally key of a complete pair: the player's scores where it moved first and
     second (None: an error game)."""
+    from mcts_arena import stats    # scipy: not in every process that imports the store
+
     outcome = stats.pair_outcome(first, second)
     points = -1 if outcome == "error" else round(2 * (first + second))
     return pairing_id, outcome, points
@@ -181,6 +181,8 @@ def pairing_counts(tally: list[dict], pairs: list[dict]) -> dict[str, dict]:
 
 def pair_statistics(penta: list[int] | None) -> dict:
     """The pentanomial of a pairing's complete pairs with its score and interval (None: none)."""
+    from mcts_arena import stats
+
     if not penta or not sum(penta):
         return {"pentanomial": None, "pair_games": 0, "pair_score": None,
                 "pair_ci_low": None, "pair_ci_high": None}

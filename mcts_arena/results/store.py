@@ -254,13 +254,16 @@ class Store:
         return self.select("game", columns, "pairing_id = ?", (pairing_id,),
                            "pairing_id, pair_index, swap")
 
-    def game_list(self, pairing_id: str) -> list[dict]:
+    def game_list(self, pairing_id: str, start: int = 0, stop: int | None = None
+                  ) -> list[dict]:
         """The games of one pairing without their moves (game_id, pair_index, swap, seat0,
-        seat1, winner, score, reason, error, plies, duration, finished), in pair order."""
+        seat1, winner, score, reason, error, plies, duration, finished), in pair order: those
+        of pairs `start` to `stop` (excluded; None: to the last)."""
         rows = self.conn.execute(
             "SELECT game_id, pair_index, swap, seat0, seat1, winner, score, reason, error, plies, "
-            "duration, finished FROM game WHERE pairing_id = ? ORDER BY pair_index, swap",
-            (pairing_id,))
+            "duration, finished FROM game WHERE pairing_id = ? AND pair_index >= ? AND "
+            "pair_index < ? ORDER BY pair_index, swap",
+            (pairing_id, start, 2 ** 62 if stop is None else stop))
         return [dict(r) for r in rows]
 
     def game_ids(self, limit: int | None = None) -> list[str]:
