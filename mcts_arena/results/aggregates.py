@@ -74,7 +74,7 @@ def game_entry(g: Mapping) -> tuple[tuple, tuple]:
 def pair_entry(pairing_id: str, first: float | None, second: float | None) -> tuple:
     """The pair_tally key of a complete pair: the player's scores where it moved first and
     second (None: an error game)."""
-    from mcts_arena import stats    # scipy: not in every process that imports the store
+    from mcts_arena import stats  # scipy: not in every process that imports the store
 
     outcome = stats.pair_outcome(first, second)
     points = -1 if outcome == "error" else round(2 * (first + second))
