@@ -107,23 +107,36 @@ class Recount:
     def tally_rows(self) -> list[dict]:
         return [dict(zip(TALLY_COLUMNS, k + tuple(v))) for k, v in self.groups.items()]
 
-    def pair_rows(self) -> list[dict]:
-        """Every complete pair counted (a pair is complete once both its games are stored)."""
-        counts: dict[tuple, int] = {}
-        for (pid, _k), by_swap in self._scores.items():
+    def pairs_scored(self) -> list[tuple]:
+        """The pair table's rows: (pairing_id, pair_index, outcome, points or None) of every
+        complete pair (a pair is complete once both its games are stored)."""
+        out = []
+        for (pid, k), by_swap in self._scores.items():
             if len(by_swap) == 2:
-                key = pair_entry(pid, by_swap[0], by_swap[1])
-                counts[key] = counts.get(key, 0) + 1
+                _pid, outcome, points = pair_entry(pid, by_swap[0], by_swap[1])
+                out.append((pid, k, outcome, None if points < 0 else points))
+        return out
+
+    def pair_rows(self) -> list[dict]:
+        counts: dict[tuple, int] = {}
+        for pid, _k, outcome, points in self.pairs_scored():
+            key = (pid, outcome, -1 if points is None else points)
+            counts[key] = counts.get(key, 0) + 1
         return [dict(zip(PAIR_COLUMNS, k + (n,))) for k, n in counts.items()]
 
 
 def recount(games: Iterable[Mapping]) -> tuple[list[dict], list[dict]]:
     """(tally rows, pair_tally rows) of `games` (mappings as `game_entry` takes): what the
     writer's tables must hold for a store of these games."""
+    r = counted(games)
+    return r.tally_rows(), r.pair_rows()
+
+
+def counted(games: Iterable[Mapping]) -> Recount:
     r = Recount()
     for g in games:
         r.add_game(g)
-    return r.tally_rows(), r.pair_rows()
+    return r
 
 
 def _work(sims_total: float, nodes_total: float, moves: int) -> tuple[float | None, str | None]:

@@ -1,5 +1,5 @@
 """`arena recount DIR`: a store's aggregates (results/aggregates.py) counted again from its
-games and pairs and written in one transaction, under the store's lock; the games themselves
+games (with the pair table they score) and written in one transaction, under the lock; the games
 are not touched. What a reader says to do when a store's aggregates disagree with its games (a
 store changed by hand, or by a build that did not keep them)."""
 from __future__ import annotations
@@ -26,4 +26,4 @@ def _rows(store: Store) -> tuple:
     """The aggregate tables' rows as stored (unchecked: a damaged value is what a recount
     mends)."""
     return tuple(sorted(repr(tuple(r)) for r in store.conn.execute(f"SELECT * FROM {t}"))
-                 for t in AGGREGATE_TABLES)
+                 for t in (*AGGREGATE_TABLES, "pair"))

@@ -519,22 +519,20 @@ def _upgrade(conn: sqlite3.Connection, store: Store) -> None:
 
 
 def write_aggregates(conn: sqlite3.Connection, store: Store) -> tuple[int, int]:
-    """Replace the aggregates by a count of the stored games and pairs (inside the caller's
-    transaction), `pair.points` with them; (games, pairs) counted."""
-    tally, pairs = aggregates.recount(store.recount_games())
-    conn.execute("DELETE FROM tally")
-    conn.execute("DELETE FROM pair_tally")
+    """Replace the aggregates and the pair table (inside the caller's transaction) by a count
+    of the stored games; (games, complete pairs) counted."""
+    found = aggregates.counted(store.recount_games())
+    tally, pairs, scored = found.tally_rows(), found.pair_rows(), found.pairs_scored()
+    for table in ("tally", "pair_tally", "pair"):
+        conn.execute(f"DELETE FROM {table}")
     cols = aggregates.TALLY_COLUMNS
     conn.executemany(f"INSERT INTO tally ({', '.join(cols)}) VALUES "
                      f"({', '.join('?' * len(cols))})", [tuple(r[c] for c in cols) for r in tally])
     conn.executemany("INSERT INTO pair_tally VALUES (?, ?, ?, ?)",
                      [tuple(r[c] for c in aggregates.PAIR_COLUMNS) for r in pairs])
-    # each pair's points from its two games (NULL with an error game)
-    conn.execute(
-        "UPDATE pair SET points = (SELECT CASE WHEN COUNT(*) = 2 THEN CAST(ROUND(2 * SUM(g.score)) "
-        "AS INTEGER) END FROM game g WHERE g.pairing_id = pair.pairing_id AND g.pair_index = "
-        "pair.pair_index AND g.reason != 'error' AND g.score IS NOT NULL)")
-    return sum(r["games"] for r in tally), sum(r["pairs"] for r in pairs)
+    conn.executemany("INSERT INTO pair (pairing_id, pair_index, outcome, points) VALUES "
+                     "(?, ?, ?, ?)", scored)
+    return sum(r["games"] for r in tally), len(scored)
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
