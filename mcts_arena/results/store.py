@@ -313,14 +313,23 @@ class Store:
             if self._view is not None:      # a reader's snapshot: no writer changes it
                 self._recounted = found
             return found
-        tally, pairs = self.select("tally"), self.select("pair_tally")
+        own = not self.conn.in_transaction      # one snapshot while a writer commits games
+        if own:
+            self.conn.execute("BEGIN")
+        try:
+            tally, pairs = self.select("tally"), self.select("pair_tally")
+            stored = {t: self.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                      for t in ("game", "pair")}
+        finally:
+            if own:
+                self.conn.execute("COMMIT")
         for what, counted, table in (("games", sum(r["games"] for r in tally), "game"),
                                      ("pairs", sum(r["pairs"] for r in pairs), "pair")):
-            stored = self.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-            if counted != stored:
+            if counted != stored[table]:
                 raise CorruptStoreError(
                     f"{self.directory / DB_NAME}: its aggregates disagree with its {what} "
-                    f"(they count {counted}, the store holds {stored}); nothing was changed; "
+                    f"(they count {counted}, the store holds {stored[table]}); nothing was "
+                    f"changed; "
                     f"'arena recount {self.directory}' counts them again from the games")
         return tally, pairs
 
