@@ -216,3 +216,17 @@ def test_load_leaves_the_moves_out_unless_asked(tmp_path):
     full = results.load(tmp_path / "bt-v2", moves=True)
     assert list(full.columns[:-1]) == list(plain.columns) and full.columns[-1] == "moves"
     assert all(len(m) == p for m, p in zip(full["moves"], full["plies"]))
+
+
+def test_a_large_truncated_store_is_refused_without_reading_it_all(tmp_path, monkeypatch):
+    from mcts_arena.results import store as store_mod
+
+    _copy_v2(tmp_path)
+    db = tmp_path / "bt-v2" / "arena.sqlite"
+    monkeypatch.setattr(store_mod, "QUICK_CHECK_BYTES", 1000)     # "large": checked by header
+    Store.open(db.parent).close()
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 2])
+    r = CliRunner().invoke(cli, ["report", str(db.parent), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 2 and "damaged store" in r.output and "shorter than its header" in \
+        r.output and len(r.output.strip().splitlines()) == 1
