@@ -34,8 +34,9 @@ A store is recognised before anything is written to it: its SQLite header carrie
 `PRAGMA application_id = APPLICATION_ID` (set before the switch to WAL, so it is in the main
 file); a store made before the id existed is recognised by its `meta.schema_version` row and
 tables. Any other file named arena.sqlite (not SQLite, an other program's database) is refused
-with one line and left as it is; a damaged or truncated store (`PRAGMA quick_check` fails, a
-table without its columns) is refused the same way, and so is a row holding a value its column
+with one line and left as it is; a damaged or truncated store (`PRAGMA quick_check` fails, or,
+above QUICK_CHECK_BYTES, the file is shorter than its header says; a table without its
+columns) is refused the same way, and so is a row holding a value its column
 cannot hold (results/rows.py: one line naming the store, the row and the column).
 
 Reading never writes nor creates a file (`ReadView`): while an `arena` writer holds the
