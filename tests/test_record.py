@@ -115,7 +115,9 @@ def test_a_store_of_schema_1_gains_the_columns_and_its_games_read_as_unrecorded(
     db = cwd / "results/prov/arena.sqlite"
     conn = sqlite3.connect(db)                     # as a store made before provenance
     conn.executescript("ALTER TABLE game DROP COLUMN version; ALTER TABLE game DROP COLUMN "
-                       "build; UPDATE meta SET value = '1' WHERE key = 'schema_version';")
+                       "build; UPDATE meta SET value = '1' WHERE key = 'schema_version'; "
+                       "DROP TABLE tally; DROP TABLE pair_tally; DROP INDEX game_finished; "
+                       "DROP INDEX game_error; ALTER TABLE pair DROP COLUMN points;")
     conn.close()
     with Store.open(cwd / "results/prov") as st:
         assert st.builds() == {(None, None): 4}
@@ -124,7 +126,7 @@ def test_a_store_of_schema_1_gains_the_columns_and_its_games_read_as_unrecorded(
     assert r.exit_code == 2 and "an unrecorded build" in r.output
     assert _run("--games", "6", "--allow-mixed-builds").exit_code == 0
     with Store.open(cwd / "results/prov") as st:
-        assert st.get_meta("schema_version") == "2"
+        assert st.get_meta("schema_version") == "3"
         assert st.builds()[(None, None)] == 4 and len(st.builds()) == 2
 
 

@@ -28,7 +28,8 @@ from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.runner import config
 from mcts_arena.runner import plan as plan_mod
 from mcts_arena.runner.experiment import run_experiment
-from mcts_arena.runner.writer import Writer
+from mcts_arena.runner.recount import recount
+from mcts_arena.runner.writer import Writer, write_aggregates
 from mcts_arena.serve import catalog, live
 from mcts_arena.serve.app import build_app
 from mcts_arena.serve.server import bind, url_of
@@ -140,6 +141,7 @@ def test_builds_are_the_stored_games_own(root, tmp_path):
         c.execute("UPDATE game SET version = NULL, build = NULL WHERE rowid IN "
                   "(SELECT rowid FROM game ORDER BY finished LIMIT 5)")
     c.close()
+    recount(tmp_path / "bt")            # games changed by hand: their aggregates counted again
     with Store.open(tmp_path / "bt") as store:
         builds = catalog.builds_of(store)
         exp_version = store.experiment()["version"]
@@ -172,7 +174,9 @@ def test_a_store_of_schema_1_is_shown_and_its_games_unrecorded(root, tmp_path):
     shutil.copytree(root / "bt", tmp_path / "bt")
     c = sqlite3.connect(tmp_path / "bt" / DB_NAME)
     c.executescript("ALTER TABLE game DROP COLUMN version; ALTER TABLE game DROP COLUMN build; "
-                    "UPDATE meta SET value = '1' WHERE key = 'schema_version';")
+                    "UPDATE meta SET value = '1' WHERE key = 'schema_version'; "
+                    "DROP TABLE tally; DROP TABLE pair_tally; DROP INDEX game_finished; "
+                    "DROP INDEX game_error; ALTER TABLE pair DROP COLUMN points;")
     c.close()
     before = tree_hash(tmp_path)
     s = catalog.summary(catalog.Entry("bt", tmp_path / "bt"))
@@ -192,6 +196,7 @@ def test_state_follows_the_lock_and_the_plan(tmp_path):
     assert not catalog.lock_held(tmp_path / "hx")
     with Writer.open(tmp_path / "hx") as w:       # one game fewer than planned: interrupted
         w.conn.execute("DELETE FROM game WHERE game_id = (SELECT MAX(game_id) FROM game)")
+        write_aggregates(w.conn, w)     # a game taken away by hand: counted again
     s = catalog.summary(entry)
     assert (s["state"], s["stored"], s["planned"]) == ("interrupted", 1, 2)
 
@@ -339,6 +344,7 @@ def test_standings_are_recomputed_at_most_once_per_interval(root, tmp_path, monk
     assert lv.experiment("bt") is first                     # nothing changed: the same answer
     with Writer.open(tmp_path / "bt") as w:                  # a game less: the store changed
         w.conn.execute("DELETE FROM game WHERE game_id = (SELECT MAX(game_id) FROM game)")
+        write_aggregates(w.conn, w)     # a game taken away by hand: counted again
     monkeypatch.setattr(live, "MIN_INTERVAL", 3600.0)
     assert lv.experiment("bt") is first                     # within the interval: kept
     monkeypatch.setattr(live, "MIN_INTERVAL", 0.0)

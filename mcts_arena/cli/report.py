@@ -42,3 +42,16 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
 
     for chunk in report(list(paths), fmt, ci, out, compare, figures, dpi):
         click.echo(chunk, nl=False)
+
+
+@cli.command("recount")
+@click.argument("results_dir", metavar="RESULTS")
+def recount_cmd(results_dir: str) -> None:
+    """Count the aggregates of the store in RESULTS (what reports, standings and the live page
+    read instead of every game) again from its games, and write them in one transaction. The
+    games are not changed. Needed only for a store whose aggregates disagree with its games
+    (changed by hand, or by a build that did not keep them): a report names such a store."""
+    from mcts_arena.results.frames import require_results_dir
+    from mcts_arena.runner.recount import recount
+
+    click.echo(recount(require_results_dir(results_dir)))

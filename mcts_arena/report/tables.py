@@ -66,15 +66,13 @@ import math
 import re
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from mcts_arena import budgets, results, stats
 from mcts_arena import games as _games
 from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name, parts
 from mcts_arena.report import scaling
+from mcts_arena.results import aggregates, tournament
 from mcts_arena.results import rows as row_rules
-from mcts_arena.results import tournament
 from mcts_arena.results.sprt import sprt_status, sprt_text
 from mcts_arena.results.store import Store
 
@@ -159,18 +157,6 @@ _NO_GAMES = {k: 0 for k in ("games", "wins", "draws", "losses", "errors", "time_
     "pair_ci_high": None, "builds": {}}
 
 
-def _plain(d: dict) -> dict:
-    """numpy scalars and NaN of a DataFrame row as Python ints, floats and None."""
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, (np.integer,)):
-            v = int(v)
-        elif isinstance(v, (float, np.floating)):
-            v = None if not math.isfinite(v) else float(v)
-        out[k] = v
-    return out
-
-
 def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     """The rows (see the module docstring) of every pairing in `store`, in config order."""
     if ci not in CI_CHOICES:
@@ -181,13 +167,14 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     default_budget = cfg.get("budget")
     recorded = {p.get("id"): p for p in cfg.get("pairings", [])}
     sprt = sprt_status(store)
-    counts = results.pairing_counts(results.frame(store))
+    tally, pairs = store.aggregates()       # no game is read: results/aggregates.py
+    counts = aggregates.pairing_counts(tally, pairs)
     rows = []
     for p in store.pairings():
         pid = p["pairing_id"]
         pb = _clean_budget(p["player_budget"] or default_budget)
         ob = _clean_budget(p["opponent_budget"] or default_budget)
-        c = _plain(counts.loc[pid].to_dict()) if pid in counts.index else _NO_GAMES
+        c = counts.get(pid, _NO_GAMES)
         w, d, lo, n = c["wins"], c["draws"], c["losses"], c["games"]
         ci_low, ci_high, used = _ci(w, d, lo, ci) if n else (None, None, None)
         e, ee = stats.elo(w, d, lo)
@@ -205,7 +192,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             "pairs": None, "sprt": None, "sweep": None,
         }
         if _games.pair_rule(game):
-            po = store.pair_outcomes(pid)
+            po = aggregates.pair_outcomes(pairs, pid)
             pw_, pd_, pl_ = (po.get(k, 0) for k in ("player", "draw", "opponent"))
             lo_, hi_, _ = _ci(pw_, 0, pl_, ci)
             row["pairs"] = {"won": pw_, "drawn": pd_, "lost": pl_,

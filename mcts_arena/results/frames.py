@@ -7,7 +7,9 @@
     >>> rows = report_frame(["results/quickstart"])
 
 `load(DIR)` reads a results directory (read-only) into a DataFrame with one row per stored game
-(error games included; their `result` is "error"). Columns (`GAME_COLUMNS`):
+(error games included; their `result` is "error"), without the games' moves (`load(DIR,
+moves=True)` adds them as a column `moves`, each game's list of moves in notation). Columns
+(`GAME_COLUMNS`):
 
     experiment, game        experiment name, game name
     game_id, pairing        the game's id, its pairing's id
@@ -35,9 +37,9 @@
                             (None for a game stored before games carried their build)
 
 `pairing_counts(games)` aggregates it per pairing (W/D/L, errors, per-seat wins, mean plies,
-work per move) exactly as `arena report` counts; `report.tables.pairing_rows` is built on it,
-so a notebook gets the report's numbers. This module sits below the report: it imports the
-store and the statistics leaf only.
+work per move) as `arena report` counts; the report reads the same counts from the store's
+aggregates (results/aggregates.py) instead of every game, and tests hold the two equal. This
+module sits below the report: it imports the store and the statistics leaf only.
 """
 from __future__ import annotations
 
@@ -49,7 +51,7 @@ import pandas as pd
 
 from mcts_arena import stats
 from mcts_arena.errors import UserError
-from mcts_arena.results.store import DB_NAME, Store
+from mcts_arena.results.store import DB_NAME, GAME_TABLE_COLUMNS, Store
 
 GAME_COLUMNS = ("experiment", "game", "game_id", "pairing", "pair_index", "swap", "player",
                 "opponent", "seat0", "seat1", "player_seat", "player_budget", "opponent_budget",
@@ -83,13 +85,22 @@ def _budget(b) -> str | None:
         {k: v for k, v in b.items() if v is not None}, sort_keys=True, ensure_ascii=False)
 
 
-def frame(store: Store) -> pd.DataFrame:
-    """The games of an open `store.Store` as a DataFrame (see the module docstring)."""
+#: The game table's columns a frame reads without the moves (the per-move statistics give
+#: each side's moves and work).
+_READ = ", ".join(c for c in GAME_TABLE_COLUMNS if c not in ("moves_json", "seeds_json"))
+
+
+def frame(store: Store, moves: bool = False) -> pd.DataFrame:
+    """The games of an open `store.Store` as a DataFrame (see the module docstring); with
+    `moves`, a last column `moves` holds each game's moves."""
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
     pairings = {p["pairing_id"]: (p["player"], p["opponent"]) for p in store.pairings()}
     recs = []
-    for g in store.games():
+    columns = _READ + (", moves_json" if moves else "")
+    if not store.has_column("game", "build"):
+        columns = ", ".join(c for c in columns.split(", ") if c not in ("version", "build"))
+    for g in store.iter_select("game", columns, order="pairing_id, pair_index, swap"):
         player, opponent = pairings.get(g["pairing_id"], (None, None))
         seats = list(g["budgets"]) + [None, None]
         pbt, obt = _budget(seats[g["swap"]]), _budget(seats[1 - g["swap"]])
@@ -105,8 +116,10 @@ def frame(store: Store) -> pd.DataFrame:
             "score": np.nan if err else g["score"], "reason": g["reason"], "plies": g["plies"],
             **{f"player_{k}": v for k, v in mine.items()},
             **{f"opponent_{k}": v for k, v in theirs.items()},
-            "duration": g["duration"], "version": g.get("version"), "build": g.get("build")})
-    df = pd.DataFrame.from_records(recs, columns=list(GAME_COLUMNS))
+            "duration": g["duration"], "version": g.get("version"), "build": g.get("build"),
+            **({"moves": g["moves"]} if moves else {})})
+    df = pd.DataFrame.from_records(recs, columns=list(GAME_COLUMNS) + (["moves"] if moves
+                                                                          else []))
     df["winner"] = df["winner"].astype("Int64")
     for c in ("pair_index", "swap", "player_seat", "plies", "player_moves", "opponent_moves"):
         df[c] = df[c].astype("int64")
@@ -124,10 +137,11 @@ def require_results_dir(path: str | Path) -> Path:
     return d
 
 
-def load(directory: str | Path) -> pd.DataFrame:
-    """The stored games of the results directory `directory` (read-only), one row per game."""
+def load(directory: str | Path, moves: bool = False) -> pd.DataFrame:
+    """The stored games of the results directory `directory` (read-only), one row per game;
+    with `moves`, their moves too (see the module docstring)."""
     with Store.open(require_results_dir(directory)) as store:
-        return frame(store)
+        return frame(store, moves)
 
 
 def _work(sims_total: float, nodes_total: float, moves: int) -> tuple[float | None, str | None]:

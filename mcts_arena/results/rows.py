@@ -198,7 +198,18 @@ TABLES: dict[str, dict[str, Rule]] = {
                    "identity_json": json_of(obj()), "version": text,
                    "machine_json": json_of(obj()), "created": text, "updated": text},
     "pair": {"pairing_id": text, "pair_index": count,
-             "outcome": one_of("player", "opponent", "draw", "discarded", "error")},
+             "outcome": one_of("player", "opponent", "draw", "discarded", "error"),
+             "points": opt(integer(0, 4))},
+    "tally": {"pairing_id": text, "swap": seat, "result": one_of("win", "draw", "loss", "error"),
+              "reason": text, "version": text, "build": text, "games": integer(1),
+              "plies": count, "player_moves": count, "player_sims": number,
+              "player_nodes": number, "player_wall": number, "player_walled": count,
+              "opponent_moves": count, "opponent_sims": number, "opponent_nodes": number,
+              "opponent_wall": number, "opponent_walled": count, "first_game": count,
+              "first_finished": number, "last_finished": number},
+    "pair_tally": {"pairing_id": text,
+                   "outcome": one_of("player", "opponent", "draw", "discarded", "error"),
+                   "points": integer(-1, 4), "pairs": integer(1)},
     "meta": {"key": text, "value": text},
     "solve": {"player": text, "position_id": text, "seed": count,
               "budgets_json": json_of(list_of(count)),
@@ -210,7 +221,8 @@ TABLES: dict[str, dict[str, Rule]] = {
 
 #: How a row of each table is named in a message.
 _KEYS = {"game": ("game", "game_id"), "pairing": ("pairing", "pairing_id"),
-         "pair": ("pair of", "pairing_id"), "meta": ("meta", "key")}
+         "pair": ("pair of", "pairing_id"), "meta": ("meta", "key"),
+         "tally": ("tally of", "pairing_id"), "pair_tally": ("pair tally of", "pairing_id")}
 
 
 def row_name(table: str, row: dict) -> str:

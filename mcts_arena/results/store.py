@@ -7,15 +7,21 @@ keyed by their deterministic id (`runner.plan.game_id`), so storing a game twice
 (an `error` game is replaced by a later, successful play of the same id); `.lock` in the
 results directory (fcntl.flock) keeps a second `arena run` out.
 
-Schema (version 2; a version-1 store gains the two provenance columns of `game` when a run
-opens it for writing, its old games keeping NULL there: "an unrecorded build"):
+Schema (version 3; a version-1 store gains the two provenance columns of `game` when a run
+opens it for writing, its old games keeping NULL there: "an unrecorded build"; a store of
+version 2 or older gains the aggregates, `pair.points` and the two indexes in one transaction
+when a run first opens it: see `Writer.open`):
 
     experiment(id=1, name, config_json, identity_json, version, machine_json, created, updated)
     pairing(pairing_id PK, position, player, opponent, games, player_budget, opponent_budget)
     game(game_id PK, pairing_id, pair_index, swap, seat0, seat1, budgets_json, seeds_json,
          opening, winner, score, reason, error, plies, moves_json, stats_json, duration, finished,
          version, build)   -- the mcts_arena version and build fingerprint that played it
-    pair(pairing_id, pair_index, outcome, PK(pairing_id, pair_index))   -- pair_outcome()
+    pair(pairing_id, pair_index, outcome, points, PK(pairing_id, pair_index))
+                                   -- stats.pair_outcome(); points: the player's pair score in
+                                   -- half points, NULL for a pair with an error game
+    tally(...), pair_tally(...)    -- the aggregates (results/aggregates.py): kept by the writer
+                                   -- in the same transaction as the games they count
     meta(key PK, value)            -- schema version; `sprt/<pairing id>` (the runner's SPRT
                                    -- decision, JSON); `tournament` (a tournament's settings, JSON);
                                    -- `mixed_builds` (when and which builds --allow-mixed-builds
@@ -28,8 +34,9 @@ A store is recognised before anything is written to it: its SQLite header carrie
 `PRAGMA application_id = APPLICATION_ID` (set before the switch to WAL, so it is in the main
 file); a store made before the id existed is recognised by its `meta.schema_version` row and
 tables. Any other file named arena.sqlite (not SQLite, an other program's database) is refused
-with one line and left as it is; a damaged or truncated store (`PRAGMA quick_check` fails, a
-table without its columns) is refused the same way, and so is a row holding a value its column
+with one line and left as it is; a damaged or truncated store (`PRAGMA quick_check` fails, or,
+above QUICK_CHECK_BYTES, the file is shorter than its header says; a table without its
+columns) is refused the same way, and so is a row holding a value its column
 cannot hold (results/rows.py: one line naming the store, the row and the column).
 
 Reading never writes nor creates a file (`ReadView`): while an `arena` writer holds the
@@ -56,23 +63,27 @@ import sqlite3
 import stat
 import tempfile
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Self
 
 from mcts_arena.errors import UserError
-from mcts_arena.results import rows
+from mcts_arena.results import aggregates, rows
 from mcts_arena.results.rows import CorruptStoreError
 
-__all__ = ["APPLICATION_ID", "DB_NAME", "GAME_TABLE_COLUMNS", "LOCK_NAME", "SCHEMA",
-           "SCHEMA_VERSION", "CorruptStoreError", "ReadView", "Store", "check_intact",
+__all__ = ["AGGREGATE_TABLES", "APPLICATION_ID", "DB_NAME", "GAME_TABLE_COLUMNS", "LOCK_NAME",
+           "SCHEMA", "SCHEMA_VERSION", "CorruptStoreError", "ReadView", "Store", "check_intact",
            "check_ours", "pairing_id", "text_factory", "writer_holds_lock"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DB_NAME = "arena.sqlite"
 LOCK_NAME = ".lock"
 APPLICATION_ID = 0x41524E41         # "ARNA" in the SQLite header (offset 68)
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _OUR_TABLES = {"meta", "experiment", "pairing", "game", "pair"}
+#: The tables a store of version 3 adds: the aggregates (a reader recounts them from the games
+#: of an older store; the writer adds them).
+AGGREGATE_TABLES = ("tally", "pair_tally")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -93,8 +104,22 @@ CREATE TABLE IF NOT EXISTS game (
     version TEXT, build TEXT);
 CREATE INDEX IF NOT EXISTS game_pairing ON game (pairing_id, pair_index);
 CREATE TABLE IF NOT EXISTS pair (
-    pairing_id TEXT NOT NULL, pair_index INTEGER NOT NULL, outcome TEXT NOT NULL,
+    pairing_id TEXT NOT NULL, pair_index INTEGER NOT NULL, outcome TEXT NOT NULL, points INTEGER,
     PRIMARY KEY (pairing_id, pair_index));
+CREATE TABLE IF NOT EXISTS tally (
+    pairing_id TEXT NOT NULL, swap INTEGER NOT NULL, result TEXT NOT NULL, reason TEXT NOT NULL,
+    version TEXT NOT NULL, build TEXT NOT NULL, games INTEGER NOT NULL, plies INTEGER NOT NULL,
+    player_moves INTEGER NOT NULL, player_sims NOT NULL, player_nodes NOT NULL,
+    player_wall REAL NOT NULL, player_walled INTEGER NOT NULL,
+    opponent_moves INTEGER NOT NULL, opponent_sims NOT NULL, opponent_nodes NOT NULL,
+    opponent_wall REAL NOT NULL, opponent_walled INTEGER NOT NULL,
+    first_game INTEGER NOT NULL, first_finished REAL NOT NULL, last_finished REAL NOT NULL,
+    PRIMARY KEY (pairing_id, swap, result, reason, version, build));
+CREATE TABLE IF NOT EXISTS pair_tally (
+    pairing_id TEXT NOT NULL, outcome TEXT NOT NULL, points INTEGER NOT NULL,
+    pairs INTEGER NOT NULL, PRIMARY KEY (pairing_id, outcome, points));
+CREATE INDEX IF NOT EXISTS game_finished ON game (finished);
+CREATE INDEX IF NOT EXISTS game_error ON game (pairing_id) WHERE reason = 'error';
 """
 
 GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "seat1",
@@ -102,7 +127,8 @@ GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "s
                       "error", "plies", "moves_json", "stats_json", "duration", "finished",
                       "version", "build")
 #: Columns a store of an older schema lacks, added (NULL for its games) when a run opens it.
-ADDED_COLUMNS = {"game": (("version", "TEXT"), ("build", "TEXT"))}
+ADDED_COLUMNS = {"game": (("version", "TEXT"), ("build", "TEXT")),
+                 "pair": (("points", "INTEGER"),)}
 
 
 #: The columns each of our tables must have (a store missing one is damaged; the columns a
@@ -126,6 +152,7 @@ class Store:
         self.directory = directory
         self.conn = conn
         self._view = view
+        self._recounted: tuple[list[dict], list[dict]] | None = None
 
     # ---- opening / closing --------------------------------------------------------------
     @classmethod
@@ -171,6 +198,11 @@ class Store:
                order: str = "", limit: int | None = None) -> list[dict]:
         """Rows of `table` (dicts; JSON columns decoded, see rows.check_row), every value
         checked; CorruptStoreError (one line) for the first bad one."""
+        return list(self.iter_select(table, columns, where, args, order, limit))
+
+    def iter_select(self, table: str, columns: str = "*", where: str = "", args: tuple = (),
+                    order: str = "", limit: int | None = None) -> Iterator[dict]:
+        """`select`, one row at a time (a pass over many games holds one in memory)."""
         q = f"SELECT {columns} FROM {table}"
         if where:
             q += f" WHERE {where}"
@@ -178,13 +210,11 @@ class Store:
             q += f" ORDER BY {order}"
         if limit:
             q += f" LIMIT {int(limit)}"
-        out = []
         for r in self.conn.execute(q, args):
             row, col, why = rows.check_row(table, dict(r))
             if col is not None:
                 raise self.corrupt(rows.row_name(table, dict(r)), col, why)
-            out.append(row)
-        return out
+            yield row
 
     def meta_json(self, key: str, rule: rows.Rule = rows.anything):
         """The meta value `key` decoded from JSON and checked by `rule` (None if absent)."""
@@ -225,13 +255,16 @@ class Store:
         return self.select("game", columns, "pairing_id = ?", (pairing_id,),
                            "pairing_id, pair_index, swap")
 
-    def game_list(self, pairing_id: str) -> list[dict]:
+    def game_list(self, pairing_id: str, start: int = 0, stop: int | None = None
+                  ) -> list[dict]:
         """The games of one pairing without their moves (game_id, pair_index, swap, seat0,
-        seat1, winner, score, reason, error, plies, duration, finished), in pair order."""
+        seat1, winner, score, reason, error, plies, duration, finished), in pair order: those
+        of pairs `start` to `stop` (excluded; None: to the last)."""
         rows = self.conn.execute(
             "SELECT game_id, pair_index, swap, seat0, seat1, winner, score, reason, error, plies, "
-            "duration, finished FROM game WHERE pairing_id = ? ORDER BY pair_index, swap",
-            (pairing_id,))
+            "duration, finished FROM game WHERE pairing_id = ? AND pair_index >= ? AND "
+            "pair_index < ? ORDER BY pair_index, swap",
+            (pairing_id, start, 2 ** 62 if stop is None else stop))
         return [dict(r) for r in rows]
 
     def game_ids(self, limit: int | None = None) -> list[str]:
@@ -244,19 +277,7 @@ class Store:
         """{(version, build): games} of the stored games (of one pairing; without error games
         unless `errors`), oldest build first; (None, None) counts the games of a store made
         before games carried their build."""
-        where, args = [], []
-        if pairing_id is not None:
-            where.append("pairing_id = ?")
-            args.append(pairing_id)
-        if not errors:
-            where.append("reason != 'error'")
-        cond = (" WHERE " + " AND ".join(where)) if where else ""
-        if not self.has_column("game", "build"):
-            n = self.conn.execute("SELECT COUNT(*) FROM game" + cond, args).fetchone()[0]
-            return {(None, None): n} if n else {}
-        q = (f"SELECT version, build, COUNT(*) FROM game{cond} GROUP BY version, build "
-             f"ORDER BY MIN(finished)")
-        return {(r[0], r[1]): r[2] for r in self.conn.execute(q, args)}
+        return aggregates.builds(self.aggregates()[0], pairing_id, errors)
 
     def last_finished(self) -> float | None:
         """The unix time the last stored game finished (None: no games)."""
@@ -266,15 +287,59 @@ class Store:
     def has_column(self, table: str, column: str) -> bool:
         return any(r[1] == column for r in self.conn.execute(f"PRAGMA table_info({table})"))
 
+    def has_table(self, table: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                 "name = ?", (table,)).fetchone() is not None
+
     def pair_outcomes(self, pairing_id: str) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for r in self.select("pair", "pairing_id, outcome", "pairing_id = ?", (pairing_id,)):
-            out[r["outcome"]] = out.get(r["outcome"], 0) + 1
-        return out
+        """{outcome: pairs} of one pairing's complete pairs (stats.pair_outcome)."""
+        return aggregates.pair_outcomes(self.aggregates()[1], pairing_id)
 
     def pairing_games_count(self) -> dict[str, int]:
-        rows_ = self.conn.execute("SELECT pairing_id, COUNT(*) FROM game GROUP BY pairing_id")
-        return {r[0]: r[1] for r in rows_}
+        out: dict[str, int] = {}
+        for r in self.aggregates()[0]:
+            out[r["pairing_id"]] = out.get(r["pairing_id"], 0) + r["games"]
+        return out
+
+    # ---- aggregates (results/aggregates.py) -----------------------------------------------
+    def aggregates(self) -> tuple[list[dict], list[dict]]:
+        """(tally rows, pair_tally rows): the writer's aggregates, checked to count every
+        stored game and pair (CorruptStoreError, one line, where they do not: a store changed
+        by hand or by a writer that does not keep them); for a store made before them, counted
+        from its games in memory (once per open, read-only: nothing is written)."""
+        if self._recounted is not None:
+            return self._recounted
+        if not all(self.has_table(t) for t in AGGREGATE_TABLES):
+            found = aggregates.recount(self.recount_games())
+            if self._view is not None:      # a reader's snapshot: no writer changes it
+                self._recounted = found
+            return found
+        own = not self.conn.in_transaction      # one snapshot while a writer commits games
+        if own:
+            self.conn.execute("BEGIN")
+        try:
+            tally, pairs = self.select("tally"), self.select("pair_tally")
+            stored = {t: self.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                      for t in ("game", "pair")}
+        finally:
+            if own:
+                self.conn.execute("COMMIT")
+        for what, counted, table in (("games", sum(r["games"] for r in tally), "game"),
+                                     ("pairs", sum(r["pairs"] for r in pairs), "pair")):
+            if counted != stored[table]:
+                raise CorruptStoreError(
+                    f"{self.directory / DB_NAME}: its aggregates disagree with its {what} "
+                    f"(they count {counted}, the store holds {stored[table]}); nothing was "
+                    f"changed; "
+                    f"'arena recount {self.directory}' counts them again from the games")
+        return tally, pairs
+
+    def recount_games(self) -> Iterator[dict]:
+        """Every stored game as `aggregates.game_entry` takes it (no moves), one at a time."""
+        cols = "game_id, pairing_id, pair_index, swap, score, reason, plies, finished, stats_json"
+        if self.has_column("game", "build"):
+            cols += ", version, build"
+        return self.iter_select("game", cols)
 
     # ---- meta -------------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
@@ -443,12 +508,35 @@ def check_intact(db: Path) -> None:
         view.close()
 
 
+#: A store up to this size is checked whole when it is opened (PRAGMA quick_check reads every
+#: page: seconds for a store of 100,000 games); a larger one by its header, which counts its
+#: pages (a file shorter than that is truncated), so that a report or the live page over a
+#: large store reads its aggregates, not all of it.
+QUICK_CHECK_BYTES = 64 << 20
+
+
+def _truncated(db: Path) -> bool:
+    """Is `db` shorter than the pages its header counts (where the count is valid)?"""
+    with open(db, "rb") as f:
+        head = f.read(100)
+    if len(head) < 100 or head[24:28] != head[92:96]:     # the count is not kept up to date
+        return False
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    return int.from_bytes(head[28:32], "big") * page > db.stat().st_size
+
+
 def _check_intact(db: Path, conn: sqlite3.Connection) -> None:
     try:
-        row = conn.execute("PRAGMA quick_check(1)").fetchone()
-        if row is None or row[0] != "ok":
-            raise UserError(f"{db}: damaged store ({' '.join(str(row and row[0]).split())}); "
-                            f"nothing was changed")
+        if db.stat().st_size > QUICK_CHECK_BYTES:
+            if _truncated(db):
+                raise UserError(f"{db}: damaged store (database disk image is malformed; "
+                                f"shorter than its header says); nothing was changed")
+        else:
+            row = conn.execute("PRAGMA quick_check(1)").fetchone()
+            if row is None or row[0] != "ok":
+                raise UserError(f"{db}: damaged store ({' '.join(str(row and row[0]).split())}"
+                                f"); nothing was changed")
         for table, columns in _COLUMNS.items():
             have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
             if have and not columns <= have:

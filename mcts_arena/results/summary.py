@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from mcts_arena import games, stats
 from mcts_arena.players.notation import display_name
+from mcts_arena.results import aggregates
 from mcts_arena.results.sprt import sprt_status, sprt_text
 from mcts_arena.results.store import Store
 
@@ -29,32 +30,21 @@ def _pct(wins: float, draws: float, losses: float) -> str:
 
 def pairing_tallies(store: Store) -> list[dict]:
     """Per stored pairing, in config order: label, games, W/D/L/errors, score, time forfeits,
-    and the pair outcomes (the summary's rows; `results.pairing_counts` is the DataFrame
-    version the report uses)."""
+    and the pair outcomes (the summary's rows), from the store's aggregates (the report's
+    counts: results/aggregates.py)."""
+    tally, pairs = store.aggregates()
+    counts = aggregates.pairing_counts(tally, pairs)
     out = []
     for p in store.pairings():
-        rows = store.select("game", "game_id, score, reason", "pairing_id = ?",
-                            (p["pairing_id"],))
-        t = stats.tally(rows)
+        c = counts.get(p["pairing_id"])
+        n = {k: c[k] if c else 0 for k in ("games", "wins", "draws", "losses", "errors",
+                                            "time_forfeits", "illegal_moves")}
         label = f"{display_name(p['player'])} vs {display_name(p['opponent'])}"
-        out.append({"pairing_id": p["pairing_id"], "label": label,
-                    "planned": p["games"], "games": t.games, "wins": t.wins, "draws": t.draws,
-                    "losses": t.losses, "errors": t.errors,
-                    "forfeits": t.time_forfeits + t.illegal_moves,
-                    "time_forfeits": t.time_forfeits, "illegal_moves": t.illegal_moves,
-                    "pairs": store.pair_outcomes(p["pairing_id"]),
-                    "pentanomial": _pentanomial(store, p["pairing_id"])})
+        out.append({"pairing_id": p["pairing_id"], "label": label, "planned": p["games"], **n,
+                    "forfeits": n["time_forfeits"] + n["illegal_moves"],
+                    "pairs": aggregates.pair_outcomes(pairs, p["pairing_id"]),
+                    "pentanomial": tuple(c["pentanomial"]) if c and c["pentanomial"] else None})
     return out
-
-
-def _pentanomial(store: Store, pairing_id: str) -> tuple[int, ...] | None:
-    """The pentanomial of a pairing's complete, error-free seat-swapped pairs (None: none)."""
-    by_pair: dict[int, list[float]] = {}
-    for r in store.select("game", "game_id, pair_index, score",
-                          "pairing_id = ? AND reason != 'error'", (pairing_id,)):
-        by_pair.setdefault(r["pair_index"], []).append(r["score"])
-    pairs = [tuple(v) for v in by_pair.values() if len(v) == 2]
-    return stats.pentanomial(pairs) if pairs else None
 
 
 def _pair_pct(penta: tuple[int, ...] | None) -> str:

@@ -7,6 +7,14 @@ a game twice keeps one row; an `error` game is the one exception: a later, succe
 the same id replaces it (a resumed run retries error games). `.lock` in the results directory
 (fcntl.flock) keeps a second writer out. The schema and the checks that recognise a store as
 ours are the reader's (mcts_arena.results.store).
+
+The aggregates (results/aggregates.py: the tables `tally` and `pair_tally`) change in the same
+transaction as the game or pair they count: a game adds itself to its group, an error game a
+later play replaces takes itself out first, a pair completed (or scored again) moves its count.
+A store made before them gains them the first time a writer opens it, counted from its games,
+in the one transaction that also adds the columns and indexes of this schema and its version:
+a failure or a kill on the way leaves the store as it was (SQLite rolls the transaction back).
+`write_aggregates` counts them again from the games (runner/recount.py: `arena recount`).
 """
 from __future__ import annotations
 
@@ -22,8 +30,10 @@ from pathlib import Path
 from mcts_arena import __version__
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import StoreLockedError, StoreWriteError, UserError
+from mcts_arena.results import aggregates
 from mcts_arena.results.store import (
     ADDED_COLUMNS,
+    AGGREGATE_TABLES,
     APPLICATION_ID,
     DB_NAME,
     GAME_TABLE_COLUMNS,
@@ -100,12 +110,7 @@ class Writer(Store):
             conn.execute("PRAGMA busy_timeout=10000")
             if kind == "legacy":
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.executescript(SCHEMA)
-            _add_missing_columns(conn)
-            conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
-                         (str(SCHEMA_VERSION),))
-            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version' AND "
-                         "CAST(value AS INTEGER) < ?", (str(SCHEMA_VERSION), SCHEMA_VERSION))
+            _upgrade(conn, Store(d, conn))
         except BaseException as e:
             made.undo(fd)
             if _disk_failure(e):        # a full disk, an I/O error: exit status 1
@@ -167,11 +172,15 @@ class Writer(Store):
         """Commit one finished game (a match.GameRecord) at once; True if a row was written.
 
         Idempotent: a game already stored is kept as it is, except an `error` game, which a
-        later play of the same id replaces. Also scores the game's pair once both are stored.
+        later play of the same id replaces. Also scores the game's pair once both are stored,
+        and counts both in the aggregates (module docstring), in the same transaction.
         StoreWriteError when it cannot be stored (nothing of it is then).
         """
         values = _game_values(rec)
         with self.transaction(f"game {rec.game_id}"):
+            old = self.conn.execute(
+                "SELECT game_id, pairing_id, pair_index, swap, score, reason, finished, version, "
+                "build FROM game WHERE game_id = ?", (rec.game_id,)).fetchone()
             cur = self.conn.execute(
                 f"INSERT INTO game ({', '.join(GAME_TABLE_COLUMNS)}) VALUES "
                 f"({', '.join('?' * len(GAME_TABLE_COLUMNS))}) ON CONFLICT(game_id) DO UPDATE SET "
@@ -179,14 +188,17 @@ class Writer(Store):
                 + " WHERE game.reason = 'error'", values)
             written = cur.rowcount > 0
             if written:
+                if old is not None:
+                    self._uncount(dict(old))
+                self._count(dict(zip(GAME_TABLE_COLUMNS, values)) | {"stats": rec.stats})
                 self._score_pair(rec.pairing_id, rec.pair_index)
         return written
 
     def restore(self, head: dict, games) -> int:
         """Fill this new, empty store from a published file (results/archive.py: its header and
         its games) in one transaction: the experiment row, pairings and meta as they were,
-        every game through the same insert and pair scoring as a played one. Returns the games
-        stored; nothing is stored if any of it fails."""
+        every game through the same insert, count and pair scoring as a played one. Returns the
+        games stored; nothing is stored if any of it fails."""
         exp = head["experiment"]
         n = 0
         with self.transaction("the restored experiment"):
@@ -206,26 +218,65 @@ class Writer(Store):
                 self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
             pairs = set()
             for g in games:
+                values = _published_values(g)
                 self.conn.execute(
                     f"INSERT INTO game ({', '.join(GAME_TABLE_COLUMNS)}) VALUES "
-                    f"({', '.join('?' * len(GAME_TABLE_COLUMNS))})", _published_values(g))
+                    f"({', '.join('?' * len(GAME_TABLE_COLUMNS))})", values)
+                self._count(dict(zip(GAME_TABLE_COLUMNS, values)) | {"stats": g["stats"]})
                 pairs.add((g["pairing_id"], g["pair_index"]))
                 n += 1
             for pid, index in sorted(pairs):
                 self._score_pair(pid, index)
         return n
 
-    def _score_pair(self, pairing_id: str, pair_index: int) -> None:
-        from mcts_arena.stats import pair_outcome
+    def _count(self, game: dict) -> None:
+        """Add one stored game to its group of the tally."""
+        key, vals = aggregates.game_entry(game)
+        cols = aggregates.TALLY_COLUMNS
+        sets = ([f"{c} = {c} + excluded.{c}" for c in aggregates.SUMS]
+                + [f"{c} = MIN({c}, excluded.{c})" for c in aggregates.MINS]
+                + [f"{c} = MAX({c}, excluded.{c})" for c in aggregates.MAXES])
+        self.conn.execute(
+            f"INSERT INTO tally ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
+            f"ON CONFLICT({', '.join(aggregates.KEY)}) DO UPDATE SET {', '.join(sets)}",
+            key + vals)
 
+    def _uncount(self, old: dict) -> None:
+        """Take a replaced error game out of its group of the tally (error games count in no
+        sum but `games`; the group's first and last game are found again among its games)."""
+        key = (old["pairing_id"], old["swap"], "error", old["reason"], old["version"] or "",
+               old["build"] or "")
+        where = " AND ".join(f"{c} = ?" for c in aggregates.KEY)
+        self.conn.execute(f"UPDATE tally SET games = games - 1 WHERE {where}", key)
+        self.conn.execute(f"DELETE FROM tally WHERE games <= 0 AND {where}", key)
+        first, lo, hi = self.conn.execute(
+            "SELECT MIN(2 * pair_index + swap), MIN(finished), MAX(finished) FROM game "
+            "WHERE pairing_id = ? AND reason = 'error' AND swap = ? AND reason = ? "
+            "AND COALESCE(version, '') = ? AND COALESCE(build, '') = ?",
+            (key[0], key[1], *key[3:])).fetchone()
+        if first is not None:
+            self.conn.execute(f"UPDATE tally SET first_game = ?, first_finished = ?, "
+                              f"last_finished = ? WHERE {where}", (first, lo, hi, *key))
+
+    def _score_pair(self, pairing_id: str, pair_index: int) -> None:
         rows = self.select("game", "game_id, swap, score, reason",
                            "pairing_id = ? AND pair_index = ?", (pairing_id, pair_index))
         by_swap = {r["swap"]: r for r in rows}
         if set(by_swap) != {0, 1}:
             return
         s0, s1 = (by_swap[i]["score"] if by_swap[i]["reason"] != "error" else None for i in (0, 1))
-        self.conn.execute("INSERT OR REPLACE INTO pair VALUES (?, ?, ?)",
-                          (pairing_id, pair_index, pair_outcome(s0, s1)))
+        old = self.conn.execute("SELECT outcome, points FROM pair WHERE pairing_id = ? AND "
+                                "pair_index = ?", (pairing_id, pair_index)).fetchone()
+        if old is not None:
+            okey = (pairing_id, old[0], -1 if old[1] is None else old[1])
+            self.conn.execute("UPDATE pair_tally SET pairs = pairs - 1 WHERE pairing_id = ? AND "
+                              "outcome = ? AND points = ?", okey)
+            self.conn.execute("DELETE FROM pair_tally WHERE pairs <= 0")
+        key = aggregates.pair_entry(pairing_id, s0, s1)     # (pairing, outcome, points)
+        self.conn.execute("INSERT OR REPLACE INTO pair VALUES (?, ?, ?, ?)",
+                          (pairing_id, pair_index, key[1], None if key[2] < 0 else key[2]))
+        self.conn.execute("INSERT INTO pair_tally VALUES (?, ?, ?, 1) ON CONFLICT(pairing_id, "
+                          "outcome, points) DO UPDATE SET pairs = pairs + 1", key)
 
     def set_meta(self, key: str, value: str) -> None:
         """Store (or replace) a meta value at once (writer only)."""
@@ -439,6 +490,49 @@ def _published_values(g: dict) -> tuple:
             g["opening"], g["winner"], g["score"], g["reason"], g["error"], g["plies"],
             json.dumps(g["moves"]), json.dumps(g["stats"], sort_keys=True), g["duration"],
             g["finished"], g["version"], g["build"])
+
+
+def _upgrade(conn: sqlite3.Connection, store: Store) -> None:
+    """Bring the store up to this schema in one transaction (module docstring): its tables,
+    the columns a later schema added, the indexes, and, where they are missing, the aggregates
+    counted from its games; then its schema version. Nothing of it stays if any step fails."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        fresh = not all(store.has_table(t) for t in AGGREGATE_TABLES)
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        _add_missing_columns(conn)
+        if fresh:
+            write_aggregates(conn, store)
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                     (str(SCHEMA_VERSION),))
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version' AND "
+                     "CAST(value AS INTEGER) < ?", (str(SCHEMA_VERSION), SCHEMA_VERSION))
+        conn.execute("COMMIT")
+    except BaseException:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        raise
+
+
+def write_aggregates(conn: sqlite3.Connection, store: Store) -> tuple[int, int]:
+    """Replace the aggregates and the pair table (inside the caller's transaction) by a count
+    of the stored games; (games, complete pairs) counted."""
+    found = aggregates.counted(store.recount_games())
+    tally, pairs, scored = found.tally_rows(), found.pair_rows(), found.pairs_scored()
+    for table in ("tally", "pair_tally", "pair"):
+        conn.execute(f"DELETE FROM {table}")
+    cols = aggregates.TALLY_COLUMNS
+    conn.executemany(f"INSERT INTO tally ({', '.join(cols)}) VALUES "
+                     f"({', '.join('?' * len(cols))})", [tuple(r[c] for c in cols) for r in tally])
+    conn.executemany("INSERT INTO pair_tally VALUES (?, ?, ?, ?)",
+                     [tuple(r[c] for c in aggregates.PAIR_COLUMNS) for r in pairs])
+    conn.executemany("INSERT INTO pair (pairing_id, pair_index, outcome, points) VALUES "
+                     "(?, ?, ?, ?)", scored)
+    return sum(r["games"] for r in tally), len(scored)
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:

@@ -139,7 +139,11 @@ def build_app(root: str | Path, host: str = "127.0.0.1") -> SecurityHeaders:
         return _cached(request, png.body, png.etag, "image/png")
 
     def game_list(request):
-        return _json(request, live.game_list(_param(request, "id"), _param(request, "pairing")))
+        start = request.query_params.get("start") or "0"
+        if not start.isdigit():
+            raise NotFound(f"start must be a pair number, not {start!r}")
+        return _json(request, live.game_list(_param(request, "id"), _param(request, "pairing"),
+                                             int(start)))
 
     def game(request):
         return _json(request, live.game(_param(request, "id"), _param(request, "game")))

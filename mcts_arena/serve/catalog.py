@@ -141,12 +141,32 @@ def rate_and_eta(finished: list[float], remaining: int, running: bool) -> tuple[
     recent = [t for t in finished if t >= newest - RATE_WINDOW]
     if len(recent) < RATE_MIN_GAMES:
         recent = finished[-RATE_MIN_GAMES:]
-    span = recent[-1] - recent[0]
+    return _rate(len(recent), recent[-1] - recent[0], remaining, running)
+
+
+def _rate(recent: int, span: float, remaining: int, running: bool
+          ) -> tuple[float | None, float | None]:
     if span <= 0:
         return None, None
-    per_hour = 3600.0 * (len(recent) - 1) / span
+    per_hour = 3600.0 * (recent - 1) / span
     eta = remaining / per_hour * 3600.0 if running and remaining and per_hour > 0 else None
     return per_hour, eta
+
+
+def stored_rate(store: Store, remaining: int, running: bool) -> tuple[float | None,
+                                                                     float | None]:
+    """`rate_and_eta` over the store's games, read from its index of finish times (a few
+    index lookups, however many games it holds)."""
+    q = store.conn.execute
+    n, newest = q("SELECT COUNT(*), MAX(finished) FROM game").fetchone()
+    if n < 2:
+        return None, None
+    recent, oldest = q("SELECT COUNT(*), MIN(finished) FROM game WHERE finished >= ?",
+                       (newest - RATE_WINDOW,)).fetchone()
+    if recent < RATE_MIN_GAMES:
+        recent, oldest = q("SELECT COUNT(*), MIN(finished) FROM (SELECT finished FROM game "
+                           "ORDER BY finished DESC LIMIT ?)", (RATE_MIN_GAMES,)).fetchone()
+    return _rate(recent, newest - oldest, remaining, running)
 
 
 def builds_of(store: Store) -> list[dict]:
@@ -182,9 +202,9 @@ def _facts(store: Store, running: bool) -> dict:
 
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
-    done = {r[0]: (r[1], r[2]) for r in store.conn.execute(
-        "SELECT pairing_id, SUM(reason != 'error'), SUM(reason = 'error') FROM game "
-        "GROUP BY pairing_id")}
+    done: dict[str, list[int]] = {}         # pairing -> [counted games, error games]
+    for r in store.aggregates()[0]:
+        done.setdefault(r["pairing_id"], [0, 0])[r["result"] == "error"] += r["games"]
     # through the store's checked reader: a damaged value is one line ("unreadable"), and a
     # value of the wrong shape (not an object) counts as undecided rather than raising
     sprt = {k: store.meta_json(k) for k in store.meta_items("sprt/")}
@@ -196,8 +216,8 @@ def _facts(store: Store, running: bool) -> dict:
         stop = p["pairing_id"] in decided
         planned += ok if stop else p["games"]
         remaining += 0 if stop else max(0, p["games"] - ok)
-    finished = [r[0] for r in store.conn.execute("SELECT finished FROM game")]
-    per_hour, eta = rate_and_eta(finished, remaining, running)
+    per_hour, eta = stored_rate(store, remaining, running)
+    updated = store.conn.execute("SELECT MAX(finished) FROM game").fetchone()[0]
     kind = "experiment"
     state = tournament.stored_state(store)
     if state is not None:
@@ -209,7 +229,7 @@ def _facts(store: Store, running: bool) -> dict:
             "stored": sum(v[0] for v in done.values()),
             "errors": sum(v[1] for v in done.values()), "planned": planned,
             "games_per_hour": per_hour, "eta_seconds": eta, "builds": builds_of(store),
-            "updated": max(finished) if finished else None,
+            "updated": updated,
             "created": exp.get("created"), "kind": kind,
             "description": cfg.get("description", "")}
 

@@ -42,6 +42,7 @@ PICTURE_COST_FACTOR = 60.0  # ... and at most once per this x what drawing them 
 SCAN_TTL = 2.0              # seconds before the root is searched for new stores again
 LOCKS_TTL = 1.0             # seconds the kernel's lock table is reused
 GAMES_KEPT = 256            # stored games kept decoded (the viewer steps through one at a time)
+GAMES_PAGE = 100            # seat-swapped pairs a page of a pairing's game list shows
 BOARDS_KEPT = 4096          # boards kept drawn
 
 
@@ -249,9 +250,11 @@ class Live:
         return self._refresh(self._pictures, (eid, name), (view.etag,), make, interval)
 
     # ---- games ----------------------------------------------------------------------------
-    def game_list(self, eid: str, pairing: str) -> View:
-        """The games of one pairing of `eid` (no moves): result for the pairing's player,
-        reason, plies, seconds, when it finished."""
+    def game_list(self, eid: str, pairing: str, start: int = 0) -> View:
+        """One page of the games of one pairing of `eid` (no moves): the games of GAMES_PAGE
+        pairs from pair `start` on, with the result for the pairing's player, reason, plies,
+        seconds, when each finished; `stored` games of the pairing in all, and the first pair
+        of the `previous`, `next` and `last` pages (None where there is none)."""
         entry = self.entry(eid)
         key = (catalog.data_key(entry.directory),)
 
@@ -260,16 +263,24 @@ class Live:
                 found = [p for p in store.pairings() if p["pairing_id"] == pairing]
                 if not found:
                     raise NotFound(f"no pairing {pairing!r} in experiment {eid!r}")
-                rows = store.game_list(pairing)
+                rows = store.game_list(pairing, start, start + GAMES_PAGE)
+                stored = store.pairing_games_count().get(pairing, 0)
+                top = store.conn.execute("SELECT MAX(pair_index) FROM game WHERE "
+                                         "pairing_id = ?", (pairing,)).fetchone()[0]
             p = found[0]
             for g in rows:
                 g["result"] = ("error" if g["reason"] == "error" else
                                {1.0: "win", 0.5: "draw", 0.0: "loss"}.get(g["score"]))
+            last = 0 if top is None else top // GAMES_PAGE * GAMES_PAGE
             return _view(key, {"id": eid, "pairing_id": pairing,
                                "player": display_name(p["player"]),
                                "opponent": display_name(p["opponent"]), "planned": p["games"],
-                               "games": rows}, 0.0, 0.0)
-        return self._refresh(self._game_lists, (eid, pairing), key, make, lambda old: 0.0)
+                               "stored": stored, "start": start, "pairs": GAMES_PAGE,
+                               "previous": max(0, start - GAMES_PAGE) if start else None,
+                               "next": start + GAMES_PAGE if start + GAMES_PAGE <= last
+                               else None, "last": last, "games": rows}, 0.0, 0.0)
+        return self._refresh(self._game_lists, (eid, pairing, start), key, make,
+                             lambda old: 0.0)
 
     def _record(self, eid: str, gid: str) -> tuple[dict, str | None]:
         """(the stored game, its game's name): kept once read, except an error game, which a

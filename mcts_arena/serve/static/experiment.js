@@ -8,6 +8,7 @@
   let picturesAt = 0;
   const PICTURES_EVERY = 10000;
   let pairing = new URLSearchParams(location.hash.slice(1)).get("pairing");
+  let gamesStart = 0;       // the first pair of the shown page of the chosen pairing's games
   document.getElementById("name").textContent = id;
 
   function scoreCell(score, lo, hi) {
@@ -128,6 +129,7 @@
   }
 
   async function choose(pid) {
+    if (pid !== pairing) gamesStart = 0;
     pairing = pid;
     history.replaceState(null, "", "#pairing=" + pid);
     for (const tr of document.querySelectorAll("tr[data-pairing]")) {
@@ -138,10 +140,17 @@
 
   async function showGames() {
     if (!pairing) return;
-    const d = await getJSON("/api/games", {id, pairing});
+    const d = await getJSON("/api/games", {id, pairing, start: gamesStart});
     document.getElementById("games-head").hidden = false;
+    const shown = d.games.length ? ` (pairs ${d.start} to ${d.start + d.pairs - 1})` : "";
     document.getElementById("games-head").textContent =
-      `Games of ${d.player} vs ${d.opponent} (${d.games.length} stored of ${d.planned})`;
+      `Games of ${d.player} vs ${d.opponent} (${d.stored} stored of ${d.planned})${shown}`;
+    const go = (label, start) => el("button", {type: "button", text: label,
+      disabled: start === null || start === d.start,
+      onclick: () => { gamesStart = start; showGames(); }});
+    const pager = d.previous === null && d.next === null ? [] :
+      [el("div", {class: "pager"}, go("first", 0), go("earlier", d.previous),
+          go("later", d.next), go("last", d.last))];
     const rows = d.games.map(g => el("tr", {class: g.result === "error" ? "bad" : ""},
       el("td", {text: g.pair_index}), el("td", {text: g.swap === 0 ? "first" : "second"}),
       el("td", {class: "l", text: g.result}), el("td", {class: "l", text: g.reason}),
@@ -149,10 +158,10 @@
       el("td", {text: ago(g.finished)}),
       el("td", {class: "l"}, el("a", {class: "view", href: url("/game", {id, game: g.game_id})},
                                 g.game_id))));
-    replace("games", el("table", {}, el("thead", {}, el("tr", {},
+    replace("games", el("div", {}, ...pager, el("table", {}, el("thead", {}, el("tr", {},
       ["pair", "player moved", "player's result", "how", "plies", "seconds", "finished", "game"]
         .map((h, i) => el("th", {class: [2, 3, 7].includes(i) ? "l" : "", text: h})))),
-      el("tbody", {}, rows)));
+      el("tbody", {}, rows))));
   }
 
   poll(async () => {
