@@ -55,6 +55,32 @@ def _pair_pct(penta: tuple[int, ...] | None) -> str:
     return f"{100 * stats.pentanomial_score(penta):6.2f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+#: The first seat's share of decisive games whose 95% interval lies wholly outside
+#: [SEAT_SHARE, 1 - SEAT_SHARE] marks games the seat decides (10 of 10 does, 8 of 8 not yet).
+SEAT_SHARE = 0.25
+
+
+def seat_note(store: Store) -> str | None:
+    """A warning when the seat, not the player, decides the stored games: the first seat's
+    share of all decisive games, with its Wilson interval, far from one half (e.g. Kalah
+    played from its start position). None when it is not."""
+    wins = [0, 0]
+    for r in store.select("game", "winner", "reason != 'error' AND winner IS NOT NULL"):
+        if r["winner"] in (0, 1):
+            wins[r["winner"]] += 1
+    n = sum(wins)
+    if not n:
+        return None
+    lo, hi = stats.wilson_interval(wins[0], n)
+    if SEAT_SHARE <= hi and lo <= 1 - SEAT_SHARE:
+        return None
+    openings = ((store.experiment() or {}).get("config", {}).get("openings") or {})
+    kind = openings.get("kind", "?") if isinstance(openings, dict) else openings
+    return (f"warning: the first seat won {wins[0]} of {n} decisive games "
+            f"({100 * wins[0] / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]): the seat, not the "
+            f"players, decides these games; check the openings ({kind})")
+
+
 def summary_of(results_dir) -> str:
     """The summary table of the results directory `results_dir` (read-only)."""
     with Store.open(results_dir) as store:
@@ -73,9 +99,10 @@ def summary_table(store: Store) -> str:
     head = (f"{'pairing':<{width}}  {'games':>5}  {'W':>5}  {'D':>5}  {'L':>5}  {'err':>4}  "
             f"{'win % [95% CI]':>20}")
     if pair_rule:
-        head += f"   {'pairs W-D-L':>12}  {'disc':>4}  {'pair win % [95% CI]':>20}"
+        head += f"   {'pair rule W-D-L':>15}  {'disc':>4}  {'pair-rule win % [95% CI]':>25}"
     else:
-        head += f"   {'pairs LL-LD-WL/DD-WD-WW':>23}  {'pair score % [95% CI]':>21}"
+        head += (f"   {'pentanomial LL-LD-WL/DD-WD-WW':>30}  "
+                 f"{'pentanomial score % [95% CI]':>28}")
     lines = [head, "-" * len(head)]
     for r in rows:
         n = r["games"]
@@ -84,14 +111,17 @@ def summary_table(store: Store) -> str:
                 f"{_pct(r['wins'], r['draws'], r['losses']):>20}")
         if pair_rule:
             pw, pd, pl = (r["pairs"].get(k, 0) for k in ("player", "draw", "opponent"))
-            line += (f"   {f'{pw}-{pd}-{pl}':>12}  {r['pairs'].get('discarded', 0):>4}  "
-                     f"{_pct(pw, 0, pl):>20}")
+            line += (f"   {f'{pw}-{pd}-{pl}':>15}  {r['pairs'].get('discarded', 0):>4}  "
+                     f"{_pct(pw, 0, pl):>25}")
         else:
             pe = r["pentanomial"]
-            line += (f"   {'-'.join(map(str, pe)) if pe else '-':>23}  "
-                     f"{_pair_pct(pe):>21}")
+            line += (f"   {'-'.join(map(str, pe)) if pe else '-':>30}  "
+                     f"{_pair_pct(pe):>28}")
         lines.append(line)
     notes = []
+    seat = seat_note(store)
+    if seat:
+        notes.append(seat)
     sprt = sprt_status(store)
     for r in rows:
         if r["pairing_id"] in sprt:

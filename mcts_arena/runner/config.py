@@ -90,12 +90,32 @@ SCALING_FIELDS = ("players", "sims", "time", "effort", "anchor")
 LADDER_KINDS = ("sims", "time", "effort")
 #: The most levels one ladder may have (2^20 from the lowest: past every budget's range).
 LADDER_MAX = 21
+BUDGET_KEYS = ("time", "sims", "effort")
+BOOK_FIELDS = ("file", "order")
+GAUNTLET_FIELDS = ("player", "opponents")
+MATCH_FIELDS = ("player", "opponent", "games")     # a plain `- {player: ..., opponent: ...}`
+# The settings docs/config.md documents (tests/test_config_docs.py holds the page to them).
+DEFAULTS = {"games": 100, "seed": 1, "max_plies": 1000, "dice": "common"}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 def default_openings(game: str) -> str:
     """The opening kind a game's experiments use unless the config says otherwise."""
     return _games.info_of(game).default_opening
+
+
+def openings_warning(exp: "Experiment") -> str | None:
+    """A line for the dry run and the start of a run when the config's `openings: start`
+    replaces a game's own default opening (Kalah's random boards, LOA's opening set, Gomoku's
+    centre stones): every pair then opens from the one start position, where the first mover
+    can decide the game (Kalah from the start: the first mover won every game of two
+    pairings), so the seat-swapped pairs measure the seat, not the players. None otherwise."""
+    default = default_openings(exp.game)
+    if exp.openings.kind != "start" or default == "start":
+        return None
+    return (f"warning: openings 'start' replace {exp.game.name}'s default '{default}': every "
+            f"pair opens from the same start position, where the first mover may decide the "
+            f"game; leave openings out (or write openings: {default}) unless that is the point")
 
 
 # ---- the validated experiment --------------------------------------------------------------
@@ -377,10 +397,10 @@ class Validator:
                 if v is not None and not budgets.time_ok(v):
                     self.fail(f"budget.{key}", f"expected {budgets.TIME_TEXT}, got {v:g}")
             budget = Budget(time=ov.time, sims=ov.sims, effort=ov.effort)
-        games = self.games(d.get("games", 100), "games")
+        games = self.games(d.get("games", DEFAULTS["games"]), "games")
         if ov.games is not None:
             games = ov.games
-        seed = d.get("seed", 1)
+        seed = d.get("seed", DEFAULTS["seed"])
         if not is_int(seed) or seed < 0:
             self.fail("seed", f"expected a non-negative integer, got {shown(seed)}")
         raw_openings = d.get("openings", default_openings(game))
@@ -389,14 +409,14 @@ class Validator:
                 raw_openings.get("order", "sequential") if isinstance(raw_openings, dict)
                 else "sequential")}
         openings = self.openings(raw_openings, "openings", game)
-        max_plies = self.positive_int(d.get("max_plies", 1000), "max_plies",
+        max_plies = self.positive_int(d.get("max_plies", DEFAULTS["max_plies"]), "max_plies",
                                       "plies before a game is drawn")
         macros = self.macros(d.get("macros", {}), "macros")
         description = d.get("description", "")
         if not isinstance(description, str):
             self.fail("description", f"expected a string, got {shown(description)}")
         sprt = self.sprt(d["sprt"], "sprt") if d.get("sprt") is not None else None
-        dice = self.dice(d["dice"], "dice", game) if "dice" in d else "common"
+        dice = self.dice(d["dice"], "dice", game) if "dice" in d else DEFAULTS["dice"]
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
                                 games, ov.games, budget)
         total = sum(p.games for p in pairings)
@@ -439,7 +459,7 @@ class Validator:
     def budget(self, v: Any, path: str) -> Budget:
         d = self.mapping(v, path, "a mapping with 'time' (seconds per move), 'sims' "
                                   "(simulations per move) or 'effort' (paper-seconds per move)")
-        self.known_keys(d, path, ("time", "sims", "effort"))
+        self.known_keys(d, path, BUDGET_KEYS)
         if len(d) != 1:
             self.fail(path, "expected exactly one of 'time' (seconds per move), 'sims' "
                             "(simulations per move) or 'effort' (paper-seconds per move)")
@@ -489,7 +509,7 @@ class Validator:
     def book(self, d: dict, path: str, game: str) -> Openings:
         """`{file: PATH, order: sequential|random}`: the book read and every line checked now
         (one error naming the book's file and line)."""
-        self.known_keys(d, path, ("file", "order"))
+        self.known_keys(d, path, BOOK_FIELDS)
         f = d["file"]
         if not isinstance(f, str) or not f.strip():
             self.fail(f"{path}.file", f"expected the path of an opening book, got {shown(f)}")
@@ -539,7 +559,7 @@ class Validator:
                     self.fail(ep, f"expected one of: {', '.join(MATCH_KINDS)}")
                 self.fail(ep, f"expected only one of: {', '.join(kinds)}")
             kind = kinds[0]
-            allowed = ("player", "opponent", "games") if kind == "player" else (kind, "games")
+            allowed = MATCH_FIELDS if kind == "player" else (kind, "games")
             self.known_keys(e, ep, allowed)
             games = e.get("games")
             if games is not None:
@@ -575,7 +595,7 @@ class Validator:
     def _gauntlet(self, e: dict, ep: str):
         gp = f"{ep}.gauntlet"
         g = self.mapping(e["gauntlet"], gp, "a mapping with 'player' and 'opponents'")
-        self.known_keys(g, gp, ("player", "opponents"))
+        self.known_keys(g, gp, GAUNTLET_FIELDS)
         for req in ("player", "opponents"):
             if req not in g:
                 self.fail(f"{gp}.{req}", "missing required field")

@@ -65,7 +65,7 @@ def prepare_experiment(exp: config_mod.Experiment, out: str | None, jobs: int,
     workers = worker_count(jobs)
     the_plan = plan_mod.make_plan(exp)
     directory = results_dir(exp, out)
-    check_writable(directory, busy_ok=dry_run)
+    check_writable(directory, busy_ok=dry_run, damaged_ok=new)   # --new moves a damaged one aside
     if not new and not dry_run:
         check_store(directory, exp, set(the_plan.game_ids()))
     return RunJob(exp, the_plan, directory, workers)
@@ -78,7 +78,12 @@ def dry_run(job: RunJob, new: bool = False) -> str:
         with Store.open(job.directory) as store:
             check_compatible(store, job.experiment)
             done = store.done_ids()
-    return (plan_mod.describe(job.plan, done, job.workers)
+    from mcts_arena.runner.estimate import Costs
+
+    exp = job.experiment
+    warning = config_mod.openings_warning(exp)
+    return (plan_mod.describe(job.plan, done, job.workers, Costs(exp.game, exp.macros_dict()))
+            + (f"\n{warning}" if warning else "")
             + f"\nresults: {job.directory} (dry run: nothing played)")
 
 
@@ -102,6 +107,9 @@ def play(job: RunJob, *, new: bool = False, backend: str = "local",
     in the store refuse the run unless `allow_mixed_builds` (runner.experiment.check_builds)."""
     exp, workers = job.experiment, job.workers
     start_engines(exp)              # external engines answer, before anything on disk
+    warning = config_mod.openings_warning(exp)
+    if warning:
+        echo(warning)
     engine = open_backend(backend, ray_address, verbose)
     if engine is not None:
         workers = engine.workers
