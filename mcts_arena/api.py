@@ -19,19 +19,41 @@ here is validated by the same config rules and played by the same runner).
 Run it again with the same arguments and only the missing games are played; a change that
 changes the games (budget, seed, openings, players) is refused as `arena run` refuses it, unless
 `new=True` (the old directory is kept, renamed). Mistakes raise `mcts_arena.errors.UserError`
-with the line `arena` would print.
+with the line `arena` would print, in the API's words (`new=True`, not `--new`).
+
+A script that calls the API must keep its calls under `if __name__ == "__main__":`: the
+workers are started by spawning a fresh Python, which imports the script that started them
+(Python's rule for multiprocessing), so unguarded calls would run again in every worker.
 """
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcts_arena.errors import UserError
 from mcts_arena.runner.config import Overrides
 
 __all__ = ["Results", "TuneResults", "load", "play_experiment", "play_match", "tune"]
+
+#: The command line's words in a refusal and the API's for the same thing.
+API_WORDS = (("--new", "new=True"), ("another --out DIR", "another out=DIR"),
+             ("--out DIR", "out=DIR"), ("--allow-mixed-builds", "the command line's "
+                                        "--allow-mixed-builds (the API never mixes builds)"),
+             ("--jobs", "jobs"), ("--games", "games"), ("--time", "time"),
+             ("--sims", "sims"), ("--openings", "openings"))
+
+
+def in_api_words(e: UserError) -> UserError:
+    """`e` with the command line's option names replaced by the API's arguments."""
+    text = str(e)
+    for flag, arg in API_WORDS:
+        text = re.sub(re.escape(flag) + r"(?![\w-])", arg, text)
+    e.args = (text,)
+    return e
 
 
 @dataclass(frozen=True)
@@ -97,6 +119,13 @@ def play_experiment(config: str | os.PathLike | dict, *, games: int | None = Non
     """Play an experiment: a config file (YAML) or the same settings as a dict, with the
     overrides `arena run` has (games per pairing, time or sims per move, an opening book), into
     `out` (default results/<name>); `progress` prints the standings to stderr as `arena run`."""
+    try:
+        return _play(config, games, time, sims, jobs, openings, out, new, progress)
+    except UserError as e:
+        raise in_api_words(e) from None
+
+
+def _play(config, games, time, sims, jobs, openings, out, new, progress) -> Results:
     import yaml
 
     from mcts_arena.runner import config as config_mod
