@@ -272,7 +272,13 @@ def test_report_figures_svg_pdf_dpi_and_titles_from_the_description(tmp_path, mo
         assert f"forest-d.{fmt}" in (out / "report.md").read_text()
     assert sizes[200][0] > 1.8 * sizes[100][0]
     svg = (tmp_path / "svg100" / "forest-d.svg").read_text()
-    assert "Fig. 9: the alpha sweep" in svg and ">d:" not in svg
+    # what was played first, the description marked as one, no paper marker where none is drawn
+    assert "played: 5 sims per move, 2 games per pairing" in svg
+    assert "description: Fig. 9: the alpha sweep" in svg and "paper ◆" not in svg
+    (sweep,) = (tmp_path / "svg100").glob("sweep-*.svg")
+    sweep_svg = sweep.read_text()
+    assert "played: 5 sims per move, 2 games per point" in sweep_svg
+    assert "description: Fig. 9: the alpha sweep" in sweep_svg
     res = CliRunner().invoke(cli, ["report", "results/d", "--format", "html", "--figures",
                                    "svg", "--out", "h"])
     assert res.exit_code == 0 and "data:image/svg+xml;base64," in (tmp_path / "h" /

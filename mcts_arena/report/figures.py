@@ -70,10 +70,12 @@ def _save(fig, path: str | Path, dpi: int = DEFAULT_DPI) -> Path:
 
 
 def _title(ax, title: str | None, width_in: float, fontsize: float) -> None:
-    """The title wrapped to the figure's width (about 0.6 em a character)."""
+    """The title wrapped to the figure's width (about 0.6 em a character), each of its lines
+    on its own."""
     if title:
         chars = max(30, int(0.8 * width_in * 72 / (0.55 * fontsize)))   # the axes' width
-        ax.set_title(textwrap.fill(title, chars), fontsize=fontsize)
+        ax.set_title("\n".join(textwrap.fill(line, chars) for line in title.split("\n")),
+                     fontsize=fontsize)
 
 
 def _pct_axis(set_lim, set_ticks) -> None:

@@ -14,9 +14,10 @@ SVG or PDF (`arena report --figures png|svg|pdf --dpi N`).
 
 It sets `Sweep.plot` and appends (title, path) to `report.figures`; the HTML writer embeds
 every one of them as a base64 data URI (the page stays one self-contained file), markdown and
-LaTeX refer to the files. Titles are the experiment's description (its config's `description:`),
-its name only where it has none. `arena serve` draws the same list into memory
-(`Picture.draw(file_object)`, PNG).
+LaTeX refer to the files. Every title says what was played (`played_text`: the budgets and the
+games behind the picture, never the config's intentions) and then, marked as such, the config's
+`description:` (which may state the paper's budget); "paper ◆" only where a paper value is
+drawn. `arena serve` draws the same list into memory (`Picture.draw(file_object)`, PNG).
 """
 from __future__ import annotations
 
@@ -39,11 +40,33 @@ def plot_sweep(sweep: Sweep, path: str | Path, title: str | None = None,
     return figures.sweep_plot(sweep, path, title=title, dpi=dpi)
 
 
-def _sweep_title(sw: Sweep, described: dict[str, str]) -> str | None:
-    """The descriptions of the experiments a sweep's points come from (None: none has one)."""
-    names = sorted({r.get("experiment") for pts in sw.curves.values() for _, r in pts} - {None})
-    texts = [described[n] for n in names if described.get(n)]
-    return "; ".join(texts) if texts else None
+def played_text(rows, per: str = "pairing") -> str:
+    """What the rows were played with: "played: 0.05 s per move, 2 games per pairing" (every
+    budget the rows used; the games as one count or a range)."""
+    rows = [r for r in rows if r.get("games")]
+    if not rows:
+        return "played: no games yet"
+    shown = sorted({str(r.get("budget") or "?") for r in rows})
+    counts = sorted({int(r["games"]) for r in rows})
+    games = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    return (f"played: {', '.join(shown)} per move, {games} game{'s' if counts[-1] != 1 else ''} "
+            f"per {per}")
+
+
+def titled(head: str, rows, descriptions=(), per: str = "pairing") -> str:
+    """A picture's title: its subject, what was played, and the configs' descriptions marked
+    as descriptions (they may state another budget than the one played)."""
+    texts = [d for d in dict.fromkeys(descriptions) if d]
+    return "\n".join([head, played_text(rows, per)]
+                     + [f"description: {d}" for d in texts])
+
+
+def _sweep_title(sw: Sweep, described: dict[str, str]) -> str:
+    """A sweep's title: its players, the games of its points, the descriptions of the
+    experiments its points come from."""
+    points = [r for pts in sw.curves.values() for _, r in pts]
+    names = sorted({r.get("experiment") for r in points} - {None})
+    return titled(sw.title, points, [described.get(n, "") for n in names], per="point")
 
 
 def write_plots(sweeps: list[Sweep], out: str | Path, fmt: str = "png",
@@ -71,24 +94,27 @@ class Picture:
     sweep: Sweep | None = None
 
 
-def _experiment_pictures(report: Report, e, shown: str, dpi: int) -> list[Picture]:
+def _experiment_pictures(e, dpi: int) -> list[Picture]:
     name = e.info["experiment"]
+    described = [e.info.get("description") or ""]
     out = []
     if e.rows:
-        title = f"{shown}: win % per pairing (95% CI)" + (
-            ", paper ◆" if report.comparisons is not None else "")
+        drawn = any(figures.paper_marker(r)[0] is not None for r in e.rows)
+        title = titled(f"{name}: win % per pairing (95% CI)" + (", paper ◆" if drawn else ""),
+                       e.rows, described)
         out.append(Picture(f"forest-{_slug(name)}", f"{name}: win % per pairing",
                            lambda t, rows=e.rows, title=title:
                            figures.forest_plot(rows, t, title=title, dpi=dpi)))
     if e.ratings:
         out.append(Picture(f"elo-{_slug(name)}", f"{name}: Elo ladder",
                            lambda t, r=e.ratings: figures.elo_ladder(
-                               r, t, title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)))
+                               r, t, title=titled(f"{name}: Elo (Bradley–Terry)", e.rows,
+                                                  described), dpi=dpi)))
     for k, sc in enumerate(sc for sc in e.scaling if not sc.note):
         out.append(Picture(f"scaling-{_slug(name)}-{k}", f"{name}: Elo against budget",
                            lambda t, sc=sc: figures.scaling_plot(
-                               sc, t, title=f"{shown}: Elo against budget (95% intervals)",
-                               dpi=dpi)))
+                               sc, t, title=titled(f"{name}: Elo against budget (95% intervals)",
+                                                   e.rows, described), dpi=dpi)))
     st = e.tournament_state
     if st is None:
         return out
@@ -97,7 +123,8 @@ def _experiment_pictures(report: Report, e, shown: str, dpi: int) -> list[Pictur
                   for label, spec in st.spec.entrants}
         out.append(Picture(f"bracket-{_slug(name)}", f"{name}: elimination bracket",
                            lambda t: figures.bracket_plot(
-                               st.bracket, t, title=f"{shown}: elimination bracket",
+                               st.bracket, t, title=titled(f"{name}: elimination bracket",
+                                                           e.rows, described),
                                labels=labels, dpi=dpi)))
     elif st.spec.kind == "round_robin" and st.results:
         try:
@@ -107,7 +134,8 @@ def _experiment_pictures(report: Report, e, shown: str, dpi: int) -> list[Pictur
             return out
         out.append(Picture(f"elo-{_slug(name)}", f"{name}: Elo ladder",
                            lambda t: figures.elo_ladder(
-                               ladder, t, title=f"{shown}: Elo (Bradley–Terry)", dpi=dpi)))
+                               ladder, t, title=titled(f"{name}: Elo (Bradley–Terry)", e.rows,
+                                                       described), dpi=dpi)))
     return out
 
 
@@ -115,9 +143,7 @@ def pictures(report: Report, dpi: int = figures.DEFAULT_DPI) -> list[Picture]:
     """Every picture of `report` (see the module docstring), experiments first, then sweeps."""
     described = {e.info["experiment"]: e.info.get("description") or ""
                  for e in report.experiments}
-    out = [p for e in report.experiments
-           for p in _experiment_pictures(report, e, described[e.info["experiment"]]
-                                         or e.info["experiment"], dpi)]
+    out = [p for e in report.experiments for p in _experiment_pictures(e, dpi)]
     out += [Picture(f"sweep-{sw.slug}", sw.title,
                     lambda t, sw=sw: plot_sweep(sw, t, _sweep_title(sw, described), dpi),
                     sweep=sw) for sw in report.sweeps]
