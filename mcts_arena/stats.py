@@ -163,6 +163,13 @@ def elo_to_score(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
+def elo_bounds(low: float, high: float) -> tuple[float, float]:
+    """The Elo interval of a score interval [low, high]: its ends through `score_to_elo`, which
+    is increasing, so the Elo interval covers exactly when the score's does (the same Wilson,
+    Wald or likelihood-ratio interval printed beside it); ±inf where an end is 0 or 1."""
+    return score_to_elo(low), score_to_elo(high)
+
+
 def elo_diff(wins: float, draws: float, losses: float) -> float:
     """Elo difference of the first player from its score (0 when no games, ±inf at 0 or 100 %)."""
     return score_to_elo(score(wins, draws, losses))

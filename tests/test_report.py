@@ -10,6 +10,7 @@ import pandas
 import pytest
 from click.testing import CliRunner
 
+from mcts_arena import stats
 from mcts_arena.cli import cli
 from mcts_arena.report import render, tables
 from mcts_arena.report.tables import build_report, compare_paper, find_sweeps
@@ -87,7 +88,7 @@ def test_every_format_parses_and_plots_are_written(stores, tmp_path):
     assert isinstance(data, list) and len(data) == 6
     for row in data:
         for k in ("experiment", "player", "opponent", "games", "wins", "draws", "losses",
-                  "score", "ci_low", "ci_high", "elo", "elo_error", "los", "budget"):
+                  "score", "ci_low", "ci_high", "elo", "elo_low", "elo_high", "elo_text", "los", "budget"):
             assert k in row
         if row["games"]:
             assert 0 <= row["ci_low"] <= row["ci_high"] <= 1
@@ -247,13 +248,45 @@ def test_markdown_and_latex_link_pictures_by_relative_paths(stores, tmp_path, mo
             assert all((base / p).is_file() for p in links), (fmt, links)
 
 
-def test_no_infinite_elo_is_printed():
+def test_the_elo_interval_is_the_score_interval_through_the_elo_function():
     from mcts_arena.results.standings import elo_text
     assert elo_text(10, 0, 0) == "≥ +166 (all won)"
     assert elo_text(0, 0, 10) == "≤ -166 (all lost)"
-    assert elo_text(0, 4, 0) == "+0.0 ± undefined"
-    assert elo_text(6, 2, 2) == "+147.2 ± 268.7"
+    assert elo_text(0, 2, 0) == "+0.0 [-344.3, +344.3]"        # was "+0.0 ± undefined"
+    assert elo_text(9, 0, 1) == "+381.7 [+67.4, +696.0]"       # was "+381.7 ± undefined"
+    assert elo_text(6, 2, 2) == "+147.2 [-72.8, +367.2]"
+    for w, d, lo in ((9, 0, 1), (1, 0, 1), (0, 4, 0), (3, 1, 7), (120, 30, 50)):
+        low, high, _ = stats.score_interval(w, d, lo)
+        text = elo_text(w, d, lo)
+        assert "inf" not in text and "∞" not in text and "undefined" not in text
+        shown = [float(x) for x in text.split("[")[1].rstrip("]").split(", ")]
+        assert shown == pytest.approx([stats.score_to_elo(low), stats.score_to_elo(high)],
+                                      abs=0.051)
     assert render.rating_cells({"name": "a", "elo": 3.0, "error": None, "games": 2})[2] == \
         "undefined"
-    row = {"games": 12, "wins": 12, "draws": 0, "losses": 0}
-    assert "inf" not in render._elo_cell(row)
+    row = {"games": 12, "elo_text": elo_text(12, 0, 0)}
+    assert render._elo_cell(row) == "≥ +198 (all won)"
+
+
+def test_one_elo_notation_in_every_format(tmp_path, monkeypatch):
+    """The Elo cells of markdown and LaTeX are the JSON row's `elo_text` (LaTeX escaped), its
+    ends the score interval's through the Elo function, and none says inf or undefined."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    (tmp_path / "e.yaml").write_text(
+        "name: e\ngame: tictactoe\nbudget: {sims: 5}\ngames: 4\nmatches:\n"
+        "  - {player: 'Random', opponent: 'Random(im0.5)'}\n")
+    assert CliRunner().invoke(cli, ["run", "e.yaml", "--quiet", "--jobs", "1"]).exit_code == 0
+    data = json.loads(CliRunner().invoke(cli, ["report", "results/e", "--format", "json",
+                                               "--out", "j"]).output)
+    (row,) = data
+    assert row["elo_text"] and "inf" not in row["elo_text"]
+    if 0 < row["score"] < 1:
+        assert row["elo_low"] == pytest.approx(stats.score_to_elo(row["ci_low"]))
+        assert row["elo_high"] == pytest.approx(stats.score_to_elo(row["ci_high"]))
+    for fmt in ("markdown", "latex"):
+        out = CliRunner().invoke(cli, ["report", "results/e", "--format", fmt, "--out", fmt])
+        assert out.exit_code == 0, out.output
+        shown = row["elo_text"] if fmt == "markdown" else render.tex(row["elo_text"])
+        assert shown in out.output
+        assert "inf " not in out.output and "undefined" not in out.output

@@ -162,7 +162,7 @@ def test_summary_shows_kalah_pairs(tmp_path):
             s.add_game(rec(k, 1, w1))
         table = summary_table(s)
     lines = table.splitlines()
-    assert lines[0].endswith("pairs W-D-L  disc   pair win % [95% CI]")
+    assert lines[0].endswith("pair rule W-D-L  disc   pair-rule win % [95% CI]")
     # games: W = 0/0,1/1,0/0,3/0 -> wins 4, draws 3, losses 1
     assert lines[2].split()[:8] == ["A", "vs", "B", "8", "4", "3", "1", "0"]
     low, high, _ = stats.score_interval(2, 0, 0)

@@ -17,7 +17,7 @@ CFG = ("name: s\ngame: breakthrough\nbudget: {sims: 10}\ngames: 6\nseed: 3\n"
        "matches:\n  - {player: 'Random(im0.5)', opponent: Random}\n"
        "  - {player: 'Random(im0.2)', opponent: Random}\n")
 LINE = re.compile(r"^  Random\(im0\.[25]\) vs Random: \d+ games? \+\d+ =\d+ -\d+, score "
-                  r"[\d.]+% \[[\d.]+, [\d.]+\], Elo .*, pair score [\d.]+% .* pairs, LLR")
+                  r"[\d.]+% \[[\d.]+, [\d.]+\], Elo .*, pentanomial score [\d.]+% .* pairs, LLR")
 
 
 @pytest.mark.process

@@ -18,7 +18,7 @@ import pandas as pd
 
 from mcts_arena.report import scaling
 from mcts_arena.report.tables import ROW_FIELDS, Report
-from mcts_arena.results.standings import UNDEFINED, elo_text
+from mcts_arena.results.standings import UNDEFINED
 
 # ---- cells ---------------------------------------------------------------------------------
 NONE = "—"      # a cell with no number: no games, so no percentage
@@ -35,8 +35,9 @@ def _score_cell(r: dict) -> str:
 
 
 def _elo_cell(r: dict) -> str:
-    """The Elo difference and its half-width, or the one-sided bound (never "inf")."""
-    return elo_text(r["wins"], r["draws"], r["losses"]) if r["games"] else NONE
+    """The Elo difference and its interval (the score's, through the Elo function), or the
+    one-sided bound at a score of 0 or 1 (results.standings.elo_interval_text)."""
+    return r["elo_text"] if r["games"] else NONE
 
 
 def _work_cell(r: dict) -> str:
@@ -68,7 +69,7 @@ def main_cells(r: dict) -> list[str]:
             _time_cell(r), str(r["errors"]), str(r["time_forfeits"] + r.get("illegal_moves", 0))]
 
 
-PAIR_HEAD = ("pairing", "pairs W-D-L", "discarded", "pair win % [95% CI]")
+PAIR_HEAD = ("pairing", "pair rule W-D-L", "discarded", "pair-rule win % [95% CI]")
 
 
 def pair_cells(r: dict) -> list[str]:
@@ -80,7 +81,8 @@ def pair_cells(r: dict) -> list[str]:
             str(p["discarded"]), cell]
 
 
-PENTA_HEAD = ("pairing", "pairs", "LL-LD-WL/DD-WD-WW", "pair score % [95% CI]", "pair Elo")
+PENTA_HEAD = ("pairing", "pairs", "pentanomial LL-LD-WL/DD-WD-WW", "pentanomial score % [95% CI]",
+              "pentanomial Elo")
 
 
 def penta_cells(r: dict) -> list[str]:
@@ -89,13 +91,8 @@ def penta_cells(r: dict) -> list[str]:
     if not pe:
         return [f"{r['player']} vs {r['opponent']}", "0", NONE, NONE, NONE]
     score = f"{_pct(r['pair_score'])} [{_pct(r['pair_ci_low'], 1)}, {_pct(r['pair_ci_high'], 1)}]"
-    if r["pair_elo"] is None:
-        elo = "+inf" if r["pair_score"] >= 1 else "-inf" if r["pair_score"] <= 0 else NONE
-    else:
-        err = "inf" if r["pair_elo_error"] is None else f"{r['pair_elo_error']:.1f}"
-        elo = f"{r['pair_elo'] + 0.0:+.1f} ± {err}"
     return [f"{r['player']} vs {r['opponent']}", str(r["pair_games"] // 2),
-            "-".join(str(c) for c in pe), score, elo]
+            "-".join(str(c) for c in pe), score, r["pair_elo_text"]]
 
 
 _PENTA_NOTE = ("Seat-swapped pairs (both games of a pair counted), by the player's score in the "
@@ -373,7 +370,8 @@ def render_csv(report: Report) -> str:
 _TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
         "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
         "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "±": r"$\pm$",
-        "≥": r"$\geq$", "≤": r"$\leq$", "◆": r"$\blacklozenge$", "–": "--", "—": "---"}
+        "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$", "◆": r"$\blacklozenge$", "–": "--",
+        "—": "---"}
 
 
 def tex(s: str) -> str:
@@ -420,7 +418,8 @@ def render_latex(report: Report) -> str:
 # ---- html ----------------------------------------------------------------------------------
 _CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
-th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}
+.scroll{overflow-x:auto;max-width:100%}
 th:first-child,td:first-child{text-align:left}th{background:#f2f2f2}
 pre{background:#f8f8f8;padding:1em;border:1px solid #ddd}img{max-width:100%}
 .note{color:#555}"""
@@ -430,7 +429,9 @@ def _html_table(head, rows) -> str:
     h = "".join(f"<th>{html.escape(c)}</th>" for c in head)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
                    for r in rows)
-    return f"<table><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>"
+    # a wide table scrolls inside its box and never wraps a value mid-interval
+    return (f'<div class="scroll"><table><thead><tr>{h}</tr></thead><tbody>{body}</tbody>'
+            f"</table></div>")
 
 
 def render_html(report: Report) -> str:

@@ -21,8 +21,11 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
     ci_method       "wald" or "wilson"
                     (score, ci_low, ci_high, ci_method, los are null for a pairing without
                     counted games: no percentage is shown for it)
-    elo, elo_error  Elo difference of the player and the half-width of its 95% interval
-                    (null when undefined: a score of 0 or 1, or no games)
+    elo             Elo difference of the player (null at a score of 0 or 1, or no games)
+    elo_low, elo_high   its 95% interval: ci_low and ci_high through the Elo function
+                    (stats.elo_bounds; null where an end is unbounded)
+    elo_text        how every table and `arena serve` write it (results.standings:
+                    "+381.7 [+63.0, +667.3]", "≥ +113 (all won)")
     los             likelihood of superiority of the player (0.5 with no decisive games)
     wins_first, games_first     player's wins / counted games when it moved first
     wins_second, games_second   the same when it moved second
@@ -38,7 +41,8 @@ fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
     pair_ci_low, pair_ci_high   95% interval of pair_score (stats.pentanomial_interval: the
                     likelihood-ratio interval of the pentanomial; tighter than the per-game one
                     when seat swapping cancels a first-move advantage)
-    pair_elo, pair_elo_error    Elo from the pairs and the half-width of its 95% interval
+    pair_elo, pair_elo_low, pair_elo_high, pair_elo_text    the same from pair_score and its
+                    interval
     judged          the interval a verdict uses: {"basis": "pair rule" (games scored by pairs:
                     Kalah), "pairs" (pentanomial, where complete pairs exist) or "games",
                     "score", "ci_low", "ci_high", "n" (decisive pairs, games of complete pairs,
@@ -74,6 +78,7 @@ from mcts_arena.report import scaling
 from mcts_arena.results import aggregates, tournament
 from mcts_arena.results import rows as row_rules
 from mcts_arena.results.sprt import sprt_status, sprt_text
+from mcts_arena.results.standings import elo_interval_text
 from mcts_arena.results.store import Store
 
 ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent",
@@ -81,11 +86,11 @@ ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "oppone
               "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
               "errors", "time_forfeits", "illegal_moves", "max_plies", "score", "ci_low",
               "ci_high", "ci_method",
-              "elo", "elo_error", "los", "wins_first", "games_first", "wins_second",
+              "elo", "elo_low", "elo_high", "elo_text", "los", "wins_first", "games_first", "wins_second",
               "games_second", "avg_plies", "player_time", "opponent_time", "player_work",
               "player_work_unit", "opponent_work",
               "opponent_work_unit", "pentanomial", "pair_games", "pair_score", "pair_ci_low",
-              "pair_ci_high", "pair_elo", "pair_elo_error", "judged", "builds", "precision",
+              "pair_ci_high", "pair_elo", "pair_elo_low", "pair_elo_high", "pair_elo_text", "judged", "builds", "precision",
               "pairs", "sprt", "sweep")
 CI_CHOICES = ("auto", "wald", "wilson")
 
@@ -177,7 +182,8 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
         c = counts.get(pid, _NO_GAMES)
         w, d, lo, n = c["wins"], c["draws"], c["losses"], c["games"]
         ci_low, ci_high, used = _ci(w, d, lo, ci) if n else (None, None, None)
-        e, ee = stats.elo(w, d, lo)
+        e = stats.elo_diff(w, d, lo)
+        e_lo, e_hi = stats.elo_bounds(ci_low, ci_high) if n else (None, None)
         row = {
             "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
             "game": game, "pairing_id": pid, "player": display_name(p["player"]),
@@ -188,7 +194,9 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             **{k: c[k] for k in results.COUNT_COLUMNS if k != "games"},
             "score": stats.score(w, d, lo) if n else None, "ci_low": ci_low,
             "ci_high": ci_high, "ci_method": used, "elo": _finite(e) if n else None,
-            "elo_error": _finite(ee) if n else None, "los": stats.los(w, lo) if n else None,
+            "elo_low": _finite(e_lo), "elo_high": _finite(e_hi),
+            "elo_text": elo_interval_text(stats.score(w, d, lo), ci_low, ci_high, n)
+            if n else None, "los": stats.los(w, lo) if n else None,
             "pairs": None, "sprt": None, "sweep": None,
         }
         if _games.pair_rule(game):
@@ -199,9 +207,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
                             "discarded": po.get("discarded", 0), "errors": po.get("error", 0),
                             "score": pw_ / (pw_ + pl_) if pw_ + pl_ else 0.5,
                             "ci_low": lo_, "ci_high": hi_}
-        pe, pee = (stats.elo_pentanomial(row["pentanomial"]) if row["pentanomial"]
-                   else (None, None))
-        row["pair_elo"], row["pair_elo_error"] = _finite(pe), _finite(pee)
+        row.update(pair_elo_fields(row))
         row["precision"] = store.meta_json(f"precision/{pid}", row_rules.obj())
         row["judged"] = judged(row)
         if pid in sprt:
@@ -240,6 +246,19 @@ def judged(row: dict) -> dict | None:
 def builds_text(builds: dict) -> str:
     """`75f66cb1df9b (40)`, several joined by `, `; "unrecorded" for old games."""
     return ", ".join(f"{b} ({n})" for b, n in builds.items()) or "—"
+
+
+def pair_elo_fields(row: dict) -> dict:
+    """pair_elo, its interval (pair_ci_low, pair_ci_high through the Elo function) and its
+    text; nulls without complete pairs."""
+    if not row.get("pentanomial"):
+        return {"pair_elo": None, "pair_elo_low": None, "pair_elo_high": None,
+                "pair_elo_text": None}
+    score, low, high = row["pair_score"], row["pair_ci_low"], row["pair_ci_high"]
+    e_lo, e_hi = stats.elo_bounds(low, high)
+    return {"pair_elo": _finite(stats.score_to_elo(score)), "pair_elo_low": _finite(e_lo),
+            "pair_elo_high": _finite(e_hi),
+            "pair_elo_text": elo_interval_text(score, low, high, row["pair_games"])}
 
 
 def experiment_info(store: Store) -> dict:

@@ -4,39 +4,56 @@ score with its pentanomial interval once seat-swapped pairs are complete, the SP
 written (the report's tables use it too).
 
     >>> standing_line("MCTS(ipp) vs MCTS", Counts(wins=5, draws=2, losses=3))
-    'MCTS(ipp) vs MCTS: 10 games +5 =2 -3, score 60.0% [31.3, 83.2], Elo +70.4 ± 226.8'
+    'MCTS(ipp) vs MCTS: 10 games +5 =2 -3, score 60.0% [31.3, 83.2], Elo +70.4 [-136.8, +277.7]'
 
 The numbers are the report's: `stats.tally` counts, `stats.score_interval` is the interval
-rule `arena run`'s summary and `arena report` print, `stats.elo` the Elo difference,
+rule `arena run`'s summary and `arena report` print, `elo_text` the Elo difference and its interval (the score's, through the Elo function),
 `stats.pentanomial_interval` the pair interval the report's verdicts judge.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from mcts_arena import stats
 
-#: An interval the data do not define (never printed as "inf").
+#: An interval the data do not define (a rating's error bar that is not finite).
 UNDEFINED = "undefined"
 
 
+def _edge(elo: float, digits: int) -> str:
+    return "+∞" if elo == math.inf else "-∞" if elo == -math.inf else f"{elo + 0.0:+.{digits}f}"
+
+
+def elo_interval_text(score: float | None, low: float, high: float, games: int = 0,
+                      digits: int = 1) -> str:
+    """The one way an Elo difference is written: the Elo of `score` and its interval, the
+    score's own interval [low, high] through the Elo function (`stats.elo_bounds`), so it is
+    finite wherever the score's interval lies inside (0, 1): "+381.7 [+63.0, +667.3]". A score
+    of 1 (or 0) has no finite difference; the text gives the bound its interval supports,
+    "≥ +113 (all won)" ("≤ -113 (all lost)"), from Wilson's interval of the `games` where the
+    given one collapses to the point (the paper's Wald at 0 or 1). "—" without a score."""
+    if score is None:
+        return "—"
+    if (score >= 1 and low >= 1) or (score <= 0 and high <= 0):
+        low, high = stats.wilson_interval(score * games, games) if games else (low, high)
+    lo_e, hi_e = stats.elo_bounds(low, high)
+    if score >= 1:
+        return f"≥ {_edge(lo_e, 0)} (all won)"
+    if score <= 0:
+        return f"≤ {_edge(hi_e, 0)} (all lost)"
+    return (f"{stats.score_to_elo(score) + 0.0:+.{digits}f} "
+            f"[{_edge(lo_e, digits)}, {_edge(hi_e, digits)}]")
+
+
 def elo_text(wins: float, draws: float, losses: float, digits: int = 1) -> str:
-    """The Elo difference with its 95% half-width, never "± inf": at a score of 1 (or 0) the
-    difference is unbounded, so the text gives the one-sided bound the data support (the Elo of
-    the Wilson interval's lower end, resp. upper end: Wilson, because the paper's Wald interval
-    collapses to [1, 1] there); a finite difference whose interval is undefined (every game
-    drawn, a single game) says "undefined". "—" without games."""
+    """`elo_interval_text` of a W/D/L count with the score interval `arena run` and `arena
+    report` print beside it (`stats.score_interval`); "—" without games."""
     n = wins + draws + losses
     if not n:
         return "—"
-    e, err = stats.elo(wins, draws, losses)
-    if e == float("inf") or e == float("-inf"):
-        low, high = stats.wilson_interval(wins + 0.5 * draws, n)
-        if e > 0:
-            return f"≥ {stats.score_to_elo(low) + 0.0:+.0f} (all won)"
-        return f"≤ {stats.score_to_elo(high) + 0.0:+.0f} (all lost)"
-    half = UNDEFINED if err == float("inf") else f"{err:.{digits}f}"
-    return f"{e + 0.0:+.{digits}f} ± {half}"
+    lo, hi, _ = stats.score_interval(wins, draws, losses)
+    return elo_interval_text(stats.score(wins, draws, losses), lo, hi, int(n), digits)
 
 
 @dataclass
@@ -86,7 +103,7 @@ def standing_line(label: str, c: Counts, sprt=None) -> str:
         penta = c.pentanomial()
         if sum(penta):      # the pair interval the report's verdicts use, where pairs exist
             plo, phi = stats.pentanomial_interval(penta)
-            line += (f", pair score {100 * stats.pentanomial_score(penta):.1f}% "
+            line += (f", pentanomial score {100 * stats.pentanomial_score(penta):.1f}% "
                      f"[{100 * plo:.1f}, {100 * phi:.1f}] of {sum(penta)} pairs")
     if c.errors:
         line += f", {c.errors} error game(s)"

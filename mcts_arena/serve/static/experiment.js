@@ -16,11 +16,6 @@
       `${pct(score, 2)} [${pct(lo)}, ${pct(hi)}]`;
   }
 
-  function elo(e, err) {
-    if (e === null || e === undefined) return "—";
-    return (e >= 0 ? "+" : "") + e.toFixed(1) + (err === null || err === undefined ? "" : " ± " + err.toFixed(1));
-  }
-
   // The verdict's interval is the report's `judged` one: the pair rule, the seat-swapped
   // pairs where complete ones exist, else the games; say which, as the report does.
   function paperCell(r) {
@@ -42,8 +37,9 @@
     const hasSprt = rows.some(r => r.sprt);
     const hasPaper = rows.some(r => r.paper && r.paper.length);
     const head = ["pairing", "budget", "games", "W", "D", "L", "score % [95% CI]", "Elo"];
-    if (hasPairs) head.push("pairs (LL LD WL+DD WD WW)", "pair score % [95% CI]", "pair Elo");
-    if (hasRule) head.push("pair rule W-D-L (disc.)", "pair win % [95% CI]");
+    if (hasPairs) head.push("pentanomial (LL LD WL+DD WD WW)", "pentanomial score % [95% CI]",
+                            "pentanomial Elo");
+    if (hasRule) head.push("pair rule W-D-L (disc.)", "pair-rule win % [95% CI]");
     if (hasSprt) head.push("SPRT");
     head.push("errors", "forfeits");
     if (hasPaper) head.push("paper % (source): verdict");
@@ -56,11 +52,11 @@
         el("td", {class: "w", text: r.wins}), el("td", {class: "d", text: r.draws}),
         el("td", {class: "lo", text: r.losses}),
         el("td", {class: "score", text: scoreCell(r.score, r.ci_low, r.ci_high)}),
-        el("td", {text: r.games ? elo(r.elo, r.elo_error) : "—"})];
+        el("td", {class: "elo", text: r.games ? r.elo_text : "—"})];
       if (hasPairs) {
         cells.push(el("td", {text: r.pentanomial ? r.pentanomial.join(" ") : "—"}),
                    el("td", {text: scoreCell(r.pair_score, r.pair_ci_low, r.pair_ci_high)}),
-                   el("td", {text: elo(r.pair_elo, r.pair_elo_error)}));
+                   el("td", {class: "elo", text: r.pair_elo_text || "—"}));
       }
       if (hasRule) {
         const p = r.pairs;
