@@ -46,12 +46,16 @@ def _tie_rules():
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory [default: results/tournament-<name>-<game>].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--dry-run", is_flag=True,
+              help="Print the plan (entrants, most games, each move's work and cost, the "
+                   "estimated CPU time); play nothing.")
 @click.option("--allow-mixed-builds", is_flag=True,
               help="Add games to results another build of mcts_arena played (refused "
                    "otherwise).")
 def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int | None,
                    time_s: float | None, sims: int | None, jobs: int, tie: str | None,
-                   out: str | None, quiet: bool, allow_mixed_builds: bool) -> None:
+                   out: str | None, quiet: bool, dry_run: bool,
+                   allow_mixed_builds: bool) -> None:
     """Play the tournament NAME: fet, det, ege, im (the paper's tuning brackets) or a YAML file
     (configs/tournaments/*.yaml: elimination, round_robin or gauntlet). Run again to resume."""
     from mcts_arena.results.tournament import header, render
@@ -60,7 +64,11 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
 
     check_scale_options(games, time_s, sims)
     workers = worker_count(jobs)
-    spec, directory = tournament.prepare(name, game, evalfn, games, time_s, sims, tie, out)
+    spec, directory = tournament.prepare(name, game, evalfn, games, time_s, sims, tie, out,
+                                         dry_run=dry_run)
+    if dry_run:
+        click.echo(tournament.dry_run(spec, directory, workers))
+        return
     click.echo(f"tournament {spec.title}: {workers} worker(s), results in {directory}", err=True)
     click.echo(header(spec) + "\n")
     result = tournament.run_tournament(spec, directory, workers=workers, progress=not quiet,

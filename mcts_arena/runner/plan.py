@@ -166,16 +166,24 @@ def typical_plies(game: str) -> int:
     return games.info_of(game).typical_plies
 
 
-def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec]) -> float | None:
-    """CPU seconds the games need at their time budgets and typical lengths (None when some
-    budget counts simulations: their speed is not known before playing)."""
+def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec], costs=None) -> float | None:
+    """CPU seconds the games need at their typical lengths: a move costs its time budget, or
+    under a simulation budget what `costs` (runner.estimate.Costs) measured; None when some
+    move's cost is unknown (no `costs`, or an external engine)."""
     plies = typical_plies(exp.game)
     total = 0.0
     for g in games:
-        times = [b.time for b in g.budgets]
-        if any(t is None for t in times):
+        seconds = []
+        for spec, b in zip(g.seats, g.budgets):
+            if b.time is not None:
+                seconds.append(b.time)
+            elif costs is None:
+                return None
+            else:
+                seconds.append(costs.of(spec, b).seconds)
+        if None in seconds:
             return None
-        total += plies / 2 * (times[0] + times[1])
+        total += plies / 2 * sum(seconds)
     return total
 
 
@@ -185,8 +193,12 @@ def _hms(seconds: float) -> str:
         f"{s // 60}m{s % 60:02d}s"
 
 
-def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers: int = 1) -> str:
-    """What `arena run --dry-run` prints: pairings, games (to play), estimated CPU time."""
+def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers: int = 1,
+             costs=None) -> str:
+    """What `arena run --dry-run` prints: pairings, games (to play), estimated CPU time; with
+    `costs` (runner.estimate.Costs) what a move of each player searches and costs under a
+    simulation or effort budget, and notes where a fixed depth overrides the budget or an odd
+    game count leaves the seats unbalanced."""
     exp = plan.experiment
     lines = [(f"experiment {exp.name}: {exp.game}, {exp.budget}, openings {exp.openings}, "
              f"seed {exp.seed}")]
@@ -201,16 +213,49 @@ def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers:
     for p in exp.pairings:
         todo = todo_by.get(p.id, [])
         all_todo += todo
-        est = estimate_cpu_seconds(exp, todo)
+        est = estimate_cpu_seconds(exp, todo, costs)
         shown = "?" if est is None else _hms(est)
         lines.append(f"  {p.label:<{width}}  {p.games:>6}  {len(todo):>7}  {shown:>10}")
-    est = estimate_cpu_seconds(exp, all_todo)
+    est = estimate_cpu_seconds(exp, all_todo, costs)
     total = f"{len(exp.pairings)} pairings, {plan.total_games} games, {len(all_todo)} to play"
     if est is None:
-        total += "; CPU time unknown for simulation budgets"
+        total += ("; CPU time unknown for simulation budgets" if costs is None else
+                  "; CPU time unknown (an external engine's speed is not known before it plays)")
     else:
+        measured = "" if exp.budget.time is not None and costs is None else \
+            ", simulation budgets timed at the start position"
         total += (f"; estimated {_hms(est)} CPU, about {_hms(est / max(1, workers))} on "
                   f"{workers} worker{'s' if workers != 1 else ''} "
-                  f"(at {typical_plies(exp.game)} plies per game)")
+                  f"(at {typical_plies(exp.game)} plies per game{measured})")
     lines.append(total)
+    if costs is not None:
+        lines += _budget_lines(exp, all_todo, costs)
+    odd = [p for p in exp.pairings if p.games % 2]
+    if odd:
+        lines.append(f"note: an odd number of games ({odd[0].games}"
+                     f"{' and others' if len(odd) > 1 else ''} per pairing) leaves the last pair "
+                     f"one game: the seats are unbalanced by one game per pairing; an even "
+                     f"number plays whole seat-swapped pairs")
     return "\n".join(lines)
+
+
+def _budget_lines(exp: Experiment, todo: list[GameSpec], costs) -> list[str]:
+    """Each player's budget as a move will spend it (work and seconds), where it is not a
+    plain time budget, and a note for every fixed depth that overrides its node budget."""
+    seen: dict[tuple[str, object], None] = {}
+    for g in todo:
+        for spec, b in zip(g.seats, g.budgets):
+            if b.time is None:
+                seen.setdefault((spec, b), None)
+    if not seen:
+        return []
+    out = ["per move (measured at the start position):"]
+    for spec, b in seen:
+        out.append(f"  {spec}: {costs.of(spec, b).text(b)}")
+    for spec, b in seen:
+        c = costs.of(spec, b)
+        if c.overrides:
+            out.append(f"note: {spec} has a fixed depth, which overrides the budget of "
+                       f"{b.text()} ({c.work:,} {c.unit} a move at the start); a time budget "
+                       f"still stops it")
+    return out

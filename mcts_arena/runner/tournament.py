@@ -269,9 +269,11 @@ def experiment(spec: TournamentSpec, st: State) -> Experiment:
 
 def prepare(name: str, game: str | None = None, evalfn: str | None = None,
             games: int | None = None, time: float | None = None, sims: int | None = None,
-            tie: str | None = None, out: str | None = None) -> tuple[TournamentSpec, Path]:
+            tie: str | None = None, out: str | None = None,
+            dry_run: bool = False) -> tuple[TournamentSpec, Path]:
     """`arena tournament`: the tournament NAME with the command line's overrides, and its
-    results directory, checked (UserError) before anything is written."""
+    results directory, checked (UserError) before anything is written (a dry run may look at
+    a busy one)."""
     from mcts_arena.runner.writer import check_writable
 
     spec = resolve(name, game, evalfn)
@@ -288,7 +290,7 @@ def prepare(name: str, game: str | None = None, evalfn: str | None = None,
                         f"{spec.games}")
     check_size(spec)
     directory = Path(out) if out else Path("results") / spec.name
-    check_writable(directory)       # a busy or foreign directory is refused before any output
+    check_writable(directory, busy_ok=dry_run)  # a busy or foreign one refused before output
     if (directory / "arena.sqlite").exists() and (directory / "arena.sqlite").stat().st_size:
         with Store.open(directory) as old:      # another experiment's or tournament's store
             _check_settings(old, spec)
@@ -316,6 +318,52 @@ def check_size(spec: TournamentSpec) -> None:
         raise UserError(f"tournament {spec.name}: up to {total:,} games ({spec.games:,} per "
                         f"match), more than the {budgets.PLAN_MAX:,} a run may hold; lower "
                         f"--games")
+
+
+def dry_run(spec: TournamentSpec, directory: Path, workers: int) -> str:
+    """What `arena tournament --dry-run` prints: the entrants, the most games the tournament
+    can play (`most_games`), each entrant's move under its budget (measured where it is a
+    simulation budget: runner.estimate) and the CPU time those games need at the game's
+    typical length. Nothing is played or written."""
+    from mcts_arena.runner.estimate import Costs
+    from mcts_arena.runner.plan import _hms, typical_plies
+
+    costs = Costs(spec.game, dict(spec.macros) or None)
+    labels = [label for label, _ in spec.entrants] + ([spec.player[0]] if spec.player else [])
+    total = most_games(spec)
+    lines = [f"tournament {spec.title}: {spec.kind}, {spec.game}, {spec.budget}, "
+             f"{spec.games} games per match, openings {spec.openings}, seed {spec.seed}",
+             f"{len(labels)} entrants; at most {total:,} games (every match it can hold"
+             f"{', playoffs included' if spec.tie == 'playoff' else ''})",
+             "per move (simulation budgets measured at the start position):"]
+    seconds = []
+    for label in labels:
+        spec_text, b = spec.spec_of(label), spec.budgets.get(label) or spec.budget
+        if b.time is None and b.sims is None:
+            lines.append(f"  {label} = {spec_text}: {b}, no estimate")
+            seconds.append(None)
+            continue
+        c = costs.of(spec_text, b)
+        shown = label if label == spec_text else f"{label} = {spec_text}"
+        lines.append(f"  {shown}: {c.text(b)}")
+        if c.overrides:
+            lines.append(f"note: {label} has a fixed depth, which overrides the budget of "
+                         f"{b.text()}")
+        seconds.append(c.seconds)
+    plies = typical_plies(spec.game)
+    if None in seconds or not seconds:
+        lines.append("CPU time unknown (an external engine's speed is not known before it "
+                     "plays)")
+    else:
+        est = total * plies * sum(seconds) / len(seconds)
+        lines.append(f"estimated at most {_hms(est)} CPU, about {_hms(est / max(1, workers))} "
+                     f"on {workers} worker{'s' if workers != 1 else ''} (at {plies} plies per "
+                     f"game, the entrants' mean move)")
+    if spec.games % 2:
+        lines.append(f"note: an odd number of games ({spec.games} per match) leaves the seats "
+                     f"unbalanced by one game per match")
+    lines.append(f"results: {directory} (dry run: nothing played)")
+    return "\n".join(lines)
 
 
 def tuning_evals() -> list[str]:
