@@ -76,6 +76,10 @@ def perft_cmd(game: str, depth: int, position: str | None) -> None:
     click.echo(state.perft(depth))
 
 
+#: File endings of the game records `arena export` writes: a missing one is no game name.
+RECORD_SUFFIXES = (".pgn", ".sgf", ".jsonl", ".json")
+
+
 @cli.command("show")
 @click.argument("target", metavar="GAME|RESULTS_DIR|FILE")
 @click.argument("record_id", required=False, metavar="[ID]")
@@ -128,6 +132,9 @@ def show_cmd(target: str, record_id: str | None, position: str | None, id_option
     if game_id is not None:
         fail(f"a game id needs a results directory (holding arena.sqlite) or an exported "
              f"file, not {target!r}")
+    if Path(target).suffix.lower() in RECORD_SUFFIXES:
+        fail(f"no such file {target!r} (a game record to replay: a file written by "
+             f"'arena export'; a game is named as 'arena games' lists it)")
     if games.split(target)[0] not in games.names() and Path(target).exists():
         fail(f"{target!r} is neither a game nor a results directory (no arena.sqlite in it)")
     state = games.new_state(target, position)

@@ -36,6 +36,8 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
     names = [players.display_name(s.canonical) for s in specs]
     budget = Budget(time=seconds) if seconds is not None else Budget(sims=sims)
     own = tuple(own_budget(s, players.parse) for s in specs)    # an effort= resolved
+    for s, b in zip(specs, own):    # an outside engine that cannot start: a command mistake, 2
+        players.check_startup(s.canonical, game, b or budget, position is None)
     click.echo(f"{names[0]} (first) vs {names[1]} (second)")
 
     def shown(rec, st) -> None:
@@ -59,7 +61,7 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, seed, position, show) -> None:
                    tuple(b or budget for b in own), seed, position, players, on_move=shown)
     if rec.reason == "error":
         # nothing was measured: the status says so (3, the all-error rule of `arena run`)
-        click.echo(f"result: error game ({rec.error})")
+        click.echo("result: error game (nothing measured; the error follows)")
         raise AllErrorGames(f"the game could not be played: {rec.error}")
     elif rec.winner is None:
         click.echo("result: draw" + (" (ply limit)" if rec.reason == "max_plies" else ""))

@@ -37,7 +37,9 @@ def _ci_methods():
 def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
                compare: str | None, figures: str, dpi: int) -> None:
     """Tables (W/D/L, score with CI, Elo, LOS, per-seat wins, game length, sims per move),
-    sweep plots and tournament brackets for the results directories PATH... (read-only)."""
+    sweep plots and tournament brackets for the results directories PATH... The stores are
+    only read; the pictures (and an html page) are written to --out, by default
+    <first PATH>/report/."""
     from mcts_arena.report.output import report
 
     for chunk in report(list(paths), fmt, ci, out, compare, figures, dpi):

@@ -29,6 +29,7 @@ the keys a move has (value: the search's value of the position for the mover, in
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Iterable, Iterator
 
@@ -146,6 +147,14 @@ def jsonl(rec: dict) -> str:
     return json.dumps(rec, ensure_ascii=False) + "\n"
 
 
+def _seconds(v: float) -> str:
+    """Seconds as a plain decimal with 4 significant digits: 0.051, 0.00003712, 12.35."""
+    if not v:
+        return "0"
+    digits = max(0, 3 - math.floor(math.log10(abs(v))))
+    return f"{v:.{digits}f}".rstrip("0").rstrip(".")
+
+
 def comment(st: dict) -> str:
     """`sims=2000 nodes=1987 depth=12 time=0.051 value=+0.23`: a move's statistics (its own
     time as the player reported it, else the wall time the match measured)."""
@@ -154,12 +163,12 @@ def comment(st: dict) -> str:
         v = st.get(k)
         if k == "time" and v is None:
             v = st.get("wall")
-        if v is None:
-            continue
+        if v is None or (k == "sims" and not v and st.get("nodes")):
+            continue            # an αβ move searches nodes, not simulations
         if k == "value":
             parts.append(f"value={v + 0.0:+.4g}")
-        elif k == "time":
-            parts.append(f"time={v:.4g}")
+        elif k == "time":           # plain decimals, never 3.7e-05
+            parts.append(f"time={_seconds(v)}")
         else:
             parts.append(f"{k}={v}")
     return " ".join(parts)

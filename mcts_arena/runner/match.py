@@ -33,6 +33,8 @@ from types import ModuleType
 
 from mcts_arena import games
 from mcts_arena.budgets import Budget
+from mcts_arena.errors import UserError
+from mcts_arena.players.gtp_process import EngineError
 from mcts_arena.provenance import build_identity
 from mcts_arena.runner.openings import opening_history, opening_text
 from mcts_arena.runner.plan import GameSpec, Job, derive_seed
@@ -101,8 +103,11 @@ def _budget_kwargs(budget: Budget) -> dict:
 
 
 def _error_text(who: str, e: BaseException) -> str:
+    """One line for an error game: the player, the error and, for a fault in our code (not a
+    user's mistake or an outside engine's), where it was raised."""
     tb = traceback.extract_tb(e.__traceback__)
-    where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
+    where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" \
+        if tb and not isinstance(e, (UserError, EngineError)) else ""
     msg = " ".join(str(e).split())
     return f"{who}: {type(e).__name__}: {msg}{where}"
 

@@ -393,6 +393,10 @@ def check_writable_dir(d: Path) -> None:
         if len(os.fsencode(part)) > NAME_MAX:
             raise UserError(f"{_short(d)}: cannot make a results directory here: the name "
                             f"{_short(Path(part))} is longer than {NAME_MAX} bytes")
+    for p in (d, d / DB_NAME):      # exists() is False for a loop, and mkdir/connect then fail
+        if p.is_symlink() and not p.exists():
+            raise UserError(f"{p}: a symbolic link that leads nowhere (a loop, or its target "
+                            f"is missing); refusing to use it")
     if d.exists():
         if not d.is_dir():
             raise UserError(f"{d}: is a file, not a results directory")
@@ -418,14 +422,15 @@ def _short(p: Path) -> str:
     return text if len(text) <= 60 else text[:40] + "..." + text[-15:]
 
 
-def check_writable(d: Path, busy_ok: bool = False) -> None:
+def check_writable(d: Path, busy_ok: bool = False, damaged_ok: bool = False) -> None:
     """Every check `Writer.open(d)` makes before writing, without writing anything: a usable
-    directory, an arena.sqlite that is ours and intact (if any), and (unless busy_ok) no other
-    run holding the lock. UserError (one line) otherwise."""
+    directory, an arena.sqlite that is ours and intact (if any; `damaged_ok`: ours, damaged or
+    not, for `--new`, which moves it aside untouched), and (unless busy_ok) no other run
+    holding the lock. UserError (one line) otherwise."""
     d = Path(d)
     check_writable_dir(d)
     db = d / DB_NAME
-    if db.exists() and check_ours(db) != "empty":
+    if db.exists() and check_ours(db) != "empty" and not damaged_ok:
         check_intact(db)
     if not busy_ok and writer_holds_lock(d):
         raise _locked(d)

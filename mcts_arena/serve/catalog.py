@@ -15,6 +15,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcts_arena import budgets
 from mcts_arena.errors import UserError
 from mcts_arena.results.store import DB_NAME, LOCK_NAME, Store
 
@@ -231,5 +232,6 @@ def _facts(store: Store, running: bool) -> dict:
             "games_per_hour": per_hour, "eta_seconds": eta, "builds": builds_of(store),
             "updated": updated,
             "created": exp.get("created"), "kind": kind,
+            "budget": budgets.text(cfg.get("budget")) if cfg.get("budget") else None,
             "description": cfg.get("description", "")}
 

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import html
 import io
 import json
 import math
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -357,6 +359,13 @@ class Live:
         except (UserError, ValueError) as e:
             raise NotFound(f"game {gid!r} cannot be replayed here: {e}") from None
         svg = game.info.draw(state, last)
+        if state.is_terminal():         # a finished game has nobody to move: say who won
+            w = state.winner()
+            end = "drawn" if w is None else \
+                f"won by seat {w} ({display_name(g['seat0'] if w == 0 else g['seat1'])})"
+            svg = re.sub(r"<title>[^<]*</title>",
+                         lambda _m: f"<title>{html.escape(f'{name}: game over, {end}')}</title>",
+                         svg, count=1)
         with self._lock(f"boards/{eid}"):
             self._boards[k] = svg
             while len(self._boards) > BOARDS_KEPT:

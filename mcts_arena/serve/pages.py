@@ -24,7 +24,8 @@ _BODIES = {
 <header><h1>arena serve</h1>
 <div class="sub"><span id="root"></span><span id="status"></span></div></header>
 <main>
-<table id="experiments"><tbody><tr><td>loading…</td></tr></tbody></table>
+<div id="experiments-box"><table id="experiments"><tbody><tr><td>loading…</td></tr></tbody>
+</table></div>
 </main>"""),
     "experiment": ("arena serve: experiment", """\
 <header><h1><a href="/">arena serve</a> / <span id="name"></span></h1>

@@ -46,8 +46,15 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+#: Addresses that mean "every interface": not an address a browser can open, so the URL shown
+#: is this machine's own loopback address.
+WILDCARDS = {"0.0.0.0": "127.0.0.1", "::": "::1"}
+
+
 def url_of(sock: socket.socket) -> str:
+    """The URL to open: the bound address, or the loopback one for a wildcard."""
     host, port = sock.getsockname()[:2]
+    host = WILDCARDS.get(host, host)
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 

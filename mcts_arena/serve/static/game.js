@@ -46,7 +46,8 @@
     const extra = [...new Set(moves.flatMap(m => Object.keys(m)))]
       .filter(k => !["ply", "seat", "move", "chance", ...STATS].includes(k));
     const head = ["ply", "seat", "move", ...keys.map(k => k === "time" ? "time (s, player)" :
-                                                          k === "wall" ? "wall (s)" : k), ...extra];
+                                                          k === "wall" ? "wall (s)" :
+                                                          k === "value" ? "value (mover's view)" : k), ...extra];
     return el("table", {}, el("thead", {}, el("tr", {}, head.map((h, i) =>
         el("th", {class: i === 2 ? "l" : "", text: h})))),
       el("tbody", {}, el("tr", {"data-ply": 0, onclick: () => show(0)},

@@ -2,36 +2,38 @@
 "use strict";
 (() => {
   const {el, getJSON, poll, num, duration, ago, badge, builds, replace, url} = arena;
-  const HEAD = ["experiment", "game", "state", "games (stored of planned)", "errors",
-                "games/h", "ETA", "builds", "last game"];
+  const HEAD = ["experiment", "game", "budget", "state", "games (stored of planned)", "errors",
+                "games/h", "ETA", "builds", "last game", "description"];
 
   function row(x) {
     const name = el("a", {href: url("/experiment", {id: x.id}), text: x.id});
     if (x.state === "unreadable") {
       return el("tr", {class: "bad", "data-id": x.id},
-                el("td", {class: "l"}, name), el("td", {class: "l"}, "—"),
+                el("td", {class: "l"}, name), el("td", {class: "l"}, "—"), el("td", {class: "l"}, "—"),
                 el("td", {class: "l"}, badge("unreadable")),
-                el("td", {class: "l", colspan: HEAD.length - 3, text: x.error}));
+                el("td", {class: "l", colspan: HEAD.length - 4, text: x.error}));
     }
     const frac = x.planned ? Math.min(1, x.stored / x.planned) : 0;
     const bar = el("span", {class: "bar"}, el("span", {style: {width: `${(100 * frac).toFixed(1)}%`}}));
     return el("tr", {"data-id": x.id},
               el("td", {class: "l"}, name, x.kind === "tournament" ? " (tournament)" : ""),
               el("td", {class: "l", text: x.game || "—"}),
+              el("td", {class: "l budget", text: x.budget || "—"}),
               el("td", {class: "l"}, badge(x.state)),
               el("td", {class: "stored"}, `${x.stored} of ${x.planned}`, bar),
               el("td", {text: x.errors}),
               el("td", {text: num(x.games_per_hour)}),
               el("td", {text: x.state === "running" ? duration(x.eta_seconds) : "—"}),
               el("td", {class: "l", text: builds(x.builds)}),
-              el("td", {text: ago(x.updated)}));
+              el("td", {text: ago(x.updated)}),
+              el("td", {class: "l description", text: x.description || ""}));
   }
 
   poll(async () => {
     const data = await getJSON("/api/index");
     document.getElementById("root").textContent = "results root " + data.root;
     replace("experiments", el("table", {},
-      el("thead", {}, el("tr", {}, HEAD.map((h, i) => el("th", {class: i < 3 ? "l" : "", text: h})))),
+      el("thead", {}, el("tr", {}, HEAD.map((h, i) => el("th", {class: i < 4 || i === HEAD.length - 1 ? "l" : "", text: h})))),
       el("tbody", {}, data.experiments.map(row))));
   }, 3000);
 })();
