@@ -127,13 +127,13 @@ def test_the_end_table_warns_when_the_first_seat_wins_everything(tmp_path):
     from mcts_arena.results.summary import summary_of
 
     cfg = tmp_path / "t.yaml"
-    cfg.write_text("name: t\ngame: tictactoe\nbudget: {sims: 5}\ngames: 10\n"
+    cfg.write_text("name: t\ngame: tictactoe\nbudget: {sims: 5}\ngames: 12\n"
                    "matches: [{player: MCTS, opponent: Random}]\n")
     directory = tmp_path / "r"
     ran = CliRunner().invoke(cli, ["run", str(cfg), "--jobs", "1", "--quiet", "--out",
                                    str(directory)])
     assert ran.exit_code == 0, ran.output
-    n = 10
+    n = 12
     db = sqlite3.connect(directory / "arena.sqlite")
     db.execute("UPDATE game SET winner = 0, score = 1.0 - swap")
     db.commit()

@@ -68,3 +68,14 @@ def test_a_tournament_has_a_dry_run(tmp_path):
     assert re.search(r"estimated at most \d+m\d\ds CPU", res.output), res.output
     assert "50 sims/move, about" in res.output and "dry run: nothing played" in res.output
     assert not out_dir.exists()
+
+
+def test_reproduce_has_a_dry_run(tmp_path):
+    out, docs = tmp_path / "r", tmp_path / "d"
+    res = CliRunner().invoke(cli, ["reproduce", "--dry-run", "--only", "table3", "--scale",
+                                   "0.01", "--games", "2", "--out", str(out), "--docs",
+                                   str(docs)])
+    assert res.exit_code == 0, res.output
+    assert "page table3" in res.output and "experiments in all: about" in res.output
+    assert re.search(r"MCTS\(bl,im0.4\): effort 0.01 s = [\d,]+ sims/move, about", res.output)
+    assert not out.exists() and not docs.exists()

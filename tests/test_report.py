@@ -252,7 +252,7 @@ def test_the_elo_interval_is_the_score_interval_through_the_elo_function():
     from mcts_arena.results.standings import elo_text
     assert elo_text(10, 0, 0) == "≥ +166 (all won)"
     assert elo_text(0, 0, 10) == "≤ -166 (all lost)"
-    assert elo_text(0, 2, 0) == "+0.0 [-344.3, +344.3]"        # was "+0.0 ± undefined"
+    assert elo_text(0, 2, 0) == "+0.0 [-392.5, +392.5]"        # was "+0.0 ± undefined"
     assert elo_text(9, 0, 1) == "+381.7 [+67.4, +696.0]"       # was "+381.7 ± undefined"
     assert elo_text(6, 2, 2) == "+147.2 [-72.8, +367.2]"
     for w, d, lo in ((9, 0, 1), (1, 0, 1), (0, 4, 0), (3, 1, 7), (120, 30, 50)):

@@ -56,8 +56,8 @@ def test_run_prints_the_summary_with_errors_reported(cwd):
     lines = res.output.splitlines()
     head = lines.index(next(line for line in lines if line.startswith("pairing")))
     assert lines[head].split() == ["pairing", "games", "W", "D", "L", "err", "win", "%", "[95%",
-                                   "CI]", "pairs", "LL-LD-WL/DD-WD-WW", "pair", "score", "%",
-                                   "[95%", "CI]"]
+                                   "CI]", "pentanomial", "LL-LD-WL/DD-WD-WW", "pentanomial",
+                                   "score", "%", "[95%", "CI]"]
     row = lines[head + 2].split()
     assert row[:3] == ["Random(im0.5)", "vs", "Random"] and row[3] == "6"
     w, d, lo = map(int, row[4:7])

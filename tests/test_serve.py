@@ -127,6 +127,7 @@ def test_damaged_and_foreign_stores_are_unreadable_not_fatal(root):
     assert foreign["state"] == "unreadable" and "not an arena results store" in foreign["error"]
     ok = catalog.summary(found["bt"])
     assert (ok["state"], ok["stored"], ok["planned"], ok["errors"]) == ("finished", 12, 12, 0)
+    assert ok["budget"] == "20 sims"            # the index tells kalah_im from kalah_im_t
     version, build = build_identity()
     assert ok["builds"] == [{"version": version, "build": build, "games": 12}]
     assert ok["game"] == "breakthrough"
@@ -292,6 +293,8 @@ def test_every_game_replays_on_its_board(server):
             assert ET.fromstring(svg).tag == SVG
             boards.add(svg)
         assert len(boards) == g["boards"]          # every move changes the picture
+        final = ET.fromstring(svg).find("{http://www.w3.org/2000/svg}title")
+        assert final is not None and "game over" in final.text and "to move" not in final.text
         status, _, _ = get(base, f"/api/board?id={eid}&game={urllib.parse.quote(gid)}"
                                  f"&ply={g['boards']}")
         assert status == 404

@@ -183,6 +183,37 @@ def test_standings_change_as_games_are_stored_and_every_picture_loads(site, brow
     shot(browser, tmp_path_factory, "experiment")
 
 
+# the page itself never scrolls sideways; a wide table scrolls inside its box and no cell wraps
+FITS = ("const s = [...document.querySelectorAll('#standings td')]; if (!s.length) return null;"
+        "const wraps = s.filter(td => { const c = getComputedStyle(td); return td.clientHeight -"
+        " parseFloat(c.paddingTop) - parseFloat(c.paddingBottom) > 1.5 * parseFloat("
+        "c.lineHeight); }).map(td => td.textContent);"
+        "return {page: document.documentElement.scrollWidth <= window.innerWidth + 1, wraps};")
+
+
+@pytest.mark.parametrize("width", [1280, 390])     # a laptop and a phone
+def test_the_standings_fit_at_a_laptops_and_a_phones_width(site, browser, tmp_path_factory,
+                                                           width):
+    url, _, _ = site
+    browser.set_window_size(width, 900)
+    try:
+        browser.get(url + "/experiment?id=alpha")
+        fits = until(browser, FITS)
+        assert fits["page"] and not fits["wraps"], fits
+        browser.get(url + "/")
+        index = until(browser, "const r = document.querySelectorAll('tr[data-id] td.budget');"
+                               " return r.length ? [...r].map(x => x.textContent) : null;")
+        assert "150 sims" in index and "30 sims" in index
+        assert browser.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth + 1")
+        shot(browser, tmp_path_factory, f"index-{width}")
+        browser.get(url + "/experiment?id=alpha")
+        until(browser, FITS)
+        shot(browser, tmp_path_factory, f"standings-{width}")
+    finally:
+        browser.set_window_size(1400, 1100)
+
+
 def test_the_tournament_bracket_loads(site, browser):
     url, _, _ = site
     browser.get(url + "/experiment?id=tournament-fet-tictactoe")

@@ -180,7 +180,8 @@ class Integer(click.ParamType):
         return inputs.integer(value, self.low, self.high, what)
 
     def get_metavar(self, param, ctx=None) -> str:
-        return "N"
+        """An argument by its own name (the one its errors use: `GAME DEPTH`), an option N."""
+        return param.human_readable_name if isinstance(param, click.Argument) else "N"
 
 
 SEED = Integer(0, inputs.SEED_MAX)

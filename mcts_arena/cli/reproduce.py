@@ -59,6 +59,9 @@ from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, AllErrorGames
               help="Rebuild the pages of --docs from published data (DIR, as --publish writes "
                    "it): each page with the command its record.json names; plays nothing.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option("--dry-run", is_flag=True,
+              help="Print every page's plan (games to play, each move's work and cost, the "
+                   "estimated CPU time); play and write nothing.")
 @BACKEND_OPTION
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="With --backend ray: the cluster to join (default: start Ray locally).")
@@ -67,7 +70,7 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
                   sweep_games: int | None, tournament_games: int, only: str | None, jobs: int,
                   out: str, docs: str, manifest: str, pages_only: bool, replace_record: bool,
                   allow_mixed_builds: bool, publish: str | None, from_data: str | None,
-                  quiet: bool, backend: str, ray_address: str | None) -> None:
+                  quiet: bool, dry_run: bool, backend: str, ray_address: str | None) -> None:
     """Play the paper's tables and figures at a fraction of its budget and write the record:
     docs/reproduction/index.md and a page per table or figure, ours beside the paper's with a
     verdict per row. Resumable: run it again to continue; finished experiments are not replayed."""
@@ -84,6 +87,9 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
     sc = reproduce.make_scale(scale, games, sweep_games, tournament_games, precision, max_games,
                               aim)
     record = reproduce.prepare(manifest, only, sc, out)  # every config checked before playing
+    if dry_run:
+        click.echo(reproduce.dry_run(record, worker_count(jobs)))
+        return
     check_overwrite(Path(docs), [p.id for p, _d, _s in record.pages], scale, replace_record)
     if ray_address is not None and backend != "ray":
         fail("--ray-address needs --backend ray")

@@ -56,7 +56,7 @@ def _pair_pct(penta: tuple[int, ...] | None) -> str:
 
 
 #: The first seat's share of decisive games whose 95% interval lies wholly outside
-#: [SEAT_SHARE, 1 - SEAT_SHARE] marks games the seat decides (10 of 10 does, 8 of 8 not yet).
+#: [SEAT_SHARE, 1 - SEAT_SHARE] marks games the seat decides (12 of 12 does, 10 of 10 not yet).
 SEAT_SHARE = 0.25
 
 

@@ -187,7 +187,7 @@ def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec], costs=None) -> 
     return total
 
 
-def _hms(seconds: float) -> str:
+def hms(seconds: float) -> str:
     s = round(seconds)
     return f"{s // 3600}h{s % 3600 // 60:02d}m{s % 60:02d}s" if s >= 3600 else \
         f"{s // 60}m{s % 60:02d}s"
@@ -214,7 +214,7 @@ def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers:
         todo = todo_by.get(p.id, [])
         all_todo += todo
         est = estimate_cpu_seconds(exp, todo, costs)
-        shown = "?" if est is None else _hms(est)
+        shown = "?" if est is None else hms(est)
         lines.append(f"  {p.label:<{width}}  {p.games:>6}  {len(todo):>7}  {shown:>10}")
     est = estimate_cpu_seconds(exp, all_todo, costs)
     total = f"{len(exp.pairings)} pairings, {plan.total_games} games, {len(all_todo)} to play"
@@ -222,9 +222,9 @@ def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers:
         total += ("; CPU time unknown for simulation budgets" if costs is None else
                   "; CPU time unknown (an external engine's speed is not known before it plays)")
     else:
-        measured = "" if exp.budget.time is not None and costs is None else \
-            ", simulation budgets timed at the start position"
-        total += (f"; estimated {_hms(est)} CPU, about {_hms(est / max(1, workers))} on "
+        timed = costs is not None and any(b.time is None for g in all_todo for b in g.budgets)
+        measured = ", simulation budgets timed at the start position" if timed else ""
+        total += (f"; estimated {hms(est)} CPU, about {hms(est / max(1, workers))} on "
                   f"{workers} worker{'s' if workers != 1 else ''} "
                   f"(at {typical_plies(exp.game)} plies per game{measured})")
     lines.append(total)

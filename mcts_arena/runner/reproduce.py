@@ -340,6 +340,50 @@ def prepare(manifest: str | Path, only: str | None, scale: Scale, out: str | Pat
     return Record(rows, scale, out, command, tuple(p.id for p in man.pages))
 
 
+def dry_run(record: Record, workers: int) -> str:
+    """What `arena reproduce --dry-run` prints: per page, each experiment's plan (games still
+    to play, what a move of each player searches and costs: runner.plan.describe with measured
+    costs) and each tournament's (runner.tournament.dry_run), then the CPU time in all.
+    Nothing is played or written."""
+    from mcts_arena.results.store import Store
+    from mcts_arena.runner import plan as plan_mod
+    from mcts_arena.runner import tournament
+    from mcts_arena.runner.estimate import Costs
+    from mcts_arena.runner.experiment import has_results
+
+    lines = [f"{record.command}: {record.scale.describe()}"]
+    if record.scale.precision is not None:
+        lines.append("(with --precision a row may play more looks than its first: the games "
+                     "below are the first look's)")
+    costs: dict[str, Costs] = {}
+    total, unknown = 0.0, False
+    for page, dirs, _secs in record.pages:
+        lines.append(f"\npage {page.id}: {page.title}")
+        for path, d in zip(page.experiments, dirs):
+            exp = scaled_experiment(path, record.scale)
+            cost = costs.setdefault(f"{exp.game}/{exp.macros}",
+                                    Costs(exp.game, exp.macros_dict()))
+            the_plan = plan_mod.make_plan(exp)
+            done: set[str] = set()
+            if has_results(d):
+                with Store.open(d) as store:
+                    done = store.done_ids()
+            lines.append(plan_mod.describe(the_plan, done, workers, cost))
+            todo = [g for j in the_plan.jobs for g in j.games if g.game_id not in done]
+            est = plan_mod.estimate_cpu_seconds(exp, todo, cost)
+            unknown |= est is None
+            total += est or 0.0
+        for entry, d in zip(page.tournaments, dirs[len(page.experiments):]):
+            spec = scaled_tournament(entry, record.scale)
+            lines.append(tournament.dry_run(spec, d, workers))
+    if unknown:
+        lines.append("\nCPU time of the experiments: partly unknown (an external engine)")
+    lines.append(f"\nexperiments in all: about {plan_mod.hms(total)} CPU, "
+                 f"{plan_mod.hms(total / max(1, workers))} on {workers} worker"
+                 f"{'s' if workers != 1 else ''} (tournaments above, each on its own)")
+    return "\n".join(lines)
+
+
 def make_scale(effort: float, games: int, sweep_games: int | None, tournament_games: int,
                precision: float | None = None, max_games: int | None = None,
                aim: str = "50") -> Scale:

@@ -326,7 +326,7 @@ def dry_run(spec: TournamentSpec, directory: Path, workers: int) -> str:
     simulation budget: runner.estimate) and the CPU time those games need at the game's
     typical length. Nothing is played or written."""
     from mcts_arena.runner.estimate import Costs
-    from mcts_arena.runner.plan import _hms, typical_plies
+    from mcts_arena.runner.plan import hms, typical_plies
 
     costs = Costs(spec.game, dict(spec.macros) or None)
     labels = [label for label, _ in spec.entrants] + ([spec.player[0]] if spec.player else [])
@@ -356,7 +356,7 @@ def dry_run(spec: TournamentSpec, directory: Path, workers: int) -> str:
                      "plays)")
     else:
         est = total * plies * sum(seconds) / len(seconds)
-        lines.append(f"estimated at most {_hms(est)} CPU, about {_hms(est / max(1, workers))} "
+        lines.append(f"estimated at most {hms(est)} CPU, about {hms(est / max(1, workers))} "
                      f"on {workers} worker{'s' if workers != 1 else ''} (at {plies} plies per "
                      f"game, the entrants' mean move)")
     if spec.games % 2:
