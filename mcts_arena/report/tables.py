@@ -86,12 +86,12 @@ ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "oppone
               "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
               "errors", "time_forfeits", "illegal_moves", "max_plies", "score", "ci_low",
               "ci_high", "ci_method",
-              "elo", "elo_low", "elo_high", "elo_text", "los", "wins_first", "games_first", "wins_second",
-              "games_second", "avg_plies", "player_time", "opponent_time", "player_work",
-              "player_work_unit", "opponent_work",
+              "elo", "elo_low", "elo_high", "elo_text", "los", "wins_first", "games_first",
+              "wins_second", "games_second", "avg_plies", "player_time", "opponent_time",
+              "player_work", "player_work_unit", "opponent_work",
               "opponent_work_unit", "pentanomial", "pair_games", "pair_score", "pair_ci_low",
-              "pair_ci_high", "pair_elo", "pair_elo_low", "pair_elo_high", "pair_elo_text", "judged", "builds", "precision",
-              "pairs", "sprt", "sweep")
+              "pair_ci_high", "pair_elo", "pair_elo_low", "pair_elo_high", "pair_elo_text",
+              "judged", "builds", "precision", "pairs", "sprt", "sweep")
 CI_CHOICES = ("auto", "wald", "wilson")
 
 

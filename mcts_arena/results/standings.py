@@ -1,5 +1,5 @@
-"""Standings: one plain line per pairing (games, W/D/L, score with its interval, Elo, the pair
-score with its pentanomial interval once seat-swapped pairs are complete, the SPRT's LLR), as
+"""Standings: one plain line per pairing (games, W/D/L, score with its interval, Elo, the
+pentanomial score of the seat-swapped pairs once some are complete, the SPRT's LLR), as
 `arena run` prints them while it plays into a log file, and the one way an Elo difference is
 written (the report's tables use it too).
 
@@ -7,8 +7,9 @@ written (the report's tables use it too).
     'MCTS(ipp) vs MCTS: 10 games +5 =2 -3, score 60.0% [31.3, 83.2], Elo +70.4 [-136.8, +277.7]'
 
 The numbers are the report's: `stats.tally` counts, `stats.score_interval` is the interval
-rule `arena run`'s summary and `arena report` print, `elo_text` the Elo difference and its interval (the score's, through the Elo function),
-`stats.pentanomial_interval` the pair interval the report's verdicts judge.
+rule `arena run`'s summary and `arena report` print, `elo_text` the Elo difference and its
+interval (the score's, through the Elo function), `stats.pentanomial_interval` the pair
+interval the report's verdicts judge.
 """
 from __future__ import annotations
 

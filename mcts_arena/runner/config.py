@@ -104,7 +104,7 @@ def default_openings(game: str) -> str:
     return _games.info_of(game).default_opening
 
 
-def openings_warning(exp: "Experiment") -> str | None:
+def openings_warning(exp: Experiment) -> str | None:
     """A line for the dry run and the start of a run when the config's `openings: start`
     replaces a game's own default opening (Kalah's random boards, LOA's opening set, Gomoku's
     centre stones): every pair then opens from the one start position, where the first mover
