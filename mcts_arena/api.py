@@ -148,7 +148,8 @@ def _play(config, games, time, sims, jobs, openings, out, new, progress) -> Resu
         exp = config_mod.loads(text, source, default, overrides)
     job = run.prepare_experiment(exp, None if out is None else str(out), jobs, new=new)
     result = run.play(job, new=new, progress=progress,
-                      echo=lambda m: print(m, file=sys.stderr) if progress else None)
+                      echo=lambda m: print(m, file=sys.stderr)
+                      if progress or m.startswith("warning:") else None)
     return Results(job.directory, result.played, result.interrupted)
 
 

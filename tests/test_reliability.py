@@ -420,9 +420,9 @@ def test_a_player_module_that_exits_on_import_is_one_line(world):
     assert "called sys.exit(3)" in msg
 
 
-def test_play_against_a_missing_engine_exits_3(world):
+def test_play_against_a_missing_engine_is_a_mistake_in_the_command(world):
     res = arena("play", "tictactoe", "GTP(cmd=/no/such/engine)", "Random")
-    assert res.exit_code == 3 and "arena: error: the game could not be played" in res.output
+    assert res.exit_code == 2 and res.output.count("\n") == 1 and "/no/such/engine" in res.output
 
 
 # ---- 12. messages ----------------------------------------------------------------------------

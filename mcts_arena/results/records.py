@@ -49,6 +49,8 @@ def read(path: str | Path) -> list[dict]:
 
 
 def _stats(text: str) -> dict:
+    """A move comment's statistics; a move with nodes and no sims searched none (the writer,
+    results.export.comment, leaves sims=0 out)."""
     out = {}
     for item in text.split():
         k, eq, v = item.partition("=")
@@ -61,6 +63,8 @@ def _stats(text: str) -> dict:
                 out[k] = float(v)
             except ValueError:
                 out[k] = v
+    if "nodes" in out and "sims" not in out:
+        out["sims"] = 0
     return out
 
 
