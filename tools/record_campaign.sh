@@ -2,14 +2,13 @@
 # The record's long runs, in order, each resumable (run this again after any stop; finished work
 # is never redone). Run it on a build no one changes under it: a worktree of its own, e.g.
 #   git worktree add /work/wt-record-build main && cd /work/wt-record-build && make build
-#   nohup tools/record_campaign.sh rates   > rates.log 2>&1 &    # machine otherwise QUIET
+#   nohup tools/record_campaign.sh rates   > rates.log 2>&1 &
 #   nohup tools/record_campaign.sh play    > play.log  2>&1 &    # any load (fixed budgets)
 #
 # rates: the paper engine's rates (benchmarks/paper_engine/measure.py), 10 whole games a player
-#   at 1 s a move, the players of the headline page first. They are CPU-time rates, but a loaded
-#   machine still biases them (the JIT compiler starves): measured at load 10-23 with the engine
-#   pinned to its own CPU they came out at 0.46-0.69 of the table's, so run this with nothing
-#   else on the machine. ENGINE: a clone of tpepels/mcts_gameframe (full history).
+#   at 1 s a move, the players of the headline page first; rates per CPU-second of the search
+#   thread, so other work may run beside it (pinning with --cpu keeps the search on its CPU).
+#   ENGINE: a clone of tpepels/mcts_gameframe (full history).
 # play: the headline page at the paper's own effort, then the 0.1 pages replayed on the one
 #   rates table, each page published to docs/reproduction/data as it finishes.
 set -euo pipefail

@@ -21,12 +21,13 @@ What the patch adds (mcts_gameframe-e8e21fd6.patch, 14 lines): MCTSPlayer keeps 
 its last search completed and whether it stopped early (a win proven at the root); SimGame gives
 out the players it loaded. The driver (ArenaRates.java, our code, compiled into the engine's
 `experiments` package) plays one game per JVM and times each search by the CPU time of the
-searching thread (ThreadMXBean). That alone does not make a loaded machine harmless: the JIT
-compiler's threads starve under load and the search runs interpreted code for longer (measured
-here at load 10: MCTS(bl) at 0.27 CPU-s per wall second and about a third of its quiet rate). So
-the engine runs pinned to one CPU (--cpu) that nothing else uses (every other process pinned off
-it); the search thread then gets 0.98 of the wall time. The collectors' time (gc_ms) is recorded
-beside each search: about 2% of it in Breakthrough.
+searching thread (ThreadMXBean), so a loaded machine changes how long a search runs in CPU time,
+not the rate it reports. `--cpu N` pins the engine to one CPU (taskset): on a loaded machine,
+with every other process kept off that CPU, the search thread got 0.82-0.97 of the wall time
+(unpinned at load 11: 0.2-0.27). Control, MCTS(bl), 10 games each: at load 18-22 pinned
+(control-loaded/) 19,172 [16,921, 21,440] simulations per CPU-second, on the quiet machine
+unpinned (data/) 19,347 [15,694, 22,984]: the load changes how much a move searches, not the
+rate.
 
 The rate of an entry is its work over its CPU time across the kept moves of all its games. Kept:
 every move but the first 2 of each JVM (JIT warm-up), searches that stopped early (a proven win
