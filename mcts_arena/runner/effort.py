@@ -56,15 +56,6 @@ class Rate:
     games: int | None = None      # whole games the rate was measured over
     label: str | None = None      # the paper engine's player label it was measured as
 
-    def describe(self) -> str:
-        """The rate as a page states it: value, interval and games behind it."""
-        text = f"{self.per_second:,.0f} {self.unit}/s"
-        if self.ci95:
-            text += f" [{self.ci95[0]:,.0f}, {self.ci95[1]:,.0f}]"
-        if self.games:
-            text += f" over {self.games} games"
-        return text
-
 
 def features(spec: Any) -> frozenset[str]:
     """What a player's search costs depend on: its kind, option names, evaluation function,
