@@ -157,13 +157,13 @@ def test_equal_features_prefer_equal_values(tmp_path):
 
 
 def test_alphabeta_with_and_without_a_transposition_table_have_their_own_rates():
-    """The authors' αβ searched about three times the nodes per second without its table, so
-    αβ(...,tt=0) and αβ(...) (table on) must not share a rate (the shipped rates file)."""
+    """The authors' αβ searches several times the nodes per second without its table, so
+    αβ(...,tt=0) and αβ(...) (table on) must not share an entry (the shipped rates file; the
+    figures themselves are measurements, benchmarks/paper_engine)."""
     def entry(p):
         return effort.rate_for(parse(p, "breakthrough"), parse, effort.load_rates()).player
 
     assert entry("αβ(efMS,tt=0,hh=0)") == "αβ(efMS,tt=0)"
     assert entry("αβ(efMS,hh=0)") == entry("αβ(efMS)") == "αβ(efMS)"
     assert entry("αβ(efLH,tt=0,hh=0)") == "αβ(efLH,tt=0)"
-    rates = {r.player: r.per_second for r in effort.load_rates() if r.game == "breakthrough"}
-    assert rates["αβ(efMS)"] < rates["αβ(efMS,tt=0)"] / 2
+    assert entry("αβ(efLH,hh=0)") == "αβ(efLH)"
