@@ -167,3 +167,14 @@ def test_alphabeta_with_and_without_a_transposition_table_have_their_own_rates()
     assert entry("αβ(efMS,hh=0)") == entry("αβ(efMS)") == "αβ(efMS)"
     assert entry("αβ(efLH,tt=0,hh=0)") == "αβ(efLH,tt=0)"
     assert entry("αβ(efLH,hh=0)") == "αβ(efLH)"
+
+
+def test_the_bias_controls_cost_what_implicit_minimax_costs():
+    """cb and pbim evaluate every child at expansion as im does: in the shipped rates file they
+    take MCTS(bl,im)'s entry, not MCTS(bl)'s, so Table 2's im-against-control rows are matched."""
+    def entry(p):
+        return effort.rate_for(parse(p, "breakthrough"), parse, effort.load_rates()).player
+
+    assert entry("MCTS(bl,im0.4)") == entry("MCTS(bl,cb0.4)") == entry("MCTS(bl,pbim0.4)")
+    assert entry("MCTS(bl,cb0.4)") != entry("MCTS(bl)") == "MCTS(bl)"
+    assert entry("MCTS(bl,mb1000)") == "MCTS(bl)"

@@ -39,6 +39,9 @@ RATES_ENV = "MCTS_ARENA_RATES"     # another rates file (tests, or a user's own 
 _COST_FREE = {"C", "seed", "np", "sims", "time", "depth", "tt", "hh"}
 #: Options under which a player evaluates positions (so its evaluation function's cost counts).
 _EVALUATING = {"fet", "det", "ege", "im", "cb", "pbim", "abp", "mb"}
+#: Options that cost what another costs: the constant-bias and progressive-bias-of-implicit-values
+#: controls evaluate every child at expansion as implicit minimax does, so they take im's entry.
+_COSTS_AS = {"cb": "im", "pbim": "im"}
 #: Kinds that search with a budget, and the unit their rate counts.
 UNITS = {"MCTS": "sims", "FlatMC": "sims", "alphabeta": "nodes"}
 
@@ -63,7 +66,7 @@ def features(spec: Any) -> frozenset[str]:
     about three times the nodes per second without its table)."""
     opts = dict(getattr(spec, "options", ()) or ())
     names = {k for k in opts if k not in _COST_FREE}
-    out = {f"kind={spec.kind}"} | {f"opt={k}" for k in names}
+    out = {f"kind={spec.kind}"} | {f"opt={_COSTS_AS.get(k, k)}" for k in names}
     if spec.kind == "alphabeta" and opts.get("tt") in (0, "0"):
         out.add("opt=tt0")
     evalfn = getattr(spec, "evalfn", "")
