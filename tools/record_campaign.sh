@@ -8,7 +8,9 @@
 # rates: the paper engine's rates (benchmarks/paper_engine/measure.py), 10 whole games a player
 #   at 1 s a move, the players of the headline page first; rates per CPU-second of the search
 #   thread, so other work may run beside it (pinning with --cpu keeps the search on its CPU).
-#   ENGINE: a clone of tpepels/mcts_gameframe (full history).
+#   ENGINE: a clone of tpepels/mcts_gameframe (full history). Then LOA's entries, which no
+#   public engine of the paper's can give: an anchor and this engine's cost ratios
+#   (benchmarks/loa_rates.py, 10 whole games a player at 0.1 s a move).
 # play: the headline page at the paper's own effort, then the 0.1 pages replayed on the one
 #   rates table, each page published to docs/reproduction/data as it finishes.
 set -euo pipefail
@@ -25,6 +27,8 @@ case "${1:-}" in
     $PY benchmarks/paper_engine/measure.py play --build "$BUILD" --data "$DATA" --games 10 "${first[@]}"
     $PY benchmarks/paper_engine/measure.py play --build "$BUILD" --data "$DATA" --games 10
     $PY benchmarks/paper_engine/measure.py summarise --data "$DATA" --update
+    nice -n 5 $PY benchmarks/loa_rates.py play --games 10        # LOA: anchor and cost ratios
+    $PY benchmarks/loa_rates.py summarise --update
     ;;
   play)
     nice -n 19 .venv/bin/arena reproduce --only headline --scale 1.0 --games 200 --precision 4 \
@@ -32,7 +36,7 @@ case "${1:-}" in
     for page in table2 table4 tables7-9 table3 fig1 fig2 fig3 table5 fig4 appendix-b; do
       nice -n 19 .venv/bin/arena reproduce --only "$page" --scale 0.1 --games 200 --precision 5 \
         --max-games 600 --sweep-games 60 --tournament-games 200 --quiet \
-        --publish docs/reproduction/data
+        --replace-record --publish docs/reproduction/data
     done
     ;;
   *) echo "usage: $0 rates|play" >&2; exit 2 ;;

@@ -130,16 +130,6 @@ def _load_rates(path: str) -> tuple[Rate, ...]:
     return tuple(parse_rates(data, path))
 
 
-def rates_digest(rates: tuple[Rate, ...] | None = None) -> str:
-    """A short digest of the rates in force: part of an effort experiment's identity, so games
-    played under other rates are never mixed with new ones."""
-    import hashlib
-
-    rates = load_rates() if rates is None else rates
-    text = "\n".join(f"{r.game}|{r.player}|{r.unit}|{r.per_second!r}" for r in rates)
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
 def rate_for(spec: Any, parse, rates: tuple[Rate, ...] | None = None) -> Rate:
     """The most specific rate whose features are all among `spec`'s (EffortError if none).
     `parse(text, game=)` parses the rate entries' specs (the players provider's parse)."""
