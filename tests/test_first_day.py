@@ -106,3 +106,15 @@ def test_solve_with_a_gtp_command_that_does_not_exist_is_one_line_and_writes_not
     assert res.exit_code == 2, res.output
     assert res.output.count("\n") == 1 and "/nonexistent/eng" in res.output
     assert not out.exists()
+
+
+def test_tournament_with_a_gtp_command_that_does_not_exist_writes_nothing(tmp_path):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text('name: t\ngame: tictactoe\nkind: round_robin\nbudget: {sims: 5}\ngames: 2\n'
+                   'entrants: [MCTS, "GTP(cmd=\\"/nonexistent/eng\\")"]\n')
+    out = tmp_path / "r"
+    res = CliRunner().invoke(cli, ["tournament", str(cfg), "--jobs", "1", "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert res.output.splitlines()[-1] == ("arena: error: player /nonexistent/eng: cannot "
+                                           "start '/nonexistent/eng': no such command")
+    assert not out.exists()
