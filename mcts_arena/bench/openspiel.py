@@ -94,16 +94,21 @@ def _os_start(game):
     return state
 
 
-def _time_os(game, state, C: float, sims: int, rollouts: int, seed: int) -> float:
-    """Seconds of one `MCTSBot` search of `sims` simulations, each evaluated by `rollouts`
-    random games; with one simulation, the rollouts are OpenSpiel's random games in C++."""
+def _search_os(game, state, C: float, sims: int, rollouts: int, seed: int) -> tuple[int, float]:
+    """(simulations done, seconds) of one `MCTSBot` search of at most `sims` simulations, each
+    evaluated by `rollouts` random games; with one simulation, the rollouts are OpenSpiel's
+    random games in C++."""
     import pyspiel
 
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(rollouts, seed), C, sims,
                           _MEMORY_MB, sims > 1, seed, False)
     t = time.perf_counter()
-    bot.step(state)
-    return time.perf_counter() - t
+    root = bot.mcts_search(state)
+    return root.explore_count, time.perf_counter() - t
+
+
+def _time_os(game, state, C: float, sims: int, rollouts: int, seed: int) -> float:
+    return _search_os(game, state, C, sims, rollouts, seed)[1]
 
 
 def _grow(n: int, timer, seconds: float) -> int:
@@ -164,15 +169,15 @@ class _Pair:
         self.totals[key][1] += dt
 
     def os_search(self, r: int) -> None:
-        self._add("os_sims", self.sims, self._time_os(self.sims, 1, 1 + r))
+        self._add("os_sims", *_search_os(self.os_game, self.os_state, self.C, self.sims, 1, 1 + r))
 
     def our_search(self, r: int) -> None:
         """Searches of OpenSpiel's simulation count, fresh trees, until one slice is used."""
         t0 = time.perf_counter()
         while True:
-            self.player.choose(self.state, sims=self.sims)
+            _, st = self.player.choose(self.state, sims=self.sims)
             dt = time.perf_counter() - t0
-            self._add("ours_sims", self.sims, 0.0)
+            self._add("ours_sims", st["sims"], 0.0)
             if dt >= self.slice:
                 self.totals["ours_sims"][1] += dt
                 return
