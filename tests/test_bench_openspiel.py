@@ -50,6 +50,8 @@ def test_compare_measures_both_sides_alike():
         assert s["ratio"] == pytest.approx(s["ours_sims_per_s"] / s["openspiel_sims_per_s"],
                                            rel=0.01)
         assert g["ours_games"] > 0 and g["openspiel_games"] > 0 and g["ratio"] > 0
+        for ratios in (s["ratio_range"], g["ratio_range"]):
+            assert len(ratios) == 2 and 0 < ratios[0] <= ratios[1]
         assert g["ours_avg_plies"] > 1 and g["openspiel_avg_plies"] > 1
     assert out["games"]["kalah"]["C"] == games.info_of("kalah").default_c
     text = "\n".join(vs.format_table(out))

@@ -3,7 +3,6 @@ picture loads; a page with a broken picture is caught. Skipped where no Chromium
 (`apt-get install chromium`, or set CHROMIUM=/path/to/chrome), but not under CI."""
 import importlib
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -82,7 +81,7 @@ FITS = ("const s = [...document.querySelectorAll('td')]; if (!s.length) return n
 
 @pytest.mark.parametrize("width", [1280, 390])     # a laptop and a phone
 def test_html_report_fits_a_laptops_and_a_phones_width(tmp_path, monkeypatch, width):
-    from helpers import browser_missing
+    from helpers import browser_missing, save_screenshot
     missing = browser_missing(selenium=True)
     if missing and not os.environ.get("CI"):
         pytest.skip(f"{missing}: the report's layout is not checked in a browser here")
@@ -112,12 +111,6 @@ def test_html_report_fits_a_laptops_and_a_phones_width(tmp_path, monkeypatch, wi
         fits = d.execute_script(FITS)
         assert fits["viewport"] == width, fits
         assert fits["page"] and not fits["wraps"] and fits["tables"] == 3, fits
-        shot = tmp_path / f"report-{width}.png"
-        d.save_screenshot(str(shot))
-        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        if os.environ.get("ARENA_SCREENSHOTS"):
-            out = Path(os.environ["ARENA_SCREENSHOTS"])
-            out.mkdir(parents=True, exist_ok=True)
-            shutil.copy(shot, out / shot.name)
+        save_screenshot(d, tmp_path / f"report-{width}.png")
     finally:
         d.quit()

@@ -151,7 +151,9 @@ class _Pair:
         self.C = games.info_of(ours).default_c
         self.player = players.make(f"MCTS(C={self.C})", ours, seed=1)
         self.slice = seconds / rounds
-        self.totals = {k: [0, 0.0] for k in ("ours_sims", "os_sims", "ours_games", "os_games")}
+        # per measure, per round: [count, seconds]
+        self.rounds = {k: [[0, 0.0] for _ in range(rounds)]
+                       for k in ("ours_sims", "os_sims", "ours_games", "os_games")}
         self.sims = self._calibrate_sims()
         self.rollouts = self._calibrate_rollouts()
 
@@ -164,12 +166,13 @@ class _Pair:
     def _calibrate_rollouts(self) -> int:
         return _grow(20, lambda n: self._time_os(1, n, 1), self.slice)
 
-    def _add(self, key: str, count: int, dt: float) -> None:
-        self.totals[key][0] += count
-        self.totals[key][1] += dt
+    def _add(self, key: str, r: int, count: int, dt: float) -> None:
+        self.rounds[key][r][0] += count
+        self.rounds[key][r][1] += dt
 
     def os_search(self, r: int) -> None:
-        self._add("os_sims", *_search_os(self.os_game, self.os_state, self.C, self.sims, 1, 1 + r))
+        done = _search_os(self.os_game, self.os_state, self.C, self.sims, 1, 1 + r)
+        self._add("os_sims", r, *done)
 
     def our_search(self, r: int) -> None:
         """Searches of OpenSpiel's simulation count, fresh trees, until one slice is used."""
@@ -177,25 +180,38 @@ class _Pair:
         while True:
             _, st = self.player.choose(self.state, sims=self.sims)
             dt = time.perf_counter() - t0
-            self._add("ours_sims", st["sims"], 0.0)
+            self._add("ours_sims", r, st["sims"], 0.0)
             if dt >= self.slice:
-                self.totals["ours_sims"][1] += dt
+                self._add("ours_sims", r, 0, dt)
                 return
 
     def os_games(self, r: int) -> None:
-        self._add("os_games", self.rollouts, self._time_os(1, self.rollouts, 1 + r))
+        self._add("os_games", r, self.rollouts, self._time_os(1, self.rollouts, 1 + r))
 
     def our_games(self, r: int) -> None:
         from mcts_arena.bench.loops import playout_rate
 
         count, dt = playout_rate(self.state, self.slice, seed=1 + r)
-        self._add("ours_games", count, dt)
+        self._add("ours_games", r, count, dt)
 
     def rates(self) -> dict:
-        return {k: c / t if t > 0 else 0.0 for k, (c, t) in self.totals.items()}
+        """Each measure's rate over all rounds: its total count over its total seconds."""
+        out = {}
+        for k, rows in self.rounds.items():
+            t = sum(dt for _, dt in rows)
+            out[k] = sum(c for c, _ in rows) / t if t > 0 else 0.0
+        return out
 
     def counts(self) -> dict:
-        return {k: c for k, (c, _) in self.totals.items()}
+        return {k: sum(c for c, _ in rows) for k, rows in self.rounds.items()}
+
+    def ratio_range(self, ours: str, theirs: str) -> list[float]:
+        """The smallest and largest of the rounds' ratios ours / theirs: how much the load
+        moved the figure during the run."""
+        ratios = [(a[0] / a[1]) / (b[0] / b[1]) for a, b in zip(self.rounds[ours],
+                                                                self.rounds[theirs])
+                  if a[1] > 0 and b[1] > 0 and b[0] > 0]
+        return [round(min(ratios), 2), round(max(ratios), 2)] if ratios else []
 
 
 def _os_mean_plies(start, games_: int, limit_s: float = 2.0, seed: int = 1) -> float:
@@ -255,10 +271,12 @@ def compare(names: list[str], seconds: float, rounds: int = 4, length_games: int
             "search": {"ours_sims_per_s": round(rate["ours_sims"], 1),
                        "openspiel_sims_per_s": round(rate["os_sims"], 1),
                        "ratio": round(rate["ours_sims"] / rate["os_sims"], 2),
+                       "ratio_range": pair.ratio_range("ours_sims", "os_sims"),
                        "ours_sims": count["ours_sims"], "openspiel_sims": count["os_sims"]},
             "random_games": {"ours_games_per_s": round(rate["ours_games"], 1),
                              "openspiel_games_per_s": round(rate["os_games"], 1),
                              "ratio": round(rate["ours_games"] / rate["os_games"], 2),
+                             "ratio_range": pair.ratio_range("ours_games", "os_games"),
                              "ours_games": count["ours_games"],
                              "openspiel_games": count["os_games"],
                              "ours_avg_plies": round(ours_plies, 2),
@@ -274,10 +292,11 @@ def compare(names: list[str], seconds: float, rounds: int = 4, length_games: int
 
 def format_table(result: dict) -> list[str]:
     """The comparison as a text table: one line per game and measure, then the notes."""
-    head = (f"{'game':13s} {'measure':14s} {'ours':>12s} {'OpenSpiel':>12s} {'ours/OS':>8s}  "
-            f"settings")
+    head = (f"{'game':13s} {'measure':14s} {'ours':>12s} {'OpenSpiel':>12s} {'ours/OS':>8s} "
+            f"{'rounds':>13s}  settings")
     lines = [f"OpenSpiel against ours, {result['rounds']} alternating rounds, "
-             f"{result['seconds']:g} s a side per measure", head, "-" * len(head)]
+             f"{result['seconds']:g} s a side per measure (rounds: the lowest and highest "
+             "round's ratio)", head, "-" * len(head)]
     notes = []
     for game, row in result["games"].items():
         if "skipped" in row:
@@ -285,16 +304,21 @@ def format_table(result: dict) -> list[str]:
             continue
         s, g = row["search"], row["random_games"]
         lines.append(f"{game:13s} {'sims/s':14s} {s['ours_sims_per_s']:12,.0f} "
-                     f"{s['openspiel_sims_per_s']:12,.0f} {s['ratio']:7.1f}x  "
-                     f"UCT C={row['C']:g}, random rollouts, solver, "
-                     f"{row['sims_per_search']:,} sims a search")
+                     f"{s['openspiel_sims_per_s']:12,.0f} {s['ratio']:7.1f}x "
+                     f"{_span(s['ratio_range']):>13s}  UCT C={row['C']:g}, random rollouts, "
+                     f"solver, {row['sims_per_search']:,} sims a search")
         lines.append(f"{'':13s} {'random games/s':14s} {g['ours_games_per_s']:12,.0f} "
-                     f"{g['openspiel_games_per_s']:12,.0f} {g['ratio']:7.1f}x  "
-                     f"{g['ours_games']:,} and {g['openspiel_games']:,} games")
+                     f"{g['openspiel_games_per_s']:12,.0f} {g['ratio']:7.1f}x "
+                     f"{_span(g['ratio_range']):>13s}  {g['ours_games']:,} and "
+                     f"{g['openspiel_games']:,} games")
         lines.append(f"{'':13s} {'moves/s':14s} {g['ours_moves_per_s']:12,.0f} "
-                     f"{g['openspiel_moves_per_s']:12,.0f} {g['moves_ratio']:7.1f}x  "
-                     f"mean length {g['ours_avg_plies']:g} and {g['openspiel_avg_plies']:g} "
-                     "moves")
+                     f"{g['openspiel_moves_per_s']:12,.0f} {g['moves_ratio']:7.1f}x "
+                     f"{'':13s}  mean length {g['ours_avg_plies']:g} and "
+                     f"{g['openspiel_avg_plies']:g} moves")
         notes.append(f"  {game}: ours {row['ours_game']}, OpenSpiel {row['openspiel_game']}: "
                      f"{row['note']}")
     return lines + (["notes:"] + notes if notes else [])
+
+
+def _span(r: list[float]) -> str:
+    return f"{r[0]:.1f}-{r[1]:.1f}x" if r else ""
