@@ -77,6 +77,17 @@ def browser_missing(selenium: bool = False, paths: bool = False):
 
 
 # ---- GTP engines --------------------------------------------------------------------------
+def save_screenshot(driver, path: Path) -> Path:
+    """A PNG of the browser's window at `path`, copied into $ARENA_SCREENSHOTS too when set."""
+    driver.save_screenshot(str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("ARENA_SCREENSHOTS"):
+        out = Path(os.environ["ARENA_SCREENSHOTS"])
+        out.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, out / path.name)
+    return path
+
+
 def fake(mode, game="breakthrough", after=0, tag="", extra=""):
     cmd = f"{PY} {FAKE} --mode {mode} --game {game} --after {after} --tag {tag or 'none'}"
     return f'GTP(cmd="{cmd}", name=fake_{mode}{extra})'

@@ -4,6 +4,7 @@ move comments have plain decimals and no simulations on αβ moves."""
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -94,3 +95,26 @@ def test_perft_help_names_depth_as_its_error_does():
     assert usage.endswith("GAME DEPTH")
     bad = CliRunner().invoke(cli, ["perft", "breakthrough", "x"])
     assert bad.exit_code == 2 and "DEPTH" in bad.output
+
+
+def test_solve_with_a_gtp_command_that_does_not_exist_is_one_line_and_writes_nothing(tmp_path):
+    suite = Path(__file__).resolve().parent.parent / "suites" / "breakthrough_tactics.txt"
+    out = tmp_path / "r"
+    res = CliRunner().invoke(cli, ["solve", str(suite), "--players", 'GTP(cmd="/nonexistent/eng")',
+                                   "--budgets", "10", "--seeds", "1", "--out", str(out),
+                                   "--quiet"])
+    assert res.exit_code == 2, res.output
+    assert res.output.count("\n") == 1 and "/nonexistent/eng" in res.output
+    assert not out.exists()
+
+
+def test_tournament_with_a_gtp_command_that_does_not_exist_writes_nothing(tmp_path):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text('name: t\ngame: tictactoe\nkind: round_robin\nbudget: {sims: 5}\ngames: 2\n'
+                   'entrants: [MCTS, "GTP(cmd=\\"/nonexistent/eng\\")"]\n')
+    out = tmp_path / "r"
+    res = CliRunner().invoke(cli, ["tournament", str(cfg), "--jobs", "1", "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert res.output.splitlines()[-1] == ("arena: error: player /nonexistent/eng: cannot "
+                                           "start '/nonexistent/eng': no such command")
+    assert not out.exists()

@@ -305,13 +305,15 @@ def test_pig_random_game_statistics_agree():
 
 
 def test_bench_measures_openspiel_beside_ours():
-    """`arena bench` times OpenSpiel's random games of the game it names (GameInfo.openspiel)
-    in the same run as ours (a speed figure, not a test of speed: only that it is there)."""
+    """`arena bench` times OpenSpiel's random games of the same game in the same run as ours,
+    random games against random games (a speed figure, not a test of speed: only that it is
+    there)."""
     from mcts_arena import bench
+    from mcts_arena.bench.openspiel import random_games_rate
 
     out = bench.playout_speed(["pig"], 0.05)["pig"]
-    assert out["openspiel_rollouts_per_s"] > 0 and out["ratio_to_openspiel"] > 0
-    assert "OpenSpiel's C++ MCTS, random rollouts" in "\n".join(
+    assert out["openspiel_games_per_s"] > 0 and out["ratio_to_openspiel"] > 0
+    assert "OpenSpiel's random games (C++)" in "\n".join(
         bench.format_rows({"pig": out}, search=False))
-    assert bench.openspiel_reference("kalah", 0.05) is None      # no counterpart named
-    assert bench.openspiel_reference("pig(target=50)", 0.05) is None     # default game only
+    assert random_games_rate("pig(target=50)", 0.02) > 0          # its winscore=50
+    assert random_games_rate("backgammon(scoring=2)", 0.02) is None     # no counterpart

@@ -66,3 +66,51 @@ def test_html_report_renders_and_every_image_loads(tmp_path, monkeypatch):
     bad.write_text(text[:i] + "iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB" + text[i + 4000:])
     r = _check(bad)
     assert r.returncode == 1 and f"1 of {n} images did not load" in r.stdout, r.stdout
+
+
+# the page never scrolls sideways, no table cell wraps (a wide table scrolls inside its box),
+# and a phone lays the page out at its own width (no 980 px desktop viewport shrunk to fit)
+FITS = ("const s = [...document.querySelectorAll('td')]; if (!s.length) return null;"
+        "const wraps = s.filter(td => { const c = getComputedStyle(td); return td.clientHeight -"
+        " parseFloat(c.paddingTop) - parseFloat(c.paddingBottom) > 1.5 * parseFloat("
+        "c.lineHeight); }).map(td => td.textContent);"
+        "return {page: document.documentElement.scrollWidth <= window.innerWidth + 1, wraps,"
+        " viewport: document.documentElement.clientWidth, tables: document.querySelectorAll("
+        "'.scroll > table').length};")
+
+
+@pytest.mark.parametrize("width", [1280, 390])     # a laptop and a phone
+def test_html_report_fits_a_laptops_and_a_phones_width(tmp_path, monkeypatch, width):
+    from helpers import browser_missing, save_screenshot
+    missing = browser_missing(selenium=True)
+    if missing and not os.environ.get("CI"):
+        pytest.skip(f"{missing}: the report's layout is not checked in a browser here")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    monkeypatch.chdir(tmp_path)
+    exp = config.loads(SWEEP, players=importlib.import_module("mcts_arena.players"))
+    run_experiment(exp, plan_mod.make_plan(exp), tmp_path / "sw", workers=1, progress=False)
+    res = CliRunner().invoke(cli, ["report", str(tmp_path / "sw"), "--format", "html",
+                                   "--compare", "paper", "--out", str(tmp_path / "page")])
+    assert res.exit_code == 0, res.output
+    chromium, driver = browser_missing(paths=True)
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--hide-scrollbars"):
+        opts.add_argument(arg)
+    if width < 500:      # a phone: its width in CSS pixels, and pages laid out for a phone
+        opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {
+            "width": width, "height": 844, "pixelRatio": 1.0, "mobile": True, "touch": True}})
+    d = webdriver.Chrome(service=Service(driver), options=opts)
+    try:
+        if width >= 500:
+            d.set_window_size(width, 900)
+        d.get((tmp_path / "page" / "report.html").resolve().as_uri())
+        fits = d.execute_script(FITS)
+        assert fits["viewport"] == width, fits
+        assert fits["page"] and not fits["wraps"] and fits["tables"] == 3, fits
+        save_screenshot(d, tmp_path / f"report-{width}.png")
+    finally:
+        d.quit()

@@ -334,6 +334,14 @@ def test_pages_and_assets_come_from_the_package(server):
         assert b"http://" not in body and b"https://" not in body      # nothing from elsewhere
 
 
+def test_every_page_is_laid_out_at_a_phones_own_width():
+    """Without the viewport line a phone lays a page out 980 px wide and shrinks it."""
+    from mcts_arena.serve.pages import _BODIES, page_html
+    for name in _BODIES:
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' \
+            in page_html(name), name
+
+
 def test_only_loopback_host_names_are_answered(server):
     base, _ = server
     assert get(base, "/api/index", {"Host": "localhost"})[0] == 200

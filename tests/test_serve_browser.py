@@ -16,7 +16,6 @@ is a failure: CI must run them.
 import importlib
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
@@ -25,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import browser_missing, stored, wait_for
+from helpers import browser_missing, save_screenshot, stored, wait_for
 
 from mcts_arena.cli import cli
 from mcts_arena.results.store import DB_NAME
@@ -135,14 +134,7 @@ def until(d, script: str, timeout: float = WAIT):
 
 
 def shot(d, tmp_path_factory, name: str) -> Path:
-    path = tmp_path_factory.getbasetemp() / f"serve-{name}.png"
-    d.save_screenshot(str(path))
-    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    if os.environ.get("ARENA_SCREENSHOTS"):
-        out = Path(os.environ["ARENA_SCREENSHOTS"])
-        out.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, out / path.name)
-    return path
+    return save_screenshot(d, tmp_path_factory.getbasetemp() / f"serve-{name}.png")
 
 
 IMAGES_LOADED = ("const i = [...document.images]; return i.length && i.every(x => x.complete && "

@@ -12,6 +12,7 @@ from mcts_arena import games
 
 def playout_speed(names: list[str], seconds: float) -> dict:
     from mcts_arena.bench.loops import average_plies, playout_rate
+    from mcts_arena.bench.openspiel import random_games_rate
 
     out = {}
     for name in names:
@@ -26,44 +27,11 @@ def playout_speed(names: list[str], seconds: float) -> dict:
         if ref:
             out[name]["c_reference_playouts_per_s"] = ref
             out[name]["ratio_to_c"] = round(rate / ref, 3)
-        ref = openspiel_reference(name, seconds)
+        ref = random_games_rate(name, seconds)
         if ref:
-            out[name]["openspiel_rollouts_per_s"] = round(ref, 1)
+            out[name]["openspiel_games_per_s"] = round(ref, 1)
             out[name]["ratio_to_openspiel"] = round(rate / ref, 2)
     return out
-
-
-def openspiel_reference(game: str, seconds: float) -> float | None:
-    """Random games/s of OpenSpiel's own implementation (GameInfo.openspiel), measured now in
-    this process: its C++ MCTS with one random rollout per simulation, from the first position
-    where a player moves; each simulation plays one whole random game (uniform over
-    OpenSpiel's actions), so its simulations/s are its rollouts/s. None when the game names no
-    counterpart, the spec has parameters, or open_spiel is not installed. (Backgammon: its
-    random turn is drawn over its half-move actions, ours over the distinct turns.)"""
-    import time
-
-    name, params = games.split(game)
-    os_name = games.info_of(name).openspiel
-    if os_name is None or params:
-        return None
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    g = pyspiel.load_game(os_name)
-    state = g.new_initial_state()
-    while state.is_chance_node():                   # backgammon's opening roll
-        state.apply_action(state.legal_actions()[0])
-    sims = 50
-    while True:
-        bot = pyspiel.MCTSBot(g, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, sims, 10**9,
-                              False, 1, False)
-        t = time.perf_counter()
-        bot.step(state)
-        dt = time.perf_counter() - t
-        if dt >= seconds or sims >= 10**7:
-            return sims / dt
-        sims = int(sims * max(2.0, 1.2 * seconds / max(dt, 1e-3)))
 
 
 def c_reference(game: str, seconds: float) -> float | None:
@@ -91,8 +59,8 @@ def c_reference(game: str, seconds: float) -> float | None:
 def search_speed(names: list[str], seconds: float) -> dict:
     """Simulations/s of each game's bench MCTS players (nodes/s of αβ and the *-minimax
     searches) at its start and benchmark positions; a game of dice starts at its first
-    decision (the first outcome of the opening roll) and its MCTS rows carry OpenSpiel's C++
-    MCTS with random rollouts measured in the same run (the issue's yardstick)."""
+    decision (the first outcome of the opening roll). OpenSpiel's MCTS at the same settings:
+    `bench.openspiel.compare` (`arena bench --openspiel`)."""
     from mcts_arena import players
     from mcts_arena.players.options import STAR
     from mcts_arena.players.search.mcts import NODE_BYTES
@@ -118,12 +86,6 @@ def search_speed(names: list[str], seconds: float) -> dict:
                                  "nodes": st["nodes"], "bytes_per_node": NODE_BYTES,
                                  "tree_mb": round(st["nodes"] * NODE_BYTES / 2**20, 1),
                                  "seconds": round(st["time"], 3)}
-        if info.has_chance and rows:
-            ref = openspiel_reference(name, seconds)
-            for row in rows.values():
-                if ref and "sims_per_s" in row:
-                    row["openspiel_sims_per_s"] = round(ref, 1)
-                    row["ratio_to_openspiel"] = round(row["sims_per_s"] / ref, 2)
         out[name] = rows
     return out
 
@@ -135,9 +97,9 @@ def format_rows(out: dict, search: bool) -> list[str]:
             lines.append(f"{name:13s} {r['playouts_per_s']:12,.0f} playouts/s  "
                          f"{r['moves_per_s']:14,.0f} moves/s  (avg {r['avg_plies']:.1f} plies, "
                          f"{r['playouts']} playouts in {r['seconds']:.2f} s)")
-            if "openspiel_rollouts_per_s" in r:
-                lines.append(f"{'':13s} OpenSpiel's C++ MCTS, random rollouts "
-                             f"{r['openspiel_rollouts_per_s']:,.0f} games/s: ours "
+            if "openspiel_games_per_s" in r:
+                lines.append(f"{'':13s} OpenSpiel's random games (C++) "
+                             f"{r['openspiel_games_per_s']:,.0f} games/s: ours "
                              f"{r['ratio_to_openspiel']:.1f}x")
             if "c_reference_playouts_per_s" in r:
                 lines.append(f"{'':13s} plain C loop (benchmarks/{name}_playout_ref.c) "
@@ -152,10 +114,6 @@ def format_rows(out: dict, search: bool) -> list[str]:
                 lines.append(f"{name:13s} {spec:30s} {row['sims_per_s']:12,.0f} sims/s   "
                              f"{row['nodes']:>10,} nodes x {row['bytes_per_node']} B = "
                              f"{row['tree_mb']} MB")
-                if "openspiel_sims_per_s" in row:
-                    lines.append(f"{'':13s} {'':30s} OpenSpiel's C++ MCTS (random rollouts) "
-                                 f"{row['openspiel_sims_per_s']:,.0f} sims/s: ours "
-                                 f"{row['ratio_to_openspiel']:.1f}x")
             else:
                 lines.append(f"{name:13s} {spec:30s} {row['nodes_per_s']:12,.0f} nodes/s  "
                              f"depth {row['depth']}")

@@ -156,21 +156,44 @@ def show_cmd(target: str, record_id: str | None, position: str | None, id_option
               help="Time per game (per player with --search).")
 @click.option("--search", is_flag=True,
               help="Search speed instead: MCTS simulations/s and αβ nodes/s from the start.")
+@click.option("--openspiel", is_flag=True,
+              help="Ours against OpenSpiel at the same settings: plain UCT simulations/s and "
+                   "random games/s, in alternating rounds (needs open_spiel).")
+@click.option("--rounds", default=4, show_default=True, type=click.IntRange(1, 100),
+              help="With --openspiel: alternating rounds the seconds are split into.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by game.")
-def bench_cmd(game_names: tuple[str, ...], seconds: float, search: bool, as_json: bool) -> None:
+def bench_cmd(game_names: tuple[str, ...], seconds: float, search: bool, openspiel: bool,
+              rounds: int, as_json: bool) -> None:
     """Random full-game playouts per second (and moves per second) on one core.
 
     With --search: simulations per second of the paper's MCTS players and nodes per second of
     αβ, from each game's start position, and the bytes each MCTS tree node takes.
+
+    With --openspiel: for each game OpenSpiel also has, plain UCT with random rollouts (the
+    same exploration constant and simulations per search, from the start) and random games,
+    ours and OpenSpiel's, with the ratios; --seconds is each side's time per measure.
     """
     if not budgets.time_ok(seconds):
         fail(f"--seconds must be {budgets.TIME_TEXT}, got {seconds}")
+    if search and openspiel:
+        fail("--search and --openspiel are two different benches: give one")
     names = list(game_names) or games.built_names()
     for name in names:
         games.new_state(name)
-    out = bench.search_speed(names, seconds) if search else bench.playout_speed(names, seconds)
+    if openspiel:
+        from mcts_arena.bench import openspiel as vs
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            fail("--openspiel needs open_spiel (pip install open_spiel)")
+        out = vs.compare(names, seconds, rounds)
+        lines = vs.format_table(out)
+    else:
+        out = (bench.search_speed(names, seconds) if search
+               else bench.playout_speed(names, seconds))
+        lines = bench.format_rows(out, search)
     if as_json:
         click.echo(json.dumps(out, indent=2))
     else:
-        for line in bench.format_rows(out, search):
+        for line in lines:
             click.echo(line)

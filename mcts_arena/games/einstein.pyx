@@ -559,6 +559,5 @@ GAME = GameInfo(
     typical_plies=40,
     bench_players=("MCTS", "MCTS(ol)", "expectimax", "Star2"),
     gtp_colors=("b", "w"),
-    openspiel="einstein_wurfelt_nicht",
     draw=draw,
 )

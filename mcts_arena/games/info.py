@@ -89,9 +89,6 @@ class GameInfo:
     #: test, nothing solved). `arena prove` prints it; the `PigOptimal` player plays its moves.
     #: None: no exact solution.
     exact_solver: Callable | None = None
-    #: the same game in OpenSpiel (`pyspiel.load_game` text), which `arena bench` measures
-    #: beside ours when open_spiel is installed; None: no counterpart measured
-    openspiel: str | None = None
 
     def __post_init__(self):
         if self.default_eval not in self.evals:

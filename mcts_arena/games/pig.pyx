@@ -462,6 +462,5 @@ GAME = GameInfo(
     bench_players=("MCTS", "MCTS(im0.3)", "expectimax", "Star2"),   # issue 20's speed figures
     gtp_colors=("b", "w"),
     exact_solver=_exact,
-    openspiel="pig",
     draw=draw,
 )

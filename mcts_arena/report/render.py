@@ -421,8 +421,9 @@ table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
 th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}
 .scroll{overflow-x:auto;max-width:100%}
 th:first-child,td:first-child{text-align:left}th{background:#f2f2f2}
-pre{background:#f8f8f8;padding:1em;border:1px solid #ddd}img{max-width:100%}
-.note{color:#555}"""
+pre{background:#f8f8f8;padding:1em;border:1px solid #ddd;overflow-x:auto}img{max-width:100%}
+.note{color:#555}p,h1,h2{overflow-wrap:anywhere}
+@media (max-width:600px){body{margin:0.6em}table{font-size:0.8em}pre{padding:0.5em}}"""
 
 
 def _html_table(head, rows) -> str:
@@ -435,7 +436,9 @@ def _html_table(head, rows) -> str:
 
 
 def render_html(report: Report) -> str:
+    # the viewport line: a phone lays the page out at its own width (else at 980 px, shrunk)
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
              "<title>arena report</title>", f"<style>{_CSS}</style></head><body>",
              "<h1>arena report</h1>"]
     for e in report.experiments:

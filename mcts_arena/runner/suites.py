@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcts_arena import games, inputs
+from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
 from mcts_arena.results.suites import SUITE_SCHEMA, summarise
 
@@ -168,6 +169,11 @@ def run_suite(suite: Suite, specs: list[str], budgets: list[int], seeds: int, di
 
     parsed = [players.parse(text, suite.positions[0].game) for text in specs]
     cps = checkpoints(budgets)
+    # an outside engine that cannot start is refused before the store is made; the suite's
+    # positions are read from text, so a GTP engine must know set_position
+    for spec in parsed:
+        players.check_startup(spec.canonical, suite.positions[0].game,
+                              Budget(sims=max(budgets)), reached_by_moves=False)
     key = json.dumps(cps)
     with Writer.open(directory) as store:
         store.conn.executescript(SUITE_SCHEMA)

@@ -417,9 +417,14 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
     in the store refuse it unless `allow_mixed_builds` (runner.experiment.check_builds)."""
     from mcts_arena.runner.experiment import all_error_message, has_results, run_experiment
     from mcts_arena.runner.plan import make_plan
+    from mcts_arena.runner.preflight import start_each
     from mcts_arena.runner.writer import Writer
 
     directory = Path(directory)
+    # an outside engine that cannot start stops the tournament before its store is made
+    seats = spec.entrants + ([spec.player] if spec.player else [])
+    start_each([(s, spec.budgets.get(label) or spec.budget) for label, s in seats], spec.game,
+               spec.openings.reached_by_moves, dict(spec.macros) or None, players)
     if has_results(directory) and (directory / "arena.sqlite").stat().st_size:
         # refused read-only first: nothing written, no lock rewritten
         with Store.open(directory) as old:

@@ -8,6 +8,7 @@ _SHELL = """<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <link rel="stylesheet" href="/static/style.css">
 <script src="/static/arena.js" defer></script>
