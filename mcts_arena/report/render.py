@@ -142,7 +142,8 @@ def _relative(path: str | Path, base: str | Path | None) -> str:
 
 
 def _header_line(info: dict, base: str | Path | None = None) -> str:
-    line = (f"{info['experiment']}: {info['game']}, {info['budget']}/move, openings "
+    per_move = "" if info["budget"].startswith("clock ") else "/move"
+    line = (f"{info['experiment']}: {info['game']}, {info['budget']}{per_move}, openings "
             f"{info['openings']}, seed {info['seed']}, {info['games_stored']} games stored "
             f"({_relative(info['directory'], base)})")
     if info.get("sprt"):
