@@ -192,3 +192,17 @@ def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monk
     more = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1", "--games", "4"])
     assert more.exit_code == 0, more.output
     assert "4 game(s) ended by time forfeit" in more.output
+
+
+def test_the_overhead_a_player_keeps_back_is_what_its_clock_charged_beyond_its_search():
+    from mcts_arena.players.timing import Overhead
+
+    o = Overhead()
+    c1 = ClockLeft(1.0, 0.1)
+    assert o.update(c1) == 0.0
+    o.given(c1, 0.2)
+    c2 = ClockLeft(1.0 + 0.1 - 0.25, 0.1)                   # 0.25 s charged for 0.2 given
+    assert o.update(c2) == pytest.approx(0.05)
+    assert allot(c2, 10, 0.05) == pytest.approx(0.85 / 10 + 0.1 - 0.05)
+    o.given(ClockLeft(0.5, 0, to_go=1), 0.1)                 # the period's last move ...
+    assert o.update(ClockLeft(2.4, 0, to_go=3)) == pytest.approx(0.05)   # ... then a refill

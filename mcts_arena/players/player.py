@@ -32,6 +32,7 @@ class Player:
         self.spec = spec
         self.effort: float | None = None   # paper-seconds of the current move's effort budget
         self.clock: timing.ClockLeft | None = None     # the clock before the current move
+        self.overhead: timing.Overhead | None = None   # learnt on a clock (players/timing.py)
         self.seed = derive_seed(seed, spec.seed_salt) if spec.seed_salt else seed
 
     @property
@@ -53,9 +54,12 @@ class Player:
             time, sims = budget.time, budget.sims
         self.clock = clock
         if clock is not None:
-            time = timing.allot(clock, self.spec.get("tm"))
+            if self.overhead is None:
+                self.overhead = timing.Overhead()
+            time = timing.allot(clock, self.spec.get("tm"), self.overhead.update(clock))
             if time is not None and time < budgets.TIME_MIN:
                 time = budgets.TIME_MIN
+            self.overhead.given(clock, time or 0.0)
             if time is None and sims is None:
                 raise ValueError(f"{self.name} on a clock with tm=0 needs a simulation cap "
                                  f"(sims=)")
