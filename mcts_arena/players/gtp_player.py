@@ -149,7 +149,8 @@ class GTPPlayer(Player):
             color = self._color(seat)
             clock = self.clock
             if clock is not None or time is not None:
-                told = f"{max(0.0, round(clock.left, 3)):g} {clock.to_go}" if clock is not None else f"{time:g} 1"
+                told = f"{max(0.0, round(clock.left, 3)):g} {clock.to_go}" \
+                    if clock is not None else f"{time:g} 1"
                 try:
                     self._send(f"time_left {color} {told}")
                 except GTPRefused:

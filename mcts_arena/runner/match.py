@@ -10,11 +10,12 @@ forfeits, and the one an outside engine's time is spent on). Before a move it gi
 (0: the whole game); the player's time-management rule turns that into the move's seconds
 (players/timing.py). After the move its wall time is taken off; a side whose time falls below
 zero loses on time (reason `time_forfeit`, the text "lost on time"); else it gains the
-increment, and a new period's base time once it has played the period's moves. An exception inside a player, an
-illegal move or a player that changes the state it was given ends the game as an `error` game:
-never a win or a loss, reported at the end of the run. A game still going after `max_plies`
-plies is a draw (reason `max_plies`). The side to move is asked of the state every ply (Kalah
-has extra turns).
+increment, and a new period's base time once it has played the period's moves.
+
+An exception inside a player, an illegal move or a player that changes the state it was given
+ends the game as an `error` game: never a win or a loss, reported at the end of the run. A game
+still going after `max_plies` plies is a draw (reason `max_plies`). The side to move is asked
+of the state every ply (Kalah has extra turns).
 
 A game with chance nodes (dice): no player is asked at a chance node; the loop draws a number
 u in [0, 1) and plays the outcome it stands for (`state.outcome_at(u)`: the first whose
