@@ -206,3 +206,11 @@ def test_the_overhead_a_player_keeps_back_is_what_its_clock_charged_beyond_its_s
     assert allot(c2, 10, 0.05) == pytest.approx(0.85 / 10 + 0.1 - 0.05)
     o.given(ClockLeft(0.5, 0, to_go=1), 0.1)                 # the period's last move ...
     assert o.update(ClockLeft(2.4, 0, to_go=3)) == pytest.approx(0.05)   # ... then a refill
+
+
+def test_the_watchdog_gives_a_clocked_move_the_time_its_clock_can_hold():
+    from mcts_arena.runner.watchdog import CLOCK_MOVES, GRACE_S, MARGIN, move_bound
+
+    assert move_bound(Budget(clock="60+0.5")) == MARGIN * (60 + CLOCK_MOVES * 0.5) + GRACE_S
+    assert move_bound(Budget(sims=100)) == move_bound(Budget(sims=100, clock=None))
+    assert move_bound(Budget(clock="1+0", sims=10**8)) == move_bound(Budget(sims=10**8))
