@@ -8,6 +8,10 @@ by the searches themselves).
 - games per pairing: from 1 to GAMES_MAX (100,000); one plan holds at most PLAN_MAX (200,000)
   games (a plan lists every game, so a larger one would not fit in memory).
 
+- `clock`: a time control per game, `BASE+INC` (BASE seconds for the game plus INC seconds a
+  move, e.g. `60+0.5`) or `MOVES/BASE+INC` (BASE seconds for every MOVES moves, e.g. `40/60+0`):
+  `Clock`, parsed by `parse_clock`. BASE lies from TIME_MIN to CLOCK_MAX, INC from 0 to BASE.
+
 The searches (mcts.pyx, alphabeta.pyx) refuse a budget outside these ranges with a ValueError
 and stop after TIME_MAX seconds whatever the budget (a simulation or node count, a fixed αβ
 depth), so a move always ends.
@@ -15,6 +19,7 @@ depth), so a move always ends.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 TIME_MIN = 1e-4
@@ -25,6 +30,9 @@ PLAN_MAX = 200_000
 
 TIME_TEXT = f"a number of seconds from {TIME_MIN:g} to {TIME_MAX:g}"
 SIMS_TEXT = f"an integer from 1 to {SIMS_MAX}"
+CLOCK_MAX = 86_400.0
+CLOCK_TEXT = ("a time control BASE+INC or MOVES/BASE+INC in seconds (e.g. 60+0.5 or 40/60+0), "
+              f"BASE from {TIME_MIN:g} to {CLOCK_MAX:g}, INC from 0 to BASE")
 GAMES_TEXT = f"an integer from 1 to {GAMES_MAX}"
 
 
@@ -47,6 +55,47 @@ def games_ok(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= GAMES_MAX
 
 
+_CLOCK_RE = re.compile(r"^(?:(\d+)/)?(\d+(?:\.\d*)?|\.\d+)\+(\d+(?:\.\d*)?|\.\d+)$")
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A game's time control: `base` seconds (per period of `moves` moves of one side, or for
+    the whole game when `moves` is 0) plus `inc` seconds after every move of that side."""
+
+    base: float
+    inc: float = 0.0
+    moves: int = 0
+
+    def text(self) -> str:
+        """Its one text form, which `parse_clock` reads back: `60+0.5`, `40/60+0`."""
+        head = f"{self.moves}/" if self.moves else ""
+        return f"{head}{self.base:g}+{self.inc:g}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def parse_clock(text) -> Clock:
+    """The Clock a text such as `60+0.5` or `40/60+0` stands for; ValueError (naming the
+    problem) for a malformed one, a base out of range, or an increment above the base."""
+    if not isinstance(text, str):
+        raise ValueError(f"expected {CLOCK_TEXT}, got {text!r}")
+    m = _CLOCK_RE.match(text.replace(" ", ""))
+    if not m:
+        raise ValueError(f"expected {CLOCK_TEXT}, got {text!r}")
+    moves, base, inc = int(m.group(1) or 0), float(m.group(2)), float(m.group(3))
+    if m.group(1) is not None and moves < 1:
+        raise ValueError(f"a clock's moves per period must be at least 1, got {text!r}")
+    if not TIME_MIN <= base <= CLOCK_MAX:
+        raise ValueError(f"a clock's base time must be {TIME_MIN:g} to {CLOCK_MAX:g} s, "
+                         f"got {base:g} in {text!r}")
+    if inc > base:
+        raise ValueError(f"a clock's increment ({inc:g} s) exceeds its time ({base:g} s) in "
+                         f"{text!r}")
+    return Clock(base, inc, moves)
+
+
 @dataclass(frozen=True)
 class Budget:
     """What one move may spend, the one type a budget has from the config to the store:
@@ -58,6 +107,10 @@ class Budget:
     Its one text form is `text()`: `1 s`, `30 sims`, `effort 0.5 s` (resolved: `effort 0.5 s =
     5000 sims`); `str()` says it per move (`1 s/move`). In JSON (the store, configs) it is
     `as_dict()`: {"time": 1.0}, {"sims": 30}, {"effort": 0.5, "sims": 5000, ...}.
+
+    A game on a clock carries `clock` (its text, `60+0.5`; `Budget.clock_of()` the Clock): the
+    runner keeps each side's time and the player's time-management rule decides each move's
+    seconds; a `sims` beside it caps every move (`clock 60+0.5, 1000 sims`).
     """
 
     time: float | None = None
@@ -65,11 +118,16 @@ class Budget:
     effort: float | None = None
     rate_of: str | None = None
     unit: str | None = None
+    clock: str | None = None
+
+    def clock_of(self) -> Clock | None:
+        """The game's time control, or None (a budget per move only)."""
+        return None if self.clock is None else parse_clock(self.clock)
 
     def as_dict(self) -> dict:
         if self.time is not None:
             return {"time": self.time}
-        d: dict = {}
+        d: dict = {} if self.clock is None else {"clock": self.clock}
         if self.sims is not None:
             d["sims"] = self.sims
         if self.effort is not None:
@@ -85,7 +143,7 @@ class Budget:
         if not d:
             return None
         return cls(time=d.get("time"), sims=d.get("sims"), effort=d.get("effort"),
-                   rate_of=d.get("rate_of"), unit=d.get("unit"))
+                   rate_of=d.get("rate_of"), unit=d.get("unit"), clock=d.get("clock"))
 
     @classmethod
     def of(cls, value) -> Budget | None:
@@ -100,15 +158,20 @@ class Budget:
         if isinstance(other, dict):
             return self.as_dict() == other
         if isinstance(other, Budget):
-            return (self.time, self.sims, self.effort, self.rate_of, self.unit) == \
-                (other.time, other.sims, other.effort, other.rate_of, other.unit)
+            return (self.time, self.sims, self.effort, self.rate_of, self.unit, self.clock) == \
+                (other.time, other.sims, other.effort, other.rate_of, other.unit, other.clock)
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.time, self.sims, self.effort, self.rate_of, self.unit))
+        return hash((self.time, self.sims, self.effort, self.rate_of, self.unit, self.clock))
 
     def text(self) -> str:
         """The budget's one text form (see the class docstring)."""
+        if self.clock is not None:
+            per_move = Budget(sims=self.sims, effort=self.effort, rate_of=self.rate_of,
+                              unit=self.unit)
+            cap = f", {per_move.text()}" if self.sims is not None else ""
+            return f"clock {self.clock}{cap}"
         if self.time is not None:
             return f"{self.time:g} s"
         if self.effort is not None:
@@ -117,7 +180,7 @@ class Budget:
         return f"{self.sims} sims"
 
     def __str__(self) -> str:
-        return f"{self.text()}/move"
+        return self.text() if self.clock is not None else f"{self.text()}/move"
 
 
 def text(budget) -> str:

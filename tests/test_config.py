@@ -14,7 +14,7 @@ from mcts_arena.runner import config
 FAKE = "fakes"
 HEAD = "game: breakthrough\nbudget: {sims: 10}\ngames: 2\n"
 M = "matches:\n  - {player: Random, opponent: Random(im0.5)}\n"
-V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description, sprt, dice"
+V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description, sprt, dice, clock"
 
 MALFORMED = [
     ("missing game", "budget: {sims: 10}\n" + M, "game: missing required field"),
@@ -91,7 +91,7 @@ MALFORMED = [
     ("entry of two kinds", HEAD + "matches:\n  - {player: Random, opponent: Boom, "
      "round_robin: [Random, Boom]}\n", "matches[0]: expected only one of: player, round_robin"),
     ("unknown entry field", HEAD + "matches:\n  - {player: Random, opponent: Boom, budget: 3}\n",
-     "matches[0].budget: unknown field; valid fields: player, opponent, games"),
+     "matches[0].budget: unknown field; valid fields: player, opponent, games, clock"),
     ("missing opponent", HEAD + "matches:\n  - {player: Random}\n",
      "matches[0].opponent: missing required field"),
     ("player not a string", HEAD + "matches:\n  - {player: 3, opponent: Random}\n",

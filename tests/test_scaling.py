@@ -2,6 +2,7 @@
 report (Elo against budget, Elo per doubling, crossovers) on results drawn from known ratings,
 and a real ladder played and reported end to end."""
 import importlib
+import json
 import math
 
 import numpy as np
@@ -205,6 +206,25 @@ def test_real_ladder_runs_resumes_and_reports(tmp_path, monkeypatch):
     assert "Elo gained by each step up the ladder" in out
     assert "Elo per doubling" in out and "| MCTS − FlatMC |" in out
     assert (tmp_path / "results/s/report/scaling-s-0.png").stat().st_size > 1000
+    # the same fit, machine-readable: after the pairings' rows, one object per ladder
+    res = CliRunner().invoke(cli, ["report", "results/s", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    (fit,) = [x for x in data if "scaling" in x]
+    assert [x for x in data if "scaling" not in x] and fit["experiment"] == "s"
+    sc = fit["scaling"]
+    assert sc["anchor"] == "MCTS(sims=2)" and sc["kind"] == "sims" and sc["games"] == 40
+    assert [lv["budget"] for lv in sc["levels"]["MCTS"]] == [2, 8, 32]
+    assert sc["levels"]["MCTS"][0]["elo"] == 0 and "low" in sc["slopes"]["FlatMC"]
+    assert markdown_number(out, "MCTS", "32 sims") == round(sc["levels"]["MCTS"][2]["elo"])
+    (c,) = sc["crossovers"]
+    assert {c["player"], c["other"]} == {"MCTS", "FlatMC"} and len(c["gaps"]) == 2
+
+
+def markdown_number(text, player, budget):
+    """The Elo in the markdown report's row of `player` at `budget`."""
+    line = next(x for x in text.splitlines() if x.startswith(f"| {player} | {budget} |"))
+    return int(line.split("|")[3])
 
 
 # ---- per-player budgets: a matched effort per side -------------------------------------------

@@ -9,8 +9,14 @@ outlives its game and the next game gets a fresh one. Faults become game results
 
 - the engine dies, refuses a move we send, or answers what is not GTP: an error game whose
   record carries the engine's last stderr lines;
-- no answer to `genmove` within the move's forfeit limit (time budgets) or the spec's
-  `timeout` (simulation budgets): the engine is killed and the game is a time forfeit;
+- no answer to `genmove` within the move's forfeit limit (time budgets), the time left on its
+  clock and a second's grace (a game on a clock) or the spec's `timeout` (simulation budgets):
+  the engine is killed and the game is a time forfeit;
+- on a clock the engine is told the time control as GTP defines it (GTP 2, 4.2 and 6.3.3):
+  `time_settings MAIN 0 0` (absolute time; with an increment, `kgs-time_settings fischer MAIN
+  INC` first where the engine knows it), `time_settings 0 BASE MOVES` for a clock with moves
+  per period (Canadian byo-yomi of MOVES stones in BASE seconds), and before every `genmove`
+  `time_left COLOR SECONDS STONES` (STONES: 0 in absolute time, else the moves to go);
 - an answer that is not a legal move (`pass` included): a forfeit, reason `illegal_move`, the
   move in the record; `resign`: a loss, reason `resign`.
 """
@@ -28,6 +34,7 @@ from mcts_arena.players.player import Player, PlayerForfeit
 from mcts_arena.players.spec import PLACEHOLDERS
 
 DEFAULT_TIMEOUT_S = 60.0        # one move under a simulation budget
+CLOCK_GRACE_S = 1.0             # past its time left, an engine on a clock is killed
 START_TIMEOUT_S = 30.0          # each start-up command (protocol_version, name, boardsize, ...)
 
 
@@ -56,8 +63,9 @@ class GTPPlayer(Player):
         self._opening = (state.copy(), None if history is None else list(history))
         self._pending, self._own = [], None
         own = self.spec.budget
+        budget = Budget.of(budget)
         try:
-            self._start(state, own or Budget.of(budget))
+            self._start(state, budget if budget.clock is not None else own or budget)
         except (EngineError, OSError) as e:
             self.close()
             raise EngineError(str(e)) from None
@@ -101,16 +109,35 @@ class GTPPlayer(Player):
                 raise EngineError("this game starts from a position no move sequence reaches, "
                                   "and the engine does not know set_position")
             self._send(f"set_position {opening.to_text()}")
-        if budget.time is not None:
+        clock = budget.clock_of()
+        if clock is not None:
+            self._clock_settings(clock, info)
+        elif budget.time is not None:
             try:        # byo-yomi of one move in `time` seconds; an engine may not manage time
                 self._send(f"time_settings 0 {budget.time:g} 1")
             except GTPRefused:
                 pass
 
+    def _clock_settings(self, clock, info: dict) -> None:
+        """The game's time control as GTP says it (see the module docstring); an engine that
+        refuses it plays on, told the time left before each move."""
+        try:
+            if clock.moves:
+                self._send(f"time_settings 0 {clock.base:g} {clock.moves}")
+                return
+            if clock.inc > 0 and knows(self.engine, info, "kgs-time_settings"):
+                self._send(f"kgs-time_settings fischer {clock.base:g} {clock.inc:g}")
+                return
+            self._send(f"time_settings {clock.base:g} 0 0")
+        except GTPRefused:
+            pass
+
     def _send(self, command: str, timeout: float | None = None) -> str:
         return self.engine.send(command, START_TIMEOUT_S if timeout is None else timeout)
 
     def _choose(self, state, time, sims):
+        if self.clock is not None:
+            time = None                 # the engine manages its clock itself (time_left)
         budget = Budget(time=time) if time is not None else Budget(sims=sims) if sims else Budget()
         try:
             if self.engine is None:
@@ -120,13 +147,18 @@ class GTPPlayer(Player):
             self._pending = []
             seat = state.to_move()
             color = self._color(seat)
-            if time is not None:
+            clock = self.clock
+            if clock is not None or time is not None:
+                told = f"{max(0.0, round(clock.left, 3)):g} {clock.to_go}" \
+                    if clock is not None else f"{time:g} 1"
                 try:
-                    self._send(f"time_left {color} {time:g} 1")
+                    self._send(f"time_left {color} {told}")
                 except GTPRefused:
                     pass
             limit = self._move_limit if self._move_limit is not None else \
                 float(self.spec.get("timeout", DEFAULT_TIMEOUT_S))
+            if clock is not None:
+                limit = clock.left + CLOCK_GRACE_S
             t0 = _time.perf_counter()
             try:
                 answer = self._send(f"genmove {color}", limit)

@@ -154,6 +154,15 @@ OPTIONS: tuple[Option, ...] = (
     Option("plies", "int", 0, 2, "gnubg: chequer play evaluation at N plies (0: its neural net "
            "alone, the default)", kinds=frozenset({"gnubg"}), key=True, written="key", off=0,
            symbol="N"),
+    # time management on a game clock (players/timing.py)
+    Option("tm", "int", 0, 10**4, "on a clock: each move gets the time left / N + the "
+           "increment (default 30; with moves per period, / the fewer of N and the moves to "
+           "go); 0: no time management (the move's sims cap alone)", kinds=SEARCHING,
+           key=True, written="key", off=30, symbol="N"),
+    Option("stop", "float", 0, 1, "STOP rule (Baier & Winands 2016) under a time budget or a "
+           "clock: end the search once the most-visited move cannot be overtaken in f x the "
+           "simulations still to come (0, default: off)", key=True, written="key", off=0,
+           engine="stop", symbol="f"),
     Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "S seconds per move (overrides "
            "the experiment budget)", kinds=SEARCHING, key=True, role="budget", symbol="S"),
     Option("sims", "int", 1, budgets.SIMS_MAX, "a fixed budget of N simulations per move (the "

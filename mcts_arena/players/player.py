@@ -2,6 +2,7 @@
 loss by the player's own fault), and `derive_seed`.
 
     move, stats = player.choose(state, time=0.1)      # or sims=2000
+    move, stats = player.choose(state, clock=ClockLeft(58.2, 0.5))   # on a clock (timing.py)
 
 `choose` never changes the state it is given; `move` is the game's internal move id
 (`state.format_move(move)` gives the notation) and `stats` is a dict with at least `sims`,
@@ -15,6 +16,7 @@ import hashlib
 
 from mcts_arena import budgets
 from mcts_arena.budgets import Budget
+from mcts_arena.players import timing
 
 
 def derive_seed(*parts) -> int:
@@ -29,6 +31,8 @@ class Player:
     def __init__(self, spec, seed: int):
         self.spec = spec
         self.effort: float | None = None   # paper-seconds of the current move's effort budget
+        self.clock: timing.ClockLeft | None = None     # the clock before the current move
+        self.overhead: timing.Overhead | None = None   # learnt on a clock (players/timing.py)
         self.seed = derive_seed(seed, spec.seed_salt) if spec.seed_salt else seed
 
     @property
@@ -36,16 +40,29 @@ class Player:
         return self.spec.canonical
 
     def choose(self, state, time: float | None = None, sims: int | None = None,
-               effort: float | None = None):
+               effort: float | None = None, clock: timing.ClockLeft | None = None):
         """(move id, stats dict) for `state`, which is left unchanged. `effort` (matched-effort
-        budgets: the paper-seconds that `sims` stands for) scales bare node priors."""
+        budgets: the paper-seconds that `sims` stands for) scales bare node priors. `clock`:
+        the game is on a clock (the runner gives `sims` only as a cap); the player's
+        time-management rule (`tm=`, players/timing.py) gives the move's seconds."""
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")
         budget = self.spec.budget
         if budget and budget.effort is not None:
             budget = None       # `effort=`: the runner resolved it into `sims` (and `effort`)
-        if budget:
+        if budget and clock is None:
             time, sims = budget.time, budget.sims
+        self.clock = clock
+        if clock is not None:
+            if self.overhead is None:
+                self.overhead = timing.Overhead()
+            time = timing.allot(clock, self.spec.get("tm"), self.overhead.update(clock))
+            if time is not None and time < budgets.TIME_MIN:
+                time = budgets.TIME_MIN
+            self.overhead.given(clock, time or 0.0)
+            if time is None and sims is None:
+                raise ValueError(f"{self.name} on a clock with tm=0 needs a simulation cap "
+                                 f"(sims=)")
         if time is not None and not budgets.time_ok(time):
             raise ValueError(f"time budget must be {budgets.TIME_TEXT}, got {time}")
         if sims is not None and not budgets.sims_ok(sims):

@@ -142,7 +142,8 @@ def _relative(path: str | Path, base: str | Path | None) -> str:
 
 
 def _header_line(info: dict, base: str | Path | None = None) -> str:
-    line = (f"{info['experiment']}: {info['game']}, {info['budget']}/move, openings "
+    per_move = "" if info["budget"].startswith("clock ") else "/move"
+    line = (f"{info['experiment']}: {info['game']}, {info['budget']}{per_move}, openings "
             f"{info['openings']}, seed {info['seed']}, {info['games_stored']} games stored "
             f"({_relative(info['directory'], base)})")
     if info.get("sprt"):
@@ -295,6 +296,8 @@ def json_rows(report: Report) -> list[dict]:
 
 
 def render_json(report: Report) -> str:
+    """The pairings' rows, then one object per doubling ladder, `{"experiment": NAME,
+    "scaling": FIT}` (report/scaling.py, Scaling.as_dict), where an experiment has ladders."""
     def clean(v):
         if isinstance(v, float) and not math.isfinite(v):
             return None
@@ -303,7 +306,9 @@ def render_json(report: Report) -> str:
         if isinstance(v, list):
             return [clean(x) for x in v]
         return v
-    return json.dumps(clean(json_rows(report)), indent=2, ensure_ascii=False) + "\n"
+    fits = [{"experiment": e.info.get("experiment"), "scaling": sc.as_dict()}
+            for e in report.experiments for sc in e.scaling]
+    return json.dumps(clean(json_rows(report) + fits), indent=2, ensure_ascii=False) + "\n"
 
 
 def flat_row(r: dict) -> dict:

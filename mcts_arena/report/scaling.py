@@ -22,7 +22,7 @@ for the crossover the share of draws that cross inside the range played at all.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -58,6 +58,17 @@ class Scaling:
     crossovers: list[dict] = field(default_factory=list)
     games: int = 0
     note: str = ""
+
+    def as_dict(self) -> dict:
+        """The fit as plain JSON values (`arena report --format json`): the ladder (where,
+        kind, anchor, players, games, note), per player its levels (budget, spec, Elo, the
+        95% half-width, games), its steps and its Elo per doubling (elo, low, high; with
+        three levels or more curvature, curvature_low, curvature_high), and the crossovers
+        (budget, low, high, share, the leaders, the gaps [Elo, half-width] at both ends)."""
+        d = asdict(self)
+        for c in d["crossovers"]:
+            c["gaps"] = [list(g) for g in c.get("gaps", [])]
+        return d
 
     def unit(self, v: float) -> str:
         """A level or crossover budget as text: whole simulations, seconds to 3 digits."""

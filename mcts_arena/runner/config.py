@@ -82,7 +82,7 @@ DEFAULT_PLAYERS = "mcts_arena.players"
 # Opening kinds every game has; a game may declare more (GameInfo.openings).
 OPENING_KINDS = ("start", "random_plies")
 TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies", "macros",
-              "matches", "description", "sprt", "dice")
+              "matches", "description", "sprt", "dice", "clock")
 DICE_MODES = ("common", "independent")
 SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
 MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet", "scaling")
@@ -93,7 +93,7 @@ LADDER_MAX = 21
 BUDGET_KEYS = ("time", "sims", "effort")
 BOOK_FIELDS = ("file", "order")
 GAUNTLET_FIELDS = ("player", "opponents")
-MATCH_FIELDS = ("player", "opponent", "games")     # a plain `- {player: ..., opponent: ...}`
+MATCH_FIELDS = ("player", "opponent", "games", "clock")  # a plain `- {player:, opponent:}`
 # The settings docs/config.md documents (tests/test_config_docs.py holds the page to them).
 DEFAULTS = {"games": 100, "seed": 1, "max_plies": 1000, "dice": "common"}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -381,7 +381,7 @@ class Validator:
                           "and 'matches'")
         d = self.mapping(data, "", "a mapping at the top level")
         self.known_keys(d, "", TOP_FIELDS)
-        for req in ("game", "budget", "matches"):
+        for req in ("game", "matches") if "clock" in d else ("game", "budget", "matches"):
             if req not in d:
                 self.fail(req, "missing required field")
 
@@ -390,13 +390,15 @@ class Validator:
             self.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
                               f"results directory), got {shown(name)}")
         game = self.game(d["game"], "game")
-        budget = self.budget(d["budget"], "budget")
+        budget = self.budget(d["budget"], "budget") if "budget" in d else None
         if ov.time is not None or ov.sims is not None or ov.effort is not None:
             # an override obeys the config's own rule (a scaled effort below the minimum too)
             for key, v in (("time", ov.time), ("effort", ov.effort)):
                 if v is not None and not budgets.time_ok(v):
                     self.fail(f"budget.{key}", f"expected {budgets.TIME_TEXT}, got {v:g}")
             budget = Budget(time=ov.time, sims=ov.sims, effort=ov.effort)
+        if "clock" in d:
+            budget = self.clocked(budget, self.clock(d["clock"], "clock"), "clock")
         games = self.games(d.get("games", DEFAULTS["games"]), "games")
         if ov.games is not None:
             games = ov.games
@@ -473,6 +475,22 @@ class Validator:
         if not budgets.sims_ok(s):
             self.fail(f"{path}.sims", f"expected {budgets.SIMS_TEXT}, got {shown(s)}")
         return Budget(sims=s)
+
+    def clock(self, v: Any, path: str) -> str:
+        """A time control (`60+0.5`, `40/60+0`) in its one text form."""
+        try:
+            return budgets.parse_clock(v).text()
+        except ValueError as e:
+            self.fail(path, str(e))
+
+    def clocked(self, budget: Budget | None, clock: str, path: str) -> Budget:
+        """`budget` on the clock `clock`: a simulation budget stays as a cap per move; a fixed
+        time or effort per move contradicts the clock, which decides each move's time."""
+        if budget is not None and (budget.time is not None or budget.effort is not None):
+            self.fail(path, f"a clock ({clock}) decides each move's time, which the fixed "
+                            f"budget {budget.text()} per move contradicts; give the clock "
+                            f"alone, or with sims (a cap per move)")
+        return Budget(sims=budget.sims if budget is not None else None, clock=clock)
 
     def game(self, v: Any, path: str) -> _games.Game:
         """The game a game spec names (`hex(size=5)`), resolved once; one line naming the bad
@@ -559,17 +577,23 @@ class Validator:
                     self.fail(ep, f"expected one of: {', '.join(MATCH_KINDS)}")
                 self.fail(ep, f"expected only one of: {', '.join(kinds)}")
             kind = kinds[0]
-            allowed = MATCH_FIELDS if kind == "player" else (kind, "games")
+            allowed = MATCH_FIELDS if kind == "player" else (kind, "games", "clock")
             self.known_keys(e, ep, allowed)
             games = e.get("games")
             if games is not None:
                 games = self.games(games, f"{ep}.games")
             games = forced_games or games or default_games
+            clock = self.clock(e["clock"], f"{ep}.clock") if "clock" in e else \
+                (budget.clock if budget is not None else None)
             self._sweep_values: tuple[tuple[str, str], ...] = ()
             for a, b, wa, wb in getattr(self, "_" + kind)(e, ep):
                 swept = self._sweep_values
                 ca, ba = self.player(a, wa, game, macros)
                 cb, bb = self.player(b, wb, game, macros)
+                if clock is not None and (ba is not None or "clock" in e):
+                    ba = self.clocked(ba or budget, clock, wa)
+                if clock is not None and (bb is not None or "clock" in e):
+                    bb = self.clocked(bb or budget, clock, wb)
                 key = frozenset((ca, cb)) if ca != cb else (ca, cb)
                 if key in seen:
                     self.fail(ep, f"duplicate pairing {ca} vs {cb}: the same players as "

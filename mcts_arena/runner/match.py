@@ -1,11 +1,21 @@
 """The one game loop: plays the games of a Job and returns plain, picklable GameRecords.
 
 The loop measures each move's wall time itself. A player that takes more than 2 x its time
-budget + 0.5 s for one move forfeits (reason `time_forfeit`). An exception inside a player, an
-illegal move or a player that changes the state it was given ends the game as an `error` game:
-never a win or a loss, reported at the end of the run. A game still going after `max_plies`
-plies is a draw (reason `max_plies`). The side to move is asked of the state every ply (Kalah
-has extra turns).
+budget + 0.5 s for one move forfeits (reason `time_forfeit`).
+
+A game on a clock (a budget with `clock`, e.g. `60+0.5`): the loop keeps each side's time left,
+in wall seconds as it measures every move (the same clock as per-move time budgets and their
+forfeits, and the one an outside engine's time is spent on). Before a move it gives the player
+`clock=ClockLeft(...)`: the seconds left, the increment, and the moves until the next period
+(0: the whole game); the player's time-management rule turns that into the move's seconds
+(players/timing.py). After the move its wall time is taken off; a side whose time falls below
+zero loses on time (reason `time_forfeit`, the text "lost on time"); else it gains the
+increment, and a new period's base time once it has played the period's moves.
+
+An exception inside a player, an illegal move or a player that changes the state it was given
+ends the game as an `error` game: never a win or a loss, reported at the end of the run. A game
+still going after `max_plies` plies is a draw (reason `max_plies`). The side to move is asked
+of the state every ply (Kalah has extra turns).
 
 A game with chance nodes (dice): no player is asked at a chance node; the loop draws a number
 u in [0, 1) and plays the outcome it stands for (`state.outcome_at(u)`: the first whose
@@ -32,9 +42,10 @@ from dataclasses import asdict, dataclass, field
 from types import ModuleType
 
 from mcts_arena import games
-from mcts_arena.budgets import Budget
+from mcts_arena.budgets import Budget, Clock
 from mcts_arena.errors import UserError
 from mcts_arena.players.gtp_process import EngineError
+from mcts_arena.players.timing import ClockLeft
 from mcts_arena.provenance import build_identity
 from mcts_arena.runner.openings import opening_history, opening_text
 from mcts_arena.runner.plan import GameSpec, Job, derive_seed
@@ -91,9 +102,37 @@ def forfeit_limit(budget: Budget) -> float | None:
     return None if t is None else FORFEIT_FACTOR * t + FORFEIT_GRACE_S
 
 
+class SideClock:
+    """One side's clock in a game: the time left, the moves played in the current period."""
+
+    def __init__(self, clock: Clock):
+        self.clock = clock
+        self.left = clock.base
+        self.played = 0
+
+    def before(self) -> ClockLeft:
+        """What the player is told before its move."""
+        c = self.clock
+        to_go = c.moves - self.played % c.moves if c.moves else 0
+        return ClockLeft(self.left, c.inc, to_go)
+
+    def after(self, wall: float) -> bool:
+        """Take a move's wall seconds off; False when the time ran out (a loss on time)."""
+        self.left -= wall
+        if self.left < 0:
+            return False
+        self.played += 1
+        self.left += self.clock.inc
+        if self.clock.moves and self.played % self.clock.moves == 0:
+            self.left += self.clock.base
+        return True
+
+
 def _budget_kwargs(budget: Budget) -> dict:
     """choose()'s keyword arguments: time or sims, and `effort` (the paper-seconds a matched
     effort budget stands for) only where the budget has one."""
+    if budget.clock is not None:
+        return {"sims": budget.sims} if budget.sims is not None else {}
     if budget.time is not None:
         return {"time": budget.time}
     kw = {"sims": budget.sims}
@@ -178,6 +217,7 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
           on_move: Callable | None = None,
           before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
     observers = [getattr(a, "observe", None) for a in agents]
+    clocks = [SideClock(b.clock_of()) if b.clock is not None else None for b in budgets]
     dice = [random.Random(derive_seed(g.dice_seed, "seat", seat)) for seat in (0, 1)]
     while not state.is_terminal():
         if rec.plies >= job.max_plies:
@@ -201,9 +241,12 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
         who = f"seat {seat} {g.seats[seat]}"
         if before_move is not None:
             before_move(g.game_id, rec.plies, seat)
+        kwargs = _budget_kwargs(budget)
+        if clocks[seat] is not None:
+            kwargs["clock"] = clocks[seat].before()
         t0 = time.perf_counter()
         try:
-            move, stats = agents[seat].choose(state, **_budget_kwargs(budget))
+            move, stats = agents[seat].choose(state, **kwargs)
         except Exception as e:  # noqa: BLE001
             reason = getattr(e, "forfeit", None)
             if reason in REASONS and reason not in ("normal", "error", "max_plies"):
@@ -218,12 +261,20 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
         if limit is not None and wall > limit:
             return finish(rec, t_start, "time_forfeit", 1 - seat,
                            f"{who}: {wall:.3f} s for one move (limit {limit:.3f} s)")
+        if clocks[seat] is not None:
+            had = clocks[seat].left
+            if not clocks[seat].after(wall):
+                return finish(rec, t_start, "time_forfeit", 1 - seat,
+                               f"{who}: lost on time (clock {budget.clock}: {wall:.3f} s for "
+                               f"move {rec.plies + 1} with {had:.3f} s left)")
         try:
             notation = state.format_move(move)
             state.play(move)
         except Exception as e:  # noqa: BLE001 - an illegal move is the player's fault
             return finish(rec, t_start, "error", None, _error_text(f"{who} played {move!r}", e))
         entry = {"seat": seat, "wall": round(wall, 6)}
+        if clocks[seat] is not None:
+            entry["clock"] = round(clocks[seat].left, 6)
         for k in _STAT_KEYS:
             if isinstance(stats, dict) and k in stats:
                 v = _stat_value(stats[k])

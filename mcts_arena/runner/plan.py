@@ -17,6 +17,7 @@ their chance outcomes from the same seed; `dice: independent` gives every game i
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from dataclasses import dataclass
 
@@ -168,14 +169,17 @@ def typical_plies(game: str) -> int:
 
 def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec], costs=None) -> float | None:
     """CPU seconds the games need at their typical lengths: a move costs its time budget, or
-    under a simulation budget what `costs` (runner.estimate.Costs) measured; None when some
-    move's cost is unknown (no `costs`, or an external engine)."""
+    under a simulation budget what `costs` (runner.estimate.Costs) measured; a side on a
+    clock at most its clock's time for the game (`clock_seconds`); None when some move's cost
+    is unknown (no `costs`, or an external engine)."""
     plies = typical_plies(exp.game)
     total = 0.0
     for g in games:
         seconds = []
         for spec, b in zip(g.seats, g.budgets):
-            if b.time is not None:
+            if b.clock is not None:
+                seconds.append(clock_seconds(b.clock_of(), plies / 2) / (plies / 2))
+            elif b.time is not None:
                 seconds.append(b.time)
             elif costs is None:
                 return None
@@ -185,6 +189,13 @@ def estimate_cpu_seconds(exp: Experiment, games: list[GameSpec], costs=None) -> 
             return None
         total += plies / 2 * sum(seconds)
     return total
+
+
+def clock_seconds(clock, moves: float) -> float:
+    """The most a side on `clock` can spend in a game of `moves` moves of its own: its base
+    time once (or once a period) and an increment a move."""
+    periods = math.ceil(moves / clock.moves) if clock.moves else 1
+    return clock.base * periods + clock.inc * moves
 
 
 def hms(seconds: float) -> str:
@@ -245,7 +256,7 @@ def _budget_lines(exp: Experiment, todo: list[GameSpec], costs) -> list[str]:
     seen: dict[tuple[str, object], None] = {}
     for g in todo:
         for spec, b in zip(g.seats, g.budgets):
-            if b.time is None:
+            if b.time is None and b.clock is None:
                 seen.setdefault((spec, b), None)
     if not seen:
         return []

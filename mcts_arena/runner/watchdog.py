@@ -54,6 +54,7 @@ MARGIN = 2.0
 GRACE_S = 10.0          # added to every bound: start-up of a search, a busy machine
 SETUP_S = 60.0          # before a game's first move: players made, opening set up
 SIM_SECONDS = 1e-4      # a simulation (or αβ node) this slow still fits the first bound
+CLOCK_MOVES = 1000      # increments a clocked side may have saved up, for its move bound
 PAUSE_S = 5.0           # a driver loop gap longer than this is the driver's own pause
 
 
@@ -63,6 +64,11 @@ def move_bound(budget: Budget, grace_s: float = GRACE_S) -> float:
     limit = forfeit_limit(budget)
     if limit is None:
         limit = float(budget.sims or 0) * SIM_SECONDS
+    clock = budget.clock_of()
+    if clock is not None:
+        # the most a side's clock can hold: its base and CLOCK_MOVES increments saved up (a
+        # period's time is not known here, so moves per period count as one period)
+        limit = max(limit, min(TIME_MAX, clock.base + CLOCK_MOVES * clock.inc))
     return MARGIN * limit + grace_s
 
 

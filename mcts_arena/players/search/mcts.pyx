@@ -131,6 +131,7 @@ cdef struct Opts:
     bint flat            # flat Monte Carlo: never expand below the root
     bint open_loop       # open-loop tree over the players' moves (games of dice)
     long max_nodes
+    double stop          # STOP rule (time budgets): end when the best move cannot change, f
 
 
 NODE_BYTES = sizeof(Node)
@@ -149,7 +150,11 @@ cdef inline double _reward0(int res) noexcept nogil:
 #: The option keys MCTSSearch understands; any other key is a mistake and an error.
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
-               "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes")
+               "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
+               "stop")
+
+#: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
+DEF STOP_EVERY = 64
 
 
 cdef class MCTSSearch:
@@ -252,6 +257,7 @@ cdef class MCTSSearch:
         self.o.max_nodes = o.get("max_nodes", 20_000_000)
         self.o.flat = o.get("flat", False)
         self.o.open_loop = o.get("open_loop", False)
+        self.o.stop = o.get("stop", 0.0)
         if self.o.open_loop and (self.o.exp1 or self.o.pu > 0 or self.o.rave > 0
                                  or self.o.mb >= 0 or self.o.flat):
             raise ValueError("open loop does not take exp1, pu, rave, mb or flat")
@@ -963,6 +969,23 @@ cdef class MCTSSearch:
                 c.amaf_w += <float>(r0 if p == 0 else -r0)
 
     # ---- search ---------------------------------------------------------------------------
+    cdef bint _settled(self, double remaining) noexcept nogil:
+        """The STOP rule of Baier & Winands, "Time Management for Monte Carlo Tree Search"
+        (IEEE TCIAIG 8(3), 2016): the most-visited root move cannot be overtaken by the second
+        in `remaining` more simulations (the simulations still to come, scaled by the rule's
+        f), so searching on cannot change the move played."""
+        cdef Node* root = &self.nodes[0]
+        cdef int i
+        cdef long n1 = 0, n2 = 0, n
+        for i in range(root.first, root.first + root.nactive):
+            n = self.nodes[i].visits
+            if n > n1:
+                n2 = n1
+                n1 = n
+            elif n > n2:
+                n2 = n
+        return n1 - n2 > remaining
+
     cdef int _current_move(self) noexcept nogil:
         """The move the search would play now, without random tie-breaks (for checkpoints): a
         proven win, else the most visits among moves not proven lost (first on ties)."""
@@ -1025,7 +1048,8 @@ cdef class MCTSSearch:
         ValueError; the search never runs longer than budgets.TIME_MAX seconds.
 
         stats: sims, nodes, depth (deepest tree ply), time, playout_plies, proven (+1 the side
-        to move has a proven win, -1 a proven loss, 0 unknown), pool_full, and children: one
+        to move has a proven win, -1 a proven loss, 0 unknown), pool_full, `settled` (only when
+        the STOP rule ended a time-budgeted search early), and children: one
         (move, visits, mean reward, implicit value v, proven) per root move, mover's view.
         With `checkpoints` (increasing simulation counts) stats also has `trace`: the move the
         search would play after each checkpoint's simulations, [(sims, move, seconds)] (a
@@ -1036,7 +1060,8 @@ cdef class MCTSSearch:
         cdef double* cp_time = NULL
         cdef int ncp = 0, icp = 0
         cdef GameState s = state.clone()
-        cdef double t0, deadline, elapsed
+        cdef double t0, deadline, elapsed, t, left
+        cdef bint settled = False
         cdef long done = 0
         cdef long nsims
         cdef int i, best, root_first
@@ -1091,8 +1116,18 @@ cdef class MCTSSearch:
                     icp += 1
                 if nsims > 0 and done >= nsims:
                     break
-                if now() >= deadline:
+                t = now()
+                if t >= deadline:
                     break
+                if self.o.stop > 0 and seconds > 0 and done % STOP_EVERY == STOP_EVERY - 1 \
+                        and t > t0:
+                    # the simulations still to come at this search's rate so far
+                    left = (deadline - t) * done / (t - t0)
+                    if nsims > 0 and nsims - done < left:
+                        left = nsims - done
+                    if self._settled(self.o.stop * left):
+                        settled = True
+                        break
                 if self.nodes[0].proven != 0 or self.nodes[0].first < 0:
                     break
                 if self.nodes[0].nchild == 1:
@@ -1130,7 +1165,7 @@ cdef class MCTSSearch:
         return self.nodes[best].move, {
             "sims": done, "nodes": self.n_nodes, "playout_plies": self.playout_plies, "depth": self.max_depth, "time": elapsed,
             "proven": -root.proven, "pool_full": bool(self.full), "children": children,
-            "value": value,
+            "value": value, **({"settled": True} if settled else {}),
             **({"trace": trace} if trace is not None else {})}
 
     cdef int _final_choice(self):

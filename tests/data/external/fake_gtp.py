@@ -4,10 +4,11 @@
 
 It plays the first legal move for `--after` genmoves (default 0), then does what MODE says:
 good (keep playing), crash (a few stderr lines, exit 11), hang (sleep), illegal (answer z9),
-resign, pass. Start-up modes: exit (exit at once, status 3), refuse_boardsize ('?' to
+resign, pass, slow (sleep 0.3 s, then play). Start-up modes: exit (exit at once, status 3), refuse_boardsize ('?' to
 boardsize), malformed (no '=' in the answer to protocol_version), no_list (no list_commands).
 spawn: also starts a child process that sleeps (the process group must be killed with it);
-deaf: ignores `quit`. `--tag` only marks the process for the tests' process scan.
+deaf: ignores `quit`. `--tag` only marks the process for the tests' process scan; `--log FILE`
+appends every command received to FILE; time_settings and time_left are answered `=`.
 """
 import argparse
 import subprocess
@@ -20,6 +21,7 @@ ap.add_argument("--game", default="breakthrough")
 ap.add_argument("--after", type=int, default=0)
 ap.add_argument("--tag", default="")
 ap.add_argument("--colors", default="")
+ap.add_argument("--log", default="")
 a = ap.parse_args()
 
 if a.mode == "exit":
@@ -46,6 +48,12 @@ for line in sys.stdin:
     if not words:
         continue
     cmd, args = words[0], words[1:]
+    if a.log:
+        with open(a.log, "a") as f:
+            f.write(line.strip() + "\n")
+    if cmd in ("time_settings", "time_left"):
+        answer()
+        continue
     if cmd == "quit":
         if a.mode.startswith("deaf"):
             continue
@@ -90,6 +98,8 @@ for line in sys.stdin:
                 sys.exit(11)
             if a.mode.startswith("hang"):
                 time.sleep(3600)
+            if a.mode == "slow":
+                time.sleep(0.3)
             if a.mode == "illegal":
                 answer("z9-z9")
                 continue
