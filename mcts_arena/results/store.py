@@ -156,9 +156,12 @@ class Store:
 
     # ---- opening / closing --------------------------------------------------------------
     @classmethod
-    def open(cls, directory: str | os.PathLike) -> Store:
+    def open(cls, directory: str | os.PathLike, whole: bool = True) -> Store:
         """Open the store in `directory` read-only (see the module docstring). UserError (one
-        line) when the directory holds no store, or its arena.sqlite is not ours or is damaged."""
+        line) when the directory holds no store, or its arena.sqlite is not ours or is damaged.
+        `whole=False` (the live index, which reads a few aggregate rows of many stores) checks
+        the file against its header and the tables for their columns, not every page: a damaged
+        page it reads is still a sqlite3.DatabaseError, never a wrong answer."""
         d = Path(directory)
         db = d / DB_NAME
         if d.exists() and not d.is_dir():
@@ -169,7 +172,7 @@ class Store:
             raise UserError(f"{db}: empty file, no results stored")
         view = ReadView(db)
         try:
-            _check_intact(db, view.conn)
+            _check_intact(db, view.conn, whole)
         except BaseException:
             view.close()
             raise
@@ -307,6 +310,14 @@ class Store:
         stored game and pair (CorruptStoreError, one line, where they do not: a store changed
         by hand or by a writer that does not keep them); for a store made before them, counted
         from its games in memory (once per open, read-only: nothing is written)."""
+        return self._aggregates(("tally", "pair_tally"))
+
+    def tally(self) -> list[dict]:
+        """The tally rows of `aggregates`, checked against the games only (the live index
+        reads no pair, so it counts none)."""
+        return self._aggregates(("tally",))[0]
+
+    def _aggregates(self, tables: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
         if self._recounted is not None:
             return self._recounted
         if not all(self.has_table(t) for t in AGGREGATE_TABLES):
@@ -314,25 +325,29 @@ class Store:
             if self._view is not None:      # a reader's snapshot: no writer changes it
                 self._recounted = found
             return found
+        counted_in = {"tally": ("games", "game", "games"), "pair_tally": ("pairs", "pair", "pairs")}
         own = not self.conn.in_transaction      # one snapshot while a writer commits games
         if own:
             self.conn.execute("BEGIN")
         try:
-            tally, pairs = self.select("tally"), self.select("pair_tally")
-            stored = {t: self.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                      for t in ("game", "pair")}
+            found = tuple(self.select(t) if t in tables else [] for t in AGGREGATE_TABLES)
+            stored = {t: self.conn.execute(f"SELECT COUNT(*) FROM {counted_in[t][1]}"
+                                           ).fetchone()[0] for t in tables}
         finally:
             if own:
                 self.conn.execute("COMMIT")
-        for what, counted, table in (("games", sum(r["games"] for r in tally), "game"),
-                                     ("pairs", sum(r["pairs"] for r in pairs), "pair")):
+        for table, rows_ in zip(AGGREGATE_TABLES, found):
+            if table not in tables:
+                continue
+            column, _, what = counted_in[table]
+            counted = sum(r[column] for r in rows_)
             if counted != stored[table]:
                 raise CorruptStoreError(
                     f"{self.directory / DB_NAME}: its aggregates disagree with its {what} "
                     f"(they count {counted}, the store holds {stored[table]}); nothing was "
                     f"changed; "
                     f"'arena recount {self.directory}' counts them again from the games")
-        return tally, pairs
+        return found
 
     def recount_games(self) -> Iterator[dict]:
         """Every stored game as `aggregates.game_entry` takes it (no moves), one at a time."""
@@ -526,9 +541,9 @@ def _truncated(db: Path) -> bool:
     return int.from_bytes(head[28:32], "big") * page > db.stat().st_size
 
 
-def _check_intact(db: Path, conn: sqlite3.Connection) -> None:
+def _check_intact(db: Path, conn: sqlite3.Connection, whole: bool = True) -> None:
     try:
-        if db.stat().st_size > QUICK_CHECK_BYTES:
+        if not whole or db.stat().st_size > QUICK_CHECK_BYTES:
             if _truncated(db):
                 raise UserError(f"{db}: damaged store (database disk image is malformed; "
                                 f"shorter than its header says); nothing was changed")
