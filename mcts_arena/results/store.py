@@ -7,10 +7,12 @@ keyed by their deterministic id (`runner.plan.game_id`), so storing a game twice
 (an `error` game is replaced by a later, successful play of the same id); `.lock` in the
 results directory (fcntl.flock) keeps a second `arena run` out.
 
-Schema (version 3; a version-1 store gains the two provenance columns of `game` when a run
+Schema (version 4; a version-1 store gains the two provenance columns of `game` when a run
 opens it for writing, its old games keeping NULL there: "an unrecorded build"; a store of
 version 2 or older gains the aggregates, `pair.points` and the two indexes in one transaction
-when a run first opens it: see `Writer.open`):
+when a run first opens it: see `Writer.open`; from version 4 the writer stores a game's
+`moves_json` and `stats_json` packed, while the text games of an older store stay as they are:
+both forms read the same):
 
     experiment(id=1, name, config_json, identity_json, version, machine_json, created, updated)
     pairing(pairing_id PK, position, player, opponent, games, player_budget, opponent_budget)
@@ -48,7 +50,9 @@ directory (the log holds committed games; opening it in place would create or ch
 
 `game.winner` is the winning seat (NULL: draw or error), `game.score` the pairing player's score
 (1, 0.5, 0; NULL for an error game), `game.swap` 0 when the pairing's player sat in seat 0.
-`moves_json` is the list of moves in notation, `stats_json` one object per move
+`moves_json` is the list of moves in notation, `stats_json` one object per move, each JSON text
+packed (`rows.pack`: zlib-compressed into a BLOB; text in games written before schema 4;
+`rows.packed_json_of` reads both), the statistics
 (seat, sims, nodes, depth, time as the player reported it, wall as the match measured it, and
 value: the search's value of the position for the mover in [-1, 1], where the player reports
 one; games stored before it have none).
@@ -75,7 +79,7 @@ __all__ = ["AGGREGATE_TABLES", "APPLICATION_ID", "DB_NAME", "GAME_TABLE_COLUMNS"
            "SCHEMA", "SCHEMA_VERSION", "CorruptStoreError", "ReadView", "Store", "check_intact",
            "check_ours", "pairing_id", "text_factory", "writer_holds_lock"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DB_NAME = "arena.sqlite"
 LOCK_NAME = ".lock"
 APPLICATION_ID = 0x41524E41         # "ARNA" in the SQLite header (offset 68)
