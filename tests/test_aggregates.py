@@ -306,3 +306,15 @@ def test_a_packed_column_that_is_not_packed_json_is_one_line(tmp_path):
     r = CliRunner().invoke(cli, ["export", str(tmp_path / "bt-v3"), "--format", "jsonl"])
     assert r.exit_code == 2
     assert f"game {gid}, column stats_json: a blob that is not packed JSON" in r.output
+
+
+def test_seat_wins_from_the_tally_are_the_stored_winners(tmp_path):
+    """The seat warning's counts come from the tally: the same as counting the games' winners."""
+    from mcts_arena.results.summary import seat_wins
+    _copy_v2(tmp_path)
+    for d in ("kalah-v2", "bt-v2"):
+        with sqlite3.connect(tmp_path / d / "arena.sqlite") as c:
+            want = [c.execute("SELECT COUNT(*) FROM game WHERE reason != 'error' AND winner = ?",
+                              (seat,)).fetchone()[0] for seat in (0, 1)]
+        with Store.open(tmp_path / d) as s:
+            assert seat_wins(s.aggregates()[0]) == want and sum(want)
