@@ -7,8 +7,8 @@ it needs, and how fast `arena serve` answers its API while a writer appends game
 
 `build` writes the games straight through the store's writer (runner.writer.Writer.add_game,
 one transaction a game, the aggregates kept as a run keeps them), copying real games: every
-game of tests/data/store_v2/kalah.sqlite (Kalah at 40 simulations a move, about 4.7 KB a game
-with its moves and per-move statistics, the size of the issue's 100,000-game Kalah store) in
+game of tests/data/store_v2/kalah.sqlite (Kalah at 40 simulations a move: 4.2 KB a game with its
+moves and per-move statistics as text, the build before packed games; 0.93 KB packed) in
 turn, with a seeded random result, one pairing, seat-swapped pairs, finish times 3.5 ms apart
 (1.04 million games an hour). Only `synchronous` is off while it builds (no fsync a game:
 minutes instead of hours); the rows are a run's rows.
