@@ -4,11 +4,12 @@ it needs, and how fast `arena serve` answers its API while a writer appends game
     python benchmarks/read_side.py build DIR --games 100000      # a store of realistic games
     python benchmarks/read_side.py report DIR [--arena PATH ...] # time and peak memory
     python benchmarks/read_side.py serve DIR [--copies 50] [--seconds 60] [--rate 100]
+    python benchmarks/read_side.py index DIR [--copies 51] [--rounds 3] [--checkout PATH ...]
 
 `build` writes the games straight through the store's writer (runner.writer.Writer.add_game,
 one transaction a game, the aggregates kept as a run keeps them), copying real games: every
-game of tests/data/store_v2/kalah.sqlite (Kalah at 40 simulations a move, about 4.7 KB a game
-with its moves and per-move statistics, the size of the issue's 100,000-game Kalah store) in
+game of tests/data/store_v2/kalah.sqlite (Kalah at 40 simulations a move: 4.2 KB a game with its
+moves and per-move statistics as text, the build before packed games; 0.93 KB packed) in
 turn, with a seeded random result, one pairing, seat-swapped pairs, finish times 3.5 ms apart
 (1.04 million games an hour). Only `synchronous` is off while it builds (no fsync a game:
 minutes instead of hours); the rows are a run's rows.
@@ -25,6 +26,10 @@ they take no disk, never written). It starts `arena serve` on it and asks, one r
 another for `--seconds`, for /api/index, /api/experiment of the live store, /api/games of its
 pairing and /api/game of one of its games, without ETags (every answer
 whole), and prints the latency of each route: median, 95th percentile, maximum, count.
+
+`index` times the cold index alone: the first /api/index of a fresh `arena serve` over
+`--copies` hard links of DIR's database, for each `--checkout` (this one by default; e.g.
+`--checkout /work/main --checkout .` for before and after), alternating, `--rounds` times.
 """
 from __future__ import annotations
 
@@ -247,6 +252,39 @@ def _get_fresh(root: Path, copies: int) -> str:
         server.wait(30)
 
 
+def cold_index(directory: Path, copies: int, rounds: int, checkouts: list[str]) -> list[dict]:
+    """The first /api/index of a fresh `arena serve` over `copies` hard links of DIR's database,
+    for each checkout (its .venv's python, run in it, so that it imports its own mcts_arena),
+    the checkouts alternating, `rounds` times."""
+    root = Path(tempfile.mkdtemp(prefix="read-side-index-"))
+    out = []
+    try:
+        for k in range(copies):
+            (root / f"exp{k:02d}").mkdir()
+            os.link(directory / "arena.sqlite", root / f"exp{k:02d}" / "arena.sqlite")
+        for r in range(rounds):
+            for checkout in checkouts:
+                server = subprocess.Popen(
+                    [str(Path(checkout) / ".venv" / "bin" / "python"), "-m", "mcts_arena",
+                     "serve", str(root), "--port", "0"], stdout=subprocess.PIPE, text=True,
+                    cwd=checkout)
+                try:
+                    line = server.stdout.readline()
+                    port = int(line.split("open http://127.0.0.1:")[1].split("/")[0])
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+                    dt, status, body = _get(conn, "/api/index")
+                    found = json.loads(body)["experiments"] if status == 200 else []
+                    out.append({"checkout": checkout, "round": r, "experiments": len(found),
+                                "first_index_ms": round(1000 * dt, 1)})
+                    print(json.dumps(out[-1]), flush=True)
+                finally:
+                    server.send_signal(signal.SIGINT)
+                    server.wait(30)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -264,11 +302,18 @@ def main() -> None:
     s.add_argument("--copies", type=int, default=50)
     s.add_argument("--seconds", type=float, default=60.0)
     s.add_argument("--rate", type=float, default=100.0)
+    i = sub.add_parser("index")
+    i.add_argument("dir", type=Path)
+    i.add_argument("--copies", type=int, default=51)
+    i.add_argument("--rounds", type=int, default=3)
+    i.add_argument("--checkout", action="append", default=None)
     args = ap.parse_args()
     if args.what == "build":
         build(args.dir, args.games)
     elif args.what == "append":
         append(args.dir, args.rate)
+    elif args.what == "index":
+        cold_index(args.dir.resolve(), args.copies, args.rounds, args.checkout or [str(ROOT)])
     elif args.what == "report":
         arenas = args.arena or [str(Path(sys.executable).with_name("arena"))]
         found = measure_report(args.dir, arenas)

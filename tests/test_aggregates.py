@@ -20,7 +20,7 @@ from mcts_arena import results
 from mcts_arena.cli import cli
 from mcts_arena.errors import StoreWriteError
 from mcts_arena.results import aggregates
-from mcts_arena.results.store import Store
+from mcts_arena.results.store import SCHEMA_VERSION, Store
 from mcts_arena.runner import writer as writer_mod
 from mcts_arena.runner.match import GameRecord
 from mcts_arena.runner.writer import Writer
@@ -161,7 +161,7 @@ def test_a_store_of_the_build_before_reports_the_same_read_only_and_migrated(tmp
     for d in ("kalah-v2", "bt-v2"):
         Writer.open(tmp_path / d).close()                           # migrated
         with Store.open(tmp_path / d) as s:
-            assert s.get_meta("schema_version") == "3" and s.has_table("tally")
+            assert s.get_meta("schema_version") == str(SCHEMA_VERSION) and s.has_table("tally")
             assert s.select("pair", "pairing_id", "points IS NULL") == []
             tally, pairs = s.aggregates()
             again = aggregates.recount(s.recount_games())
@@ -230,3 +230,91 @@ def test_a_large_truncated_store_is_refused_without_reading_it_all(tmp_path, mon
     r = CliRunner().invoke(cli, ["report", str(db.parent), "--out", str(tmp_path / "out")])
     assert r.exit_code == 2 and "damaged store" in r.output and "shorter than its header" in \
         r.output and len(r.output.strip().splitlines()) == 1
+
+
+V3 = Path(__file__).resolve().parent / "data" / "store_v3"
+V3_OUTPUTS = {"report.json": ["report", "bt-v3", "--format", "json", "--out", "out"],
+              "report.text": ["report", "bt-v3", "--format", "text", "--out", "out"],
+              "export.jsonl": ["export", "bt-v3", "--format", "jsonl"],
+              "export.pgn": ["export", "bt-v3", "--format", "pgn"]}
+
+
+def test_a_store_of_the_build_before_packed_games_reads_the_same_and_takes_packed_ones(
+        tmp_path, monkeypatch):
+    """tests/data/store_v3: six Breakthrough games (text moves and statistics) and the report
+    and export the build before packing wrote of them: the same read-only, the same once a
+    writer has opened the store (its text games kept byte for byte), and a game written now is
+    packed, about a sixth of its text, and reads back as the game it was."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bt-v3").mkdir()
+    shutil.copyfile(V3 / "bt.sqlite", tmp_path / "bt-v3" / "arena.sqlite")
+
+    def outputs_are_the_old_builds():
+        for name, args in V3_OUTPUTS.items():
+            r = CliRunner().invoke(cli, args)
+            assert r.exit_code == 0, r.output
+            assert r.stdout == (V3 / f"bt.{name}").read_text(encoding="utf-8"), name
+
+    def raw_games():
+        with sqlite3.connect(tmp_path / "bt-v3" / "arena.sqlite") as c:
+            return c.execute("SELECT game_id, moves_json, stats_json FROM game ORDER BY "
+                             "game_id").fetchall()
+
+    raw = (tmp_path / "bt-v3" / "arena.sqlite").read_bytes()
+    outputs_are_the_old_builds()
+    assert (tmp_path / "bt-v3" / "arena.sqlite").read_bytes() == raw    # nothing written
+    old = raw_games()
+    assert all(isinstance(m, str) and isinstance(s, str) for _, m, s in old)
+    Writer.open(tmp_path / "bt-v3").close()
+    assert raw_games() == old
+    outputs_are_the_old_builds()
+
+    with Store.open("bt-v3") as s:
+        model = s.games()[0]
+    w = Writer.open(tmp_path / "bt-v3")
+    try:
+        w.add_game(GameRecord(
+            game_id="packed/0", pairing_id=model["pairing_id"], pair_index=100, swap=0,
+            seats=(model["seat0"], model["seat1"]), budgets=tuple(model["budgets"]),
+            seeds=tuple(model["seeds"]), opening=model["opening"], winner=model["winner"],
+            reason=model["reason"], plies=model["plies"], moves=model["moves"],
+            stats=model["stats"], duration=model["duration"], finished=model["finished"] + 1,
+            version="v", build="b"))
+    finally:
+        w.close()
+    with sqlite3.connect(tmp_path / "bt-v3" / "arena.sqlite") as c:
+        kinds, packed = c.execute("SELECT typeof(moves_json) || typeof(stats_json), "
+                                  "length(stats_json) FROM game WHERE game_id = 'packed/0'"
+                                  ).fetchone()
+    text = [s for g, _, s in old if g == model["game_id"]][0]
+    assert kinds == "blobblob" and packed < len(text.encode()) / 4
+    with Store.open("bt-v3") as s:
+        again = s.game("packed/0")
+        assert (again["moves"], again["stats"]) == (model["moves"], model["stats"])
+        tally, pairs = s.aggregates()
+        recounted = aggregates.recount(s.recount_games())
+        assert sorted(map(_key, tally)) == sorted(map(_key, recounted[0]))
+        assert sorted(map(_key, pairs)) == sorted(map(_key, recounted[1]))
+
+
+def test_a_packed_column_that_is_not_packed_json_is_one_line(tmp_path):
+    (tmp_path / "bt-v3").mkdir()
+    shutil.copyfile(V3 / "bt.sqlite", tmp_path / "bt-v3" / "arena.sqlite")
+    with sqlite3.connect(tmp_path / "bt-v3" / "arena.sqlite") as c:
+        gid = c.execute("SELECT game_id FROM game LIMIT 1").fetchone()[0]
+        c.execute("UPDATE game SET stats_json = x'789c0000' WHERE game_id = ?", (gid,))
+    r = CliRunner().invoke(cli, ["export", str(tmp_path / "bt-v3"), "--format", "jsonl"])
+    assert r.exit_code == 2
+    assert f"game {gid}, column stats_json: a blob that is not packed JSON" in r.output
+
+
+def test_seat_wins_from_the_tally_are_the_stored_winners(tmp_path):
+    """The seat warning's counts come from the tally: the same as counting the games' winners."""
+    from mcts_arena.results.summary import seat_wins
+    _copy_v2(tmp_path)
+    for d in ("kalah-v2", "bt-v2"):
+        with sqlite3.connect(tmp_path / d / "arena.sqlite") as c:
+            want = [c.execute("SELECT COUNT(*) FROM game WHERE reason != 'error' AND winner = ?",
+                              (seat,)).fetchone()[0] for seat in (0, 1)]
+        with Store.open(tmp_path / d) as s:
+            assert seat_wins(s.aggregates()[0]) == want and sum(want)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from mcts_arena import provenance, results, stats
 from mcts_arena.cli import cli
-from mcts_arena.results.store import Store
+from mcts_arena.results.store import SCHEMA_VERSION, Store
 from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
@@ -126,7 +126,7 @@ def test_a_store_of_schema_1_gains_the_columns_and_its_games_read_as_unrecorded(
     assert r.exit_code == 2 and "an unrecorded build" in r.output
     assert _run("--games", "6", "--allow-mixed-builds").exit_code == 0
     with Store.open(cwd / "results/prov") as st:
-        assert st.get_meta("schema_version") == "3"
+        assert st.get_meta("schema_version") == str(SCHEMA_VERSION)
         assert st.builds()[(None, None)] == 4 and len(st.builds()) == 2
 
 

@@ -5,6 +5,7 @@ import importlib
 import io
 import json
 import sqlite3
+import zlib
 
 import pandas
 import pytest
@@ -54,7 +55,8 @@ def test_rows_equal_a_direct_count(stores):
             games = c.execute("SELECT swap, score, reason, plies, stats_json FROM game WHERE "
                               "pairing_id = ?", (pid,)).fetchall()
             ok = [g for g in games if g[2] != "error"]
-            sims = [st["sims"] for g in ok for st in json.loads(g[4]) if st["seat"] == g[0]]
+            sims = [st["sims"] for g in ok for st in json.loads(zlib.decompress(g[4]))
+                    if st["seat"] == g[0]]
             want[(player, opponent)] = {
                 "games": len(ok), "wins": sum(g[1] == 1 for g in ok),
                 "draws": sum(g[1] == 0.5 for g in ok), "losses": sum(g[1] == 0 for g in ok),

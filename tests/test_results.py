@@ -4,6 +4,7 @@ import importlib
 import io
 import json
 import sqlite3
+import zlib
 
 import pandas as pd
 import pytest
@@ -58,7 +59,7 @@ def test_one_row_per_stored_game_with_the_documented_columns(stores):
         assert (s0, s1)[swap] == g.player and g.result == {1: "win", 0.5: "draw", 0: "loss"}[score]
         assert g.plies == plies and g.duration == duration and g.reason == reason
         assert (pd.isna(g.winner) and winner is None) or g.winner == winner
-        mine = [st for st in json.loads(stats) if st["seat"] == swap]
+        mine = [st for st in json.loads(zlib.decompress(stats)) if st["seat"] == swap]
         assert g.player_moves == len(mine)
         assert g.player_sims == pytest.approx(sum(st["sims"] for st in mine) / len(mine))
         assert g.player_wall == pytest.approx(sum(st["wall"] for st in mine) / len(mine))

@@ -224,6 +224,20 @@ def test_rate_and_eta():
     assert catalog.rate_and_eta([5.0], 3, True) == (None, None)
 
 
+@pytest.mark.parametrize("cap", [5, 10000])
+def test_the_stored_rate_is_the_rate_of_the_stored_finish_times(root, monkeypatch, cap):
+    """The index's rate, read from the aggregates and at most RATE_MAX_GAMES entries of the
+    index of finish times, is `rate_and_eta` over every stored finish time."""
+    monkeypatch.setattr(catalog, "RATE_MAX_GAMES", cap)
+    monkeypatch.setattr(catalog, "RATE_MIN_GAMES", 3)
+    with Store.open(root / "bt") as store:
+        finished = [g["finished"] for g in store.games(columns="finished")]
+        got = catalog.stored_rate(store, store.tally(), remaining=7, running=True)
+    want = catalog.rate_and_eta(finished, remaining=7, running=True)
+    assert got[0] is not None and got == pytest.approx(want)
+    assert catalog.summary(catalog.Entry("bt", root / "bt"))["updated"] == max(finished)
+
+
 def test_reading_creates_and_changes_nothing(root):
     before = tree_hash(root)
     with Store.open(root / "bt") as s:

@@ -279,7 +279,7 @@ def experiment_info(store: Store) -> dict:
             "seed": cfg.get("seed"), "openings": openings, "created": exp.get("created"),
             "updated": exp.get("updated"), "version": exp.get("version"),
             "machine": f"{m.get('cpu', '?')}, {m.get('usable_cores', '?')} cores",
-            "sprt": cfg.get("sprt"), "games_stored": store.game_count(),
+            "sprt": cfg.get("sprt"), "games_stored": sum(r["games"] for r in store.aggregates()[0]),
             "description": cfg.get("description", "")}
 
 

@@ -7,10 +7,12 @@ keyed by their deterministic id (`runner.plan.game_id`), so storing a game twice
 (an `error` game is replaced by a later, successful play of the same id); `.lock` in the
 results directory (fcntl.flock) keeps a second `arena run` out.
 
-Schema (version 3; a version-1 store gains the two provenance columns of `game` when a run
+Schema (version 4; a version-1 store gains the two provenance columns of `game` when a run
 opens it for writing, its old games keeping NULL there: "an unrecorded build"; a store of
 version 2 or older gains the aggregates, `pair.points` and the two indexes in one transaction
-when a run first opens it: see `Writer.open`):
+when a run first opens it: see `Writer.open`; from version 4 the writer stores a game's
+`moves_json` and `stats_json` packed, while the text games of an older store stay as they are:
+both forms read the same):
 
     experiment(id=1, name, config_json, identity_json, version, machine_json, created, updated)
     pairing(pairing_id PK, position, player, opponent, games, player_budget, opponent_budget)
@@ -48,7 +50,9 @@ directory (the log holds committed games; opening it in place would create or ch
 
 `game.winner` is the winning seat (NULL: draw or error), `game.score` the pairing player's score
 (1, 0.5, 0; NULL for an error game), `game.swap` 0 when the pairing's player sat in seat 0.
-`moves_json` is the list of moves in notation, `stats_json` one object per move
+`moves_json` is the list of moves in notation, `stats_json` one object per move, each JSON text
+packed (`rows.pack`: zlib-compressed into a BLOB; text in games written before schema 4;
+`rows.packed_json_of` reads both), the statistics
 (seat, sims, nodes, depth, time as the player reported it, wall as the match measured it, and
 value: the search's value of the position for the mover in [-1, 1], where the player reports
 one; games stored before it have none).
@@ -75,7 +79,7 @@ __all__ = ["AGGREGATE_TABLES", "APPLICATION_ID", "DB_NAME", "GAME_TABLE_COLUMNS"
            "SCHEMA", "SCHEMA_VERSION", "CorruptStoreError", "ReadView", "Store", "check_intact",
            "check_ours", "pairing_id", "text_factory", "writer_holds_lock"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DB_NAME = "arena.sqlite"
 LOCK_NAME = ".lock"
 APPLICATION_ID = 0x41524E41         # "ARNA" in the SQLite header (offset 68)
@@ -156,9 +160,12 @@ class Store:
 
     # ---- opening / closing --------------------------------------------------------------
     @classmethod
-    def open(cls, directory: str | os.PathLike) -> Store:
+    def open(cls, directory: str | os.PathLike, whole: bool = True) -> Store:
         """Open the store in `directory` read-only (see the module docstring). UserError (one
-        line) when the directory holds no store, or its arena.sqlite is not ours or is damaged."""
+        line) when the directory holds no store, or its arena.sqlite is not ours or is damaged.
+        `whole=False` (the live index, which reads a few aggregate rows of many stores) checks
+        the file against its header and the tables for their columns, not every page: a damaged
+        page it reads is still a sqlite3.DatabaseError, never a wrong answer."""
         d = Path(directory)
         db = d / DB_NAME
         if d.exists() and not d.is_dir():
@@ -169,7 +176,7 @@ class Store:
             raise UserError(f"{db}: empty file, no results stored")
         view = ReadView(db)
         try:
-            _check_intact(db, view.conn)
+            _check_intact(db, view.conn, whole)
         except BaseException:
             view.close()
             raise
@@ -307,6 +314,14 @@ class Store:
         stored game and pair (CorruptStoreError, one line, where they do not: a store changed
         by hand or by a writer that does not keep them); for a store made before them, counted
         from its games in memory (once per open, read-only: nothing is written)."""
+        return self._aggregates(("tally", "pair_tally"))
+
+    def tally(self) -> list[dict]:
+        """The tally rows of `aggregates`, checked against the games only (the live index
+        reads no pair, so it counts none)."""
+        return self._aggregates(("tally",))[0]
+
+    def _aggregates(self, tables: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
         if self._recounted is not None:
             return self._recounted
         if not all(self.has_table(t) for t in AGGREGATE_TABLES):
@@ -314,25 +329,29 @@ class Store:
             if self._view is not None:      # a reader's snapshot: no writer changes it
                 self._recounted = found
             return found
+        counted_in = {"tally": ("games", "game", "games"), "pair_tally": ("pairs", "pair", "pairs")}
         own = not self.conn.in_transaction      # one snapshot while a writer commits games
         if own:
             self.conn.execute("BEGIN")
         try:
-            tally, pairs = self.select("tally"), self.select("pair_tally")
-            stored = {t: self.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                      for t in ("game", "pair")}
+            found = tuple(self.select(t) if t in tables else [] for t in AGGREGATE_TABLES)
+            stored = {t: self.conn.execute(f"SELECT COUNT(*) FROM {counted_in[t][1]}"
+                                           ).fetchone()[0] for t in tables}
         finally:
             if own:
                 self.conn.execute("COMMIT")
-        for what, counted, table in (("games", sum(r["games"] for r in tally), "game"),
-                                     ("pairs", sum(r["pairs"] for r in pairs), "pair")):
+        for table, rows_ in zip(AGGREGATE_TABLES, found):
+            if table not in tables:
+                continue
+            column, _, what = counted_in[table]
+            counted = sum(r[column] for r in rows_)
             if counted != stored[table]:
                 raise CorruptStoreError(
                     f"{self.directory / DB_NAME}: its aggregates disagree with its {what} "
                     f"(they count {counted}, the store holds {stored[table]}); nothing was "
                     f"changed; "
                     f"'arena recount {self.directory}' counts them again from the games")
-        return tally, pairs
+        return found
 
     def recount_games(self) -> Iterator[dict]:
         """Every stored game as `aggregates.game_entry` takes it (no moves), one at a time."""
@@ -526,9 +545,9 @@ def _truncated(db: Path) -> bool:
     return int.from_bytes(head[28:32], "big") * page > db.stat().st_size
 
 
-def _check_intact(db: Path, conn: sqlite3.Connection) -> None:
+def _check_intact(db: Path, conn: sqlite3.Connection, whole: bool = True) -> None:
     try:
-        if db.stat().st_size > QUICK_CHECK_BYTES:
+        if not whole or db.stat().st_size > QUICK_CHECK_BYTES:
             if _truncated(db):
                 raise UserError(f"{db}: damaged store (database disk image is malformed; "
                                 f"shorter than its header says); nothing was changed")

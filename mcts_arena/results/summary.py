@@ -60,14 +60,21 @@ def _pair_pct(penta: tuple[int, ...] | None) -> str:
 SEAT_SHARE = 0.25
 
 
+def seat_wins(tally: list[dict]) -> list[int]:
+    """[games seat 0 won, games seat 1 won] of a store's tally rows (the pairing's player sat
+    in seat `swap`): what the stored games' winners count."""
+    wins = [0, 0]
+    for r in tally:
+        if r["result"] in ("win", "loss"):
+            wins[r["swap"] if r["result"] == "win" else 1 - r["swap"]] += r["games"]
+    return wins
+
+
 def seat_note(store: Store) -> str | None:
     """A warning when the seat, not the player, decides the stored games: the first seat's
     share of all decisive games, with its Wilson interval, far from one half (e.g. Kalah
     played from its start position). None when it is not."""
-    wins = [0, 0]
-    for r in store.select("game", "winner", "reason != 'error' AND winner IS NOT NULL"):
-        if r["winner"] in (0, 1):
-            wins[r["winner"]] += 1
+    wins = seat_wins(store.aggregates()[0])
     n = sum(wins)
     if not n:
         return None

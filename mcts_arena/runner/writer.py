@@ -31,6 +31,7 @@ from mcts_arena import __version__
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import StoreLockedError, StoreWriteError, UserError
 from mcts_arena.results import aggregates
+from mcts_arena.results.rows import pack
 from mcts_arena.results.store import (
     ADDED_COLUMNS,
     AGGREGATE_TABLES,
@@ -483,7 +484,7 @@ def _game_values(rec) -> tuple:
             json.dumps([Budget.of(b).as_dict() for b in rec.budgets], sort_keys=True),
             json.dumps(list(rec.seeds)),
             rec.opening, rec.winner, rec.score, rec.reason, rec.error, rec.plies,
-            json.dumps(rec.moves), json.dumps(rec.stats, sort_keys=True), rec.duration,
+            pack(json.dumps(rec.moves)), pack(json.dumps(rec.stats, sort_keys=True)), rec.duration,
             rec.finished, rec.version or None, rec.build or None)
 
 
@@ -493,7 +494,8 @@ def _published_values(g: dict) -> tuple:
     return (g["game_id"], g["pairing_id"], g["pair_index"], g["swap"], g["seats"][0],
             g["seats"][1], json.dumps(g["budgets"], sort_keys=True), json.dumps(g["seeds"]),
             g["opening"], g["winner"], g["score"], g["reason"], g["error"], g["plies"],
-            json.dumps(g["moves"]), json.dumps(g["stats"], sort_keys=True), g["duration"],
+            pack(json.dumps(g["moves"])), pack(json.dumps(g["stats"], sort_keys=True)),
+            g["duration"],
             g["finished"], g["version"], g["build"])
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mcts_arena import budgets
 from mcts_arena.errors import UserError
+from mcts_arena.results import aggregates
 from mcts_arena.results.store import DB_NAME, LOCK_NAME, Store
 
 #: How deep under the root stores are looked for (results/<name>/arena.sqlite is depth 1;
@@ -24,9 +25,12 @@ from mcts_arena.results.store import DB_NAME, LOCK_NAME, Store
 MAX_DEPTH = 4
 MAX_STORES = 2000
 #: The games-per-hour window: games finished in the last RATE_WINDOW seconds before the newest
-#: one (a run resumed after a pause is not averaged over the pause), at least RATE_MIN_GAMES.
+#: one (a run resumed after a pause is not averaged over the pause), at least RATE_MIN_GAMES and
+#: at most RATE_MAX_GAMES (a fast run's rate from its newest games: the store's index of finish
+#: times is walked over at most that many, however many games the window holds).
 RATE_WINDOW = 1800.0
 RATE_MIN_GAMES = 20
+RATE_MAX_GAMES = 5000
 
 
 @dataclass(frozen=True)
@@ -139,7 +143,7 @@ def rate_and_eta(finished: list[float], remaining: int, running: bool) -> tuple[
         return None, None
     finished = sorted(finished)
     newest = finished[-1]
-    recent = [t for t in finished if t >= newest - RATE_WINDOW]
+    recent = [t for t in finished if t >= newest - RATE_WINDOW][-RATE_MAX_GAMES:]
     if len(recent) < RATE_MIN_GAMES:
         recent = finished[-RATE_MIN_GAMES:]
     return _rate(len(recent), recent[-1] - recent[0], remaining, running)
@@ -154,29 +158,35 @@ def _rate(recent: int, span: float, remaining: int, running: bool
     return per_hour, eta
 
 
-def stored_rate(store: Store, remaining: int, running: bool) -> tuple[float | None,
-                                                                     float | None]:
-    """`rate_and_eta` over the store's games, read from its index of finish times (a few
-    index lookups, however many games it holds)."""
-    q = store.conn.execute
-    n, newest = q("SELECT COUNT(*), MAX(finished) FROM game").fetchone()
+def stored_rate(store: Store, tally: list[dict], remaining: int, running: bool
+                ) -> tuple[float | None, float | None]:
+    """`rate_and_eta` over the store's games: how many and the newest finish time from its
+    aggregates (`tally`, checked against the games), the window from its index of finish times
+    (at most RATE_MAX_GAMES entries walked, however many games it holds)."""
+    n = sum(r["games"] for r in tally)
     if n < 2:
         return None, None
-    recent, oldest = q("SELECT COUNT(*), MIN(finished) FROM game WHERE finished >= ?",
-                       (newest - RATE_WINDOW,)).fetchone()
+    newest = max(r["last_finished"] for r in tally)
+    recent, oldest = store.conn.execute(
+        "SELECT COUNT(*), MIN(finished) FROM (SELECT finished FROM game WHERE finished >= ? "
+        "ORDER BY finished DESC LIMIT ?)", (newest - RATE_WINDOW, RATE_MAX_GAMES)).fetchone()
     if recent < RATE_MIN_GAMES:
-        recent, oldest = q("SELECT COUNT(*), MIN(finished) FROM (SELECT finished FROM game "
-                           "ORDER BY finished DESC LIMIT ?)", (RATE_MIN_GAMES,)).fetchone()
+        recent, oldest = store.conn.execute(
+            "SELECT COUNT(*), MIN(finished) FROM (SELECT finished FROM game ORDER BY finished "
+            "DESC LIMIT ?)", (RATE_MIN_GAMES,)).fetchone()
     return _rate(recent, newest - oldest, remaining, running)
 
 
-def builds_of(store: Store) -> list[dict]:
+def builds_of(store: Store, tally: list[dict] | None = None, exp: dict | None = None
+              ) -> list[dict]:
     """[{"version", "build", "games"}] of the stored games, oldest build first (the store's own
-    `builds`, the report's source too); a game stored before games carried their build counts
-    under the experiment's version with build None ("unrecorded")."""
-    exp_version = (store.experiment() or {}).get("version")
+    `builds`, the report's source too; from `tally`, its aggregates, where the caller has read
+    them); a game stored before games carried their build counts under the experiment's
+    version with build None ("unrecorded"); `exp`: the experiment row, where read already."""
+    exp_version = ((store.experiment() if exp is None else exp) or {}).get("version")
+    found = store.builds() if tally is None else aggregates.builds(tally)
     return [{"version": v if b is not None else (v or exp_version), "build": b, "games": n}
-            for (v, b), n in store.builds().items()]
+            for (v, b), n in found.items()]
 
 
 def summary(entry: Entry, locks=None) -> dict:
@@ -189,7 +199,7 @@ def summary(entry: Entry, locks=None) -> dict:
             "stored": 0, "errors": 0, "planned": 0, "games_per_hour": None, "eta_seconds": None,
             "builds": [], "updated": None, "kind": "experiment", "error": None}
     try:
-        with Store.open(entry.directory) as store:
+        with Store.open(entry.directory, whole=False) as store:
             return {**base, **_facts(store, running)}
     except UserError as e:
         return {**base, "state": "unreadable", "error": str(e)}
@@ -204,7 +214,8 @@ def _facts(store: Store, running: bool) -> dict:
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
     done: dict[str, list[int]] = {}         # pairing -> [counted games, error games]
-    for r in store.aggregates()[0]:
+    tally = store.tally()
+    for r in tally:
         done.setdefault(r["pairing_id"], [0, 0])[r["result"] == "error"] += r["games"]
     # through the store's checked reader: a damaged value is one line ("unreadable"), and a
     # value of the wrong shape (not an object) counts as undecided rather than raising
@@ -217,8 +228,8 @@ def _facts(store: Store, running: bool) -> dict:
         stop = p["pairing_id"] in decided
         planned += ok if stop else p["games"]
         remaining += 0 if stop else max(0, p["games"] - ok)
-    per_hour, eta = stored_rate(store, remaining, running)
-    updated = store.conn.execute("SELECT MAX(finished) FROM game").fetchone()[0]
+    per_hour, eta = stored_rate(store, tally, remaining, running)
+    updated = max((r["last_finished"] for r in tally), default=None)
     kind = "experiment"
     state = tournament.stored_state(store)
     if state is not None:
@@ -229,7 +240,7 @@ def _facts(store: Store, running: bool) -> dict:
                                                 else "interrupted"),
             "stored": sum(v[0] for v in done.values()),
             "errors": sum(v[1] for v in done.values()), "planned": planned,
-            "games_per_hour": per_hour, "eta_seconds": eta, "builds": builds_of(store),
+            "games_per_hour": per_hour, "eta_seconds": eta, "builds": builds_of(store, tally, exp),
             "updated": updated,
             "created": exp.get("created"), "kind": kind,
             "budget": budgets.text(cfg.get("budget")) if cfg.get("budget") else None,
