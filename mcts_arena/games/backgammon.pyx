@@ -1294,5 +1294,6 @@ GAME = GameInfo(
     bench_players=("MCTS", "MCTS(im0.3)", "expectimax", "Star2"),   # issue 20's speed figures
     bench_playouts=200,
     gtp_colors=("x", "o"),
+    capabilities=frozenset({"gnubg"}),
     draw=draw,
 )
