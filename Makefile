@@ -68,8 +68,18 @@ record-headline: build
 test-fast: build
 	$(PY) -m pytest tests -m "not slow and not process and not ray and not browser"
 
-lint: $(STAMP)
-	$(VENV)/bin/ruff check mcts_arena tests tools benchmarks examples
+# The Python with ruff, the Cython with cython-lint (unused names and imports; line style is
+# ruff's job, so its pycodestyle pass is off). The environment is made only when there is none
+# (a changed pyproject.toml does not reinstall everything for a lint), and a linter missing from
+# it is installed alone.
+CYTHON_SOURCES = $(shell find mcts_arena -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
+
+lint:
+	@[ -x $(PY) ] || $(MAKE) install
+	@$(PY) -m ruff --version >/dev/null 2>&1 || $(PIP) install -q 'ruff>=0.6'
+	@$(PY) -c 'import cython_lint' 2>/dev/null || $(PIP) install -q 'cython-lint>=0.16'
+	$(PY) -m ruff check mcts_arena tests tools benchmarks examples
+	$(VENV)/bin/cython-lint --no-pycodestyle $(CYTHON_SOURCES)
 
 bench: build
 	$(VENV)/bin/arena bench --seconds 3

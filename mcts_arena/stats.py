@@ -43,8 +43,11 @@ from scipy.sparse import csgraph
 from scipy.special import erf
 from scipy.stats import norm
 
-#: z for a two-sided 95 % interval, exactly (the paper rounds it to 1.96).
+#: z for a two-sided 95 % interval, exactly.
 Z95: float = float(norm.ppf(0.975))
+#: Z95 as the paper rounds it: the score intervals (the paper's ±) and the Bradley-Terry ladder
+#: use it, so a score printed beside the paper's has its digits.
+Z95_ROUNDED: float = 1.96
 
 #: Below this many games ``interval(method="auto")`` uses Wilson, at or above it Wald.
 SMALL_SAMPLE: int = 100
@@ -85,12 +88,12 @@ def _check_sum(score_sum: float, n: float) -> None:
         raise ValueError(f"score_sum must lie in [0, n={n}], got {score_sum!r}")
 
 
-def wald_half_width(p: float, n: float, z: float = 1.96) -> float:
+def wald_half_width(p: float, n: float, z: float = Z95_ROUNDED) -> float:
     """``z*sqrt(p(1-p)/n)``: the paper's ± for a score fraction p over n games (n > 0)."""
     return z * math.sqrt(max(p * (1.0 - p), 0.0) / n)
 
 
-def wald_interval(score_sum: float, n: float, z: float = 1.96) -> tuple[float, float]:
+def wald_interval(score_sum: float, n: float, z: float = Z95_ROUNDED) -> tuple[float, float]:
     """Normal-approximation (Wald) interval ``p ± z*sqrt(p(1-p)/n)`` as fractions in [0, 1].
 
     This is the paper's ± (with ``z = 1.96``): 943/1000 -> (0.92863, 0.95737), i.e. 94.30 ± 1.44.
@@ -105,7 +108,7 @@ def wald_interval(score_sum: float, n: float, z: float = 1.96) -> tuple[float, f
     return (max(0.0, p - half), min(1.0, p + half))
 
 
-def wilson_interval(score_sum: float, n: float, z: float = 1.96) -> tuple[float, float]:
+def wilson_interval(score_sum: float, n: float, z: float = Z95_ROUNDED) -> tuple[float, float]:
     """Wilson score interval as fractions in [0, 1] (no continuity correction).
 
     ``centre = (p + z²/2n) / (1 + z²/n)``, ``half = z/(1 + z²/n) * sqrt(p(1-p)/n + z²/4n²)``.
@@ -125,7 +128,7 @@ def wilson_interval(score_sum: float, n: float, z: float = 1.96) -> tuple[float,
 
 
 def interval(
-    wins: float, draws: float, losses: float, method: str = "auto", z: float = 1.96
+    wins: float, draws: float, losses: float, method: str = "auto", z: float = Z95_ROUNDED
 ) -> tuple[float, float]:
     """Confidence interval of the score (draws half) as fractions in [0, 1].
 
@@ -659,7 +662,7 @@ def bradley_terry_covariance(results: Mapping[tuple[str, str], tuple[float, floa
 
 
 def bradley_terry_ladder(results: Mapping[tuple[str, str], tuple[float, float, float]],
-                         z: float = 1.96) -> list[dict]:
+                         z: float = Z95_ROUNDED) -> list[dict]:
     """Bradley–Terry Elo ratings (mean 0, `stats.bradley_terry`) with the half-width of their
     95% interval, best first: [{"name", "elo", "error", "games"}, ...].
 

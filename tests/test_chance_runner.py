@@ -125,16 +125,16 @@ def test_random_plies_openings_roll_dice_by_probability():
 
 @pytest.mark.parametrize("spec,game,problem", [
     ("αβ", "pig", "αβ cannot play pig, a game with dice: the αβ search has no chance nodes "
-                  "(expectimax, Star1 and Star2 are αβ with them); Random, Greedy, expectimax, "
-                  "Star1, Star2, MCMS, PigOptimal and py(...) can"),
+                  "(expectimax, Star1 and Star2 are αβ with them); MCTS, Random, Greedy, FlatMC, "
+                  "expectimax, Star1, Star2, MCMS, PigOptimal and py(...) can"),
     ("αβ(efBG)", "backgammon", "αβ(efBG) cannot play backgammon, a game with dice: the αβ "
                                "search has no chance nodes (expectimax, Star1 and Star2 are αβ "
-                               "with them); Random, Greedy, expectimax, Star1, Star2, MCMS and "
-                               "py(...) can"),
+                               "with them); MCTS, Random, Greedy, FlatMC, expectimax, Star1, "
+                               "Star2, MCMS, gnubg and py(...) can"),
     ("MCTS(abp2)", "backgammon", "token 'abp2' in 'MCTS(abp2)' does not apply to backgammon"),
     ('GTP(cmd="gnubg")', "backgammon", "GTP carries no dice"),
-    ("PigOptimal", "backgammon", "PigOptimal plays the exact solution of a game, and "
-                                 "backgammon has none (games solved: pig)"),
+    ("PigOptimal", "backgammon", "PigOptimal plays pig, not backgammon: it needs a game that is "
+                                 "solved exactly"),
     ("PigOptimal", "pig(target=500)", "PigOptimal cannot play pig(target=500): Pig is solved "
                                       "for targets 1 to 300"),
 ])
@@ -185,7 +185,7 @@ def test_prove_pig(run):
 
 def test_players_and_games_describe_chance(run):
     r = run("players", "backgammon")
-    assert "a game with dice" in r.output and "αβ and GTP engines cannot" in r.output
+    assert "a game with dice" in r.output and "αβ and GTP(...) cannot" in r.output
     assert "PigOptimal" in run("players", "pig").output
     assert re.search(r"^pig .*\n +evaluations: .*; solved exactly: arena prove, PigOptimal$",
                      run("games").output, re.M)
@@ -215,8 +215,8 @@ def test_show_plays_moves_and_rolls(run):
      "arena: error: pig parameter target=0 out of range: expected 1 to 1000"),
     (["play", "pig", "αβ", "Random"],
      "arena: error: αβ cannot play pig, a game with dice: the αβ search has no chance nodes "
-     "(expectimax, Star1 and Star2 are αβ with them); Random, Greedy, expectimax, Star1, Star2, "
-     "MCMS, PigOptimal and py(...) can"),
+     "(expectimax, Star1 and Star2 are αβ with them); MCTS, Random, Greedy, FlatMC, expectimax, "
+     "Star1, Star2, MCMS, PigOptimal and py(...) can"),
     (["prove", "backgammon"],
      "arena: error: arena prove searches games without chance nodes; backgammon has dice and "
      "no exact solution"),

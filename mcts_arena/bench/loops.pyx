@@ -3,11 +3,10 @@
 
 They live in Cython so that what they measure is the game core, not the Python loop around it.
 """
-from libc.stdint cimport uint64_t
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below
-from mcts_arena.games.state cimport alloca, GameState, ONGOING
+from mcts_arena.games.state cimport alloca, GameState, ONGOING, PLAYOUT_PLIES_MAX
 
 
 def playout_rate(GameState state, double seconds, unsigned long long seed=1):
@@ -23,8 +22,8 @@ def playout_rate(GameState state, double seconds, unsigned long long seed=1):
     with nogil:
         t0 = now()
         while True:
-            for k in range(64):
-                state.random_playout(&rng, 100000)
+            for k in range(64):  # no-cython-lint: the count is the point
+                state.random_playout(&rng, PLAYOUT_PLIES_MAX)
             count += 64
             t = now() - t0
             if t >= seconds:
@@ -32,7 +31,7 @@ def playout_rate(GameState state, double seconds, unsigned long long seed=1):
     return count, t
 
 
-def average_plies(GameState state, int playouts, unsigned long long seed=1, int max_plies=100000):
+def average_plies(GameState state, int playouts, unsigned long long seed=1, int max_plies=PLAYOUT_PLIES_MAX):
     """Mean length in plies of uniformly random games from `state` (do/undo path); the dice of
     a game with chance nodes come up by their probabilities (and count as plies)."""
     cdef Rng rng
@@ -42,7 +41,7 @@ def average_plies(GameState state, int playouts, unsigned long long seed=1, int 
     cdef bint chance = state.max_outcomes > 0
     rng_seed(&rng, seed)
     with nogil:
-        for i in range(playouts):
+        for i in range(playouts):  # no-cython-lint: the count is the point
             depth = 0
             while state.result() == ONGOING and depth < max_plies:
                 if chance and state.is_chance():

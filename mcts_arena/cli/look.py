@@ -35,16 +35,17 @@ def players_cmd(game: str | None) -> None:
     """List player kinds, tokens, options and macros with one-line meanings; with GAME, only
     what that game accepts, and its evaluation functions described."""
     from mcts_arena import players
+    from mcts_arena.players import kinds
 
     if game is not None:
         game = games.resolve(game)
-    click.echo("kinds: MCTS(...), αβ(...) (also ab, alphabeta), Random, Greedy(ef...), FlatMC, "
-               "PigOptimal (a game's exact solution: pig)")
-    click.echo("  games of chance: expectimax(...), Star1(...), Star2(...) (*-minimax, Ballard "
-               "1983), MCMS(cN,...) (Monte Carlo *-minimax), gnubg(plies=N) (backgammon: GNU "
-               "Backgammon, one point match)")
-    click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
-               "(see README)")
+    info = games.info_of(game) if game is not None else None
+    click.echo("kinds:")
+    for k in kinds.playing(info):
+        also = [sp for sp in k.spellings[1:] if sp.lower() != k.display.lower()]
+        also_text = f" (also {', '.join(also)})" if also else ""
+        chance = "" if k.plays_chance else "; not games with dice"
+        click.echo(f"  {k.written or k.display:20s} {k.summary}{also_text}{chance}")
     click.echo("tokens and options (a placeholder is the letter its meaning uses):")
     for tok, meaning in players.describe_tokens(game):
         click.echo(f"  {tok:12s} {meaning}")
@@ -54,10 +55,10 @@ def players_cmd(game: str | None) -> None:
         for ev in info.evals:
             click.echo(f"  {ev:12s} {info.eval_meanings[ev]}")
         if info.has_chance:
-            solved = ", PigOptimal (its exact solution)" if info.exact_solver else ""
-            click.echo(f"  a game with dice: MCTS and FlatMC (chance nodes sampled by "
-                       f"probability), expectimax, Star1, Star2, MCMS, Random, "
-                       f"Greedy(ef...){solved} and py(...) play it; αβ and GTP engines cannot")
+            able = kinds.playing(info)
+            unable = [k for k in kinds.KINDS if not k.plays_chance]
+            click.echo(f"  a game with dice: {kinds.listed(able)} play it (MCTS and FlatMC "
+                       f"sample chance nodes by probability); {kinds.listed(unable)} cannot")
         for name, body in info.macros.items():
             click.echo(f"  macro {name:6s} = {body}")
 

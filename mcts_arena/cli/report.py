@@ -13,9 +13,9 @@ def _formats():
 
 
 def _ci_methods():
-    from mcts_arena.report.tables import CI_CHOICES
+    from mcts_arena.stats import CI_METHODS
 
-    return CI_CHOICES
+    return CI_METHODS
 
 
 @cli.command("report")

@@ -486,7 +486,7 @@ cdef inline int exposed_blots(const unsigned char* me, const unsigned char* op) 
     """My blots with a checker of the other side behind them within 11 points. The other side
     moves up my numbering: its checker on its point u is on my point 25 - u, its bar below my
     point 1 (my point 0 for this count)."""
-    cdef int q, k, n = 0, lowest = 25
+    cdef int q, k, n = 0
     cdef int behind[26]
     # behind[q]: does the other side have a checker on my point q (0 = its bar)?
     behind[0] = op[BAR] > 0
@@ -845,7 +845,7 @@ cdef class Backgammon(GameState):
         parts = []
         i = 0
         while i < len(steps):
-            s, t, hit = steps[i]
+            s, t, _hit = steps[i]
             j = i
             anyhit = False
             while j < len(steps) and steps[j][:2] == (s, t):
@@ -1245,7 +1245,7 @@ def draw(state, last=None):
             y = base + 4.5 * cell * (1 if upper else -1)
             svg.text(cx + cell / 2, y, n, size=12, fill="#d62728", font_weight="bold")
     mid_x = left + 6 * cell + bar / 2
-    for who, count, fill, y in (("x", x[BAR], BLACK_STONE, top + depth + 8),
+    for _who, count, fill, y in (("x", x[BAR], BLACK_STONE, top + depth + 8),
                                 ("o", o[BAR], WHITE_STONE, top + depth + 32)):
         if count:
             svg.circle(mid_x, y, bar / 2 - 2, fill, stroke="#111111", stroke_width=1)
@@ -1294,5 +1294,6 @@ GAME = GameInfo(
     bench_players=("MCTS", "MCTS(im0.3)", "expectimax", "Star2"),   # issue 20's speed figures
     bench_playouts=200,
     gtp_colors=("x", "o"),
+    capabilities=frozenset({"gnubg"}),
     draw=draw,
 )

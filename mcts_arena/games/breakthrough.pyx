@@ -24,10 +24,10 @@ from libc.math cimport tanh
 
 from mcts_arena.bits cimport popcount, lsb, msb, nth_bit
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
-from mcts_arena.rng cimport Rng, rng_below, rng_uniform, splitmix64
+from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, PP_IPP
 
 # Evaluation functions (ids local to this game; 0, the default, is efMS).
 cdef enum:
@@ -439,7 +439,7 @@ cdef class Breakthrough(GameState):
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Uniformly random playout on local bitboard copies: no undo records, no hashing."""
         cdef uint64_t b[2]
-        cdef uint64_t own, empty, f, l, r, dest, bit
+        cdef uint64_t own, empty, f, l, r, bit
         cdef int p = self.player, o, nf, nl, nr, k, to, fr, plies = 0
         cdef int res = self.result()
         if res != ONGOING:

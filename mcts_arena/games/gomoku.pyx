@@ -55,10 +55,11 @@ from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
 from mcts_arena.games.grid cimport grid_cells, grid_hash
 from mcts_arena.games.boardtext import cell_name, format_grid, parse_cell, parse_grid
 
-DEF MAXN = 19
-DEF MAXC = 361            # MAXN * MAXN
-DEF NWIN = 1444           # 4 directions * MAXC window ids
-DEF CWMAX = 20            # windows through one cell
+cdef enum:
+    MAXN = 19
+    MAXC = 361            # MAXN * MAXN
+    NWIN = 1444           # 4 directions * MAXC window ids
+    CWMAX = 20            # windows through one cell
 
 cdef enum:
     EF_PT = 1
@@ -399,7 +400,7 @@ cdef class Gomoku(GameState):
         """A uniformly random empty cell near a stone (any empty cell when there is none)."""
         cdef int tries, c, k = 0, pick
         if self.near > 0 and self.nstones > 0:
-            for tries in range(64):
+            for tries in range(64):  # no-cython-lint: the count is the point
                 c = rng_below(rng, self.nc)
                 if self.cell[c] == 0 and self.nearcnt[c] > 0:
                     return c

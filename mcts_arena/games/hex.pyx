@@ -54,15 +54,16 @@ from libc.string cimport memcpy, memset, memmove
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
-from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW, PP_IPP
 from mcts_arena.games.grid cimport grid_cells, grid_hash
 from mcts_arena.games.boardtext import cell_name, format_grid, parse_cell, parse_grid
 
-DEF MAXN = 19
-DEF MAXC = 361            # MAXN * MAXN
-DEF NB_SIZE = 366         # cells + 4 edges + "nobody"
-DEF INF = 1000
-DEF MAXW = 6              # 64-bit words of a cell bitboard (361 cells)
+cdef enum:
+    MAXN = 19
+    MAXC = 361            # MAXN * MAXN
+    NB_SIZE = 366         # cells + 4 edges + "nobody"
+    INF = 1000
+    MAXW = 6              # 64-bit words of a cell bitboard (361 cells)
 
 cdef enum:
     EF_TD = 1                 # local evaluation id: two-distance
@@ -880,7 +881,6 @@ cdef class Hex(GameState):
 
     cdef GameState clone(self):
         cdef Hex c = Hex.__new__(Hex)
-        cdef int i
         c.n = self.n
         c.nc = self.nc
         c.max_moves = self.max_moves

@@ -13,6 +13,16 @@ from dataclasses import dataclass, field
 #: `policy` (the `ipp` token): an improved playout policy and forced moves; `np`: move priors;
 #: `abp`: αβ playouts (any game with an evaluation).
 KNOWLEDGE_OPTIONS = ("policy", "np", "abp")
+#: What a game can offer a player kind beyond its rules (players/kinds.py `Kind.needs`): a
+#: capability a game declares in `GameInfo.capabilities`, or one read from another field;
+#: each with what a game that has it is ("a game that ...", in a refusal).
+CAPABILITIES = {
+    "exact_solution": "is solved exactly (GameInfo.exact_solver)",
+    "gnubg": "GNU Backgammon plays",
+}
+#: The capabilities another field of GameInfo declares (they are not listed in `capabilities`).
+_DERIVED_CAPABILITIES = {"exact_solution": lambda info: info.exact_solver is not None}
+
 #: How a match's games are scored: each game on its own, or Kalah's pair rule (a seat-swapped
 #: pair counts only when one player wins both games or wins one and draws the other).
 SCORING_RULES = ("game", "pairs")
@@ -89,6 +99,8 @@ class GameInfo:
     #: test, nothing solved). `arena prove` prints it; the `PigOptimal` player plays its moves.
     #: None: no exact solution.
     exact_solver: Callable | None = None
+    #: what outside the rules the game offers player kinds (CAPABILITIES: "gnubg")
+    capabilities: frozenset = frozenset()
 
     def __post_init__(self):
         if self.default_eval not in self.evals:
@@ -105,6 +117,15 @@ class GameInfo:
             raise ValueError(f"{self.name}: record {self.record!r} not in {RECORD_FORMATS}")
         if self.record == "sgf" and (self.sgf_game is None or self.sgf_setup is None):
             raise ValueError(f"{self.name}: an SGF record needs sgf_game and sgf_setup")
+        bad = set(self.capabilities) - (set(CAPABILITIES) - set(_DERIVED_CAPABILITIES))
+        if bad:
+            raise ValueError(f"{self.name}: unknown or derived capabilities {sorted(bad)}")
+
+    def has(self, capability: str) -> bool:
+        """Does the game offer `capability` (CAPABILITIES)?"""
+        if capability in _DERIVED_CAPABILITIES:
+            return _DERIVED_CAPABILITIES[capability](self)
+        return capability in self.capabilities
 
     @property
     def has_chance(self) -> bool:

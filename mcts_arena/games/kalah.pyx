@@ -30,7 +30,7 @@ from libc.math cimport tanh
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW
 
 # Evaluation functions (ids local to this game; 0, the default, is efRS).
 cdef enum:

@@ -28,14 +28,13 @@ from libc.string cimport memcpy, memset
 from libc.math cimport fabs, tanh
 
 from mcts_arena.bits cimport popcount, lsb, msb
-from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
+from mcts_arena.rng cimport Rng, rng_below, splitmix64
 import math
 
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport (GameState, Leaf, MAX_MOVES, ONGOING, DRAW, EF_DEFAULT,
-                                      PP_IPP)
+from mcts_arena.games.state cimport GameState, Leaf, MAX_MOVES, ONGOING, DRAW, PP_IPP
 
 # Evaluation functions (ids local to this game; 0, the default, is efWB).
 cdef enum:
@@ -44,12 +43,14 @@ cdef enum:
 
 include "loa_tables.pxi"
 
-DEF NULL_MIN_PIECES = 4     # do_null refuses with this many pieces or fewer to move
+cdef enum:
+    NULL_MIN_PIECES = 4     # do_null refuses with this many pieces or fewer to move
 
 
 # A side's moves in a position, ordered, for its children to share (loa_abp.pxi); one slot
 # per parent ply, RSLOTS of them.
-DEF RSLOTS = 8
+cdef enum:
+    RSLOTS = 8
 
 
 cdef struct ReplyBase:

@@ -27,7 +27,8 @@ cdef inline double wb_arg(double s) noexcept nogil:
 # search the side that did not make the last move keeps its pieces across all the replies, and
 # the same reply recurs after different first moves. A direct-mapped table of FCACHE entries,
 # allocated by a position at its first efWB evaluation; key 0 (no pieces) marks an empty entry.
-DEF FCACHE = 4096
+cdef enum:
+    FCACHE = 4096
 
 
 cdef struct SideFeatures:

@@ -53,6 +53,8 @@ cdef enum:
     MAX_MOVES = 256     # the default of GameState.max_moves, for a game that declares none
     ONGOING = -1
     DRAW = 2
+    #: the most plies a playout plays: one that has not ended by then stops there, unfinished
+    PLAYOUT_PLIES_MAX = 100000
 
 # Evaluation function ids are local to each game (its `GAME.evals`); 0 is always its default.
 cdef enum:

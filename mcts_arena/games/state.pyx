@@ -167,7 +167,7 @@ cdef class GameState:
             return _chance_recorded_playout(self, rng, moves, movers, cap, count)
         buf = <int*>alloca(self.max_moves * sizeof(int))
         res = self.result()
-        while res == ONGOING and depth < 100000:
+        while res == ONGOING and depth < PLAYOUT_PLIES_MAX:
             n = self.gen_moves(buf)
             if n == 0:
                 break
@@ -555,7 +555,7 @@ cdef class GameState:
             return GameState.best_successor(self, ef, buf, n, &r)
         return self.best_successor(ef, buf, n, &r)
 
-    def py_recorded_playout(self, unsigned long long seed=1, int cap=100000, bint base=False):
+    def py_recorded_playout(self, unsigned long long seed=1, int cap=PLAYOUT_PLIES_MAX, bint base=False):
         """(result, moves recorded, their movers, plies played) of the recorded playout (RAVE's)
         from here, state restored; base=True runs GameState's own loop."""
         cdef Rng r
@@ -699,7 +699,7 @@ cdef int _chance_recorded_playout(GameState s, Rng* rng, int* moves, signed char
     cdef int n, m, depth = 0, k = 0, res
     cdef bint chance
     res = s.result()
-    while res == ONGOING and depth < 100000:
+    while res == ONGOING and depth < PLAYOUT_PLIES_MAX:
         chance = s.is_chance()
         if chance:
             m = s.sample_chance(rng)

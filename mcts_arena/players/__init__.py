@@ -11,7 +11,8 @@
 This module is the players provider the runner uses (runner/config.py: `parse`, `make` and,
 optionally, `check_startup`); tests point the runner at a fake one with the same functions.
 
-Modules: notation.py (the syntax of every kind, display names), options.py (the option table),
+Modules: notation.py (the syntax of every kind, display names), kinds.py (the kind table),
+options.py (the option table),
 spec.py (parsing for a game, canonical strings), player.py (the Player interface), builtin.py
 (MCTS, αβ, Random, Greedy, FlatMC, *-minimax, PigOptimal), gtp_player.py + gtp_process.py (GTP
 engines), gnubg_player.py (GNU Backgammon over its external socket, on gtp_process.py),
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import ExternalError, SpecError
+from mcts_arena.players.kinds import BY_NAME
 from mcts_arena.players.notation import display_name
 from mcts_arena.players.player import Player
 from mcts_arena.players.spec import (
@@ -46,17 +48,7 @@ def make(spec: PlayerSpec | ExternalSpec | str, game: str | None = None, seed: i
         spec = parse(spec, game, macros)
     elif game is not None and spec.game != game:
         raise SpecError(f"player {spec.canonical} was parsed for {spec.game}, not {game}")
-    if spec.kind == "GTP":
-        from mcts_arena.players.gtp_player import GTPPlayer
-
-        return GTPPlayer(spec, int(seed))
-    if spec.kind == "py":
-        from mcts_arena.players.python_player import PyPlayer
-
-        return PyPlayer(spec, int(seed))
-    from mcts_arena.players.builtin import make_builtin
-
-    return make_builtin(spec, seed)
+    return BY_NAME[spec.kind].make(spec, seed)
 
 
 def check_startup(text: str, game: str, budget: Budget, reached_by_moves: bool = True,

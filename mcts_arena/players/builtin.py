@@ -1,6 +1,7 @@
 """The built-in players around the Cython searches (players/search/): Random, Greedy, MCTS,
 FlatMC (MCTS that never expands below the root), αβ, the *-minimax family (expectimax, Star1,
-Star2, MCMS), PigOptimal (a game's exact solution: Pig's), and `make_builtin`.
+Star2, MCMS), PigOptimal (a game's exact solution: Pig's); players/kinds.py names the class
+of each kind.
 
 Budgets: a call gives `time` (seconds per move) or `sims` (simulations for MCTS and FlatMC,
 nodes for αβ); see players/player.py. An αβ depth (`d4`/`depth=`) replaces a node budget but
@@ -192,19 +193,6 @@ class StarPlayer(Player):
         return self.search.search(state, seconds=time or 0.0, nodes=sims or 0)
 
 
-_KINDS = {"MCTS": MCTSPlayer, "expectimax": StarPlayer, "Star1": StarPlayer,
-          "Star2": StarPlayer, "MCMS": StarPlayer, "alphabeta": AlphaBetaPlayer,
-          "Random": RandomPlayer, "Greedy": GreedyPlayer,
-          "FlatMC": lambda spec, seed: MCTSPlayer(spec, seed, flat=True),
-          "PigOptimal": PigOptimalPlayer, "gnubg": lambda spec, seed: _gnubg(spec, seed)}
-
-
-def _gnubg(spec, seed):
-    from mcts_arena.players.gnubg_player import GnubgPlayer
-
-    return GnubgPlayer(spec, seed)
-
-
-def make_builtin(spec: PlayerSpec, seed: int) -> Player:
-    """The player a built-in spec describes."""
-    return _KINDS[spec.kind](spec, int(seed))
+def flat_mc(spec: PlayerSpec, seed: int) -> Player:
+    """FlatMC: MCTS that never expands below the root."""
+    return MCTSPlayer(spec, seed, flat=True)

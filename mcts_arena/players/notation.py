@@ -4,8 +4,8 @@
     GTP(cmd="./my_engine --level 3", name=mine, timeout=120)                      GTP engine
     py(mypackage.players:MyPlayer, depth=3, name=proto)                           Python class
 
-This module is syntax only (no game, no option table): the outer form `KIND(...)`, the kind
-aliases (`αβ`, `ab`, `alphabeta`, ...), the arguments of built-in kinds (comma-separated
+This module is syntax only (no game, no option or kind table): the outer form `KIND(...)`, the
+arguments of built-in kinds (comma-separated
 tokens, no quoting: `tokens`) and of external kinds (`key=value` items whose value may be
 double-quoted, and must be when it holds a comma, a parenthesis or a double quote; inside
 quotes `\\"` is a quote and `\\\\` a backslash: `items`), how a value or a number is written
@@ -21,20 +21,9 @@ import re
 
 from mcts_arena.errors import SpecError
 
-#: Spellings of the built-in kinds -> the kind.
-KINDS = {"MCTS": "MCTS", "mcts": "MCTS", "αβ": "alphabeta", "ab": "alphabeta",
-         "alphabeta": "alphabeta", "AB": "alphabeta", "Random": "Random", "random": "Random",
-         "Greedy": "Greedy", "greedy": "Greedy", "FlatMC": "FlatMC", "flatmc": "FlatMC",
-         "expectimax": "expectimax", "Expectimax": "expectimax", "Star1": "Star1",
-         "star1": "Star1", "Star2": "Star2", "star2": "Star2", "MCMS": "MCMS", "mcms": "MCMS",
-         "PigOptimal": "PigOptimal", "pigoptimal": "PigOptimal", "gnubg": "gnubg"}
-#: Spellings of the external kinds -> the kind.
+#: The heads whose arguments are `key=value` items that may be quoted (the outside engines'
+#: spellings in players/kinds.py, the kind table): everything else takes plain tokens.
 EXTERNAL_KINDS = {"GTP": "GTP", "gtp": "GTP", "py": "py"}
-#: How a canonical spec writes each built-in kind.
-DISPLAY_KIND = {"MCTS": "MCTS", "alphabeta": "αβ", "Random": "Random", "Greedy": "Greedy",
-                "FlatMC": "FlatMC", "expectimax": "expectimax", "Star1": "Star1",
-                "Star2": "Star2", "MCMS": "MCMS", "PigOptimal": "PigOptimal",
-                "gnubg": "gnubg"}
 
 # The outer form: a head, then optionally one parenthesised argument text (greedy: a nested or
 # unbalanced parenthesis stays inside and is refused by the argument readers).
@@ -52,12 +41,6 @@ def split(text: str) -> tuple[str, str | None]:
         raise SpecError(f"bad player specification {text!r}: expected KIND(token,...), "
                         f"e.g. MCTS(bl,im0.4)")
     return m.group(1), m.group(2)
-
-
-def kind_of(kind_text: str) -> str | None:
-    """The kind a spelling names (MCTS, alphabeta, Random, Greedy, FlatMC, PigOptimal, GTP,
-    py), or None."""
-    return KINDS.get(kind_text) or EXTERNAL_KINDS.get(kind_text)
 
 
 def parts(text: str) -> tuple[str, list[str]]:

@@ -25,12 +25,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcts_arena import budgets
+from mcts_arena.players.kinds import KINDS
 from mcts_arena.players.notation import number
 
 MCTS = frozenset({"MCTS"})
 #: The *-minimax kinds (players/search/expectimax.pyx): games with chance nodes.
 STAR = frozenset({"expectimax", "Star1", "Star2", "MCMS"})
 SEARCHING = frozenset({"MCTS", "alphabeta", "FlatMC"}) | STAR
+#: The kinds with an effort unit (players/kinds.py): `effort=` has an engine rate to use.
+EFFORT = frozenset(k.name for k in KINDS if k.unit)
 
 
 @dataclass(frozen=True)
@@ -172,8 +175,7 @@ OPTIONS: tuple[Option, ...] = (
            role="budget", symbol="N"),
     Option("effort", "float", budgets.TIME_MIN, budgets.TIME_MAX, "the search effort the "
            "paper's engine had in S seconds per move (simulations or nodes from its measured "
-           "rate; overrides the experiment budget)", kinds=frozenset({"MCTS", "alphabeta",
-                                                                       "FlatMC"}),
+           "rate; overrides the experiment budget)", kinds=EFFORT,
            key=True, role="budget", symbol="S"),
     Option("seed", "int", 0, 2**63, "extra seed salt N for this player",
            kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}) | STAR,

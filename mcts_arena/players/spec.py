@@ -34,9 +34,11 @@ from dataclasses import dataclass
 from mcts_arena import games, inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import SpecError
-from mcts_arena.games.info import KNOWLEDGE_OPTIONS
+from mcts_arena.games.info import CAPABILITIES, KNOWLEDGE_OPTIONS
+from mcts_arena.players import kinds as kind_table
 from mcts_arena.players import notation
-from mcts_arena.players.notation import DISPLAY_KIND, number
+from mcts_arena.players.kinds import BY_NAME
+from mcts_arena.players.notation import number
 from mcts_arena.players.options import (
     BY_FIELD,
     EXCLUSIVE,
@@ -106,15 +108,16 @@ class PlayerSpec:
                         del opts[k]
                     evalfn = default_eval(self.game)
                     break
-        show_eval = self.kind in ("alphabeta", "Greedy") or (
-            evalfn and evalfn != default_eval(self.game) and self.kind != "Random")
+        evaluation = BY_NAME[self.kind].evaluation
+        show_eval = evaluation == "shown" or (
+            evalfn and evalfn != default_eval(self.game) and evaluation != "none")
         if show_eval and evalfn:
             parts.insert(0, evalfn)
         parts += [write(o, opts[o.field]) for o in OPTIONS if o.field in opts]
         parts += _budget_parts(self.budget)
         if self.seed_salt:
             parts.append(f"seed={self.seed_salt}")
-        name = DISPLAY_KIND[self.kind]
+        name = BY_NAME[self.kind].display
         return f"{name}({','.join(parts)})" if parts else name
 
     def __str__(self) -> str:
@@ -183,13 +186,13 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     except ValueError as e:
         raise SpecError(str(e)) from None
     kind_text, args = notation.split(text)
-    kind = notation.kind_of(kind_text)
-    if kind is None:
+    found = kind_table.kind_of(kind_text)
+    if found is None:
         raise SpecError(f"unknown player kind {kind_text!r} in {text!r}; valid kinds: "
-                        "MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, expectimax, Star1, "
-                        "Star2, MCMS, PigOptimal, gnubg, GTP, py")
-    _check_chance(kind, game, text)
-    if kind in ("GTP", "py"):
+                        f"{kind_table.valid_kinds()}")
+    kind = found.name
+    _check_playable(found, game, text)
+    if found.external:
         return _parse_external(kind, args, text, game)
     all_macros = dict(info.macros)
     all_macros.update(macros or {})
@@ -215,7 +218,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
             key, _, raw = tok.partition("=")
             key = key.strip()
             if key not in keys:
-                raise SpecError(f"unknown option {key!r} in {text!r} for {DISPLAY_KIND[kind]}; "
+                raise SpecError(f"unknown option {key!r} in {text!r} for {BY_NAME[kind].display}; "
                                 f"valid: {', '.join(sorted(keys)) or 'none'}")
             o = keys[key]
             val = _number(raw.strip(), o, tok, text)
@@ -237,9 +240,9 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
             _check_game(o.field, tok, game, text)
             _set(opts, o.field, val, tok, text)
 
-    if kind in ("MCTS", "alphabeta", "Greedy", "FlatMC", *STAR) and not evalfn:
+    if found.evaluation != "none" and not evalfn:
         evalfn = info.default_eval
-    if kind == "Random":
+    if found.evaluation == "none":
         evalfn = ""
     if kind == "MCTS" and "C" in opts and opts["C"] == info.default_c:
         del opts["C"]              # the game's own constant is no option
@@ -276,35 +279,26 @@ def _check_open_loop(opts: dict, text: str) -> None:
                             f"{BY_FIELD[name].label or BY_FIELD[name].token}: {why}")
 
 
-#: Kinds that cannot play a game with chance nodes: the searches assume a player moves at
-#: every node, and GTP carries no dice. (Searches with chance nodes are issue 20's next part.)
-NO_CHANCE = {"alphabeta": "the αβ search has no chance nodes (expectimax, Star1 and Star2 "
-                          "are αβ with them)",
-             "GTP": "GTP carries no dice"}
-
-
-def _check_chance(kind: str, game: games.Game, text: str) -> None:
-    """Refuse, in one line, a player kind that cannot play this game's chance or solution."""
+def _check_playable(kind: kind_table.Kind, game: games.Game, text: str) -> None:
+    """Refuse, in one line, a player kind that cannot play this game: one without chance nodes
+    on a game with dice, one needing a capability the game lacks (kinds.py `Kind.needs`)."""
     info = game.info
-    if info.has_chance and kind in NO_CHANCE:
+    if info.has_chance and not kind.plays_chance:
         raise SpecError(f"{' '.join(text.split())} cannot play {game}, a game with dice: "
-                        f"{NO_CHANCE[kind]}; Random, Greedy, expectimax, Star1, Star2, MCMS"
-                        f"{', PigOptimal' if info.exact_solver else ''} and py(...) can")
-    if kind == "gnubg":
-        if info.name != "backgammon":
-            raise SpecError(f"gnubg plays backgammon, not {game}")
+                        f"{kind.no_chance}; {kind_table.listed(kind_table.playing(info))} can")
+    if kind.needs is not None and not info.has(kind.needs):
+        have = [g for g in games.names() if games.info_of(g).has(kind.needs)]
+        raise SpecError(f"{kind.display} plays {', '.join(have) or 'no game'}, not {game}: it "
+                        f"needs a game that {CAPABILITIES[kind.needs]}")
+    if kind.name == "gnubg":
         from mcts_arena.players.gnubg_player import gnubg_path
 
         gnubg_path()        # not installed: one line now, not an error game per game
-    if kind == "PigOptimal":
-        if info.exact_solver is None:
-            have = [g for g in games.names() if games.info_of(g).exact_solver is not None]
-            raise SpecError(f"PigOptimal plays the exact solution of a game, and {game} has "
-                            f"none (games solved: {', '.join(have)})")
+    if kind.needs == "exact_solution":
         try:
             info.exact_solver(dict(game.params), check=True)
         except ValueError as e:
-            raise SpecError(f"PigOptimal cannot play {game}: {e}") from None
+            raise SpecError(f"{kind.display} cannot play {game}: {e}") from None
 
 
 _MACRO_CACHE: dict[str, list] = {}
@@ -394,7 +388,7 @@ def _parse_token(tok: str, kind: str, text: str) -> tuple[Option, object]:
         val = _number(raw, o, tok, text)
         return o, (o.fixed if o.fixed is not None else val)
     valid = sorted(table) + ["ef…", "key=value"] if table else ["ef…", "key=value"]
-    raise SpecError(f"unknown token {tok!r} in {text!r} for {DISPLAY_KIND[kind]}; valid tokens: "
+    raise SpecError(f"unknown token {tok!r} in {text!r} for {BY_NAME[kind].display}; valid tokens: "
                     f"{', '.join(valid)}")
 
 
@@ -427,14 +421,11 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
 
 
 def playing_kinds(game: str | None = None) -> frozenset:
-    """The built-in player kinds that can play `game` (all of them without a game): a game
-    with dice leaves out the searches without chance nodes (NO_CHANCE)."""
-    kinds = frozenset(o_kind for o in OPTIONS for o_kind in o.kinds)
-    if game is not None and games.info_of(game).has_chance:
-        kinds -= set(NO_CHANCE)
-    if game is not None and games.info_of(game).name != "backgammon":
-        kinds -= {"gnubg"}          # GNU Backgammon plays nothing else
-    return kinds
+    """The player kinds that can play `game` (all of them without a game): a game with dice
+    leaves out the searches without chance nodes, and a kind needing a capability (gnubg,
+    PigOptimal) plays only the games that have it (players/kinds.py)."""
+    info = None if game is None else games.info_of(game)
+    return frozenset(k.name for k in kind_table.playing(info))
 
 
 # ---- external players -----------------------------------------------------------------------

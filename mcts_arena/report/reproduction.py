@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcts_arena import inputs
+from mcts_arena import inputs, stats
 from mcts_arena.report.tables import build_report, builds_text, strip_budget
 
 VERDICTS = ("consistent", "same direction", "opposite", "level", "no games", "no paper row")
@@ -98,7 +98,12 @@ def _median(xs: list[float]) -> float | None:
     return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
 
 
-def power(paper_pct: float | None, n: int | None, z: float = 1.959964) -> float | None:
+#: The z of the power column: Z95 to six places, as the published record computed it (its
+#: record.json keeps the median power to every digit).
+POWER_Z = round(stats.Z95, 6)
+
+
+def power(paper_pct: float | None, n: int | None, z: float = POWER_Z) -> float | None:
     """The chance that a two-sided 95% test of "no effect" (50%) rejects it with `n` trials
     when the true win rate is the paper's: the normal approximation of the binomial, variance
     1/4 under no effect and p(1-p) under the paper's p. `n` is what the verdict counts (games,
@@ -386,6 +391,22 @@ def _alphas_in(spec: str) -> list[str]:
     return re.findall(r"im(\d*\.?\d+)", spec)
 
 
+def row_verdict(o: float | None, lo: float | None, hi: float | None, pr, claim, point
+                ) -> tuple[str, str, str]:
+    """(verdict, paper cell, where it is judged) of one table row: against a figure's claim at
+    a best-α point (above 50%: `claim`), as a point of a sweep (`point`: (figure, inside its
+    best α); judged once, in the figure's list), or against the paper's table value `pr`."""
+    if claim is not None:
+        return _side(o), _claim_cell(claim[0]), ""
+    if point is not None:
+        fig, inside = point
+        if inside:
+            return _side(o), _claim_cell(fig), f"; a point of {fig.id}'s curve, counted below"
+        return "—", "—", (f"a point of {fig.id}'s curve outside the paper's best α "
+                          f"[{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}]: not judged")
+    return classify(o, lo, hi, pr.win_pct if pr else None), _paper_cell(pr), ""
+
+
 def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], docs: Path,
                command: str, scale: str = "") -> PageResult:
     """Write docs/<page.id>.md (and its PNGs) from the results directories that exist.
@@ -462,20 +483,7 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
                                "ci_low": None if o is None else lo / 100,
                                "ci_high": None if o is None else hi / 100,
                                "paper_pct": pr.win_pct if pr else None})
-            where = ""
-            if claim is not None:          # a figure's claim at a best-α point: above 50%
-                v = _side(o)
-                paper_cell = _claim_cell(claim[0])
-            elif point is not None:        # a sweep point: judged once, in the list below
-                fig, inside = point
-                v = _side(o) if inside else "—"
-                paper_cell = _claim_cell(fig) if inside else "—"
-                where = (f"; a point of {fig.id}'s curve, counted below" if inside else
-                         f"a point of {fig.id}'s curve outside the paper's best α "
-                         f"[{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}]: not judged")
-            else:
-                v = classify(o, lo, hi, pr.win_pct if pr else None)
-                paper_cell = _paper_cell(pr)
+            v, paper_cell, where = row_verdict(o, lo, hi, pr, claim, point)
             inf = _informative(lo, hi)
             pw = power(pr.win_pct if pr else None,
                        (row.get("judged") or {}).get("n")) if pr else None

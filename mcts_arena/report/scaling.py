@@ -29,7 +29,6 @@ import numpy as np
 from mcts_arena import stats
 from mcts_arena.budgets import Budget
 
-Z95 = 1.96
 DRAWS = 4000
 SEED = 20140901        # the draws' seed: one report, one set of intervals
 
@@ -118,7 +117,7 @@ def fit(ladder: dict, rows: list[dict]) -> Scaling:
         for lv in lvs:
             i = idx[lv.spec]
             lv.elo = float(mean[i] - mean[a])
-            lv.error = Z95 * sd(i, a)
+            lv.error = stats.Z95_ROUNDED * sd(i, a)
     x = np.log2(np.array(levels) / levels[0])
     rng = np.random.default_rng(SEED)
     draws = rng.multivariate_normal(mean, (cov + cov.T) / 2, size=DRAWS,
@@ -128,7 +127,7 @@ def fit(ladder: dict, rows: list[dict]) -> Scaling:
         lvs = sc.levels[p]
         sc.steps[p] = [{"from": lvs[k].budget, "to": lvs[k + 1].budget,
                         "elo": lvs[k + 1].elo - lvs[k].elo,
-                        "error": Z95 * sd(idx[lvs[k + 1].spec], idx[lvs[k].spec])}
+                        "error": stats.Z95_ROUNDED * sd(idx[lvs[k + 1].spec], idx[lvs[k].spec])}
                        for k in range(len(lvs) - 1)]
         point = np.array([lv.elo for lv in lvs])
         sc.slopes[p] = _slope(x, point, curves[p])
@@ -138,7 +137,8 @@ def fit(ladder: dict, rows: list[dict]) -> Scaling:
             c = _crossover(players[i], players[j], levels, x, [lv.elo for lv in lp],
                            [lv.elo for lv in lq], curves[players[i]] - curves[players[j]])
             # the gap at both ends of the range: which way it goes and how sure that is
-            c["gaps"] = [(lp[k].elo - lq[k].elo, Z95 * sd(idx[lp[k].spec], idx[lq[k].spec]))
+            c["gaps"] = [(lp[k].elo - lq[k].elo,
+                          stats.Z95_ROUNDED * sd(idx[lp[k].spec], idx[lq[k].spec]))
                          for k in (0, len(levels) - 1)]
             sc.crossovers.append(c)
     return sc

@@ -92,7 +92,6 @@ ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "oppone
               "opponent_work_unit", "pentanomial", "pair_games", "pair_score", "pair_ci_low",
               "pair_ci_high", "pair_elo", "pair_elo_low", "pair_elo_high", "pair_elo_text",
               "judged", "builds", "precision", "pairs", "sprt", "sweep")
-CI_CHOICES = ("auto", "wald", "wilson")
 
 
 #: A paper row is compared (given a verdict) only when each side's budget is within this
@@ -164,8 +163,8 @@ _NO_GAMES = {k: 0 for k in ("games", "wins", "draws", "losses", "errors", "time_
 
 def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     """The rows (see the module docstring) of every pairing in `store`, in config order."""
-    if ci not in CI_CHOICES:
-        raise UserError(f"unknown --ci {ci!r}; valid: {', '.join(CI_CHOICES)}")
+    if ci not in stats.CI_METHODS:
+        raise UserError(f"unknown --ci {ci!r}; valid: {', '.join(stats.CI_METHODS)}")
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
     game = cfg.get("game", "?")

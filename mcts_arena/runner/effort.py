@@ -32,6 +32,7 @@ from mcts_arena import inputs
 from mcts_arena.budgets import SIMS_MAX, Budget
 from mcts_arena.errors import EffortError
 from mcts_arena.inputs import InputError
+from mcts_arena.players.kinds import BY_NAME, KINDS
 
 RATES_FILE = Path(__file__).with_name("data") / "engine_rates.yaml"
 RATES_ENV = "MCTS_ARENA_RATES"     # another rates file (tests, or a user's own measurements)
@@ -42,8 +43,8 @@ _EVALUATING = {"fet", "det", "ege", "im", "cb", "pbim", "abp", "mb"}
 #: Options that cost what another costs: the constant-bias and progressive-bias-of-implicit-values
 #: controls evaluate every child at expansion as implicit minimax does, so they take im's entry.
 _COSTS_AS = {"cb": "im", "pbim": "im"}
-#: Kinds that search with a budget, and the unit their rate counts.
-UNITS = {"MCTS": "sims", "FlatMC": "sims", "alphabeta": "nodes"}
+#: Kinds that search with a budget, and the unit their rate counts (the kind table's `unit`).
+UNITS = {k.name: k.unit for k in KINDS if k.unit}
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = No
     unit="sims" | "nodes"). Players without a search (Random, Greedy) get
     Budget(sims=1, effort=S)."""
     unit = UNITS.get(spec.kind)
-    if spec.kind in ("GTP", "py"):      # external players: no rate can be known for them
+    if BY_NAME[spec.kind].external:      # outside players: no rate can be known for them
         raise EffortError(f"an external player ({spec.canonical}) has no engine rate for a "
                           "matched-effort budget; give it a time= or sims= budget")
     if unit is None:

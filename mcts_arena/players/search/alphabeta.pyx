@@ -21,7 +21,7 @@ from libc.string cimport memset
 from libc.math cimport tanh, NAN
 
 from mcts_arena.clock cimport now
-from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_next
+from mcts_arena.rng cimport Rng, rng_seed, rng_below
 from mcts_arena.games.state cimport alloca, GameState, Leaf, ONGOING, DRAW
 from mcts_arena.players.search.ordering cimport sort_moves
 
@@ -32,10 +32,11 @@ from mcts_arena import budgets as _budgets
 cdef double TIME_CAP = _budgets.TIME_MAX        # no search runs longer, whatever its budget
 cdef long NODES_CAP = _budgets.SIMS_MAX
 
-DEF MAX_PLY = 128
-DEF HISTORY_SIZE = 65536
-DEF NULL_R = 2                  # null-move depth reduction
-DEF LMR_FULL = 4                # moves searched at full depth before late move reductions
+cdef enum:
+    MAX_PLY = 128
+    HISTORY_SIZE = 65536
+    NULL_R = 2                  # null-move depth reduction
+    LMR_FULL = 4                # moves searched at full depth before late move reductions
 cdef double NULL_WINDOW = 1e-7  # the width of a null window (values are doubles)
 
 

@@ -48,7 +48,8 @@ cdef double LO = -1.0       # the bounds L, U of every value (evaluations, rewar
 cdef double HI = 1.0
 cdef double EPS = 1e-12     # cut tests allow this much rounding
 
-DEF MAX_DEPTH = 64
+cdef enum:
+    MAX_DEPTH = 64
 
 # Algorithms.
 cdef enum:
@@ -220,7 +221,7 @@ cdef class StarSearch:
         cdef double* lo = <double*>alloca(k * sizeof(double))
         cdef double* hi = <double*>alloca(k * sizeof(double))
         cdef signed char* sign = <signed char*>alloca(k * sizeof(signed char))
-        cdef int n, i, j, me = s.player
+        cdef int n, i, me = s.player
         cdef double v, a, b, slo = 0.0, shi = 0.0, total = 0.0
         cdef bint leaf
         n = s.chance_outcomes(outs, probs)
@@ -362,7 +363,7 @@ cdef class StarSearch:
         outcome weighted by its count / samples. Returns the number of distinct outcomes."""
         cdef int c = self.samples, i, j, m, d = 0
         cdef bint found
-        for i in range(c):
+        for i in range(c):  # no-cython-lint: the count is the point
             m = s.sample_chance(&self.rng)
             found = False
             for j in range(d):
@@ -407,7 +408,6 @@ cdef class StarSearch:
             raise ValueError("no move to choose: the game is over or the dice are to be rolled")
         cdef double t0 = now(), value = 0.0
         cdef int* moves = <int*>malloc(s.max_moves * sizeof(int))
-        cdef double* vals
         cdef int n, d, i, j, t, best, done = 0, limit, me = s.player
         cdef double v, bestv, alpha
         if moves == NULL:

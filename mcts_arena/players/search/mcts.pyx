@@ -54,13 +54,13 @@ leaf's value is the evaluation after its move where it was created. A node is no
 so MCTS-Solver proves nothing below the root (the root's children, one fixed position away,
 are proven as in closed loop). Not with exp1, pu, rave or mb (spec.py refuses them).
 """
-from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.math cimport log, sqrt, exp
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
-from mcts_arena.games.state cimport GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP
+from mcts_arena.games.state cimport (GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP,
+                                     PLAYOUT_PLIES_MAX)
 from mcts_arena.clock cimport now
 from mcts_arena.players.search.alphabeta cimport ab_playout_move
 
@@ -69,9 +69,10 @@ from mcts_arena import budgets as _budgets
 cdef double TIME_CAP = _budgets.TIME_MAX        # no search runs longer, whatever its budget
 cdef long SIMS_CAP = _budgets.SIMS_MAX
 
-DEF MAX_PATH = 4096
-DEF MARK_SIZE = 65536
-DEF UCB_CACHE = 64      # _select: exploration terms cached per visit count below this
+cdef enum:
+    MAX_PATH = 4096
+    MARK_SIZE = 65536
+    UCB_CACHE = 64      # _select: exploration terms cached per visit count below this
 
 cdef enum:
     VISITED = 1          # Node.real's bits
@@ -628,7 +629,7 @@ cdef class MCTSSearch:
             self.playout_plies += counts[1]
             return _reward0(res)
         if self.o.fast_random and not self.tracing:
-            return _reward0(s.random_playout(&self.rng, 100000))
+            return _reward0(s.random_playout(&self.rng, PLAYOUT_PLIES_MAX))
         if self.o.policy_fast and not self.tracing:
             # the game's own whole-playout path for its policy (Hex bridge playouts); -3: none
             res = s.policy_playout(self.o.policy, &self.rng)
@@ -658,7 +659,7 @@ cdef class MCTSSearch:
                 m = s.sample_chance(&self.rng)     # the dice, by their probabilities
             else:
                 n = s.gen_moves(moves)
-                if n == 0 or depth >= 100000:
+                if n == 0 or depth >= PLAYOUT_PLIES_MAX:
                     r0 = 0.0
                     break
                 m = self._playout_move(s, moves, n)
@@ -713,7 +714,7 @@ cdef class MCTSSearch:
             self._descend(s, child, &depth)
             node = child
         self._backprop(depth, r0)
-        for i in range(depth):
+        for i in range(depth):  # no-cython-lint: the count is the point
             s.undo_move()
 
     cdef inline void _descend(self, GameState s, int child, int* depth) noexcept nogil:
@@ -939,7 +940,7 @@ cdef class MCTSSearch:
                 nd.v += (x - nd.v) / nd.visits
             if nd.proven != 0 and i > 0:
                 r0 = nd.proven if nd.mover == 0 else -nd.proven
-        for i in range(plies):
+        for i in range(plies):  # no-cython-lint: the count is the point
             s.undo_move()
 
     # ---- RAVE -----------------------------------------------------------------------------
@@ -1064,7 +1065,7 @@ cdef class MCTSSearch:
         cdef bint settled = False
         cdef long done = 0
         cdef long nsims
-        cdef int i, best, root_first
+        cdef int i, best
         cdef Node* root
         cdef Node* c
         if not (0.0 <= seconds <= TIME_CAP):
