@@ -1,4 +1,4 @@
-"""A Python player for mcts_arena: `py(examples/example_player.py:WinFirst)` (see README)."""
+"""A Python player for mcts_arena: `py(examples/example_player.py:WinFirst)` (see docs/engines.md)."""
 import random
 
 

@@ -268,8 +268,8 @@ def test_example_player_from_the_readme_plays_and_wins_when_it_can():
     assert s.format_move(move) == "b3" and stats["nodes"] == 5
 
 
-def test_readme_example_player_is_the_shipped_one():
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+def test_documented_example_player_is_the_shipped_one():
+    readme = (Path(__file__).parent.parent / "docs" / "engines.md").read_text()
     blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
     block = next((b for b in blocks if "class WinFirst" in b), "")
     assert "class WinFirst" in block and len(block.strip().splitlines()) <= 12

@@ -44,7 +44,7 @@ def players_cmd(game: str | None) -> None:
                "1983), MCMS(cN,...) (Monte Carlo *-minimax), gnubg(plies=N) (backgammon: GNU "
                "Backgammon, one point match)")
     click.echo('external: GTP(cmd="./engine ...", name=N), py(module:Class, key=value...) '
-               "(see README)")
+               "(see docs/engines.md)")
     click.echo("tokens and options (a placeholder is the letter its meaning uses):")
     for tok, meaning in players.describe_tokens(game):
         click.echo(f"  {tok:12s} {meaning}")
