@@ -252,7 +252,7 @@ def test_a_run_replays_with_its_dice(run, tmp_path):
     lines = r.output.splitlines()
     assert any(". dice " in x for x in lines) and any(". seat 0 " in x for x in lines)
     assert lines[-1].startswith("result: seat")
-    # the report judges the pair like any other (issue 19's pair statistics)
+    # the report judges the pair like any other (the seat-swapped pair statistics)
     row = json.loads(run("report", str(out), "--format", "json").output)[0]
     assert sum(row["pentanomial"]) == 1 and row["pair_ci_low"] <= row["pair_score"] <= \
         row["pair_ci_high"]

@@ -1,4 +1,4 @@
-"""Property-based fuzzing of the promise of docs/reliability.md (issue 24): whatever config or
+"""Property-based fuzzing of the promise of docs/reliability.md: whatever config or
 player spec a user writes, `arena` exits 0, or prints one line `arena: error: ...` and exits 2
 with nothing written. Bounded (a few seconds): fixed example counts, no deadline, derandomized
 so CI sees the same examples every run.

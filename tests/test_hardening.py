@@ -1,4 +1,4 @@
-"""Bad inputs a new user tried (issue 15): each gets one line `arena: error: ...`, exit status 2,
+"""Bad inputs a new user is likely to try: each gets one line `arena: error: ...`, exit status 2,
 and leaves the directory exactly as it was (checked by hashing every file under it).
 
 Player strings go through the fake provider (tests/fakes.py), except where a case says

@@ -1,5 +1,5 @@
-"""Issue 24, nothing lost without a word: one test group per class of failure the issue lists
-(docs/reliability.md). Every refusal is one line `arena: error: ...`, the documented exit
+"""Nothing lost without a word: one test group per class of failure docs/reliability.md
+lists. Every refusal is one line `arena: error: ...`, the documented exit
 status, and no file created, changed or removed (checked by hashing the tree); a full disk
 stops the run with status 1 and keeps every finished game.
 

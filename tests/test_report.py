@@ -226,7 +226,7 @@ def test_linked_pairings_get_bradley_terry_ratings(stores, tmp_path):
     assert tables.experiment_ratings([r for r in e.rows if r["opponent"] == "Random"]) is None
 
 
-# ---- documents for a paper (issue 21) --------------------------------------------------------
+# ---- documents for a paper --------------------------------------------------------
 def test_markdown_and_latex_link_pictures_by_relative_paths(stores, tmp_path, monkeypatch):
     """A report of results given by absolute paths embedded those absolute paths."""
     import re
