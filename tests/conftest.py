@@ -9,7 +9,9 @@
   slow, process, ray and browser tests.
 """
 import pytest
+from click.testing import CliRunner
 
+from mcts_arena.cli import cli
 from mcts_arena.runner import config
 
 
@@ -18,3 +20,14 @@ def fake_players(monkeypatch):
     """The runner's players are the fakes of tests/fakes.py (MCTS_ARENA_PLAYERS=fakes)."""
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     return "fakes"
+
+
+@pytest.fixture
+def run():
+    """`run("play", ...)`: the arena command in this process (click's CliRunner), exceptions
+    raised rather than turned into an exit status."""
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+    return invoke

@@ -7,10 +7,8 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
 from mcts_arena import games, players
-from mcts_arena.cli import cli
 from mcts_arena.errors import ConfigError, SpecError
 from mcts_arena.runner import config
 from mcts_arena.runner.match import play_job_list
@@ -155,15 +153,6 @@ def test_pig_optimal_plays_the_solution():
 
 
 # ---- the command line ---------------------------------------------------------------------
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(cli, list(args), catch_exceptions=False)
-    return invoke
-
 
 def test_play_pig_optimal_against_random(run):
     r = run("play", "pig", "PigOptimal", "Random", "--seed", "2")
