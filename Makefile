@@ -27,9 +27,13 @@ run: build
 	$(VENV)/bin/arena run configs/quickstart.yaml --jobs 0
 	$(VENV)/bin/arena report results/quickstart --compare paper
 
-# Everything, as CI runs it (markers: slow, process, ray, browser; see pyproject.toml).
+# Everything, as CI runs it (markers: slow, process, ray, browser; see pyproject.toml), on
+# every core (pytest-xdist; tests/conftest.py keeps the tests that share a module's fixture or
+# a Ray cluster in one worker). TEST_WORKERS=0 runs it in this process alone.
+TEST_WORKERS ?= auto
+TEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup
 test: build browser gnubg
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests $(TEST_PARALLEL)
 
 # The browser tests (arena serve's page, the html report) drive Debian's Chromium through its
 # chromedriver: installed with apt when missing and this is root (CI: a fresh Debian machine);
@@ -44,7 +48,7 @@ browser:
 	  fi; \
 	fi
 
-# GNU Backgammon for the gnubg player's tests (issue 20): installed with apt when missing and
+# GNU Backgammon for the gnubg player's tests: installed with apt when missing and
 # this runs as root; elsewhere those tests skip, saying why.
 gnubg:
 	@command -v gnubg >/dev/null || [ -x /usr/games/gnubg ] || \
@@ -66,7 +70,7 @@ record-headline: build
 
 # The inner loop: every test but the slow, process, Ray and browser ones (under a minute).
 test-fast: build
-	$(PY) -m pytest tests -m "not slow and not process and not ray and not browser"
+	$(PY) -m pytest tests $(TEST_PARALLEL) -m "not slow and not process and not ray and not browser"
 
 # The Python with ruff, the Cython with cython-lint (unused names and imports; line style is
 # ruff's job, so its pycodestyle pass is off). The environment is made only when there is none

@@ -1,4 +1,5 @@
-"""A Python player for mcts_arena: `py(examples/example_player.py:WinFirst)` (see README)."""
+"""A Python player for mcts_arena: `py(examples/example_player.py:WinFirst)`
+(see docs/engines.md)."""
 import random
 
 

@@ -1,4 +1,4 @@
-"""Pig's rule of thumb as a player: `py(examples/pig_hold.py:HoldAt, k=20)` (see README).
+"""Pig's rule of thumb as a player: `py(examples/pig_hold.py:HoldAt, k=20)` (see docs/engines.md).
 
 Roll until the turn total reaches `k` (20 by default: with a six-sided die a roll gains 4 on
 average and loses the turn total with probability 1/6, so at 20 the expected gain and loss of

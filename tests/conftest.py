@@ -9,7 +9,9 @@
   slow, process, ray and browser tests.
 """
 import pytest
+from click.testing import CliRunner
 
+from mcts_arena.cli import cli
 from mcts_arena.runner import config
 
 
@@ -18,3 +20,37 @@ def fake_players(monkeypatch):
     """The runner's players are the fakes of tests/fakes.py (MCTS_ARENA_PLAYERS=fakes)."""
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     return "fakes"
+
+
+@pytest.fixture
+def run():
+    """`run("play", ...)`: the arena command in this process (click's CliRunner), exceptions
+    raised rather than turned into an exit status."""
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+    return invoke
+
+
+# ---- running in parallel (pytest-xdist) ---------------------------------------------------
+# `make test` runs the suite on every core with `-n auto --dist loadgroup`: tests go to the
+# workers one by one, except those given an xdist_group here, which all run in one worker:
+# - the tests of a module that use one of its module-scoped fixtures (a store played once, a
+#   Ray cluster, a served application): split over workers, each would build it again;
+# - every `ray` test: one local Ray cluster at a time on the machine.
+# Without xdist the marks are inert. Every test writes only under its own tmp_path (or a
+# fixture's tmp_path_factory folder), never into the checkout, so workers never share a file.
+def _shares_a_module_fixture(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values())
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("ray") is not None:
+            item.add_marker(pytest.mark.xdist_group("ray"))
+        elif _shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))

@@ -1,6 +1,9 @@
 """Helpers the tests share (not tests themselves): the environment of an `arena` subprocess
-with the fake players, counting stored games, waiting for a condition, a GameRecord to store;
+with the fake players, counting stored games, hashing a directory tree, playing an experiment
+into a directory, waiting for a condition, a GameRecord to store;
 GTP engines (tests/data/external/fake_gtp.py) and one-game jobs for the external players."""
+import hashlib
+import importlib
 import importlib.util
 import os
 import shlex
@@ -12,7 +15,9 @@ from pathlib import Path
 
 from mcts_arena import games, players
 from mcts_arena.runner import config
+from mcts_arena.runner import plan as plan_mod
 from mcts_arena.runner.config import Openings
+from mcts_arena.runner.experiment import run_experiment
 from mcts_arena.runner.match import GameRecord, play_game
 from mcts_arena.runner.plan import GameSpec, Job
 
@@ -40,13 +45,38 @@ def arena_env():
 
 
 def stored(db: Path) -> int:
+    """Games in the store file `db` (0 while it does not exist or is not yet readable)."""
     if not db.exists():
         return 0
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
             return c.execute("SELECT COUNT(*) FROM game").fetchone()[0]
-    except sqlite3.OperationalError:
+    except sqlite3.Error:
         return 0
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every path under `root` with its bytes' hash (a directory or a link by its kind): any
+    file made, changed or removed shows, and a failed comparison names it."""
+    out = {}
+    for p in sorted(Path(root).rglob("*")):
+        rel = str(p.relative_to(root))
+        if p.is_symlink():
+            out[rel] = b"link:" + str(p.readlink()).encode()
+        elif p.is_file():
+            out[rel] = hashlib.sha256(p.read_bytes()).digest()
+        else:
+            out[rel] = b"dir"
+    return out
+
+
+def play_into(text: str, directory: Path, provider: str, workers: int = 2) -> Path:
+    """Run the experiment of config `text` into `directory` with the players of `provider`
+    (the real players, or the fakes); the directory."""
+    exp = config.loads(text, players=importlib.import_module(provider))
+    run_experiment(exp, plan_mod.make_plan(exp), directory, workers=workers, progress=False,
+                   players=provider)
+    return directory
 
 
 def wait_for(pred, timeout=60.0):

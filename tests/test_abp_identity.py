@@ -1,5 +1,5 @@
-"""The αβ playouts of every game choose the moves they chose before issue 23's third round
-changed the depth-1 search they share (leaf_after, one tanh per uncut node, the killer tried
+"""The αβ playouts of every game choose the moves they chose before a change of the depth-1
+search they share (leaf_after, one tanh per uncut node, the killer tried
 before the moves are listed): a node's cut-offs and the order of its leaves may change, the
 value its caller takes may not. The digests below were printed by main's build at 0300c64,
 before that round; a change of the playouts' moves on purpose must record new ones and say

@@ -1,4 +1,4 @@
-"""The Python API (issue 21): the README's example runs as written (a fresh directory, the real
+"""The Python API: the example in docs/experiments.md runs as written (a fresh directory, the real
 players at a small fixed budget), and a changed budget is refused as `arena run` refuses it."""
 import re
 import subprocess
@@ -10,17 +10,17 @@ import pytest
 from mcts_arena import api
 from mcts_arena.errors import UserError
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "experiments.md"
 
 
 def _example() -> str:
-    text = README.read_text(encoding="utf-8")
+    text = DOC.read_text(encoding="utf-8")
     m = re.search(r"<!-- api-example:[^>]*-->\n```python\n(.*?)```", text, re.S)
-    assert m, "the README's API example block is missing"
+    assert m, "docs/experiments.md's API example block is missing"
     return m.group(1)
 
 
-def test_the_readme_example_runs_as_a_script(tmp_path):
+def test_the_documented_example_runs_as_a_script(tmp_path):
     """Saved as a file and run by a fresh Python, as a user runs it: the spawned workers import
     the script, so only its guard keeps them from playing it again."""
     script = tmp_path / "example.py"

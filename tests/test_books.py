@@ -1,4 +1,4 @@
-"""Opening books (issue 21): `arena openings` writes one, `arena run --openings FILE` (or
+"""Opening books: `arena openings` writes one, `arena run --openings FILE` (or
 `openings: {file: ..., order: ...}`) starts pair k of every pairing from one line, both games of
 a pair from the same line; a bad line is one error naming the file and line; a changed book
 refuses a resume; `--balanced` keeps what the reference search values near even."""

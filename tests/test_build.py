@@ -1,6 +1,6 @@
 """A quiet build: setup.py reads its configuration without a setuptools warning, and Hex's core
-compiles without a compiler warning (issue 21: every build printed a setuptools "beta" warning
-and a -Wmaybe-uninitialized in Hex.do_move)."""
+compiles without a compiler warning (a setuptools "beta" warning and a
+-Wmaybe-uninitialized in Hex.do_move are what such warnings looked like)."""
 import shlex
 import subprocess
 import sys

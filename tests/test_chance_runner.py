@@ -7,10 +7,8 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
 from mcts_arena import games, players
-from mcts_arena.cli import cli
 from mcts_arena.errors import ConfigError, SpecError
 from mcts_arena.runner import config
 from mcts_arena.runner.match import play_job_list
@@ -156,15 +154,6 @@ def test_pig_optimal_plays_the_solution():
 
 # ---- the command line ---------------------------------------------------------------------
 
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(cli, list(args), catch_exceptions=False)
-    return invoke
-
-
 def test_play_pig_optimal_against_random(run):
     r = run("play", "pig", "PigOptimal", "Random", "--seed", "2")
     assert r.exit_code == 0, r.output
@@ -252,7 +241,7 @@ def test_a_run_replays_with_its_dice(run, tmp_path):
     lines = r.output.splitlines()
     assert any(". dice " in x for x in lines) and any(". seat 0 " in x for x in lines)
     assert lines[-1].startswith("result: seat")
-    # the report judges the pair like any other (issue 19's pair statistics)
+    # the report judges the pair like any other (the seat-swapped pair statistics)
     row = json.loads(run("report", str(out), "--format", "json").output)[0]
     assert sum(row["pentanomial"]) == 1 and row["pair_ci_low"] <= row["pair_score"] <= \
         row["pair_ci_high"]

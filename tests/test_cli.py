@@ -7,15 +7,6 @@ from click.testing import CliRunner
 from mcts_arena.cli import cli
 
 
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(cli, list(args), catch_exceptions=False)
-    return invoke
-
-
 def test_help_on_every_command(run):
     top = run("--help")
     assert top.exit_code == 0

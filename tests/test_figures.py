@@ -187,7 +187,7 @@ def test_empty_inputs_still_draw(tmp_path):
         assert _png_size(figures.bracket_plot(b, tmp_path / f"b{len(entrants)}.png"))[0] > 0
 
 
-# ---- fit for a paper (issue 21) ----------------------------------------------------------------
+# ---- fit for a paper ----------------------------------------------------------------
 class _Sweep:
     game, player, opponent, param, symbol = "breakthrough", "MCTS(bl,im{})", "MCTS(bl)", "im", "α"
     title = "MCTS(bl,imα) vs MCTS(bl) (breakthrough)"

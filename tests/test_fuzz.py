@@ -1,17 +1,17 @@
-"""Property-based fuzzing of the promise of docs/reliability.md (issue 24): whatever config or
+"""Property-based fuzzing of the promise of docs/reliability.md: whatever config or
 player spec a user writes, `arena` exits 0, or prints one line `arena: error: ...` and exits 2
 with nothing written. Bounded (a few seconds): fixed example counts, no deadline, derandomized
 so CI sees the same examples every run.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 from pathlib import Path
 
 import yaml
 from click.testing import CliRunner
+from helpers import tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -72,18 +72,13 @@ def configs(draw) -> str:
     return text
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).digest()
-            if p.is_file() else b"dir" for p in sorted(root.rglob("*"))}
-
-
 def _promise(res, before: dict, root: Path) -> None:
     assert res.exit_code in (0, 2), (res.exit_code, res.output, res.exception)
     assert "Traceback" not in res.output
     if res.exit_code == 2:
         lines = res.output.strip("\n").splitlines()
         assert len(lines) == 1 and lines[0].startswith("arena: error: "), res.output
-        assert _tree(root) == before, "a refused command changed files"
+        assert tree(root) == before, "a refused command changed files"
 
 
 @SETTINGS
@@ -92,7 +87,7 @@ def test_any_config_is_run_or_refused_in_one_line(text):
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
         (root / "c.yaml").write_text(text, encoding="utf-8")
-        before = _tree(root)
+        before = tree(root)
         old = os.getcwd()
         os.chdir(root)
         try:
@@ -107,7 +102,7 @@ def test_any_config_is_run_or_refused_in_one_line(text):
 def test_any_player_spec_is_played_or_refused_in_one_line(spec, game):
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
-        before = _tree(root)
+        before = tree(root)
         old = os.getcwd()
         os.chdir(root)
         try:

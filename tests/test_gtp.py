@@ -268,8 +268,8 @@ def test_example_player_from_the_readme_plays_and_wins_when_it_can():
     assert s.format_move(move) == "b3" and stats["nodes"] == 5
 
 
-def test_readme_example_player_is_the_shipped_one():
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+def test_documented_example_player_is_the_shipped_one():
+    readme = (Path(__file__).parent.parent / "docs" / "engines.md").read_text()
     blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
     block = next((b for b in blocks if "class WinFirst" in b), "")
     assert "class WinFirst" in block and len(block.strip().splitlines()) <= 12
@@ -438,7 +438,7 @@ def test_arena_play_reports_a_forfeit_and_a_crash_in_one_line():
     assert last.startswith("result: Random wins (second player) by an illegal move (seat 0 GTP(")
     assert "name=fake_illegal): illegal move 'z9-z9' answered to genmove w (legal: " in last
     res = CliRunner().invoke(cli, ["play", "breakthrough", fake("crash"), "Random"])
-    assert res.exit_code == 3           # nothing measured: the all-error status (issue 24)
+    assert res.exit_code == 3           # nothing measured: the all-error status
     last, error = res.output.splitlines()[-2:]
     assert error.startswith("arena: error: the game could not be played: seat 0 GTP(")
     assert last == "result: error game (nothing measured; the error follows)"   # said once
@@ -490,7 +490,7 @@ def test_boardsize_switches_a_game_whose_size_is_a_parameter():
     assert srv.spec.game == "gomoku(size=11,exact=1)"
 
 
-# ---- Hex over GTP at every size (issue 21) ---------------------------------------------------
+# ---- Hex over GTP at every size ---------------------------------------------------
 def test_arena_gtp_serves_hex_at_every_size_in_its_range():
     """`arena gtp MCTS --game hex` answered '? unacceptable size' to every boardsize."""
     sizes = list(range(3, 20))

@@ -1,17 +1,16 @@
-"""Bad inputs a new user tried (issue 15): each gets one line `arena: error: ...`, exit status 2,
+"""Bad inputs a new user is likely to try: each gets one line `arena: error: ...`, exit status 2,
 and leaves the directory exactly as it was (checked by hashing every file under it).
 
 Player strings go through the fake provider (tests/fakes.py), except where a case says
 "real players" (the spec's own budget checks).
 """
-import hashlib
 import os
 import shutil
 import sqlite3
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import tree
 
 from mcts_arena import budgets, games, players
 from mcts_arena.cli import cli
@@ -26,17 +25,6 @@ M = "matches:\n  - {player: Random, opponent: 'Random(im0.5)'}\n"
 TIME = "a number of seconds from 0.0001 to 3600"
 SIMS = "an integer from 1 to 100000000"
 GAMES = "an integer from 1 to 100000"
-
-
-def tree_hash(root: Path) -> str:
-    """Every path under root with its bytes (directories too): any change shows."""
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        h.update(str(p.relative_to(root)).encode() + b"\0")
-        if p.is_file() and not p.is_symlink():
-            h.update(p.read_bytes())
-        h.update(b"\1")
-    return h.hexdigest()
 
 
 @pytest.fixture(scope="module")
@@ -189,11 +177,11 @@ def test_bad_input_is_one_line_exit_2_and_changes_nothing(world, monkeypatch, pa
         monkeypatch.delenv(config.PLAYERS_ENV)
     if path:
         (world / path).write_text(text)
-    before = tree_hash(world)
+    before = tree(world)
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 2, res.output
     assert res.output == f"arena: error: {message}\n"
-    assert tree_hash(world) == before
+    assert tree(world) == before
 
 
 def test_the_corpus_is_large_enough():
@@ -209,13 +197,13 @@ def test_the_corpus_is_large_enough():
 def test_spec_budgets_in_range_real_players(world, monkeypatch, spec, message):
     monkeypatch.delenv(config.PLAYERS_ENV)
     (world / "b.yaml").write_text(HEAD + f"matches:\n  - {{player: '{spec}', opponent: MCTS}}\n")
-    before = tree_hash(world)
+    before = tree(world)
     res = CliRunner().invoke(cli, ["run", "b.yaml", "--dry-run"])
     assert res.exit_code == 2 and res.output.count("\n") == 1
     assert res.output.startswith(f"arena: error: b.yaml: matches[0].player: bad player '{spec}': "
                                  f"value out of range in token ")
     assert res.output.rstrip().endswith(message)
-    assert tree_hash(world) == before
+    assert tree(world) == before
 
 
 def test_busy_directory_refused_before_any_output(world, monkeypatch):
@@ -223,14 +211,14 @@ def test_busy_directory_refused_before_any_output(world, monkeypatch):
     (world / "c.yaml").write_text(GOOD.replace("Random(im0.5)", "Random"))
     fd = acquire_lock(world / "good")          # as a running 'arena run' holds it
     try:
-        before = tree_hash(world)
+        before = tree(world)
         for args in (["tournament", "fet", "--sims", "5", "--out", "good"],
                      ["run", "c.yaml", "--out", "good"]):
             res = CliRunner().invoke(cli, args)
             assert res.exit_code == 2
             assert res.output == ("arena: error: good is in use by another 'arena run' (lock "
                                   "good/.lock is held); wait for it to finish\n")
-        assert tree_hash(world) == before
+        assert tree(world) == before
     finally:
         os.close(fd)
 
@@ -249,10 +237,10 @@ def test_ctrl_c_during_start_up_exits_130(world, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(config, "load", interrupted)
-    before = tree_hash(world)
+    before = tree(world)
     res = CliRunner().invoke(cli, ["run", "c.yaml"])
     assert res.exit_code == 130 and res.output == "arena: interrupted\n"
-    assert tree_hash(world) == before
+    assert tree(world) == before
 
 
 def test_lowered_games_says_what_is_stored_and_what_the_plan_covers(world):

@@ -252,7 +252,7 @@ def test_repetition_is_a_draw_on_first_repeat():
 def test_fast_playout_plays_the_rules_game_for_game():
     """random_playout (local copies, no undo records) and the generic do/undo loop draw the
     same moves from the same generator, so they must end every game alike: repetition draws
-    included, against positions the game itself reached before the playout (issue 23)."""
+    included, against positions the game itself reached before the playout."""
     rng = random.Random(12)
     draws = 0
     for _ in range(40):

@@ -1,4 +1,4 @@
-"""The MIA-like αβ's switches (issue 23): pvs, qs, nm, etc, lmr. Off, they are today's αβ node
+"""The MIA-like αβ's switches: pvs, qs, nm, etc, lmr. Off, they are today's αβ node
 for node (tests/test_loa_speed.py checks its digests); each changes the search when on; PVS
 alone keeps the minimax value; the LOA hooks they use (captures, the pass) follow the rules."""
 import pytest

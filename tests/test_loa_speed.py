@@ -218,7 +218,7 @@ def _recorded(scale):
 
 
 @pytest.mark.parametrize("scale", ["quick", pytest.param("full", marks=pytest.mark.slow)])
-def test_loa_behaves_as_main_did_before_issue_23(scale):
+def test_loa_plays_as_the_recorded_build_did(scale):
     """αβ playout moves for fixed seeds, MCTS trees, αβ searches, evaluations to the last bit
     and the rules hash as recorded (tools/loa_identity.py); the fast random
     playout, corrected on purpose (repetition draws), differs from main's and hashes as

@@ -10,7 +10,6 @@ import importlib
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import stored
 
 from mcts_arena import provenance
 from mcts_arena.cli import cli
@@ -50,14 +50,6 @@ def fake_config(matches: str, games: int) -> str:
 def _games(directory):
     with Store.open(directory) as s:
         return sorted((g["game_id"], g["winner"], tuple(g["moves"])) for g in s.games())
-
-
-def _stored(directory) -> int:
-    try:
-        with sqlite3.connect(f"file:{directory / DB_NAME}?mode=ro", uri=True) as c:
-            return c.execute("SELECT count(*) FROM game").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def _no_ray_lines(text: str) -> None:
@@ -244,11 +236,11 @@ def test_driver_killed_then_run_again_resumes(tmp_path, ray_cluster, fake_player
             "--ray-address", ray_cluster.address]
     proc = _arena(args)
     deadline = time.monotonic() + 90
-    while _stored(out) < 3 and proc.poll() is None and time.monotonic() < deadline:
+    while stored(out / DB_NAME) < 3 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     _, err = proc.communicate()
-    at_kill = _stored(out)
+    at_kill = stored(out / DB_NAME)
     assert proc.returncode == -signal.SIGKILL and 3 <= at_kill < 16, (at_kill, err)
     # a terminal's view of the killed run: our one line, nothing from Ray
     assert re.match(r"rayfake: 1 pairing\(s\), 16 games \(0 stored, 16 to play\), Ray cluster "

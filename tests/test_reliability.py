@@ -1,5 +1,5 @@
-"""Issue 24, nothing lost without a word: one test group per class of failure the issue lists
-(docs/reliability.md). Every refusal is one line `arena: error: ...`, the documented exit
+"""Nothing lost without a word: one test group per class of failure docs/reliability.md
+lists. Every refusal is one line `arena: error: ...`, the documented exit
 status, and no file created, changed or removed (checked by hashing the tree); a full disk
 stops the run with status 1 and keeps every finished game.
 
@@ -9,7 +9,6 @@ disk.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import arena_env, stored, wait_for
+from helpers import arena_env, stored, tree, wait_for
 
 from mcts_arena import inputs
 from mcts_arena.cli import cli
@@ -33,16 +32,6 @@ from mcts_arena.runner import writer as writer_mod
 
 CFG = ("name: r\ngame: tictactoe\nbudget: {sims: 5}\ngames: 4\nseed: 3\n"
        "matches:\n  - {player: Random, opponent: MCTS}\n")
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    """Every path under `root` with its bytes' hash: any file made, changed or removed shows."""
-    out = {}
-    for p in sorted(Path(root).rglob("*")):
-        rel = str(p.relative_to(root))
-        out[rel] = hashlib.sha256(p.read_bytes()).digest() if p.is_file() and \
-            not p.is_symlink() else b"dir"
-    return out
 
 
 def one_line(res, status: int = 2) -> str:

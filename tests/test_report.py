@@ -1,7 +1,6 @@
 """`arena report`: numbers against a direct count of the store, every format parses, sweep plots,
 Kalah pair rule, the paper beside ours, read-only, and one-line errors."""
 import hashlib
-import importlib
 import io
 import json
 import sqlite3
@@ -10,14 +9,13 @@ import zlib
 import pandas
 import pytest
 from click.testing import CliRunner
+from helpers import play_into
 
 from mcts_arena import stats
 from mcts_arena.cli import cli
 from mcts_arena.report import render, tables
 from mcts_arena.report.tables import build_report, compare_paper, find_sweeps
 from mcts_arena.runner import config
-from mcts_arena.runner import plan as plan_mod
-from mcts_arena.runner.experiment import run_experiment
 
 REAL = ("name: rep\ngame: tictactoe\nbudget: {sims: 20}\ngames: 6\nseed: 5\n"
         "matches:\n"
@@ -28,18 +26,11 @@ KALAH = ("name: kal\ngame: kalah\nbudget: {sims: 5}\ngames: 8\nseed: 2\n"
          "  - {player: Boom, opponent: Random}\n")
 
 
-def _run(text, directory, provider):
-    exp = config.loads(text, players=importlib.import_module(provider))
-    run_experiment(exp, plan_mod.make_plan(exp), directory, workers=2, progress=False,
-                   players=provider)
-    return directory
-
-
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
     base = tmp_path_factory.mktemp("stores")
-    real = _run(REAL, base / "rep", "mcts_arena.players")
-    kal = _run(KALAH, base / "kal", "fakes")
+    real = play_into(REAL, base / "rep", "mcts_arena.players")
+    kal = play_into(KALAH, base / "kal", "fakes")
     return real, kal
 
 
@@ -228,7 +219,7 @@ def test_linked_pairings_get_bradley_terry_ratings(stores, tmp_path):
     assert tables.experiment_ratings([r for r in e.rows if r["opponent"] == "Random"]) is None
 
 
-# ---- documents for a paper (issue 21) --------------------------------------------------------
+# ---- documents for a paper --------------------------------------------------------
 def test_markdown_and_latex_link_pictures_by_relative_paths(stores, tmp_path, monkeypatch):
     """A report of results given by absolute paths embedded those absolute paths."""
     import re

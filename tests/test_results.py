@@ -1,6 +1,5 @@
 """`mcts_arena.results`: the stored games as a DataFrame, against the SQLite rows and against
 `arena report`'s numbers (JSON and CSV)."""
-import importlib
 import io
 import json
 import sqlite3
@@ -9,14 +8,12 @@ import zlib
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from helpers import play_into
 
 from mcts_arena import results
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.report.render import report_frame
-from mcts_arena.runner import config
-from mcts_arena.runner import plan as plan_mod
-from mcts_arena.runner.experiment import run_experiment
 
 TTT = ("name: ttt\ngame: tictactoe\nbudget: {sims: 20}\ngames: 8\nseed: 11\n"
        "matches:\n  - {player: 'MCTS(im0.4)', opponent: MCTS}\n"
@@ -27,18 +24,11 @@ KALAH = ("name: kal\ngame: kalah\nbudget: {sims: 5}\ngames: 6\nseed: 2\n"
          "  - {player: Boom, opponent: Random}\n")
 
 
-def _run(text, directory, provider):
-    exp = config.loads(text, players=importlib.import_module(provider))
-    run_experiment(exp, plan_mod.make_plan(exp), directory, workers=2, progress=False,
-                   players=provider)
-    return directory
-
-
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
     base = tmp_path_factory.mktemp("res")
-    return (_run(TTT, base / "ttt", "mcts_arena.players"),
-            _run(KALAH, base / "kal", "fakes"))
+    return (play_into(TTT, base / "ttt", "mcts_arena.players"),
+            play_into(KALAH, base / "kal", "fakes"))
 
 
 def test_one_row_per_stored_game_with_the_documented_columns(stores):

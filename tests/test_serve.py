@@ -3,8 +3,6 @@ the lock, rates), the web application answering over real HTTP on a loopback por
 equal to the report's, pictures, games, boards, ETags), what it refuses (ids not ours, paths
 out of the root, foreign hosts), damaged and foreign stores shown as such, nothing written,
 and the command's one-line errors. The browser test is tests/test_serve_browser.py."""
-import hashlib
-import importlib
 import json
 import os
 import shutil
@@ -20,14 +18,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import play_into, tree
 
 from mcts_arena.cli import cli
 from mcts_arena.provenance import build_identity
 from mcts_arena.report import tables
 from mcts_arena.results.store import DB_NAME, Store
-from mcts_arena.runner import config
-from mcts_arena.runner import plan as plan_mod
-from mcts_arena.runner.experiment import run_experiment
 from mcts_arena.runner.recount import recount
 from mcts_arena.runner.writer import Writer, write_aggregates
 from mcts_arena.serve import catalog, live
@@ -42,17 +38,7 @@ SVG = "{http://www.w3.org/2000/svg}svg"
 
 
 def _run(text: str, directory: Path) -> None:
-    exp = config.loads(text, players=importlib.import_module("mcts_arena.players"))
-    run_experiment(exp, plan_mod.make_plan(exp), directory, workers=1, progress=False)
-
-
-def tree_hash(root: Path) -> str:
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        h.update(str(p.relative_to(root)).encode() + b"\0")
-        if p.is_file() and not p.is_symlink():
-            h.update(p.read_bytes())
-    return h.hexdigest()
+    play_into(text, directory, "mcts_arena.players", workers=1)
 
 
 @pytest.fixture(scope="module")
@@ -179,13 +165,13 @@ def test_a_store_of_schema_1_is_shown_and_its_games_unrecorded(root, tmp_path):
                     "DROP TABLE tally; DROP TABLE pair_tally; DROP INDEX game_finished; "
                     "DROP INDEX game_error; ALTER TABLE pair DROP COLUMN points;")
     c.close()
-    before = tree_hash(tmp_path)
+    before = tree(tmp_path)
     s = catalog.summary(catalog.Entry("bt", tmp_path / "bt"))
     assert s["state"] == "finished" and s["builds"][0]["build"] is None
     assert s["builds"][0]["games"] == 12
     rows = json.loads(live.Live(tmp_path).experiment("bt").body)["rows"]
     assert [r["builds"] for r in rows] == [{"unrecorded": 4}] * 3
-    assert tree_hash(tmp_path) == before
+    assert tree(tmp_path) == before
 
 def test_state_follows_the_lock_and_the_plan(tmp_path):
     _run(HX, tmp_path / "hx")
@@ -239,12 +225,12 @@ def test_the_stored_rate_is_the_rate_of_the_stored_finish_times(root, monkeypatc
 
 
 def test_reading_creates_and_changes_nothing(root):
-    before = tree_hash(root)
+    before = tree(root)
     with Store.open(root / "bt") as s:
         s.game_count()
     for e in catalog.find_stores(root):
         catalog.summary(e)
-    assert tree_hash(root) == before
+    assert tree(root) == before
     assert not (root / "bt" / (DB_NAME + "-wal")).exists()
     assert not (root / "bt" / (DB_NAME + "-shm")).exists()
 

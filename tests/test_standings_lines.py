@@ -1,4 +1,4 @@
-"""Live standings in plain lines (issue 21): an `arena run` whose stderr is a pipe (nohup, CI,
+"""Live standings in plain lines: an `arena run` whose stderr is a pipe (nohup, CI,
 a cluster job's log) prints every pairing's standings every N games, no progress bar (which
 in a log file was one line of thousands of characters showing only the last pairing)."""
 import io

@@ -1,4 +1,4 @@
-"""One vocabulary (issue 21): every command the docs and configs quote exists with the options
+"""One vocabulary: every command the docs and configs quote exists with the options
 they give it; `arena players GAME` lists only what the game accepts, each value's placeholder
 being the letter its meaning uses, every evaluation described; `arena games` explains every
 parameter; `arena show RESULTS ID` (positional, or --id; the old --game ID still works, with a

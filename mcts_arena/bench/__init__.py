@@ -36,9 +36,10 @@ def playout_speed(names: list[str], seconds: float) -> dict:
 
 def c_reference(game: str, seconds: float) -> float | None:
     """Playouts/s of the game's plain C loop `benchmarks/<name>_playout_ref.c` (the yardstick
-    an issue names: Gomoku's random stones with a five check around the last one), compiled
-    with gcc now and run in this process's run; None when the game has no such file, the
-    game spec has parameters (the loop knows the default board only) or gcc is missing."""
+    a speed target is set against: Gomoku's random stones with a five check around the last
+    one), compiled with gcc now and run in this process's run; None when the game has no such
+    file, the game spec has parameters (the loop knows the default board only) or gcc is
+    missing."""
     import shutil
     import subprocess
     import tempfile

@@ -1,8 +1,8 @@
 """Game cores and their registry.
 
 Adding a game is one `.pyx` file that ends with `GAME = GameInfo(...)` (see `info.py` and
-"Adding a game" in the README) plus one line in `_GAMES`. Modules are imported lazily so a tool
-that needs one game does not pay for the others.
+"Adding a game" in docs/extending.md) plus one line in `_GAMES`. Modules are imported lazily so
+a tool that needs one game does not pay for the others.
 
 A game is named everywhere (configs, `arena play`, `perft`, `show`, `bench`, tournaments) by its
 registry name, with parameters if it has any: `NAME` or `NAME(key=value,...)`. Parameters left

@@ -261,7 +261,7 @@ def start_engine(spec, seed: int, budget: Budget, need_position: bool = False
         if need_position and not knows(eng, info, "set_position"):
             raise ExternalError(f"{who}: the openings of this experiment are positions no move "
                                 "sequence reaches, and the engine does not know the "
-                                "set_position command (see README, GTP players)")
+                                "set_position command (see docs/engines.md)")
     except ExternalError:
         eng.close()
         raise

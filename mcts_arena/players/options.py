@@ -136,7 +136,7 @@ OPTIONS: tuple[Option, ...] = (
            "the paper's αβ)", kinds=frozenset({"alphabeta"}) | STAR, key=True, written="key",
            off=1,
            engine="use_tt", symbol="0|1"),
-    # The MIA-like αβ (issue 23): each enhancement a switch, off by default (the αβ the
+    # The MIA-like αβ (docs/loa.md): each enhancement a switch, off by default (the αβ the
     # record's rows name); docs/loa.md has their measurements.
     Option("pvs", "int", 0, 1, "αβ: principal variation search (1: null windows after the "
            "first move) or none (0, default)", kinds=frozenset({"alphabeta"}), key=True,

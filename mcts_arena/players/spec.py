@@ -8,7 +8,7 @@ its own). The canonical string lists only the options that differ from the kind'
 the game, in the table's order, so two spellings of one player (`MCTS(im0.4,bl)`,
 `MCTS(efMS,ipp,ege0.1,det0.5,im0.4)`, `MCTS(bl,im0.4)`) print the same.
 
-External kinds (README, "Bring your own engine"):
+External kinds (docs/engines.md):
 
     GTP(cmd="./my_engine --level 3", name=mine, timeout=120, time=2)
     py(mypackage.players:MyPlayer, depth=3, name=proto)

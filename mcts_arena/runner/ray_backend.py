@@ -19,7 +19,7 @@
   mcts_arena version and build fingerprint (`build_identity`), and every task result carries
   them too (nodes that join later); a node that differs from the driver stops the run with one
   line naming the node and both builds. Nodes must have mcts_arena installed and built
-  (README: "Running on a Ray cluster").
+  (docs/experiments.md, "Running on a Ray cluster").
 - Quiet: Ray's log lines (workers' output, the cluster's error feed: "node marked dead",
   "worker killed", and "unhandled error" notes for cancelled tasks) stay out of the terminal
   unless `verbose`.

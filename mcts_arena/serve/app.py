@@ -15,7 +15,7 @@ poll, over the read-only views of `live.Live`.
 Ids travel as query values and are only ever looked up among the stores found under the root,
 so no request names a path; anything else is a 404. The pages poll (every 2-3 s, with ETags:
 an unchanged answer is an empty 304), which needs no open connection per client and survives a
-restarted server; see README, "Watching a run".
+restarted server; see docs/serve.md.
 """
 from __future__ import annotations
 

@@ -88,7 +88,8 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     killers[ply] is the move that last refuted a sibling at this ply (or its best move): it is
     searched first when it is among the node's moves. That changes only the order inside the
     same set of moves, never the set, so the value at the root is the same and every cut-off
-    is sound: the playout's move is the one the search without it chose (issue 23).
+    is sound: the playout's move is the one the search without it chose
+    (tests/test_abp_identity.py).
 
     xcut and xbest are _frontier's, passed to it at depth 1 (deeper: NaN and NULL)."""
     cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
@@ -218,8 +219,8 @@ cdef double _frontier(GameState s, int* moves, int n, int first, int width, doub
 
     Where the game's evaluation is tanh(x) (and the side to move changes), a leaf is valued by
     its x: tanh is non-decreasing, so a leaf whose x is not below the least x so far can
-    neither raise this node's value nor cut, and is passed over (issue 23: tanh was 9% of a
-    playout). xcut, when known (not NaN), is an x with -tanh(xcut) == beta (the caller's best
+    neither raise this node's value nor cut, and is passed over (tanh was 9% of a
+    playout's time). xcut, when known (not NaN), is an x with -tanh(xcut) == beta (the caller's best
     leaf argument; +-INF for a beta no leaf value can reach or every one does): a leaf with
     x <= xcut reaches beta, so the node is cut there without a tanh (returning beta, a valid
     bound), and the node's exact value, when it is not cut, is -tanh of the least x, one tanh
@@ -395,7 +396,7 @@ cdef class AlphaBeta:
 
     cdef double _search(self, GameState s, int depth, double alpha, double beta,
                         int ply, bint null_ok) noexcept nogil:
-        """Negamax. With the MIA-like options (issue 23): principal variation search (pvs),
+        """Negamax. With the MIA-like options (docs/loa.md): principal variation search (pvs),
         quiescence at the horizon (qs), null-move pruning where the game allows a pass (nm),
         enhanced transposition cutoffs (etc) and late move reductions (lmr); all off, this
         is the αβ the record's rows were played with, node for node."""
