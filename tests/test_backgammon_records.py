@@ -125,6 +125,7 @@ def test_the_file_has_every_game_roll_and_move(store, tmp_path):
     # a double lists four steps, a roll with no legal move is the roll alone
     turns = [t for g in ours for t in g["turns"]]
     assert any(d[0] == d[1] and len(st) == 4 for _, d, st in turns)
+    assert any(not st for _, _, st in turns)
 
 
 @needs_gnubg
