@@ -14,8 +14,9 @@ first:
      ...
                                       Wins 1 point
 
-A turn is the roll and one `from/to` per die (a double lists four), in an order it can be played, in the mover's own numbering (24 down
-to 1, the bar 25, off 0), a hit marked `*`; a roll with no legal move is the roll alone (`65:`).
+A turn is the roll and one `from/to` per die (a double lists four), in an order it can be
+played, in the mover's own numbering (24 down to 1, the bar 25, off 0), a hit marked `*`; a
+roll with no legal move is the roll alone (`65:`).
 The player who starts takes the opening roll, so a game the right column starts has its first
 left cell empty. `Wins N point(s)` closes a game someone won (a forfeit reads as the loser
 resigning); a drawn game (the turn limit) or an error game ends without it.
