@@ -48,8 +48,9 @@ browser:
 	  fi; \
 	fi
 
-# GNU Backgammon for the gnubg player's tests: installed with apt when missing and
-# this runs as root; elsewhere those tests skip, saying why.
+# GNU Backgammon for the gnubg tests (the gnubg player, the .mat records read back): installed
+# with apt when missing and this runs as root; elsewhere those tests skip, saying why (the .mat
+# read-back fails instead under CI=true).
 gnubg:
 	@command -v gnubg >/dev/null || [ -x /usr/games/gnubg ] || \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \

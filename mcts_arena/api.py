@@ -77,8 +77,8 @@ class Results:
         return report_frame([self.directory], ci=ci)
 
     def export(self, fmt: str = "auto", **filters) -> str:
-        """The games as `arena export` writes them (PGN, SGF or JSON lines); `filters`:
-        pairing, player, result."""
+        """The games as `arena export` writes them (PGN, SGF, backgammon's .mat or JSON
+        lines); `filters`: pairing, player, result."""
         from mcts_arena.results.export import export
 
         return "".join(export(self.directory, fmt, **filters)[0])

@@ -24,7 +24,9 @@ def _results():
 @click.option("--format", "fmt", default="auto", show_default=True,
               type=DerivedChoice(_formats),
               help="auto: each game's own record (PGN-style for Breakthrough, Kalah, LOA, "
-                   "tic-tac-toe; SGF for Hex and Gomoku); jsonl: one JSON object per game.")
+                   "tic-tac-toe, backgammon; SGF for Hex and Gomoku); mat: backgammon as a "
+                   "Jellyfish match file (gnubg: import mat FILE); jsonl: one JSON object per "
+                   "game.")
 @click.option("--pairing", default=None, metavar="ID",
               help="Only this pairing: its id (the report's pairing_id) or 'A vs B'.")
 @click.option("--player", default=None, metavar="SPEC",
@@ -37,7 +39,8 @@ def export_cmd(results_dir: str, fmt: str, pairing: str | None, player: str | No
                result: str | None, out: str | None, force: bool) -> None:
     """Write the stored games of RESULTS as records other tools read: PGN with the game's
     own notation and a comment per move ({sims=... nodes=... depth=... time=... value=...}),
-    SGF FF[4] that HexGui (Hex) and Sabaki (Gomoku) open, or JSON lines. `arena show FILE`
+    SGF FF[4] that HexGui (Hex) and Sabaki (Gomoku) open, a backgammon match file (.mat)
+    that GNU Backgammon imports, or JSON lines. `arena show FILE`
     replays such a file."""
     from mcts_arena.results.export import export, write_file
 

@@ -986,6 +986,11 @@ cdef class Backgammon(GameState):
         """Player who's 26 counts in its own numbering: [off, points 1-24, bar]."""
         return [self.c[who][i] for i in range(NPT)]
 
+    def steps(self, int move):
+        """[(from, to, hit)] of a turn played from this position, one per die in an order it
+        can be played (bar 25, off 0, the mover's numbering): what a match file lists."""
+        return self._steps(move)
+
     def dice(self):
         """(high, low) at a move, None at a chance node."""
         return (self.d[0], self.d[1]) if self.phase == MOVE else None
@@ -1295,5 +1300,6 @@ GAME = GameInfo(
     bench_playouts=200,
     gtp_colors=("x", "o"),
     capabilities=frozenset({"gnubg"}),
+    match_file=True,
     draw=draw,
 )

@@ -87,6 +87,9 @@ class GameInfo:
     sgf_move: Callable | None = None
     sgf_parse: Callable | None = None
     sgf_setup: Callable | None = None
+    #: whether `arena export --format mat` writes the game's records in the Jellyfish match
+    #: format that backgammon programs import (results/jellyfish.py): backgammon only
+    match_file: bool = False
     #: positions besides the start that `arena bench --search` measures: label -> text form
     bench_positions: dict[str, str] = field(default_factory=dict)
     #: how a position is drawn (the game viewer of `arena serve`): draw(state, last=None) -> an

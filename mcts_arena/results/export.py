@@ -2,7 +2,8 @@
 
 Each game declares its record format in its GameInfo (`record`): PGN-style text in the game's own
 notation (Breakthrough, Kalah, LOA, tic-tac-toe), or SGF FF[4] (Hex as HexGui writes it, GM[11];
-Gomoku GM[4], as Sabaki reads it). JSON lines hold every game whatever its format.
+Gomoku GM[4], as Sabaki reads it). JSON lines hold every game whatever its format; backgammon
+also has the Jellyfish match format that backgammon programs import (`mat`, results/jellyfish.py).
 
 A record (`records`) is one stored game as a dict (also the JSON line, keys in this order):
 
@@ -36,9 +37,10 @@ from collections.abc import Iterable, Iterator
 from mcts_arena import budgets, games
 from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name
+from mcts_arena.results import jellyfish
 from mcts_arena.results.store import Store
 
-FORMATS = ("auto", "pgn", "sgf", "jsonl")
+FORMATS = ("auto", "pgn", "sgf", "mat", "jsonl")
 RESULTS = ("win", "draw", "loss", "error")
 COLOUR_NAMES = {"w": "White", "b": "Black"}
 TERMINATION = {"normal": "normal", "time_forfeit": "time forfeit", "illegal_move":
@@ -133,11 +135,18 @@ def format_of(game: str, fmt: str = "auto") -> str:
     if fmt == "sgf" and info.record != "sgf":
         raise UserError(f"{games.split(game)[0]} has no SGF form (its records are "
                         f"{info.record}); use --format {info.record} or jsonl")
+    if fmt == "mat" and not info.match_file:
+        raise UserError(f"{games.split(game)[0]} has no .mat form (a backgammon match file; "
+                        f"its records are {info.record}); use --format {info.record} or jsonl")
     return fmt
 
 
 def write(recs: Iterable[dict], fmt: str = "auto") -> Iterator[str]:
-    """The records as text, one game after another (each ends with a newline)."""
+    """The records as text, one game after another (each ends with a newline); `mat` writes
+    them as one backgammon session (results/jellyfish.py)."""
+    if fmt == "mat":
+        yield from jellyfish.write(list(recs))
+        return
     for rec in recs:
         kind = format_of(rec["game"], fmt)
         yield {"pgn": pgn, "sgf": sgf, "jsonl": jsonl}[kind](rec)
