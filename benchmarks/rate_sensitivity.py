@@ -17,6 +17,7 @@ Each end is played into its own results directory (resumable: run the same comma
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import os
@@ -29,17 +30,22 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from mcts_arena.errors import UserError  # noqa: E402
 from mcts_arena.players.spec import parse  # noqa: E402
 from mcts_arena.runner import effort  # noqa: E402
+from mcts_arena.stats import Z95  # noqa: E402
 
-Z95 = 1.959963984540054
+
+def fail(msg: str) -> None:
+    print(f"rate_sensitivity: error: {msg}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def log_sd(rate) -> float:
     """The rate's standard error on the log scale, from its 95% interval."""
     if rate.ci95 is None:
-        raise SystemExit(f"{effort.rates_source()}: {rate.game} {rate.player}: no ci95 (measure it "
-                         "first: benchmarks/paper_engine/measure.py)")
+        fail(f"{effort.rates_source()}: {rate.game} {rate.player}: no ci95 (measure it first: "
+             "benchmarks/paper_engine/measure.py)")
     lo, hi = rate.ci95
     return (math.log(hi) - math.log(lo)) / (2 * Z95)
 
@@ -47,8 +53,6 @@ def log_sd(rate) -> float:
 def ratio_ends(p, o) -> tuple[float, float, float]:
     """(low end, value, high end) of the rate ratio p/o."""
     r = p.per_second / o.per_second
-    if p is o:
-        return r, r, r
     half = Z95 * math.hypot(log_sd(p), log_sd(o))
     return r * math.exp(-half), r, r * math.exp(half)
 
@@ -56,7 +60,7 @@ def ratio_ends(p, o) -> tuple[float, float, float]:
 def rates_file_with(path: Path, rates: dict, game: str, player: str, per_second: int) -> None:
     """A copy of the rates file in force with `player`'s entry at `per_second` (its interval
     widened to hold it: the entry says it is a sensitivity end, not a measurement)."""
-    data = json.loads(json.dumps(rates))
+    data = copy.deepcopy(rates)
     for e in data["rates"]:
         if e["game"] == game and e["player"] == player:
             e["per_second"] = per_second
@@ -75,7 +79,7 @@ def play(cfg: Path, out: Path, rates: Path, effort_s: float, games: int, jobs: i
                                   str(games), "--jobs", str(jobs), "--out", str(out), "--quiet"],
                          env=env, cwd=ROOT, capture_output=True, text=True)
     if run.returncode:
-        raise SystemExit(f"arena run {cfg} ({out.name}): {(run.stderr or run.stdout).strip()}")
+        fail(f"arena run {cfg} ({out.name}): {(run.stderr or run.stdout).strip()}")
     rep = subprocess.run(arena + ["report", str(out), "--format", "json"], env=env, check=True,
                          cwd=ROOT, capture_output=True, text=True)
     return json.loads(rep.stdout)[0]
@@ -93,9 +97,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "sensitivity")
     a = ap.parse_args(argv)
 
-    table = effort.load_rates()
-    p = effort.rate_for(parse(a.player, a.game), parse, table)
-    o = effort.rate_for(parse(a.opponent, a.game), parse, table)
+    try:
+        table = effort.load_rates()
+        p = effort.rate_for(parse(a.player, a.game), parse, table)
+        o = effort.rate_for(parse(a.opponent, a.game), parse, table)
+    except UserError as e:
+        fail(str(e))
+    if p is o:
+        fail(f"{a.player} and {a.opponent} take one rate entry ({p.player}): their ratio is 1 "
+             "whatever the rate, so there is nothing to vary")
     lo, r, hi = ratio_ends(p, o)
     rates = yaml.safe_load(Path(effort.rates_source()).read_text())
     name = f"{a.player}_vs_{a.opponent}".translate(str.maketrans("(),' ", "_____"))
