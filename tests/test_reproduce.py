@@ -4,7 +4,8 @@ from click.testing import CliRunner
 
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
-from mcts_arena.report.reproduction import classify
+from mcts_arena.report.reproduction import Ours, row_verdict
+from mcts_arena.report.verdict import Verdict, judge
 from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
@@ -37,17 +38,59 @@ def setup(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize("ours, lo, hi, paper, verdict", [
-    (60, 50, 70, 65, "consistent"),
-    (60, 55, 65, 80, "same direction"),
-    (40, 35, 45, 80, "opposite"),
-    (None, None, None, 80, "no games"),
-    (55, 45, 65, None, "no paper row"),
-    (45, 40, 52, 60, "opposite"),
-    (50, 30, 70, 94.3, "level"),
+# every side (right, wrong, undecided) with every value (inside, above, below) that can occur,
+# the paper on either side of 50%, and the bounds that touch 50% or the paper's value; a wrong
+# side with the value inside cannot (the next test)
+@pytest.mark.parametrize("lo, hi, paper, side, value", [
+    (55, 70, 65, "right", "inside"),
+    (55, 60, 80, "right", "above"),
+    (70, 90, 60, "right", "below"),
+    (10, 30, 40, "right", "above"),       # the paper below 50%, ours too
+    (30, 45, 80, "wrong", "above"),
+    (55, 65, 40, "wrong", "below"),
+    (45, 70, 60, "undecided", "inside"),
+    (40, 55, 80, "undecided", "above"),
+    (45, 55, 20, "undecided", "below"),
+    (50, 60, 55, "undecided", "inside"),  # a bound on 50% holds it
+    (50.001, 60, 60, "right", "inside"),  # a bound on the paper's value holds it
+    (45, 55, 50, "right", "inside"),      # the paper at 50%: no side, ours holds 50%
+    (52, 60, 50, "wrong", "below"),
 ])
-def test_classify(ours, lo, hi, paper, verdict):
-    assert classify(ours, lo, hi, paper) == verdict
+def test_a_verdict_states_the_side_and_the_value_apart(lo, hi, paper, side, value):
+    v = judge(lo, hi, paper)
+    assert (v.side, v.value) == (side, value)
+    assert v.text == f"side {side}, value " + {"inside": "inside", "above": "above ours",
+                                                "below": "below ours"}[value]
+
+
+def test_a_wrong_side_never_holds_the_papers_value():
+    """An interval that excludes 50% on the side away from the paper's value cannot hold it:
+    across a grid of intervals and values, "side wrong, value inside" never comes out, and
+    every other pair does."""
+    grid = [x / 2 for x in range(0, 201, 5)]
+    seen = {(v.side, v.value) for lo in grid for hi in grid if lo <= hi for p in grid
+            for v in [judge(lo, hi, p)]}
+    assert ("wrong", "inside") not in seen
+    assert len(seen) == 8
+
+
+@pytest.mark.parametrize("lo, hi, side", [(55, 70, "right"), (20, 45, "wrong"),
+                                          (45, 60, "undecided")])
+def test_a_figures_claim_gets_a_side_and_no_value(lo, hi, side):
+    v = judge(lo, hi, claims_above=True)
+    assert (v.side, v.value, v.text) == (side, None, f"side {side}")
+
+
+def test_a_row_without_a_verdict_says_why():
+    ours = Ours(60.0, 55.0, 65.0, "pairs")
+    assert row_verdict(None, 60.0).reason == "no games"
+    assert row_verdict(ours, None).reason == "no paper row"
+    assert row_verdict(ours, None, on_curve=False).text == "not judged"
+    assert row_verdict(ours, 80.0).verdict == Verdict("right", "above")
+    assert row_verdict(ours, 80.0, claim=True).verdict == Verdict("right", None)
+    assert row_verdict(ours, None, on_curve=True).text == "side right"
+    with pytest.raises(ValueError):
+        judge(40, 60)
 
 
 def test_scaled_experiment_is_matched_effort_with_capped_games(setup):

@@ -1,17 +1,20 @@
 """The reproduction record: one Markdown page per table or figure of the paper, ours beside the
-paper's, with a verdict per row, and an index with the count of each verdict.
+paper's, with a verdict per row, and an index that counts the verdicts.
 
 Read-only over the results stores (it goes through `build_report`, like `arena report`).
 
-Verdicts (a row is one pairing; the paper's row is the one at the budget the experiment stands
-for — a scaled-down run of the 1 s table is compared with the paper's 1 s numbers only):
+A page is written in two steps: `page_model` reads the stores and judges every row (plain data:
+each row's verdict from the one rule, `row_verdict`, and the page's counts), and `render_page`
+only formats that model as Markdown; `write_page` draws the pictures the model names and writes
+the file.
 
-    consistent       the paper's win rate lies inside our 95% interval
-    same direction   outside it, but ours and the paper's are on the same side of 50%
-    opposite         ours and the paper's are on opposite sides of 50%
-    level            outside it, and ours is exactly 50% (no side)
-    no games         nothing counted yet: no percentage is shown
-    no paper row     the paper publishes no number for this pairing at this budget
+Each judged row gets a verdict of two statements kept apart (report/verdict.py): its **side**
+(our 95% interval excludes 50% on the paper's side: right; on the other side: wrong; holds 50%:
+undecided) and its **value** (the paper's win rate inside our interval, above it or below it).
+The paper's row is the one at the budget the experiment stands for: a scaled-down run of the 1 s
+table is compared with the paper's 1 s numbers only. A row without a verdict says why: "no
+games" (nothing counted yet: no percentage is shown) or "no paper row" (the paper publishes no
+number for this pairing at this budget).
 
 A tournament's matches get no verdict: the paper prints only its brackets, and the page shows
 ours beside the paper's winner.
@@ -19,11 +22,11 @@ ours beside the paper's winner.
 Kalah rows are scored by the paper's pair rule (a pair of games on one board with seats
 swapped; decisive pairs only), as the paper scores them; the page states the unit and shows
 both bases (per game and per pair) with the paper's decisive counts beside ours. A figure has
-no published numbers, only the α range the paper reads as best; each of our sweep points inside
-that range counts as "same direction" when our win rate is above 50% (the paper's claim) and
-"opposite" when below, once: a point whose games are also a row of the paper's tables is judged
-there, against the table's value, and not counted again. A table's rows that an experiment does
-not play are named on its page, with the paper data's note on why.
+no published numbers, only the α range the paper reads as best and its claim there (above 50%):
+each of our sweep points inside that range gets a side and no value, once: a point whose games
+are also a row of the paper's tables is judged there, against the table's value, and not counted
+again. A table's rows that an experiment does not play are named on its page, with the paper
+data's note on why.
 """
 from __future__ import annotations
 
@@ -34,25 +37,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcts_arena import inputs, stats
-from mcts_arena.report.tables import build_report, builds_text, strip_budget
+from mcts_arena.report.pairing_row import PairingRow
+from mcts_arena.report.tables import Sweep, build_report, builds_text, strip_budget
+from mcts_arena.report.verdict import SIDES, VALUE_TEXT, VALUES, Verdict, judge
 
-VERDICTS = ("consistent", "same direction", "opposite", "level", "no games", "no paper row")
-COUNTED = VERDICTS[:4]
+#: Why a row has no verdict, as the pages and the index count it.
+UNJUDGED = ("no games", "no paper row")
 
 
-def classify(ours_pct: float | None, lo_pct: float | None, hi_pct: float | None,
-             paper_pct: float | None) -> str:
-    """The verdict of one row (percentages)."""
-    if ours_pct is None:
-        return "no games"
-    if paper_pct is None:
-        return "no paper row"
-    if lo_pct - 1e-9 <= paper_pct <= hi_pct + 1e-9:
-        return "consistent"
-    side = (ours_pct - 50.0) * (paper_pct - 50.0)
-    if side > 0:
-        return "same direction"
-    return "opposite" if side < 0 or paper_pct == 50.0 else "level"
+def _no_counts() -> dict[str, dict[str, int]]:
+    return {"sides": dict.fromkeys(SIDES, 0), "values": dict.fromkeys(VALUES, 0),
+            "unjudged": dict.fromkeys(UNJUDGED, 0)}
 
 
 @dataclass
@@ -60,7 +55,8 @@ class PageResult:
     id: str
     title: str
     markdown: str
-    counts: dict[str, int] = field(default_factory=dict)
+    #: {"sides": {side: rows}, "values": {value: rows}, "unjudged": {why: rows}}
+    counts: dict[str, dict[str, int]] = field(default_factory=_no_counts)
     games: int = 0
     cpu_seconds: float = 0.0
     images: list[str] = field(default_factory=list)
@@ -76,7 +72,7 @@ class PageResult:
         widths = [j["width"] for j in self.judged if j["width"] is not None]
         powers = [j["power"] for j in self.judged if j["power"] is not None]
         return {"title": self.title, "command": self.command, "scale": self.scale,
-                "games": self.games, "counts": self.counts, "rows": len(self.judged),
+                "games": self.games, **self.counts, "rows": len(self.judged),
                 "informative": sum(bool(j["informative"]) for j in self.judged),
                 "median_width": _median(widths), "median_power": _median(powers),
                 "written": _utc(self.last_game)}
@@ -119,75 +115,164 @@ def power(paper_pct: float | None, n: int | None, z: float = POWER_Z) -> float |
     return float(norm.cdf((d - z * 0.5) / sd) + norm.cdf((-d - z * 0.5) / sd))
 
 
-def _pct(x: float | None, d: int = 1) -> str:
-    return "—" if x is None else f"{x:.{d}f}"
+# ---- the verdict model: what a page says of every row, as data ------------------------------
+@dataclass(frozen=True)
+class Ours:
+    """An interval as a verdict judges it: score and bounds in percent, and its basis."""
+
+    score: float
+    low: float
+    high: float
+    basis: str          # "pair rule", "pairs" or "games" (tables.judged)
+
+    @property
+    def informative(self) -> bool:
+        """Does the interval exclude 50%?"""
+        return self.low > 50.0 or self.high < 50.0
 
 
-def _side_budget(b: dict | None, work: float | None, unit: str | None) -> str:
-    if not b:
-        return "?"
-    if b.get("time") is not None:
-        return f"{b['time']:g} s"
-    n = b.get("sims")
-    u = b.get("unit", "sims")
-    mean = f", {work:,.0f} {unit}/move used" if work is not None and unit else ""
-    return f"{n:,} {u}{mean}" if n is not None else "?"
-
-
-def _ours(row: dict) -> tuple[float | None, float | None, float | None, str]:
-    """(score %, low %, high %, basis) of a row as its verdict judges it (`tables.judged`):
-    the pair rule for games scored by pairs (Kalah), the pentanomial where seat-swapped pairs
-    are complete, else the games."""
+def _ours(row: PairingRow) -> Ours | None:
+    """A row's interval as its verdict judges it (`tables.judged`): the pair rule for games
+    scored by pairs (Kalah), the pentanomial where seat-swapped pairs are complete, else the
+    games; None with nothing counted."""
     j = row.get("judged")
     if j is None:
-        return None, None, None, "—"
-    return 100 * j["score"], 100 * j["ci_low"], 100 * j["ci_high"], j["basis"]
-
-
-def _counted(row: dict) -> str:
-    """W-D-L of the games, and the pairs the verdict counted."""
-    pairs = row.get("pairs")
-    if pairs is not None:
-        return (f"{row['wins']}-{row['draws']}-{row['losses']}; pairs {pairs['won']}-"
-                f"{pairs['lost']} ({pairs['discarded']} discarded)")
-    if not row["games"]:
-        return "0 games"
-    return f"{row['wins']}-{row['draws']}-{row['losses']} of {row['games']}"
-
-
-def _pair_cell(row: dict) -> str:
-    pe = row.get("pentanomial")
-    if not pe:
-        return "—"
-    return (f"{'-'.join(map(str, pe))}: {100 * row['pair_score']:.1f} "
-            f"[{100 * row['pair_ci_low']:.1f}, {100 * row['pair_ci_high']:.1f}]")
-
-
-def _games_cell(row: dict) -> str:
-    if not row["games"]:
-        return "—"
-    return (f"{100 * row['score']:.1f} [{100 * row['ci_low']:.1f}, "
-            f"{100 * row['ci_high']:.1f}]")
-
-
-def _informative(lo: float | None, hi: float | None) -> bool | None:
-    if lo is None:
         return None
-    return lo > 50.0 or hi < 50.0
+    return Ours(100 * j["score"], 100 * j["ci_low"], 100 * j["ci_high"], j["basis"])
 
 
-def _stop_cell(row: dict) -> str:
-    prec = row.get("precision")
-    if not prec or prec.get("games") != row["games"] + row["errors"] and \
-            prec.get("games") != row.get("planned"):
-        return "—"
-    hw = prec.get("half_width")
-    why = {"precision": "±{:.1f} reached", "decided": "decided (±{:.1f})",
-           "cap": "cap (±{:.1f})"}.get(prec.get("stop") or "", "playing (±{:.1f})")
-    return why.format(hw if hw is not None else float("nan"))
+def _per_game(row: PairingRow) -> Ours | None:
+    """A pair-rule row's interval per game (draws half): the seat-swapped pairs' interval where
+    pairs are complete, else the games'."""
+    if row.get("pentanomial"):
+        return Ours(100 * row["pair_score"], 100 * row["pair_ci_low"],
+                    100 * row["pair_ci_high"], "pairs")
+    if not row["games"]:
+        return None
+    return Ours(100 * row["score"], 100 * row["ci_low"], 100 * row["ci_high"], "games")
 
 
-def _paper_for(row: dict, seconds: float | None):
+@dataclass(frozen=True)
+class Judgement:
+    """A row's verdict, or why it has none."""
+
+    verdict: Verdict | None
+    #: without a verdict: "no games", "no paper row", or "not judged" (a sweep point outside
+    #: the figure's best range)
+    reason: str | None = None
+
+    @property
+    def text(self) -> str:
+        return self.verdict.text if self.verdict is not None else str(self.reason)
+
+
+def row_verdict(ours: Ours | None, paper_pct: float | None, claim: bool = False,
+                on_curve: bool | None = None) -> Judgement:
+    """The verdict of one row or sweep point: the one rule of every page. Against the paper's
+    claim (above 50%: a side, no value) where a figure judges it (`claim`: a best-α row;
+    `on_curve`: a point of the figure's curve, True inside its best α range, False outside,
+    where it is not judged), else against the paper's table value `paper_pct`."""
+    if on_curve is False:
+        return Judgement(None, "not judged")
+    if ours is None:
+        return Judgement(None, "no games")
+    if claim or on_curve:
+        return Judgement(judge(ours.low, ours.high, claims_above=True))
+    if paper_pct is None:
+        return Judgement(None, "no paper row")
+    return Judgement(judge(ours.low, ours.high, paper_pct))
+
+
+@dataclass(frozen=True)
+class RowModel:
+    """One row of an experiment's table on a page."""
+
+    row: PairingRow
+    ours: Ours | None
+    paper: object | None            # the paper's row at the experiment's budget (paper.py)
+    #: the paper figure whose claim judges the row: a best-α row's, or the figure whose curve
+    #: the row is a point of
+    figure: object | None
+    #: a point of `figure`'s curve: True inside its best α range, False outside; None: not one
+    on_curve: bool | None
+    judgement: Judgement | None     # None: a tournament's match (the bracket is judged)
+    counted: bool                   # counted in the page's verdicts as this table's row
+    power: float | None
+
+
+@dataclass(frozen=True)
+class PairRuleModel:
+    """One row of the Kalah unit table: the paper's decisive counts beside ours, both bases."""
+
+    row: PairingRow
+    paper_decisive: tuple[int, int] | None      # (decisive results, n) of the paper's row
+    decisive_pairs: tuple[int, int]             # (decisive pairs, complete pairs)
+    decisive_games: tuple[int, int]             # (decisive games, games)
+    per_game: Ours | None
+    per_game_verdict: Judgement
+    by_pairs: Ours | None
+    by_pairs_verdict: Judgement
+
+
+@dataclass(frozen=True)
+class ExperimentModel:
+    """An experiment's part of a page."""
+
+    info: dict
+    seconds: float | None           # the paper's seconds per move it stands for
+    rows: list[RowModel]
+    pair_rule: list[PairRuleModel]
+    #: the paper's rows of the table the experiment stands for that it does not play, at its
+    #: budget, and {seconds: rows} of the table's rows at other budgets
+    not_played: list
+    other_budgets: dict
+    tables: list[str]               # the tables of those rows
+    forest: list[dict]              # the forest plot's points (figures.forest_plot)
+    forest_image: str | None
+    tournament: str | None
+
+
+
+@dataclass(frozen=True)
+class PointModel:
+    """A sweep point inside the paper's best α range, listed under its figure."""
+
+    x: float
+    label: str                      # the curve (budget and other variables)
+    row: PairingRow
+    ours: Ours | None
+    judgement: Judgement
+    #: the verdict of the table row with the same games, where the point is also one (judged
+    #: there, not counted again); None otherwise
+    table_judgement: Judgement | None
+
+
+@dataclass(frozen=True)
+class SweepModel:
+    sweep: Sweep
+    figure: object | None           # the paper figure that reads it, if any
+    image: str
+    points: list[PointModel]        # the points inside the figure's best α range
+    best: tuple[float, float] | None    # (α, our %) of our best point
+
+
+@dataclass(frozen=True)
+class PageModel:
+    id: str
+    title: str
+    command: str
+    scale: str
+    experiments: list[ExperimentModel]
+    sweeps: list[SweepModel]
+    brackets: list[bool]            # per finished bracket: won by the paper's winner?
+    counts: dict[str, dict[str, int]]
+    judged: list[dict]              # PageResult.judged
+    games: int
+    last_game: float | None
+    played: bool = True
+
+
+def _paper_for(row: PairingRow, seconds: float | None):
     from mcts_arena.paper import match_paper
 
     try:
@@ -198,15 +283,7 @@ def _paper_for(row: dict, seconds: float | None):
     return found[0] if found else None
 
 
-def _paper_cell(pr) -> str:
-    if pr is None:
-        return "—"
-    ci = f" ± {pr.ci_pct:.2f}" if pr.ci_pct is not None else ""
-    n = f", n={pr.games}" if pr.games else ""
-    return f"{pr.win_pct:.2f}{ci} ({pr.seconds:g} s{n})"
-
-
-def _figure_claims(game: str, sweeps) -> list[dict]:
+def _figure_claims(sweeps) -> list[dict]:
     """For each sweep, the paper figure that reads it (best α range), if any."""
     from mcts_arena.paper import load_paper_results, normalize_spec
 
@@ -230,15 +307,9 @@ def _figure_claims(game: str, sweeps) -> list[dict]:
     return out
 
 
-def _side(o: float | None) -> str:
-    """The verdict of a figure point against the paper's claim there (above 50%)."""
-    if o is None:
-        return "no games"
-    return "same direction" if o > 50 else "opposite" if o < 50 else "level"
-
-
-def _claim_cell(fig) -> str:
-    return f"above 50 ({fig.id}: best α in [{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}])"
+def _in_range(fig, x: float) -> bool:
+    lo_a, hi_a = fig.best_alpha
+    return lo_a - 1e-9 <= x <= hi_a + 1e-9
 
 
 def _figure_points(claims: list[dict]) -> dict[int, tuple]:
@@ -248,18 +319,16 @@ def _figure_points(claims: list[dict]) -> dict[int, tuple]:
         fig = c["figure"]
         if fig is None:
             continue
-        lo_a, hi_a = fig.best_alpha
         for pts in c["sweep"].curves.values():
             for x, row in pts:
-                out[id(row)] = (fig, lo_a - 1e-9 <= x <= hi_a + 1e-9)
+                out[id(row)] = (fig, _in_range(fig, x))
     return out
 
 
-def _left_out(info: dict, matched: list, secs: float | None) -> list[str]:
-    """Lines naming the rows of the paper's table an experiment stands for that it does not
-    play: at its own budget each with the paper's note on it (why it is left out), at other
-    budgets counted. The table is the one the experiment's description names ("Table 9: ...")
-    and its rows matched."""
+def _not_played(info: dict, matched: list, secs: float | None) -> tuple[list, dict, list[str]]:
+    """The rows of the paper's table an experiment stands for that it does not play: at its own
+    budget (listed), and {seconds: rows} at other budgets; and the tables. The table is the one
+    the experiment's description names ("Table 9: ...") and its rows matched."""
     import re
 
     from mcts_arena.paper import load_paper_results
@@ -267,7 +336,7 @@ def _left_out(info: dict, matched: list, secs: float | None) -> list[str]:
     named = set(re.findall(r"^Table \d+", info.get("description") or ""))
     tables = {m.table for m in matched} & named
     if not tables:
-        return []
+        return [], {}, []
     played = {m.id for m in matched}
     same, other = [], {}
     for r in load_paper_results().rows:
@@ -277,70 +346,26 @@ def _left_out(info: dict, matched: list, secs: float | None) -> list[str]:
             same.append(r)
         else:
             other[r.seconds] = other.get(r.seconds, 0) + 1
+    return same, other, sorted(tables)
+
+
+def _pair_rule_models(rows: list[PairingRow], secs: float | None) -> list[PairRuleModel]:
+    """For games scored by pairs (Kalah): each row on both bases, each with its verdict."""
     out = []
-    for r in same:
-        label = r.paper_label or f"{r.player} vs {r.opponent}"
-        why = r.notes.rstrip(".") if r.notes else "no pairing of this experiment plays it"
-        out.append(f"Not played: the paper's {r.table} row {label} ({r.win_pct:.1f}%, "
-                   f"{r.seconds:g} s" + (f", n={r.games}" if r.games else "") + f"): {why}.")
-    if other:
-        at = ", ".join(f"{n} at {s:g} s" if s is not None else f"{n} without a budget"
-                       for s, n in sorted(other.items(), key=lambda kv: (kv[0] is None, kv[0])))
-        out.append(f"The paper's {', '.join(sorted(tables))} also has rows at other budgets "
-                   f"({at}), not played in this experiment (it stands for {secs:g} s).")
-    return [" ".join(out), ""] if out else []
-
-
-def _share(part: int, whole: int) -> str:
-    return f"{part:,} of {whole:,} ({100 * part / whole:.0f}%)" if whole else "—"
-
-
-def _pair_rule_unit(rows: list[dict], secs: float | None) -> list[str]:
-    """For games scored by pairs (Kalah): the unit stated, both bases shown (per game and the
-    pair rule, each with its verdict) and the choice argued from the paper's counts."""
-    scored = [r for r in rows if r.get("pairs") is not None and r["games"]]
-    if not scored:
-        return []
-    out = ["Unit: these rows are judged by the paper's pair rule. The paper plays each board "
-           "twice with seats swapped; \"a player is declared a winner if that player won one of "
-           "the games and at least tied the other game. If the same side wins both games, the "
-           "game is discarded\" (its Section 4.1): its Kalah \"game\" is such a pair, and its "
-           "counts are decisive pairs. Both bases:", "",
-           "| pairing | paper: decisive of n | ours: decisive pairs of complete pairs | "
-           "ours: decisive games of games | per game (draws half): verdict | "
-           "pair rule: verdict |",
-           "|---|---|---|---|---|---|"]
-    over = []
-    for r in scored:
+    for r in rows:
+        if r.get("pairs") is None or not r["games"]:
+            continue
         pr = _paper_for(r, secs)
         pairs = r["pairs"]
         dp = pairs["won"] + pairs["lost"]
-        cp = dp + pairs["drawn"] + pairs["discarded"]
-        dg = r["wins"] + r["losses"]
-        paper = "—"
+        paper = None
         if pr is not None and pr.wins_a is not None and pr.games:
-            dec = pr.wins_a + pr.wins_b
-            paper = _share(dec, pr.games)
-            if 2 * dec > pr.games:
-                over.append(f"{dec:,} of {pr.games:,}")
+            paper = (pr.wins_a + pr.wins_b, pr.games)
         p_pct = pr.win_pct if pr else None
-        # the per-game score with the seat-swapped pairs' interval where pairs are complete
-        g = ((r["pair_score"], r["pair_ci_low"], r["pair_ci_high"]) if r.get("pentanomial")
-             else (r["score"], r["ci_low"], r["ci_high"]))
-        g = tuple(100 * x for x in g)
-        per_game = classify(*g, p_pct)
-        o, lo, hi, _ = _ours(r)
-        by_pairs = classify(o, lo, hi, p_pct)
-        out.append(f"| {r['player']} vs {r['opponent']} | {paper} | {_share(dp, cp)} | "
-                   f"{_share(dg, r['games'])} | {per_game} ({g[0]:.1f} [{g[1]:.1f}, {g[2]:.1f}]) | "
-                   f"{by_pairs} ({_pct(o)} [{_pct(lo)}, {_pct(hi)}]) |")
-    out.append("")
-    if over:
-        out += [f"The paper's n counts pairs, not single games: {', '.join(over)} decisive "
-                f"results exceed the n/2 pairs that n single games would make. Pairs split by seat "
-                f"(discarded) are common where drawn single games are rare, so the paper's "
-                f"share of decisive results is to be set beside our decisive pairs, not our "
-                f"decisive games (the table above gives both).", ""]
+        g, o = _per_game(r), _ours(r)
+        out.append(PairRuleModel(r, paper, (dp, dp + pairs["drawn"] + pairs["discarded"]),
+                                 (r["wins"] + r["losses"], r["games"]), g,
+                                 row_verdict(g, p_pct), o, row_verdict(o, p_pct)))
     return out
 
 
@@ -356,14 +381,7 @@ def _bracket_winner(st) -> bool | None:
         normalize_spec(paper.winner_spec)
 
 
-def _brackets_text(same: list[bool]) -> str:
-    if not same:
-        return ""
-    return (f" **Brackets**: {sum(same)} of {len(same)} finished brackets won by the paper's "
-            f"winner (a bracket is judged by its winner only).")
-
-
-def _row_claim(row: dict):
+def _row_claim(row: PairingRow):
     """(figure, α) when `row` is one point of a paper figure inside its best range (a best-α
     row of the record), else None."""
     from mcts_arena.paper import load_paper_results, normalize_spec
@@ -379,8 +397,7 @@ def _row_claim(row: dict):
                         normalize_spec(strip_budget(row["opponent"])))
             except ValueError:
                 same = False
-            lo_a, hi_a = fig.best_alpha
-            if same and lo_a - 1e-9 <= float(a) <= hi_a + 1e-9:
+            if same and _in_range(fig, float(a)):
                 return fig, float(a)
     return None
 
@@ -391,86 +408,44 @@ def _alphas_in(spec: str) -> list[str]:
     return re.findall(r"im(\d*\.?\d+)", spec)
 
 
-def row_verdict(o: float | None, lo: float | None, hi: float | None, pr, claim, point
-                ) -> tuple[str, str, str]:
-    """(verdict, paper cell, where it is judged) of one table row: against a figure's claim at
-    a best-α point (above 50%: `claim`), as a point of a sweep (`point`: (figure, inside its
-    best α); judged once, in the figure's list), or against the paper's table value `pr`."""
-    if claim is not None:
-        return _side(o), _claim_cell(claim[0]), ""
-    if point is not None:
-        fig, inside = point
-        if inside:
-            return _side(o), _claim_cell(fig), f"; a point of {fig.id}'s curve, counted below"
-        return "—", "—", (f"a point of {fig.id}'s curve outside the paper's best α "
-                          f"[{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}]: not judged")
-    return classify(o, lo, hi, pr.win_pct if pr else None), _paper_cell(pr), ""
+class _Tally:
+    """A page's counts and judged rows as the model is built."""
+
+    def __init__(self):
+        self.counts = _no_counts()
+        self.judged: list[dict] = []
+
+    def add(self, j: Judgement, ours: Ours | None, pw: float | None) -> None:
+        if j.verdict is not None:
+            self.counts["sides"][j.verdict.side] += 1
+            if j.verdict.value is not None:
+                self.counts["values"][j.verdict.value] += 1
+            self.judged.append({"informative": ours.informative, "width": ours.high - ours.low,
+                                "power": pw})
+        elif j.reason in UNJUDGED:
+            self.counts["unjudged"][j.reason] += 1
 
 
-def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], docs: Path,
-               command: str, scale: str = "") -> PageResult:
-    """Write docs/<page.id>.md (and its PNGs) from the results directories that exist.
-
-    The page states the command that played it and its scale, and per experiment the games it
-    holds and the builds that played them; each row shows the per-game interval, the pair
-    statistics, the paper's value, the verdict with the interval it judged (pairs where there
-    are complete seat-swapped pairs), whether that interval excludes 50% (informative), the
-    power to detect the paper's effect at the games counted, and why the row stopped."""
-    from mcts_arena.report.figures import forest_plot
-    from mcts_arena.report.plots import plot_sweep
-
+def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], command: str,
+               scale: str = "") -> PageModel:
+    """What the page of `page` says, as data: every row judged by `row_verdict`, the figures'
+    points, the counts. Reads the results directories of `dirs` that exist (read-only)."""
     have = [d for d in dirs if (d / "arena.sqlite").exists()]
-    res = PageResult(page.id, page.title, "", command=command, scale=scale)
-    lines = [f"# {page.title}", "", f"Played by `{command}`" + (f" ({scale})" if scale else "")
-             + ".", ""]
-    counts = {v: 0 for v in VERDICTS}
     if not have:
-        lines += ["Not played yet.", ""]
-        res.markdown = "\n".join(lines)
-        res.counts = counts
-        (docs / f"{page.id}.md").write_text(res.markdown, encoding="utf-8")
-        return res
-    res.last_game = last_game(have)
+        return PageModel(page.id, page.title, command, scale, [], [], [], _no_counts(), [], 0,
+                         None, played=False)
     report = build_report([str(d) for d in have], compare=None)
-    claims = _figure_claims("", report.sweeps)
+    claims = _figure_claims(report.sweeps)
     points = _figure_points(claims)
-    tabled: dict[int, str] = {}        # id(row) -> its verdict, for rows judged in a table
-    brackets = [b for b in (_bracket_winner(e.tournament_state) for e in report.experiments)
-                if b is not None]
+    tally = _Tally()
+    tabled: dict[int, Judgement] = {}        # id(row) -> its verdict, for rows judged in a table
+    experiments = []
     for exp in report.experiments:
-        info = exp.info
-        name = info["experiment"]
+        name = exp.info["experiment"]
         secs = paper_seconds.get(name)
-        lines += [f"## {info.get('description') or name}", ""]
-        stored = sum(r["games"] + r["errors"] for r in exp.rows)
-        errors = sum(r["errors"] for r in exp.rows)
-        per = sorted({r["games"] for r in exp.rows})
-        facts = []
-        if secs is not None:
-            facts.append(f"Stands for the paper's {secs:g} s per move; played at "
-                         f"{info.get('budget', '?')}")
-        facts.append(f"{stored} games stored" + (f" ({errors} error games, not counted)"
-                                                  if errors else "")
-                     + (f", {per[0]} per pairing" if len(per) == 1 else
-                        f", {per[0]}-{per[-1]} per pairing" if per else ""))
-        builds = {b for r in exp.rows for b in (r.get("builds") or {})}
-        if builds:
-            facts.append("played by build " + ", ".join(sorted(builds))
-                         + (" (mixed: see the rows' builds)" if len(builds) > 1 else ""))
-        lines += ["; ".join(facts) + ".", ""]
-        if len(builds) > 1:
-            for r in exp.rows:
-                lines.append(f"- builds of {r['player']} vs {r['opponent']}: "
-                             f"{builds_text(r.get('builds') or {})}")
-            lines.append("")
-        lines += ["| pairing | budget per move (player; opponent) | counted | per game: win % "
-                  "[95% CI] | pairs LL-LD-WL/DD-WD-WW: score % [95% CI] | paper: win % | "
-                  "verdict (interval judged) | informative | power | stop |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
-        forest = []
-        matched = []
+        models, forest, matched = [], [], []
         for row in exp.rows:
-            o, lo, hi, basis = _ours(row)
+            o = _ours(row)
             pr = _paper_for(row, secs)
             if pr is not None and not row.get("sweep"):
                 matched.append(pr)
@@ -479,102 +454,351 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
             if pr is not None or not row.get("sweep"):
                 forest.append({"player": row["player"], "opponent": row["opponent"],
                                "budget": row["budget"], "games": row["games"] if o is not None
-                               else 0, "score": None if o is None else o / 100,
-                               "ci_low": None if o is None else lo / 100,
-                               "ci_high": None if o is None else hi / 100,
+                               else 0, "score": None if o is None else o.score / 100,
+                               "ci_low": None if o is None else o.low / 100,
+                               "ci_high": None if o is None else o.high / 100,
                                "paper_pct": pr.win_pct if pr else None})
-            v, paper_cell, where = row_verdict(o, lo, hi, pr, claim, point)
-            inf = _informative(lo, hi)
-            pw = power(pr.win_pct if pr else None,
-                       (row.get("judged") or {}).get("n")) if pr else None
-            if exp.tournament and pr is None:
-                v = "—"            # a bracket's match: the tournament is judged by its winner
-            elif point is None and not (v == "no paper row" and row.get("sweep")):
-                counts[v] += 1     # (a figure's point is counted in the list below)
-                tabled[id(row)] = v
-                if v in COUNTED:
-                    res.judged.append({"informative": inf, "width": hi - lo, "power": pw})
-            res.games += row["games"] + row["errors"]
-            bud = "; ".join(_side_budget(row[f"{s}_budget"], row[f"{s}_work"],
-                                         row[f"{s}_work_unit"]) for s in ("player", "opponent"))
-            err = f", {row['errors']} error games" if row["errors"] else ""
-            judged = "" if o is None else f" ({basis}: {o:.1f} [{lo:.1f}, {hi:.1f}])"
-            verdict_cell = f"{v}{judged if v not in ('—', 'no games') else ''}{where}"
-            if where and v == "—":
-                verdict_cell = where
-            lines.append(f"| {row['player']} vs {row['opponent']} | {bud} | {_counted(row)}{err} "
-                         f"| {_games_cell(row)} | {_pair_cell(row)} | {paper_cell} | "
-                         f"{verdict_cell} | "
-                         f"{'—' if inf is None else 'yes' if inf else 'no'} | "
-                         f"{'—' if pw is None else f'{100 * pw:.0f}%'} | {_stop_cell(row)} |")
-        lines.append("")
-        rule = next((r["precision"]["rule"] for r in exp.rows if r.get("precision")), None)
-        if rule:
-            lines += [f"Stop rule: {rule}.", ""]
-        lines += _pair_rule_unit(exp.rows, secs)
-        lines += _left_out(info, matched, secs)
-        if forest:
-            img = f"{page.id}-{name}-forest.png"
-            forest_plot(forest, docs / img, title=f"{info.get('description') or name}: ours "
-                        f"(95% CI) and the paper's value")
-            res.images.append(img)
-            lines += [f"![forest plot: {name}]({img})", ""]
-        if exp.tournament:
-            lines += ["```", exp.tournament.rstrip(), "```", ""]
+            on_curve = point[1] if point else None
+            j = row_verdict(o, pr.win_pct if pr else None, claim is not None, on_curve)
+            pw = power(pr.win_pct, (row.get("judged") or {}).get("n")) if pr else None
+            # a bracket's match is judged by the tournament's winner; a figure's point in the
+            # figure's list; a sweep point no figure reads and no table has, not at all
+            bracket = bool(exp.tournament) and pr is None
+            counted = not bracket and point is None and not (
+                j.reason == "no paper row" and row.get("sweep"))
+            if counted:
+                tally.add(j, o, pw)
+                tabled[id(row)] = j
+            figure = claim[0] if claim else point[0] if point else None
+            models.append(RowModel(row, o, pr, figure, on_curve, None if bracket else j,
+                                   counted, pw))
+        not_played, other, tables = _not_played(exp.info, matched, secs)
+        experiments.append(ExperimentModel(
+            exp.info, secs, models, _pair_rule_models(exp.rows, secs), not_played, other,
+            tables, forest, f"{page.id}-{name}-forest.png" if forest else None,
+            exp.tournament))
+    sweeps = []
     for claim in claims:
         sw, fig = claim["sweep"], claim["figure"]
-        img = f"{page.id}-{sw.slug}.png"
-        plot_sweep(sw, docs / img)
-        res.images.append(img)
-        lines += [f"### {sw.title}", "", f"![{sw.title}]({img})", ""]
-        if fig is None:
-            lines += ["The paper publishes no curve for this sweep.", ""]
-            continue
-        lo_a, hi_a = fig.best_alpha
-        lines.append(f"The paper ({fig.id}): {fig.claim}. Our points inside [{lo_a:g}, {hi_a:g}]:")
-        lines.append("")
-        shared = 0
-        for label, pts in sw.curves.items():
-            for x, row in pts:
-                if not lo_a - 1e-9 <= x <= hi_a + 1e-9:
+        pts = []
+        for label, curve in sw.curves.items():
+            for x, row in curve if fig is not None else ():
+                if not _in_range(fig, x):
                     continue
-                o, lo, hi, basis = _ours(row)
-                head = (f"- α = {x:g} ({label}): {_pct(o)}% [{_pct(lo)}, {_pct(hi)}] "
-                        f"({basis}), {_counted(row)}")
-                if id(row) in tabled:      # the same games are a table row: judged there
-                    shared += 1
-                    lines.append(f"{head}: judged above against the paper's table value "
-                                 f"({tabled[id(row)]}), not counted again")
-                    continue
-                v = _side(o)
-                counts[v] += 1
-                if v in COUNTED:
-                    res.judged.append({"informative": _informative(lo, hi), "width": hi - lo,
-                                       "power": None})
-                lines.append(f"{head}: {v}")
-        if shared:
-            lines += ["", f"{shared} of these points {'is' if shared == 1 else 'are'} also "
-                      f"a row of the paper's tables (the same games): judged once, against the "
-                      f"table's value, and counted once in this page's verdicts."]
-        best = max(((x, _ours(r)[0]) for pts in sw.curves.values() for x, r in pts
-                    if _ours(r)[0] is not None), key=lambda t: t[1], default=None)
-        if best:
-            lines += ["", f"Our best point: α = {best[0]:g} ({best[1]:.1f}%)."]
+                o = _ours(row)
+                j = row_verdict(o, None, on_curve=True)
+                shared = tabled.get(id(row))
+                if shared is None:
+                    tally.add(j, o, None)
+                pts.append(PointModel(x, label, row, o, j, shared))
+        best = max(((x, _ours(r).score) for c in sw.curves.values() for x, r in c
+                    if _ours(r) is not None), key=lambda t: t[1], default=None)
+        sweeps.append(SweepModel(sw, fig, f"{page.id}-{sw.slug}.png", pts, best))
+    brackets = [b for b in (_bracket_winner(e.tournament_state) for e in report.experiments)
+                if b is not None]
+    games = sum(r["games"] + r["errors"] for e in report.experiments for r in e.rows)
+    return PageModel(page.id, page.title, command, scale, experiments, sweeps, brackets,
+                     tally.counts, tally.judged, games, last_game(have))
+
+
+# ---- the renderer: the model as Markdown, no verdict decided here ---------------------------
+def _pct(x: float | None, d: int = 1) -> str:
+    return "—" if x is None else f"{x:.{d}f}"
+
+
+def _interval(o: Ours | None) -> str:
+    return "—" if o is None else f"{o.score:.1f} [{o.low:.1f}, {o.high:.1f}]"
+
+
+def _side_budget(b: dict | None, work: float | None, unit: str | None) -> str:
+    if not b:
+        return "?"
+    if b.get("time") is not None:
+        return f"{b['time']:g} s"
+    n = b.get("sims")
+    u = b.get("unit", "sims")
+    mean = f", {work:,.0f} {unit}/move used" if work is not None and unit else ""
+    return f"{n:,} {u}{mean}" if n is not None else "?"
+
+
+def _counted(row: PairingRow) -> str:
+    """W-D-L of the games, and the pairs the verdict counted."""
+    pairs = row.get("pairs")
+    if pairs is not None:
+        return (f"{row['wins']}-{row['draws']}-{row['losses']}; pairs {pairs['won']}-"
+                f"{pairs['lost']} ({pairs['discarded']} discarded)")
+    if not row["games"]:
+        return "0 games"
+    return f"{row['wins']}-{row['draws']}-{row['losses']} of {row['games']}"
+
+
+def _pair_cell(row: PairingRow) -> str:
+    pe = row.get("pentanomial")
+    if not pe:
+        return "—"
+    return (f"{'-'.join(map(str, pe))}: {100 * row['pair_score']:.1f} "
+            f"[{100 * row['pair_ci_low']:.1f}, {100 * row['pair_ci_high']:.1f}]")
+
+
+def _games_cell(row: PairingRow) -> str:
+    if not row["games"]:
+        return "—"
+    return (f"{100 * row['score']:.1f} [{100 * row['ci_low']:.1f}, "
+            f"{100 * row['ci_high']:.1f}]")
+
+
+def _stop_cell(row: PairingRow) -> str:
+    prec = row.get("precision")
+    if not prec or prec.get("games") != row["games"] + row["errors"] and \
+            prec.get("games") != row.get("planned"):
+        return "—"
+    hw = prec.get("half_width")
+    why = {"precision": "±{:.1f} reached", "decided": "decided (±{:.1f})",
+           "cap": "cap (±{:.1f})"}.get(prec.get("stop") or "", "playing (±{:.1f})")
+    return why.format(hw if hw is not None else float("nan"))
+
+
+def _paper_cell(pr) -> str:
+    if pr is None:
+        return "—"
+    ci = f" ± {pr.ci_pct:.2f}" if pr.ci_pct is not None else ""
+    n = f", n={pr.games}" if pr.games else ""
+    return f"{pr.win_pct:.2f}{ci} ({pr.seconds:g} s{n})"
+
+
+def _claim_cell(fig) -> str:
+    return f"above 50 ({fig.id}: best α in [{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}])"
+
+
+def _verdict_cell(m: RowModel) -> str:
+    """The row's verdict with the interval it judged, or why it has none."""
+    j = m.judgement
+    if j is None:
+        return "—"
+    if j.reason == "not judged":
+        return (f"a point of {m.figure.id}'s curve outside the paper's best α "
+                f"[{m.figure.best_alpha[0]:g}, {m.figure.best_alpha[1]:g}]: not judged")
+    judged = "" if m.ours is None else f" ({m.ours.basis}: {_interval(m.ours)})"
+    where = f"; a point of {m.figure.id}'s curve, counted below" if m.on_curve else ""
+    return f"{j.text}{judged if j.reason != 'no games' else ''}{where}"
+
+
+def _row_line(m: RowModel) -> str:
+    row = m.row
+    paper = (_claim_cell(m.figure) if m.figure is not None and m.on_curve is not False
+             else "—" if m.on_curve is False else _paper_cell(m.paper))
+    bud = "; ".join(_side_budget(row[f"{s}_budget"], row[f"{s}_work"], row[f"{s}_work_unit"])
+                    for s in ("player", "opponent"))
+    err = f", {row['errors']} error games" if row["errors"] else ""
+    inf = "—" if m.ours is None else "yes" if m.ours.informative else "no"
+    pw = "—" if m.power is None else f"{100 * m.power:.0f}%"
+    return (f"| {row['player']} vs {row['opponent']} | {bud} | {_counted(row)}{err} "
+            f"| {_games_cell(row)} | {_pair_cell(row)} | {paper} | {_verdict_cell(m)} | "
+            f"{inf} | {pw} | {_stop_cell(row)} |")
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part:,} of {whole:,} ({100 * part / whole:.0f}%)" if whole else "—"
+
+
+def _pair_rule_lines(models: list[PairRuleModel]) -> list[str]:
+    """For games scored by pairs (Kalah): the unit stated, both bases shown (per game and the
+    pair rule, each with its verdict) and the choice argued from the paper's counts."""
+    if not models:
+        return []
+    out = ["Unit: these rows are judged by the paper's pair rule. The paper plays each board "
+           "twice with seats swapped; \"a player is declared a winner if that player won one of "
+           "the games and at least tied the other game. If the same side wins both games, the "
+           "game is discarded\" (its Section 4.1): its Kalah \"game\" is such a pair, and its "
+           "counts are decisive pairs. Both bases:", "",
+           "| pairing | paper: decisive of n | ours: decisive pairs of complete pairs | "
+           "ours: decisive games of games | per game (draws half): verdict | "
+           "pair rule: verdict |",
+           "|---|---|---|---|---|---|"]
+    over = []
+    for m in models:
+        paper = "—" if m.paper_decisive is None else _share(*m.paper_decisive)
+        if m.paper_decisive is not None and 2 * m.paper_decisive[0] > m.paper_decisive[1]:
+            over.append(f"{m.paper_decisive[0]:,} of {m.paper_decisive[1]:,}")
+        out.append(f"| {m.row['player']} vs {m.row['opponent']} | {paper} | "
+                   f"{_share(*m.decisive_pairs)} | {_share(*m.decisive_games)} | "
+                   f"{m.per_game_verdict.text} ({_interval(m.per_game)}) | "
+                   f"{m.by_pairs_verdict.text} ({_interval(m.by_pairs)}) |")
+    out.append("")
+    if over:
+        out += [f"The paper's n counts pairs, not single games: {', '.join(over)} decisive "
+                f"results exceed the n/2 pairs that n single games would make. Pairs split by seat "
+                f"(discarded) are common where drawn single games are rare, so the paper's "
+                f"share of decisive results is to be set beside our decisive pairs, not our "
+                f"decisive games (the table above gives both).", ""]
+    return out
+
+
+def _left_out_lines(e: ExperimentModel) -> list[str]:
+    """The paper's rows the experiment does not play: each at its budget with the paper data's
+    note on why, those at other budgets counted."""
+    out = []
+    for r in e.not_played:
+        label = r.paper_label or f"{r.player} vs {r.opponent}"
+        why = r.notes.rstrip(".") if r.notes else "no pairing of this experiment plays it"
+        out.append(f"Not played: the paper's {r.table} row {label} ({r.win_pct:.1f}%, "
+                   f"{r.seconds:g} s" + (f", n={r.games}" if r.games else "") + f"): {why}.")
+    if e.other_budgets:
+        at = ", ".join(f"{n} at {s:g} s" if s is not None else f"{n} without a budget"
+                       for s, n in sorted(e.other_budgets.items(),
+                                          key=lambda kv: (kv[0] is None, kv[0])))
+        out.append(f"The paper's {', '.join(e.tables)} also has rows at other budgets "
+                   f"({at}), not played in this experiment (it stands for {e.seconds:g} s).")
+    return [" ".join(out), ""] if out else []
+
+
+def _brackets_text(same: list[bool]) -> str:
+    if not same:
+        return ""
+    return (f" **Brackets**: {sum(same)} of {len(same)} finished brackets won by the paper's "
+            f"winner (a bracket is judged by its winner only).")
+
+
+def _counts_text(counts: dict[str, dict[str, int]]) -> str:
+    """"side: 11 right, 1 undecided; value: 7 inside, 3 above ours, 2 below ours; 1 no paper
+    row"."""
+    parts = []
+    for key, word, text in (("sides", "side", {}), ("values", "value", VALUE_TEXT)):
+        said = ", ".join(f"{n} {text.get(k, k)}" for k, n in counts[key].items() if n)
+        if said:
+            parts.append(f"{word}: {said}")
+    parts += [f"{n} {k}" for k, n in counts["unjudged"].items() if n]
+    return "; ".join(parts) or "none"
+
+
+#: What a page's verdict says, once per page, under its counts.
+VERDICT_LEGEND = ("Each verdict says two things apart. *Side*: our 95% interval excludes 50% on "
+                  "the paper's side (right), on the other side (wrong), or holds 50% "
+                  "(undecided). *Value*: the paper's win rate lies inside our interval, above ours "
+                  "or below ours (a figure's claim, above 50% in its best α range, has no "
+                  "value).")
+
+
+def _experiment_lines(e: ExperimentModel) -> list[str]:
+    info = e.info
+    name = info["experiment"]
+    rows = [m.row for m in e.rows]
+    lines = [f"## {info.get('description') or name}", ""]
+    stored = sum(r["games"] + r["errors"] for r in rows)
+    errors = sum(r["errors"] for r in rows)
+    per = sorted({r["games"] for r in rows})
+    facts = []
+    if e.seconds is not None:
+        facts.append(f"Stands for the paper's {e.seconds:g} s per move; played at "
+                     f"{info.get('budget', '?')}")
+    facts.append(f"{stored} games stored" + (f" ({errors} error games, not counted)"
+                                              if errors else "")
+                 + (f", {per[0]} per pairing" if len(per) == 1 else
+                    f", {per[0]}-{per[-1]} per pairing" if per else ""))
+    builds = {b for r in rows for b in (r.get("builds") or {})}
+    if builds:
+        facts.append("played by build " + ", ".join(sorted(builds))
+                     + (" (mixed: see the rows' builds)" if len(builds) > 1 else ""))
+    lines += ["; ".join(facts) + ".", ""]
+    if len(builds) > 1:
+        lines += [f"- builds of {r['player']} vs {r['opponent']}: "
+                  f"{builds_text(r.get('builds') or {})}" for r in rows]
         lines.append("")
-    n_counted = sum(counts[v] for v in COUNTED)
-    summary = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
-    sm = res.summary()
-    head = [f"**Verdicts**: {summary or 'none'} ({n_counted} compared). "
-            f"**Informative**: {sm['informative']} of {sm['rows']} judged rows have a 95% "
-            f"interval that excludes 50%"
-            + (f"; median interval width {sm['median_width']:.1f} points" if sm['median_width']
-               is not None else "")
-            + (f"; median power to detect the paper's effect at the games counted "
-               f"{100 * sm['median_power']:.0f}%" if sm['median_power'] is not None else "")
-            + "." + _brackets_text(brackets), ""]
-    lines[4:4] = head
-    res.counts = counts
-    res.markdown = "\n".join(lines)
+    lines += ["| pairing | budget per move (player; opponent) | counted | per game: win % "
+              "[95% CI] | pairs LL-LD-WL/DD-WD-WW: score % [95% CI] | paper: win % | "
+              "verdict (interval judged) | informative | power | stop |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    lines += [_row_line(m) for m in e.rows]
+    lines.append("")
+    rule = next((r["precision"]["rule"] for r in rows if r.get("precision")), None)
+    if rule:
+        lines += [f"Stop rule: {rule}.", ""]
+    lines += _pair_rule_lines(e.pair_rule)
+    lines += _left_out_lines(e)
+    if e.forest_image:
+        lines += [f"![forest plot: {name}]({e.forest_image})", ""]
+    if e.tournament:
+        lines += ["```", e.tournament.rstrip(), "```", ""]
+    return lines
+
+
+def _sweep_lines(s: SweepModel) -> list[str]:
+    sw, fig = s.sweep, s.figure
+    lines = [f"### {sw.title}", "", f"![{sw.title}]({s.image})", ""]
+    if fig is None:
+        return lines + ["The paper publishes no curve for this sweep.", ""]
+    lo_a, hi_a = fig.best_alpha
+    lines += [f"The paper ({fig.id}): {fig.claim}. Our points inside [{lo_a:g}, {hi_a:g}]:", ""]
+    for p in s.points:
+        o = p.ours
+        head = (f"- α = {p.x:g} ({p.label}): {_pct(o and o.score)}% [{_pct(o and o.low)}, "
+                f"{_pct(o and o.high)}] ({o.basis if o else '—'}), {_counted(p.row)}")
+        if p.table_judgement is not None:
+            lines.append(f"{head}: judged above against the paper's table value "
+                         f"({p.table_judgement.text}), not counted again")
+        else:
+            lines.append(f"{head}: {p.judgement.text}")
+    shared = sum(p.table_judgement is not None for p in s.points)
+    if shared:
+        lines += ["", f"{shared} of these points {'is' if shared == 1 else 'are'} also "
+                  f"a row of the paper's tables (the same games): judged once, against the "
+                  f"table's value, and counted once in this page's verdicts."]
+    if s.best:
+        lines += ["", f"Our best point: α = {s.best[0]:g} ({s.best[1]:.1f}%)."]
+    lines.append("")
+    return lines
+
+
+def render_page(m: PageModel) -> str:
+    """The page's Markdown: the model formatted, nothing judged."""
+    lines = [f"# {m.title}", "", f"Played by `{m.command}`" + (f" ({m.scale})" if m.scale else "")
+             + ".", ""]
+    if not m.played:
+        return "\n".join(lines + ["Not played yet.", ""])
+    widths = [j["width"] for j in m.judged if j["width"] is not None]
+    powers = [j["power"] for j in m.judged if j["power"] is not None]
+    width, pw = _median(widths), _median(powers)
+    informative = sum(bool(j["informative"]) for j in m.judged)
+    lines += [f"**Verdicts** ({len(m.judged)} judged rows): {_counts_text(m.counts)}. "
+              f"**Informative**: {informative} of {len(m.judged)} judged rows have a 95% "
+              f"interval that excludes 50%"
+              + (f"; median interval width {width:.1f} points" if width is not None else "")
+              + (f"; median power to detect the paper's effect at the games counted "
+                 f"{100 * pw:.0f}%" if pw is not None else "")
+              + "." + _brackets_text(m.brackets), "", VERDICT_LEGEND, ""]
+    for e in m.experiments:
+        lines += _experiment_lines(e)
+    for s in m.sweeps:
+        lines += _sweep_lines(s)
+    return "\n".join(lines)
+
+
+def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], docs: Path,
+               command: str, scale: str = "") -> PageResult:
+    """Write docs/<page.id>.md (and its PNGs) from the results directories that exist.
+
+    The page states the command that played it and its scale, and per experiment the games it
+    holds and the builds that played them; each row shows the per-game interval, the pair
+    statistics, the paper's value, the verdict (side and value) with the interval it judged
+    (pairs where there are complete seat-swapped pairs), whether that interval excludes 50%
+    (informative), the power to detect the paper's effect at the games counted, and why the
+    row stopped."""
+    from mcts_arena.report.figures import forest_plot
+    from mcts_arena.report.plots import plot_sweep
+
+    m = page_model(page, dirs, paper_seconds, command, scale)
+    res = PageResult(page.id, page.title, render_page(m), m.counts, m.games,
+                     judged=m.judged, command=command, scale=scale, last_game=m.last_game)
+    for e in m.experiments:
+        if e.forest_image:
+            name = e.info["experiment"]
+            forest_plot(e.forest, docs / e.forest_image,
+                        title=f"{e.info.get('description') or name}: ours (95% CI) and the "
+                              f"paper's value")
+            res.images.append(e.forest_image)
+    for s in m.sweeps:
+        plot_sweep(s.sweep, docs / s.image)
+        res.images.append(s.image)
     (docs / f"{page.id}.md").write_text(res.markdown, encoding="utf-8")
     return res
 
@@ -646,13 +870,25 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
         record[r.id] = {**r.summary(), "effort": effort}
     ids = [i for i in order if i in record] + sorted(i for i in record if i not in order)
     pages = [(i, record[i]) for i in ids]
-    total = {v: sum(p["counts"].get(v, 0) for _, p in pages) for v in VERDICTS}
     rows = sum(p["rows"] for _, p in pages)
     inf = sum(p["informative"] for _, p in pages)
+    columns = [("sides", k) for k in SIDES] + [("values", k) for k in VALUES] + \
+        [("unjudged", k) for k in UNJUDGED]
+    counted = [p for _, p in pages if "sides" in p]
+    total = _no_counts()
+    for key, k in columns:
+        total[key][k] = sum(p[key].get(k, 0) for p in counted)
 
     def num(x, fmt):
         return "—" if x is None else fmt.format(x)
 
+    def cells(p):
+        if "sides" not in p:       # an entry that holds one combined verdict per row
+            return ["—"] * len(columns)
+        return [str(p[key].get(k, 0)) for key, k in columns]
+
+    heads = [f"side {k}" for k in SIDES] + [f"value {VALUE_TEXT[k]}" for k in VALUES] + \
+        list(UNJUDGED)
     lines = ["# The paper reproduced", "",
              "Lanctot, Winands, Pepels & Sturtevant, *Monte Carlo Tree Search with Heuristic "
              "Evaluations using Implicit Minimax Backups* (2014, arXiv:1406.0486), replayed by "
@@ -664,27 +900,26 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
              f"- last game played: "
              f"{max((p['written'] for _, p in pages if p['written'] != '—'), default='—')}",
              f"- games stored: {sum(p['games'] for _, p in pages)}", "",
-             f"**Totals**: {inf} of {rows} judged rows informative; "
-             + ", ".join(f"{total[v]} {v}" for v in VERDICTS), "",
+             f"**Totals**: {inf} of {rows} judged rows informative; {_counts_text(total)}"
+             + (f" (over {len(counted)} of {len(pages)} pages: the others hold one combined "
+                f"verdict per row, shown —)" if len(counted) < len(pages) else ""), "",
              "| page | scale | games | informative | median width (points) | median power | "
-             + " | ".join(VERDICTS) + " |",
-             "|---|---|---|---|---|---|" + "---|" * len(VERDICTS)]
+             + " | ".join(heads) + " |",
+             "|---|---|---|---|---|---|" + "---|" * len(heads)]
     for i, p in pages:
         lines.append(f"| [{p['title']}]({i}.md) | {p.get('effort', 0):g} | {p['games']} | "
                      f"{p['informative']} of {p['rows']} | {num(p['median_width'], '{:.1f}')} | "
                      f"{num(p['median_power'] and 100 * p['median_power'], '{:.0f}%')} | "
-                     + " | ".join(str(p["counts"].get(v, 0)) for v in VERDICTS) + " |")
+                     + " | ".join(cells(p)) + " |")
     lines += ["", "| page | played by | last game |", "|---|---|---|"]
     for i, p in pages:
         lines.append(f"| {i} | `{p['command']}` | {p['written']} |")
-    lines += ["", "Verdicts: *consistent* = the paper's win rate lies inside our 95% interval; "
-              "*same direction* = outside it, but on the same side of 50%; *opposite* = on the "
-              "other side of 50%; *level* = outside it at exactly 50%. The interval judged is "
-              "the seat-swapped pairs' (pentanomial) where both games of a pair are counted, the "
-              "paper's pair rule in Kalah, else the games'. Figure points (and the best-α rows) "
-              "count only inside the α range the paper names as best (its claim there: above "
-              "50%). Power: the chance that a 95% test rejects 50% at the games counted if the "
-              "paper's win rate were true (normal approximation).", ""]
+    lines += ["", VERDICT_LEGEND + " The interval judged is the seat-swapped pairs' "
+              "(pentanomial) where both games of a pair are counted, the paper's pair rule in "
+              "Kalah, else the games'. Figure points (and the best-α rows) count only inside the "
+              "α range the paper names as best. Power: the chance that a 95% test rejects 50% "
+              "at the games counted if the paper's win rate were true (normal approximation).",
+              ""]
     if notes:
         lines += [notes.rstrip(), ""]
     (docs / RECORD_FILE).write_text(json.dumps({"pages": record}, indent=1, sort_keys=True)
