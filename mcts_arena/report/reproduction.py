@@ -232,7 +232,6 @@ class ExperimentModel:
     tournament: str | None
 
 
-
 @dataclass(frozen=True)
 class PointModel:
     """A sweep point inside the paper's best α range, listed under its figure."""
