@@ -131,6 +131,20 @@ def test_a_sweep_points_row_says_how_it_is_judged_not_no_paper_row(bt_sweep):
         rows["MCTS(bl,im0.75) vs MCTS(bl)"]
 
 
+def test_each_verdict_states_the_side_and_the_value_apart(bt_sweep):
+    """A table row against the paper's value says both; a figure's point (a claim, no value)
+    says its side; the page's counts count each."""
+    import re
+
+    res, page, rows, listed = bt_sweep
+    table_row = rows["MCTS(bl,im0.6) vs MCTS(bl)"].split(" | ")[6]
+    assert re.fullmatch(r"side (right|wrong|undecided), value (inside|above ours|below ours) "
+                        r"\(pairs: .*\)", table_row), table_row
+    assert re.search(r": side (right|wrong|undecided)$", listed["- α = 0.5"]), listed
+    assert sum(res.counts["sides"].values()) == 2 and sum(res.counts["values"].values()) == 1
+    assert "**Verdicts** (2 judged rows): side: " in page and "*Side*: our 95% interval" in page
+
+
 # ---- titles --------------------------------------------------------------------------------
 KALAH_FET = """name: kalah_fet
 description: "fet against fet4"

@@ -179,3 +179,32 @@ def test_a_pairing_of_only_error_games_ends_with_exit_3_after_the_pages(setup, m
         "arena: error: every game of 1 pairing(s) is an error game, nothing was measured: "
         "MCTS(fet4) vs MCTS (4 of 4); see the errors above, fix the cause and run again "
         "(error games are replayed)")
+
+
+def test_the_index_counts_sides_and_values_apart_and_dashes_an_entry_without_them(tmp_path):
+    """record.json keeps each page's sides and values; the index shows both counts per page
+    and in total, and an entry that holds one combined verdict per row as dashes."""
+    import json
+
+    from mcts_arena.report.reproduction import PageResult, write_index
+
+    old = {"title": "Old page", "command": "arena reproduce --only old", "scale": "",
+           "games": 10, "counts": {"consistent": 1}, "rows": 1, "informative": 1,
+           "median_width": 10.0, "median_power": None, "written": "—", "effort": 0.1}
+    (tmp_path / "record.json").write_text(json.dumps({"pages": {"old": old}}))
+    res = PageResult("new", "New page", "", games=5,
+                     judged=[{"informative": True, "width": 8.0, "power": 0.9}] * 3)
+    res.counts["sides"].update(right=2, undecided=1)
+    res.counts["values"].update(inside=1, below=1)
+    write_index([res], tmp_path, ["new", "old"], 0.1)
+    index = (tmp_path / "index.md").read_text()
+    assert "| side right | side wrong | side undecided | value inside | value above ours | " \
+           "value below ours | no games | no paper row |" in index
+    assert "| [New page](new.md) | 0.1 | 5 | 3 of 3 | 8.0 | 90% | 2 | 0 | 1 | 1 | 0 | 1 | 0 | 0 |" \
+        in index
+    assert "| [Old page](old.md) | 0.1 | 10 | 1 of 1 | 10.0 | — |" + " — |" * 8 in index
+    assert "side: 2 right, 1 undecided; value: 1 inside, 1 below ours (over 1 of 2 pages" in index
+    pages = json.loads((tmp_path / "record.json").read_text())["pages"]
+    assert pages["new"]["sides"] == {"right": 2, "wrong": 0, "undecided": 1}
+    assert pages["new"]["values"] == {"inside": 1, "above": 0, "below": 1}
+    assert pages["old"] == old
