@@ -4,7 +4,7 @@ from click.testing import CliRunner
 
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
-from mcts_arena.report.reproduction import Ours, row_verdict
+from mcts_arena.report.record_model import Ours, row_verdict
 from mcts_arena.report.verdict import Verdict, judge
 from mcts_arena.runner import effort, reproduce
 
