@@ -283,7 +283,7 @@ def test_a_record_without_its_index_file_is_not_overwritten(prec_setup):
 
 
 def test_power():
-    from mcts_arena.report.reproduction import power
+    from mcts_arena.report.record_model import power
 
     assert power(50.0, 1000) == pytest.approx(0.05, abs=1e-3)      # no effect: the test's size
     assert power(63.3, 200) == pytest.approx(0.97, abs=0.01)      # exact binomial: 0.973

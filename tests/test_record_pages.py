@@ -75,7 +75,7 @@ def test_a_sweep_point_is_read_from_the_token_that_carries_the_swept_parameter(t
     # the paper's best range for plain LOA is [0.1, 0.5]: α = 0.3 and 0.5 are judged, 0.7 not
     listed = [ln for ln in page.splitlines() if ln.startswith("- α = ")]
     assert [ln.split(" (")[0] for ln in listed] == ["- α = 0.3", "- α = 0.5"], page
-    assert sum(res.counts.values()) == 2 and len(res.judged) == 2
+    assert sum(res.counts["sides"].values()) == 2 and len(res.judged) == 2
     assert res.games == 6
 
 
@@ -118,7 +118,7 @@ def test_a_sweep_point_that_is_a_paper_table_row_is_judged_once(bt_sweep):
     assert "not counted again" in listed["- α = 0.6"]
     assert "1 of these points is also a row of the paper's tables" in page
     # two game sets, two verdicts: the table row and the α = 0.5 point
-    assert sum(res.counts.values()) == 2 and len(res.judged) == 2
+    assert sum(res.counts["sides"].values()) == 2 and len(res.judged) == 2
 
 
 def test_a_sweep_points_row_says_how_it_is_judged_not_no_paper_row(bt_sweep):
@@ -129,6 +129,20 @@ def test_a_sweep_points_row_says_how_it_is_judged_not_no_paper_row(bt_sweep):
     assert "above 50 (fig2" in inside and "counted below" in inside
     assert "outside the paper's best α [0.1, 0.6]: not judged" in \
         rows["MCTS(bl,im0.75) vs MCTS(bl)"]
+
+
+def test_each_verdict_states_the_side_and_the_value_apart(bt_sweep):
+    """A table row against the paper's value says both; a figure's point (a claim, no value)
+    says its side; the page's counts count each."""
+    import re
+
+    res, page, rows, listed = bt_sweep
+    table_row = rows["MCTS(bl,im0.6) vs MCTS(bl)"].split(" | ")[6]
+    assert re.fullmatch(r"side (right|wrong|undecided), value (inside|above ours|below ours) "
+                        r"\(pairs: .*\)", table_row), table_row
+    assert re.search(r": side (right|wrong|undecided)$", listed["- α = 0.5"]), listed
+    assert sum(res.counts["sides"].values()) == 2 and sum(res.counts["values"].values()) == 1
+    assert "**Verdicts** (2 judged rows): side: " in page and "*Side*: our 95% interval" in page
 
 
 # ---- titles --------------------------------------------------------------------------------

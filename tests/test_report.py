@@ -13,7 +13,7 @@ from helpers import play_into
 
 from mcts_arena import stats
 from mcts_arena.cli import cli
-from mcts_arena.report import render, tables
+from mcts_arena.report import pairing_row, render, tables
 from mcts_arena.report.tables import build_report, compare_paper, find_sweeps
 from mcts_arena.runner import config
 
@@ -192,10 +192,25 @@ def test_bad_paths_and_options_are_one_line_exit_2(tmp_path, monkeypatch, args, 
     assert res.output.count("\n") == 1
 
 
-def test_json_fields_are_documented():
-    for k in tables.ROW_FIELDS:
-        assert f"    {k}" in tables.__doc__ or f" {k}," in tables.__doc__ or \
-            f", {k}" in tables.__doc__, k
+def test_every_row_field_is_documented_on_the_row_type_and_written_in_its_order(stores):
+    """Each field of PairingRow carries its own `#:` comment, and `--format json` writes
+    exactly the row type's fields, in its order."""
+    import ast
+    import inspect
+
+    source = inspect.getsource(pairing_row)
+    lines = source.splitlines()
+    (cls,) = [n for n in ast.parse(source).body
+              if isinstance(n, ast.ClassDef) and n.name == "PairingRow"]
+    fields = [n for n in cls.body if isinstance(n, ast.AnnAssign)]
+    assert [f.target.id for f in fields] == list(pairing_row.PairingRow.__annotations__)
+    for f in fields:
+        assert lines[f.lineno - 2].strip().startswith("#:"), f.target.id
+    real, _ = stores
+    res = CliRunner().invoke(cli, ["report", str(real), "--format", "json"])
+    written = [x for x in json.loads(res.output) if "pairing_id" in x]
+    assert written and all(list(x) == list(pairing_row.ROW_FIELDS) for x in written)
+    assert set(pairing_row.ROW_FIELDS) == set(pairing_row.PairingRow.__required_keys__)
 
 
 def test_linked_pairings_get_bradley_terry_ratings(stores, tmp_path):

@@ -4,7 +4,8 @@ from click.testing import CliRunner
 
 from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
-from mcts_arena.report.reproduction import classify
+from mcts_arena.report.record_model import Ours, row_verdict
+from mcts_arena.report.verdict import Verdict, judge
 from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
@@ -37,17 +38,59 @@ def setup(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize("ours, lo, hi, paper, verdict", [
-    (60, 50, 70, 65, "consistent"),
-    (60, 55, 65, 80, "same direction"),
-    (40, 35, 45, 80, "opposite"),
-    (None, None, None, 80, "no games"),
-    (55, 45, 65, None, "no paper row"),
-    (45, 40, 52, 60, "opposite"),
-    (50, 30, 70, 94.3, "level"),
+# every side (right, wrong, undecided) with every value (inside, above, below) that can occur,
+# the paper on either side of 50%, and the bounds that touch 50% or the paper's value; a wrong
+# side with the value inside cannot (the next test)
+@pytest.mark.parametrize("lo, hi, paper, side, value", [
+    (55, 70, 65, "right", "inside"),
+    (55, 60, 80, "right", "above"),
+    (70, 90, 60, "right", "below"),
+    (10, 30, 40, "right", "above"),       # the paper below 50%, ours too
+    (30, 45, 80, "wrong", "above"),
+    (55, 65, 40, "wrong", "below"),
+    (45, 70, 60, "undecided", "inside"),
+    (40, 55, 80, "undecided", "above"),
+    (45, 55, 20, "undecided", "below"),
+    (50, 60, 55, "undecided", "inside"),  # a bound on 50% holds it
+    (50.001, 60, 60, "right", "inside"),  # a bound on the paper's value holds it
+    (45, 55, 50, "right", "inside"),      # the paper at 50%: no side, ours holds 50%
+    (52, 60, 50, "wrong", "below"),
 ])
-def test_classify(ours, lo, hi, paper, verdict):
-    assert classify(ours, lo, hi, paper) == verdict
+def test_a_verdict_states_the_side_and_the_value_apart(lo, hi, paper, side, value):
+    v = judge(lo, hi, paper)
+    assert (v.side, v.value) == (side, value)
+    assert v.text == f"side {side}, value " + {"inside": "inside", "above": "above ours",
+                                                "below": "below ours"}[value]
+
+
+def test_a_wrong_side_never_holds_the_papers_value():
+    """An interval that excludes 50% on the side away from the paper's value cannot hold it:
+    across a grid of intervals and values, "side wrong, value inside" never comes out, and
+    every other pair does."""
+    grid = [x / 2 for x in range(0, 201, 5)]
+    seen = {(v.side, v.value) for lo in grid for hi in grid if lo <= hi for p in grid
+            for v in [judge(lo, hi, p)]}
+    assert ("wrong", "inside") not in seen
+    assert len(seen) == 8
+
+
+@pytest.mark.parametrize("lo, hi, side", [(55, 70, "right"), (20, 45, "wrong"),
+                                          (45, 60, "undecided")])
+def test_a_figures_claim_gets_a_side_and_no_value(lo, hi, side):
+    v = judge(lo, hi, claims_above=True)
+    assert (v.side, v.value, v.text) == (side, None, f"side {side}")
+
+
+def test_a_row_without_a_verdict_says_why():
+    ours = Ours(60.0, 55.0, 65.0, "pairs")
+    assert row_verdict(None, 60.0).reason == "no games"
+    assert row_verdict(ours, None).reason == "no paper row"
+    assert row_verdict(ours, None, on_curve=False).text == "not judged"
+    assert row_verdict(ours, 80.0).verdict == Verdict("right", "above")
+    assert row_verdict(ours, 80.0, claim=True).verdict == Verdict("right", None)
+    assert row_verdict(ours, None, on_curve=True).text == "side right"
+    with pytest.raises(ValueError):
+        judge(40, 60)
 
 
 def test_scaled_experiment_is_matched_effort_with_capped_games(setup):
@@ -136,3 +179,32 @@ def test_a_pairing_of_only_error_games_ends_with_exit_3_after_the_pages(setup, m
         "arena: error: every game of 1 pairing(s) is an error game, nothing was measured: "
         "MCTS(fet4) vs MCTS (4 of 4); see the errors above, fix the cause and run again "
         "(error games are replayed)")
+
+
+def test_the_index_counts_sides_and_values_apart_and_dashes_an_entry_without_them(tmp_path):
+    """record.json keeps each page's sides and values; the index shows both counts per page
+    and in total, and an entry that holds one combined verdict per row as dashes."""
+    import json
+
+    from mcts_arena.report.reproduction import PageResult, write_index
+
+    old = {"title": "Old page", "command": "arena reproduce --only old", "scale": "",
+           "games": 10, "counts": {"consistent": 1}, "rows": 1, "informative": 1,
+           "median_width": 10.0, "median_power": None, "written": "—", "effort": 0.1}
+    (tmp_path / "record.json").write_text(json.dumps({"pages": {"old": old}}))
+    res = PageResult("new", "New page", "", games=5,
+                     judged=[{"informative": True, "width": 8.0, "power": 0.9}] * 3)
+    res.counts["sides"].update(right=2, undecided=1)
+    res.counts["values"].update(inside=1, below=1)
+    write_index([res], tmp_path, ["new", "old"], 0.1)
+    index = (tmp_path / "index.md").read_text()
+    assert "| side right | side wrong | side undecided | value inside | value above ours | " \
+           "value below ours | no games | no paper row |" in index
+    assert "| [New page](new.md) | 0.1 | 5 | 3 of 3 | 8.0 | 90% | 2 | 0 | 1 | 1 | 0 | 1 | 0 | 0 |" \
+        in index
+    assert "| [Old page](old.md) | 0.1 | 10 | 1 of 1 | 10.0 | — |" + " — |" * 8 in index
+    assert "side: 2 right, 1 undecided; value: 1 inside, 1 below ours (over 1 of 2 pages" in index
+    pages = json.loads((tmp_path / "record.json").read_text())["pages"]
+    assert pages["new"]["sides"] == {"right": 2, "wrong": 0, "undecided": 1}
+    assert pages["new"]["values"] == {"inside": 1, "above": 0, "below": 1}
+    assert pages["old"] == old

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcts_arena.report import figures
+from mcts_arena.report.pairing_row import PairingRow
 from mcts_arena.report.tables import Report, Sweep
 
 
@@ -40,7 +41,7 @@ def plot_sweep(sweep: Sweep, path: str | Path, title: str | None = None,
     return figures.sweep_plot(sweep, path, title=title, dpi=dpi)
 
 
-def played_text(rows, per: str = "pairing") -> str:
+def played_text(rows: list[PairingRow], per: str = "pairing") -> str:
     """What the rows were played with: "played: 0.05 s per move, 2 games per pairing" (every
     budget the rows used; the games as one count or a range)."""
     rows = [r for r in rows if r.get("games")]
@@ -53,7 +54,7 @@ def played_text(rows, per: str = "pairing") -> str:
             f"per {per}")
 
 
-def titled(head: str, rows, descriptions=(), per: str = "pairing") -> str:
+def titled(head: str, rows: list[PairingRow], descriptions=(), per: str = "pairing") -> str:
     """A picture's title: its subject, what was played, and the configs' descriptions marked
     as descriptions (they may state another budget than the one played)."""
     texts = [d for d in dict.fromkeys(descriptions) if d]

@@ -17,7 +17,8 @@ from pathlib import Path
 import pandas as pd
 
 from mcts_arena.report import scaling
-from mcts_arena.report.tables import ROW_FIELDS, Report
+from mcts_arena.report.pairing_row import ROW_FIELDS, PairingRow
+from mcts_arena.report.tables import Report
 from mcts_arena.results.standings import UNDEFINED
 
 # ---- cells ---------------------------------------------------------------------------------
@@ -28,19 +29,19 @@ def _pct(x: float | None, digits: int = 2) -> str:
     return NONE if x is None else f"{100 * x:.{digits}f}"
 
 
-def _score_cell(r: dict) -> str:
+def _score_cell(r: PairingRow) -> str:
     if not r["games"] or r["score"] is None:
         return NONE
     return f"{_pct(r['score'])} [{_pct(r['ci_low'], 1)}, {_pct(r['ci_high'], 1)}]"
 
 
-def _elo_cell(r: dict) -> str:
+def _elo_cell(r: PairingRow) -> str:
     """The Elo difference and its interval (the score's, through the Elo function), or the
     one-sided bound at a score of 0 or 1 (results.standings.elo_interval_text)."""
     return r["elo_text"] if r["games"] else NONE
 
 
-def _work_cell(r: dict) -> str:
+def _work_cell(r: PairingRow) -> str:
     def one(v, u):
         if v is None:
             return "-"
@@ -53,13 +54,13 @@ MAIN_HEAD = ("pairing", "games", "W", "D", "L", "score % [95% CI]", "Elo", "LOS 
              "1st W/n", "2nd W/n", "plies", "sims/move P / O", "s/move P / O", "err", "forfeit")
 
 
-def _time_cell(r: dict) -> str:
+def _time_cell(r: PairingRow) -> str:
     def one(v):
         return "-" if v is None else f"{v:.3g}"
     return f"{one(r.get('player_time'))} / {one(r.get('opponent_time'))}"
 
 
-def main_cells(r: dict) -> list[str]:
+def main_cells(r: PairingRow) -> list[str]:
     return [f"{r['player']} vs {r['opponent']}", str(r["games"]), str(r["wins"]),
             str(r["draws"]), str(r["losses"]), _score_cell(r), _elo_cell(r),
             NONE if r["los"] is None else f"{100 * r['los']:.1f}",
@@ -72,7 +73,7 @@ def main_cells(r: dict) -> list[str]:
 PAIR_HEAD = ("pairing", "pair rule W-D-L", "discarded", "pair-rule win % [95% CI]")
 
 
-def pair_cells(r: dict) -> list[str]:
+def pair_cells(r: PairingRow) -> list[str]:
     p = r["pairs"]
     n = p["won"] + p["lost"]
     cell = NONE if not n else \
@@ -85,7 +86,7 @@ PENTA_HEAD = ("pairing", "pairs", "pentanomial LL-LD-WL/DD-WD-WW", "pentanomial 
               "pentanomial Elo")
 
 
-def penta_cells(r: dict) -> list[str]:
+def penta_cells(r: PairingRow) -> list[str]:
     """A row's seat-swapped pair statistics (the pentanomial of its complete pairs)."""
     pe = r.get("pentanomial")
     if not pe:
@@ -100,11 +101,11 @@ _PENTA_NOTE = ("Seat-swapped pairs (both games of a pair counted), by the player
                "interval, the one verdicts use where pairs exist")
 
 
-def _paired(rows: list[dict]) -> list[dict]:
+def _paired(rows: list[PairingRow]) -> list[PairingRow]:
     return [r for r in rows if r.get("pentanomial")]
 
 
-def _build_notes(rows: list[dict]) -> list[str]:
+def _build_notes(rows: list[PairingRow]) -> list[str]:
     """One line naming the build behind every game, or, when builds are mixed, the builds
     behind each pairing (a run joined them with --allow-mixed-builds)."""
     every = {b for r in rows for b in (r.get("builds") or {})}
@@ -153,7 +154,7 @@ def _header_line(info: dict, base: str | Path | None = None) -> str:
     return line
 
 
-def _notes(rows: list[dict]) -> list[str]:
+def _notes(rows: list[PairingRow]) -> list[str]:
     out = []
     for r in rows:
         if r["sprt"]:
@@ -311,7 +312,7 @@ def render_json(report: Report) -> str:
     return json.dumps(clean(json_rows(report) + fits), indent=2, ensure_ascii=False) + "\n"
 
 
-def flat_row(r: dict) -> dict:
+def flat_row(r: PairingRow) -> dict:
     out = {}
     for k in ROW_FIELDS:
         v = r.get(k)

@@ -28,6 +28,7 @@ import numpy as np
 
 from mcts_arena import stats
 from mcts_arena.budgets import Budget
+from mcts_arena.report.pairing_row import PairingRow
 
 DRAWS = 4000
 SEED = 20140901        # the draws' seed: one report, one set of intervals
@@ -75,7 +76,8 @@ class Scaling:
                          float(f"{v:.3g}")}).text()
 
 
-def _results(rows: list[dict], specs: set[str]) -> dict[tuple[str, str], tuple[int, int, int]]:
+def _results(rows: list[PairingRow], specs: set[str]
+             ) -> dict[tuple[str, str], tuple[int, int, int]]:
     out: dict[tuple[str, str], tuple[int, int, int]] = {}
     for r in rows:
         a, b = r["player_spec"], r["opponent_spec"]
@@ -85,7 +87,7 @@ def _results(rows: list[dict], specs: set[str]) -> dict[tuple[str, str], tuple[i
     return out
 
 
-def fit(ladder: dict, rows: list[dict]) -> Scaling:
+def fit(ladder: dict, rows: list[PairingRow]) -> Scaling:
     """The fit of one ladder (the stored config's form of runner.config.Ladder)."""
     players, levels = list(ladder["players"]), [float(v) for v in ladder["levels"]]
     sc = Scaling(ladder["where"], ladder["kind"], ladder["anchor"], players)
@@ -191,7 +193,7 @@ def _crossover(p: str, q: str, levels: list[float], x: np.ndarray, ep: list[floa
     return out
 
 
-def fits(config: dict, rows: list[dict]) -> list[Scaling]:
+def fits(config: dict, rows: list[PairingRow]) -> list[Scaling]:
     """Every ladder of a stored config (`ladders`), fitted from its rows."""
     return [fit(ladder, rows) for ladder in config.get("ladders") or ()]
 

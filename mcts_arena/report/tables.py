@@ -2,72 +2,13 @@
 
 Stores are opened read-only (results.store.Store); nothing here writes to them.
 
-Row fields (the `--format json` interface; every row is one pairing of one results directory;
-fractions are in [0, 1]; counts are the pairing *player's*, the first spec named):
-
-    experiment      experiment name                     directory   results directory
-    game            game name                           pairing_id  the runner's pairing id
-    player          the player as reports name it       opponent    the opponent, likewise
-                    (the canonical spec; an external GTP/py player's `name`, else its command)
-    player_spec, opponent_spec   canonical specs of both
-    budget          budget both sides played with ("1 s", "30 sims"; "P / O" when they differ)
-    player_budget, opponent_budget    {"time": s} or {"sims": n} of each side
-    planned         games the config asks for           games       games counted (no error games)
-    wins, draws, losses   of the player                 errors      error games (never counted)
-    time_forfeits   games ended by a time forfeit (counted as losses/wins)
-    illegal_moves   games forfeited by an illegal move (external engines; counted likewise)
-    max_plies       games drawn at the ply limit
-    score           (wins + draws/2) / games            ci_low, ci_high   95% interval of score
-    ci_method       "wald" or "wilson"
-                    (score, ci_low, ci_high, ci_method, los are null for a pairing without
-                    counted games: no percentage is shown for it)
-    elo             Elo difference of the player (null at a score of 0 or 1, or no games)
-    elo_low, elo_high   its 95% interval: ci_low and ci_high through the Elo function
-                    (stats.elo_bounds; null where an end is unbounded)
-    elo_text        how every table and `arena serve` write it (results.standings:
-                    "+381.7 [+63.0, +667.3]", "≥ +113 (all won)")
-    los             likelihood of superiority of the player (0.5 with no decisive games)
-    wins_first, games_first     player's wins / counted games when it moved first
-    wins_second, games_second   the same when it moved second
-    avg_plies       mean game length in plies (counted games)
-    player_time, opponent_time  mean wall seconds per move of each side, measured by the game
-                    loop for every player alike (null with no moves)
-    player_work, opponent_work  mean simulations per move of each side (nodes for a side that
-                    reports no simulations, e.g. αβ; null for a side that reports neither, e.g.
-                    a GTP engine); player_work_unit, opponent_work_unit say which
-    pentanomial     the complete seat-swapped pairs (both games counted) by the player's pair
-                    score: [LL, LD, WL+DD, WD, WW]; null without a complete pair
-    pair_games      2 x the complete pairs           pair_score   their mean score per game
-    pair_ci_low, pair_ci_high   95% interval of pair_score (stats.pentanomial_interval: the
-                    likelihood-ratio interval of the pentanomial; tighter than the per-game one
-                    when seat swapping cancels a first-move advantage)
-    pair_elo, pair_elo_low, pair_elo_high, pair_elo_text    the same from pair_score and its
-                    interval
-    judged          the interval a verdict uses: {"basis": "pair rule" (games scored by pairs:
-                    Kalah), "pairs" (pentanomial, where complete pairs exist) or "games",
-                    "score", "ci_low", "ci_high", "n" (decisive pairs, games of complete pairs,
-                    or games)}; null with nothing counted
-    builds          {build fingerprint: games} of the stored games ("unrecorded" for games
-                    stored before games carried their build); more than one key: mixed builds
-    precision       `arena reproduce --precision`'s last decision for the row (null otherwise):
-                    {"games", "stop": "precision" | "decided" | "cap" | null, "half_width",
-                    "basis", "rule"}
-    pairs           Kalah only (else null): {"won", "drawn", "lost", "discarded", "errors",
-                    "score", "ci_low", "ci_high"}: the paper's pair rule over decisive pairs
-    sprt            null, or {"decision": "H0"|"H1"|null, "games", "llr", "lower", "upper",
-                    "elo0", "elo1", "alpha", "beta", "model", "text"}
-    sweep           null, or {"param": name, "value": number}: the sweep point this pairing is
-    paper           only with --compare paper: a list of {"table", "id", "win_pct", "games",
-                    "seconds", "verdict", "comparable", "note", "reversed", "basis"} (win_pct of
-                    the player, in percent; the verdict judges it against the `judged` interval,
-                    `basis` says which); verdict is null, and note says why, when our pairing
-                    has no games ("no games") or its budget is far from the paper's ("budget
-                    differs: ours 0.05 s, paper 1 s"; see budget_comparable)
+Every row is a `pairing_row.PairingRow` (its fields documented there).
 """
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mcts_arena import budgets, results, stats
@@ -75,24 +16,12 @@ from mcts_arena import games as _games
 from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name, parts
 from mcts_arena.report import scaling
+from mcts_arena.report.pairing_row import Judged, PairingRow, PairRule, PaperEntry
 from mcts_arena.results import aggregates, tournament
 from mcts_arena.results import rows as row_rules
 from mcts_arena.results.sprt import sprt_status, sprt_text
 from mcts_arena.results.standings import elo_interval_text
 from mcts_arena.results.store import Store
-
-ROW_FIELDS = ("experiment", "directory", "game", "pairing_id", "player", "opponent",
-              "player_spec", "opponent_spec", "budget",
-              "player_budget", "opponent_budget", "planned", "games", "wins", "draws", "losses",
-              "errors", "time_forfeits", "illegal_moves", "max_plies", "score", "ci_low",
-              "ci_high", "ci_method",
-              "elo", "elo_low", "elo_high", "elo_text", "los", "wins_first", "games_first",
-              "wins_second", "games_second", "avg_plies", "player_time", "opponent_time",
-              "player_work", "player_work_unit", "opponent_work",
-              "opponent_work_unit", "pentanomial", "pair_games", "pair_score", "pair_ci_low",
-              "pair_ci_high", "pair_elo", "pair_elo_low", "pair_elo_high", "pair_elo_text",
-              "judged", "builds", "precision", "pairs", "sprt", "sweep")
-
 
 #: A paper row is compared (given a verdict) only when each side's budget is within this
 #: factor of the paper's seconds per move: wall-clock seconds, or the paper engine's effort at
@@ -109,7 +38,7 @@ def _budget_of_text(text: str) -> dict | None:
     return {"effort" if m.group(1) else "time": float(m.group(2))}
 
 
-def budget_comparable(row: dict, paper_seconds: float | None) -> tuple[bool, str | None]:
+def budget_comparable(row: PairingRow, paper_seconds: float | None) -> tuple[bool, str | None]:
     """(comparable, note): may our row be judged against a paper row at `paper_seconds`?
 
     Each side's budget (`player_budget`/`opponent_budget`, else the `budget` text) must be
@@ -161,8 +90,8 @@ _NO_GAMES = {k: 0 for k in ("games", "wins", "draws", "losses", "errors", "time_
     "pair_ci_high": None, "builds": {}}
 
 
-def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
-    """The rows (see the module docstring) of every pairing in `store`, in config order."""
+def pairing_rows(store: Store, ci: str = "auto") -> list[PairingRow]:
+    """The rows (pairing_row.PairingRow) of every pairing in `store`, in config order."""
     if ci not in stats.CI_METHODS:
         raise UserError(f"unknown --ci {ci!r}; valid: {', '.join(stats.CI_METHODS)}")
     exp = store.experiment() or {}
@@ -183,7 +112,11 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
         ci_low, ci_high, used = _ci(w, d, lo, ci) if n else (None, None, None)
         e = stats.elo_diff(w, d, lo)
         e_lo, e_hi = stats.elo_bounds(ci_low, ci_high) if n else (None, None)
-        row = {
+        sprt_rec = None
+        if pid in sprt:
+            sprt_rec = dict(sprt[pid])
+            sprt_rec["text"] = sprt_text(sprt_rec)
+        row: PairingRow = {
             "experiment": exp.get("name", store.directory.name), "directory": str(store.directory),
             "game": game, "pairing_id": pid, "player": display_name(p["player"]),
             "opponent": display_name(p["opponent"]), "player_spec": p["player"],
@@ -196,23 +129,12 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
             "elo_low": _finite(e_lo), "elo_high": _finite(e_hi),
             "elo_text": elo_interval_text(stats.score(w, d, lo), ci_low, ci_high, n)
             if n else None, "los": stats.los(w, lo) if n else None,
-            "pairs": None, "sprt": None, "sweep": None,
+            "pairs": _pair_rule(pairs, pid, ci) if _games.pair_rule(game) else None,
+            "sprt": sprt_rec, "sweep": None, **pair_elo_fields(c),
+            "precision": store.meta_json(f"precision/{pid}", row_rules.obj()),
+            "judged": None,        # below, from the row's counts
         }
-        if _games.pair_rule(game):
-            po = aggregates.pair_outcomes(pairs, pid)
-            pw_, pd_, pl_ = (po.get(k, 0) for k in ("player", "draw", "opponent"))
-            lo_, hi_, _ = _ci(pw_, 0, pl_, ci)
-            row["pairs"] = {"won": pw_, "drawn": pd_, "lost": pl_,
-                            "discarded": po.get("discarded", 0), "errors": po.get("error", 0),
-                            "score": pw_ / (pw_ + pl_) if pw_ + pl_ else 0.5,
-                            "ci_low": lo_, "ci_high": hi_}
-        row.update(pair_elo_fields(row))
-        row["precision"] = store.meta_json(f"precision/{pid}", row_rules.obj())
         row["judged"] = judged(row)
-        if pid in sprt:
-            rec = dict(sprt[pid])
-            rec["text"] = sprt_text(rec)
-            row["sprt"] = rec
         swept = recorded.get(pid, {}).get("sweep") or []
         if swept:
             row["_sweep_vars"] = [tuple(x) for x in swept]
@@ -222,7 +144,17 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[dict]:
     return rows
 
 
-def judged(row: dict) -> dict | None:
+def _pair_rule(pairs, pid: str, ci: str) -> PairRule:
+    """The paper's pair rule over a pairing's decisive pairs (games scored by pairs)."""
+    po = aggregates.pair_outcomes(pairs, pid)
+    won, drawn, lost = (po.get(k, 0) for k in ("player", "draw", "opponent"))
+    low, high, _ = _ci(won, 0, lost, ci)
+    return {"won": won, "drawn": drawn, "lost": lost, "discarded": po.get("discarded", 0),
+            "errors": po.get("error", 0), "score": won / (won + lost) if won + lost else 0.5,
+            "ci_low": low, "ci_high": high}
+
+
+def judged(row: PairingRow) -> Judged | None:
     """The interval a verdict on `row` uses (see the `judged` row field): the paper's pair rule
     for games scored by pairs, the pentanomial where seat-swapped pairs are complete, else the
     per-game interval; None with nothing counted."""
@@ -247,9 +179,10 @@ def builds_text(builds: dict) -> str:
     return ", ".join(f"{b} ({n})" for b, n in builds.items()) or "—"
 
 
-def pair_elo_fields(row: dict) -> dict:
+def pair_elo_fields(row: Mapping) -> dict:
     """pair_elo, its interval (pair_ci_low, pair_ci_high through the Elo function) and its
-    text; nulls without complete pairs."""
+    text, from a row's or a pairing's counts (pentanomial, pair_score, pair_ci_low,
+    pair_ci_high, pair_games); nulls without complete pairs."""
     if not row.get("pentanomial"):
         return {"pair_elo": None, "pair_elo_low": None, "pair_elo_high": None,
                 "pair_elo_text": None}
@@ -313,7 +246,7 @@ class Sweep:
     player: str                 # template with '{}' where the parameter goes
     opponent: str
     param: str                  # variable name (recorded) or the token's prefix ("im")
-    curves: dict[str, list[tuple[float, dict]]] = field(default_factory=dict)
+    curves: dict[str, list[tuple[float, PairingRow]]] = field(default_factory=dict)
     plot: str | None = None     # path of the PNG once written
 
     @property
@@ -353,7 +286,7 @@ def _numbered(spec: str) -> dict[str, tuple[int, float]]:
     return out
 
 
-def _recorded_points(rows: list[dict]) -> dict[int, tuple[int, str, float]]:
+def _recorded_points(rows: list[PairingRow]) -> dict[int, tuple[int, str, float]]:
     """{id(row): (token index, variable name, value)} of the recorded sweep rows' x parameter.
 
     The parameter's token is the option that holds the variable's value at *every* point of its
@@ -394,7 +327,7 @@ def _recorded_points(rows: list[dict]) -> dict[int, tuple[int, str, float]]:
     return out
 
 
-def find_sweeps(rows: list[dict]) -> list[Sweep]:
+def find_sweeps(rows: list[PairingRow]) -> list[Sweep]:
     """Group rows into sweeps: pairings recorded as a config `sweep`, and, for the rest, specs
     that differ in one numeric token's value against the same opponent (3 values or more).
     Sweeps with the same templates in several results directories merge (one curve per
@@ -460,7 +393,7 @@ def _budget_only(spec: str, value: str) -> bool:
 
 
 # ---- the paper beside ours -----------------------------------------------------------------
-def compare_paper(rows: list[dict]) -> list[dict]:
+def compare_paper(rows: list[PairingRow]) -> list[dict]:
     """For every row with a published counterpart: ours, the paper's, budgets and the verdict.
     Also sets each row's `paper` field (a list, possibly empty).
 
@@ -485,10 +418,10 @@ def compare_paper(rows: list[dict]) -> list[dict]:
                 note = "no games"
             v = verdict(pr.win_pct, j["ci_low"], j["ci_high"]) \
                 if has and comparable else None
-            entry = {"table": pr.table, "id": pr.id, "win_pct": pr.win_pct, "games": pr.games,
-                     "seconds": pr.seconds, "verdict": v, "comparable": comparable,
-                     "note": note, "reversed": pr.reversed,
-                     "basis": j["basis"] if has else None}
+            entry: PaperEntry = {
+                "table": pr.table, "id": pr.id, "win_pct": pr.win_pct, "games": pr.games,
+                "seconds": pr.seconds, "verdict": v, "comparable": comparable, "note": note,
+                "reversed": pr.reversed, "basis": j["basis"] if has else None}
             row["paper"].append(entry)
             out.append({"experiment": row["experiment"], "player": row["player"],
                         "opponent": row["opponent"],
@@ -507,7 +440,7 @@ def compare_paper(rows: list[dict]) -> list[dict]:
 @dataclass
 class ExperimentReport:
     info: dict
-    rows: list[dict]
+    rows: list[PairingRow]
     tournament: str | None = None        # bracket / cross-table text of a tournament dir
     tournament_state: object | None = None   # arena.tournament.State of a tournament dir
     #: Bradley–Terry Elo of every player (best first, stats.bradley_terry_ladder) when the
@@ -517,7 +450,7 @@ class ExperimentReport:
     scaling: list = field(default_factory=list)
 
 
-def experiment_ratings(rows: list[dict]) -> list[dict] | None:
+def experiment_ratings(rows: list[PairingRow]) -> list[dict] | None:
     """Bradley–Terry ratings of an experiment's players from its pairings (a round robin, a
     gauntlet, several matches that share players), or None with fewer than three players or
     when the results do not link them all."""
@@ -550,7 +483,7 @@ class Report:
     base: str | None = None
 
     @property
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[PairingRow]:
         return [r for e in self.experiments for r in e.rows]
 
 

@@ -1,0 +1,453 @@
+"""The record's pages as data: what a page of docs/reproduction says of every row, judged by
+the one rule (`row_verdict`, on report/verdict.py's `judge`), and its counts. No text is
+written here: report/record_markdown.py formats this model, report/reproduction.py writes it.
+
+Read-only over the results stores (it goes through `build_report`, like `arena report`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcts_arena import stats
+from mcts_arena.report.pairing_row import PairingRow
+from mcts_arena.report.tables import Sweep, build_report, strip_budget
+from mcts_arena.report.verdict import SIDES, VALUES, Verdict, judge
+
+#: Why a row has no verdict, as the pages and the index count it.
+UNJUDGED = ("no games", "no paper row")
+
+
+def no_counts() -> dict[str, dict[str, int]]:
+    """A page's counts before any row: {"sides": {side: 0}, "values": ..., "unjudged": ...}."""
+    return {"sides": dict.fromkeys(SIDES, 0), "values": dict.fromkeys(VALUES, 0),
+            "unjudged": dict.fromkeys(UNJUDGED, 0)}
+
+
+def median(xs: list[float]) -> float | None:
+    """The median of `xs`; None without any."""
+    if not xs:
+        return None
+    xs = sorted(xs)
+    m = len(xs) // 2
+    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
+
+
+def last_game(dirs: list[Path]) -> float | None:
+    """The unix time of the last game stored in any of `dirs`' stores."""
+    from mcts_arena.results.store import Store
+
+    times = []
+    for d in dirs:
+        with Store.open(d) as store:
+            t = store.last_finished()
+            if t is not None:
+                times.append(t)
+    return max(times, default=None)
+
+
+#: The z of the power column: Z95 to six places, as the published record computed it (its
+#: record.json keeps the median power to every digit).
+POWER_Z = round(stats.Z95, 6)
+
+
+def power(paper_pct: float | None, n: int | None, z: float = POWER_Z) -> float | None:
+    """The chance that a two-sided 95% test of "no effect" (50%) rejects it with `n` trials
+    when the true win rate is the paper's: the normal approximation of the binomial, variance
+    1/4 under no effect and p(1-p) under the paper's p. `n` is what the verdict counts (games,
+    games of complete pairs, or decisive pairs under the pair rule). It ignores the variance
+    seat-swapped pairs remove, so it is, if anything, low for pair-judged rows. None without a
+    paper value or games."""
+    from scipy.stats import norm
+
+    if paper_pct is None or not n:
+        return None
+    p = min(max(paper_pct / 100.0, 1e-6), 1 - 1e-6)
+    d, sd = abs(p - 0.5) * math.sqrt(n), math.sqrt(p * (1 - p))
+    return float(norm.cdf((d - z * 0.5) / sd) + norm.cdf((-d - z * 0.5) / sd))
+
+
+# ---- the verdict model: what a page says of every row, as data ------------------------------
+@dataclass(frozen=True)
+class Ours:
+    """An interval as a verdict judges it: score and bounds in percent, and its basis."""
+
+    score: float
+    low: float
+    high: float
+    basis: str          # "pair rule", "pairs" or "games" (tables.judged)
+
+    @property
+    def informative(self) -> bool:
+        """Does the interval exclude 50%?"""
+        return self.low > 50.0 or self.high < 50.0
+
+
+def _ours(row: PairingRow) -> Ours | None:
+    """A row's interval as its verdict judges it (`tables.judged`): the pair rule for games
+    scored by pairs (Kalah), the pentanomial where seat-swapped pairs are complete, else the
+    games; None with nothing counted."""
+    j = row.get("judged")
+    if j is None:
+        return None
+    return Ours(100 * j["score"], 100 * j["ci_low"], 100 * j["ci_high"], j["basis"])
+
+
+def _per_game(row: PairingRow) -> Ours | None:
+    """A pair-rule row's interval per game (draws half): the seat-swapped pairs' interval where
+    pairs are complete, else the games'."""
+    if row.get("pentanomial"):
+        return Ours(100 * row["pair_score"], 100 * row["pair_ci_low"],
+                    100 * row["pair_ci_high"], "pairs")
+    if not row["games"]:
+        return None
+    return Ours(100 * row["score"], 100 * row["ci_low"], 100 * row["ci_high"], "games")
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A row's verdict, or why it has none."""
+
+    verdict: Verdict | None
+    #: without a verdict: "no games", "no paper row", or "not judged" (a sweep point outside
+    #: the figure's best range)
+    reason: str | None = None
+
+    @property
+    def text(self) -> str:
+        return self.verdict.text if self.verdict is not None else str(self.reason)
+
+
+def row_verdict(ours: Ours | None, paper_pct: float | None, claim: bool = False,
+                on_curve: bool | None = None) -> Judgement:
+    """The verdict of one row or sweep point: the one rule of every page. Against the paper's
+    claim (above 50%: a side, no value) where a figure judges it (`claim`: a best-α row;
+    `on_curve`: a point of the figure's curve, True inside its best α range, False outside,
+    where it is not judged), else against the paper's table value `paper_pct`."""
+    if on_curve is False:
+        return Judgement(None, "not judged")
+    if ours is None:
+        return Judgement(None, "no games")
+    if claim or on_curve:
+        return Judgement(judge(ours.low, ours.high, claims_above=True))
+    if paper_pct is None:
+        return Judgement(None, "no paper row")
+    return Judgement(judge(ours.low, ours.high, paper_pct))
+
+
+@dataclass(frozen=True)
+class RowModel:
+    """One row of an experiment's table on a page."""
+
+    row: PairingRow
+    ours: Ours | None
+    paper: object | None            # the paper's row at the experiment's budget (paper.py)
+    #: the paper figure whose claim judges the row: a best-α row's, or the figure whose curve
+    #: the row is a point of
+    figure: object | None
+    #: a point of `figure`'s curve: True inside its best α range, False outside; None: not one
+    on_curve: bool | None
+    judgement: Judgement | None     # None: a tournament's match (the bracket is judged)
+    counted: bool                   # counted in the page's verdicts as this table's row
+    power: float | None
+
+
+@dataclass(frozen=True)
+class PairRuleModel:
+    """One row of the Kalah unit table: the paper's decisive counts beside ours, both bases."""
+
+    row: PairingRow
+    paper_decisive: tuple[int, int] | None      # (decisive results, n) of the paper's row
+    decisive_pairs: tuple[int, int]             # (decisive pairs, complete pairs)
+    decisive_games: tuple[int, int]             # (decisive games, games)
+    per_game: Ours | None
+    per_game_verdict: Judgement
+    by_pairs: Ours | None
+    by_pairs_verdict: Judgement
+
+
+@dataclass(frozen=True)
+class ExperimentModel:
+    """An experiment's part of a page."""
+
+    info: dict
+    seconds: float | None           # the paper's seconds per move it stands for
+    rows: list[RowModel]
+    pair_rule: list[PairRuleModel]
+    #: the paper's rows of the table the experiment stands for that it does not play, at its
+    #: budget, and {seconds: rows} of the table's rows at other budgets
+    not_played: list
+    other_budgets: dict
+    tables: list[str]               # the tables of those rows
+    forest: list[dict]              # the forest plot's points (figures.forest_plot)
+    forest_image: str | None
+    tournament: str | None
+
+
+@dataclass(frozen=True)
+class PointModel:
+    """A sweep point inside the paper's best α range, listed under its figure."""
+
+    x: float
+    label: str                      # the curve (budget and other variables)
+    row: PairingRow
+    ours: Ours | None
+    judgement: Judgement
+    #: the verdict of the table row with the same games, where the point is also one (judged
+    #: there, not counted again); None otherwise
+    table_judgement: Judgement | None
+
+
+@dataclass(frozen=True)
+class SweepModel:
+    sweep: Sweep
+    figure: object | None           # the paper figure that reads it, if any
+    image: str
+    points: list[PointModel]        # the points inside the figure's best α range
+    best: tuple[float, float] | None    # (α, our %) of our best point
+
+
+@dataclass(frozen=True)
+class PageModel:
+    id: str
+    title: str
+    command: str
+    scale: str
+    experiments: list[ExperimentModel]
+    sweeps: list[SweepModel]
+    brackets: list[bool]            # per finished bracket: won by the paper's winner?
+    counts: dict[str, dict[str, int]]
+    judged: list[dict]              # PageResult.judged
+    games: int
+    last_game: float | None
+    played: bool = True
+
+
+def _paper_for(row: PairingRow, seconds: float | None):
+    from mcts_arena.paper import match_paper
+
+    try:
+        found = match_paper(row["game"], strip_budget(row["player"]),
+                            strip_budget(row["opponent"]), seconds=seconds)
+    except ValueError:
+        found = []
+    return found[0] if found else None
+
+
+def _figure_claims(sweeps) -> list[dict]:
+    """For each sweep, the paper figure that reads it (best α range), if any."""
+    from mcts_arena.paper import load_paper_results, normalize_spec
+
+    out = []
+    figs = load_paper_results().figures
+    for sw in sweeps:
+        for fig in figs:
+            if fig.game != sw.game:
+                continue
+            try:
+                same = (normalize_spec(fig.player.replace("{alpha}", "0.5")) ==
+                        normalize_spec(sw.player.replace("{}", "0.5")) and
+                        normalize_spec(fig.opponent) == normalize_spec(sw.opponent))
+            except ValueError:
+                same = False
+            if same:
+                out.append({"sweep": sw, "figure": fig})
+                break
+        else:
+            out.append({"sweep": sw, "figure": None})
+    return out
+
+
+def _in_range(fig, x: float) -> bool:
+    lo_a, hi_a = fig.best_alpha
+    return lo_a - 1e-9 <= x <= hi_a + 1e-9
+
+
+def _figure_points(claims: list[dict]) -> dict[int, tuple]:
+    """{id(row): (figure, inside its best α range)} of every sweep point a paper figure reads."""
+    out = {}
+    for c in claims:
+        fig = c["figure"]
+        if fig is None:
+            continue
+        for pts in c["sweep"].curves.values():
+            for x, row in pts:
+                out[id(row)] = (fig, _in_range(fig, x))
+    return out
+
+
+def _not_played(info: dict, matched: list, secs: float | None) -> tuple[list, dict, list[str]]:
+    """The rows of the paper's table an experiment stands for that it does not play: at its own
+    budget (listed), and {seconds: rows} at other budgets; and the tables. The table is the one
+    the experiment's description names ("Table 9: ...") and its rows matched."""
+    import re
+
+    from mcts_arena.paper import load_paper_results
+
+    named = set(re.findall(r"^Table \d+", info.get("description") or ""))
+    tables = {m.table for m in matched} & named
+    if not tables:
+        return [], {}, []
+    played = {m.id for m in matched}
+    same, other = [], {}
+    for r in load_paper_results().rows:
+        if r.table not in tables or r.game != info["game"] or r.id in played:
+            continue
+        if secs is not None and r.seconds is not None and float(r.seconds) == float(secs):
+            same.append(r)
+        else:
+            other[r.seconds] = other.get(r.seconds, 0) + 1
+    return same, other, sorted(tables)
+
+
+def _pair_rule_models(rows: list[PairingRow], secs: float | None) -> list[PairRuleModel]:
+    """For games scored by pairs (Kalah): each row on both bases, each with its verdict."""
+    out = []
+    for r in rows:
+        if r.get("pairs") is None or not r["games"]:
+            continue
+        pr = _paper_for(r, secs)
+        pairs = r["pairs"]
+        dp = pairs["won"] + pairs["lost"]
+        paper = None
+        if pr is not None and pr.wins_a is not None and pr.games:
+            paper = (pr.wins_a + pr.wins_b, pr.games)
+        p_pct = pr.win_pct if pr else None
+        g, o = _per_game(r), _ours(r)
+        out.append(PairRuleModel(r, paper, (dp, dp + pairs["drawn"] + pairs["discarded"]),
+                                 (r["wins"] + r["losses"], r["games"]), g,
+                                 row_verdict(g, p_pct), o, row_verdict(o, p_pct)))
+    return out
+
+
+def _bracket_winner(st) -> bool | None:
+    """For a finished elimination bracket of one of the paper's tournaments: is our winner the
+    paper's? None for anything else (no verdict is given to a bracket's matches)."""
+    from mcts_arena.paper import load_paper_results, normalize_spec
+
+    if st is None or st.bracket is None or not st.spec.paper or not st.bracket.done:
+        return None
+    paper = load_paper_results().tournament(st.spec.paper)
+    return normalize_spec(st.spec.spec_of(st.bracket.winner)) == \
+        normalize_spec(paper.winner_spec)
+
+
+def _row_claim(row: PairingRow):
+    """(figure, α) when `row` is one point of a paper figure inside its best range (a best-α
+    row of the record), else None."""
+    from mcts_arena.paper import load_paper_results, normalize_spec
+
+    for fig in load_paper_results().figures:
+        if fig.game != row["game"]:
+            continue
+        for a in _alphas_in(row["player"]):
+            try:
+                same = (normalize_spec(fig.player.replace("{alpha}", a)) ==
+                        normalize_spec(strip_budget(row["player"])) and
+                        normalize_spec(fig.opponent) ==
+                        normalize_spec(strip_budget(row["opponent"])))
+            except ValueError:
+                same = False
+            if same and _in_range(fig, float(a)):
+                return fig, float(a)
+    return None
+
+
+def _alphas_in(spec: str) -> list[str]:
+    import re
+
+    return re.findall(r"im(\d*\.?\d+)", spec)
+
+
+class _Tally:
+    """A page's counts and judged rows as the model is built."""
+
+    def __init__(self):
+        self.counts = no_counts()
+        self.judged: list[dict] = []
+
+    def add(self, j: Judgement, ours: Ours | None, pw: float | None) -> None:
+        if j.verdict is not None:
+            self.counts["sides"][j.verdict.side] += 1
+            if j.verdict.value is not None:
+                self.counts["values"][j.verdict.value] += 1
+            self.judged.append({"informative": ours.informative, "width": ours.high - ours.low,
+                                "power": pw})
+        elif j.reason in UNJUDGED:
+            self.counts["unjudged"][j.reason] += 1
+
+
+def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], command: str,
+               scale: str = "") -> PageModel:
+    """What the page of `page` says, as data: every row judged by `row_verdict`, the figures'
+    points, the counts. Reads the results directories of `dirs` that exist (read-only)."""
+    have = [d for d in dirs if (d / "arena.sqlite").exists()]
+    if not have:
+        return PageModel(page.id, page.title, command, scale, [], [], [], no_counts(), [], 0,
+                         None, played=False)
+    report = build_report([str(d) for d in have], compare=None)
+    claims = _figure_claims(report.sweeps)
+    points = _figure_points(claims)
+    tally = _Tally()
+    tabled: dict[int, Judgement] = {}        # id(row) -> its verdict, for rows judged in a table
+    experiments = []
+    for exp in report.experiments:
+        name = exp.info["experiment"]
+        secs = paper_seconds.get(name)
+        models, forest, matched = [], [], []
+        for row in exp.rows:
+            o = _ours(row)
+            pr = _paper_for(row, secs)
+            if pr is not None and not row.get("sweep"):
+                matched.append(pr)
+            claim = None if pr is not None or row.get("sweep") else _row_claim(row)
+            point = points.get(id(row)) if pr is None else None
+            if pr is not None or not row.get("sweep"):
+                forest.append({"player": row["player"], "opponent": row["opponent"],
+                               "budget": row["budget"], "games": row["games"] if o is not None
+                               else 0, "score": None if o is None else o.score / 100,
+                               "ci_low": None if o is None else o.low / 100,
+                               "ci_high": None if o is None else o.high / 100,
+                               "paper_pct": pr.win_pct if pr else None})
+            on_curve = point[1] if point else None
+            j = row_verdict(o, pr.win_pct if pr else None, claim is not None, on_curve)
+            pw = power(pr.win_pct, (row.get("judged") or {}).get("n")) if pr else None
+            # a bracket's match is judged by the tournament's winner; a figure's point in the
+            # figure's list; a sweep point no figure reads and no table has, not at all
+            bracket = bool(exp.tournament) and pr is None
+            counted = not bracket and point is None and not (
+                j.reason == "no paper row" and row.get("sweep"))
+            if counted:
+                tally.add(j, o, pw)
+                tabled[id(row)] = j
+            figure = claim[0] if claim else point[0] if point else None
+            models.append(RowModel(row, o, pr, figure, on_curve, None if bracket else j,
+                                   counted, pw))
+        not_played, other, tables = _not_played(exp.info, matched, secs)
+        experiments.append(ExperimentModel(
+            exp.info, secs, models, _pair_rule_models(exp.rows, secs), not_played, other,
+            tables, forest, f"{page.id}-{name}-forest.png" if forest else None,
+            exp.tournament))
+    sweeps = []
+    for claim in claims:
+        sw, fig = claim["sweep"], claim["figure"]
+        pts = []
+        for label, curve in sw.curves.items():
+            for x, row in curve if fig is not None else ():
+                if not _in_range(fig, x):
+                    continue
+                o = _ours(row)
+                j = row_verdict(o, None, on_curve=True)
+                shared = tabled.get(id(row))
+                if shared is None:
+                    tally.add(j, o, None)
+                pts.append(PointModel(x, label, row, o, j, shared))
+        best = max(((x, _ours(r).score) for c in sw.curves.values() for x, r in c
+                    if _ours(r) is not None), key=lambda t: t[1], default=None)
+        sweeps.append(SweepModel(sw, fig, f"{page.id}-{sw.slug}.png", pts, best))
+    brackets = [b for b in (_bracket_winner(e.tournament_state) for e in report.experiments)
+                if b is not None]
+    games = sum(r["games"] + r["errors"] for e in report.experiments for r in e.rows)
+    return PageModel(page.id, page.title, command, scale, experiments, sweeps, brackets,
+                     tally.counts, tally.judged, games, last_game(have))
