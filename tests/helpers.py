@@ -1,6 +1,6 @@
 """Helpers the tests share (not tests themselves): the environment of an `arena` subprocess
 with the fake players, counting stored games, hashing a directory tree, playing an experiment
-into a directory, waiting for a condition, a GameRecord to store;
+into a directory, waiting for a condition, a GameRecord to store; GNU Backgammon's command and the mark of the tests that need it;
 GTP engines (tests/data/external/fake_gtp.py) and one-game jobs for the external players."""
 import hashlib
 import importlib
@@ -12,6 +12,8 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from mcts_arena import games, players
 from mcts_arena.runner import config
@@ -26,6 +28,13 @@ TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data" / "external"
 FAKE = DATA / "fake_gtp.py"
 PY = shlex.quote(sys.executable)
+
+GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+# Skipped where gnubg is not installed, except under CI (CI=true), where `make test` installs
+# it: there a missing gnubg is a failure, not a skip.
+needs_gnubg = pytest.mark.skipif(GNUBG is None and not os.environ.get("CI"),
+                                 reason="GNU Backgammon is not installed (make test installs "
+                                 "it with apt when run as root)")
 
 
 def record(gid="e/p1/0/0", pair=0, swap=0, winner=0, reason="normal", error=None):

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 from click.testing import CliRunner
+from helpers import GNUBG, needs_gnubg
 
 from mcts_arena import games
 from mcts_arena.cli import cli
@@ -23,13 +23,6 @@ from mcts_arena.results.store import Store
 from mcts_arena.runner import config
 from mcts_arena.runner import plan as plan_mod
 from mcts_arena.runner.experiment import run_experiment
-
-GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
-# Skipped where gnubg is not installed, except under CI (CI=true), where `make test` installs
-# it: there a missing gnubg is a failure, not a skip.
-needs_gnubg = pytest.mark.skipif(GNUBG is None and not os.environ.get("CI"),
-                                 reason="GNU Backgammon is not installed (make test installs "
-                                 "it with apt when run as root)")
 
 TOURNAMENT = """name: bgrec
 game: backgammon

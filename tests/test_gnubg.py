@@ -4,11 +4,11 @@ with fake engines: missing, crashing, hanging, answering nonsense."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import textwrap
 
 import pytest
+from helpers import needs_gnubg
 
 from mcts_arena import games, players
 from mcts_arena.errors import SpecError
@@ -17,9 +17,6 @@ from mcts_arena.players.gnubg_player import GnubgPlayer, fibs_board, read_move
 from mcts_arena.players.gtp_process import EngineError
 from mcts_arena.players.player import PlayerForfeit
 
-HAVE_GNUBG = bool(shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games"))
-needs_gnubg = pytest.mark.skipif(not HAVE_GNUBG, reason="GNU Backgammon is not installed "
-                                 "(make test installs it with apt when run as root)")
 START = "24:2,13:5,8:3,6:5/24:2,13:5,8:3,6:5"
 
 
