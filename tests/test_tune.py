@@ -265,3 +265,8 @@ def test_bracket_from_the_same_config(tmp_path, monkeypatch):
     assert "Winner: a=" in res.output and "bracket: 4 games at most (2 per match)" in res.output
     with Store.open(tmp_path / "results" / "br") as store:
         assert store.game_count() == 4
+        mark = store.meta_json(tune_state.BRACKET_KEY)
+    assert mark["param"] == "a" and mark["grid"] == ["0.1", "0.4", "0.7"]
+    again = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])     # resumes: nothing to play
+    assert again.exit_code == 0, again.output
+    assert "Winner: a=" in again.output
