@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import play_into, tree
+from helpers import FAKE_TUNE, play_into, tree
 
 from mcts_arena.cli import cli
 from mcts_arena.provenance import build_identity
@@ -147,7 +147,6 @@ def test_builds_are_the_stored_games_own(root, tmp_path):
     assert sorted(builds, key=lambda b: b["games"]) == [
         {"version": exp_version, "build": None, "games": 5},
         {"version": version, "build": build, "games": 7}]
-
 
 
 def test_a_damaged_sprt_value_makes_the_store_unreadable_not_the_page(root, tmp_path):
@@ -398,21 +397,6 @@ def test_command_errors_are_one_line(tmp_path, root):
 
 
 # ---- a tune's live progress -----------------------------------------------------------------
-TUNE = """name: {name}
-game: breakthrough
-template: "Sleepy(d0,im{{a}})"
-params:
-  a: {{low: 0, high: 1, start: 0.5{grid}}}
-budget: {{sims: 5}}
-games: 8
-method: {method}
-seed: 4
-opponent: "Sleepy(d0)"
-spsa: {{batch: 2}}
-bo: {{games_per_trial: 2, batch: 2, startup: 2}}
-bracket: {{games: 2}}
-confirm: {{games: 2}}
-"""
 
 
 class _Stop(Exception):
@@ -432,7 +416,7 @@ def tune_root(tmp_path_factory):
         mp.setenv(config.PLAYERS_ENV, "fakes")
         for name, method in (("mid", "spsa"), ("done", "bo")):
             f = base / f"{name}.yaml"
-            f.write_text(TUNE.format(name=name, method=method, grid=""))
+            f.write_text(FAKE_TUNE.format(name=name, d=0, games=8, method=method))
             spec, d = tune.prepare(str(f), str(r / name))
 
             def stop(_line):
@@ -442,7 +426,8 @@ def tune_root(tmp_path_factory):
             except _Stop:
                 pass
         f = base / "br.yaml"
-        f.write_text(TUNE.format(name="br", method="bracket", grid=", grid: [0.1, 0.4, 0.7]"))
+        f.write_text(FAKE_TUNE.format(name="br", d=0, games=8, method="bracket").replace(
+            "start: 0.5}", "start: 0.5, grid: [0.1, 0.4, 0.7]}") + "bracket: {games: 2}\n")
         res = CliRunner().invoke(tune_cmd, [str(f), "--out", str(r / "br"), "--quiet"])
         assert res.exit_code == 0, res.output
     return r
