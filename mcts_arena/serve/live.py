@@ -198,8 +198,9 @@ class Live:
     # ---- one experiment: standings and pictures --------------------------------------------
     def experiment(self, eid: str) -> View:
         """The standings of experiment `eid`: the index's facts, the report's rows (the paper
-        beside ours), the tournament's text, the pictures' names and titles; recomputed at most
-        once per max(MIN_INTERVAL, COST_FACTOR x their cost)."""
+        beside ours), the tournament's text, the pictures' names and titles (a tune: its panel
+        and its picture instead of the rows); recomputed at most once per
+        max(MIN_INTERVAL, COST_FACTOR x their cost)."""
         entry = self.entry(eid)
         key = self._key(entry)
 
