@@ -153,10 +153,10 @@ def test_index_shows_each_experiment_and_its_state(site, browser, tmp_path_facto
     url, _, _ = site
     browser.get(url + "/")
     states = until(browser, "const r = [...document.querySelectorAll('tr[data-id]')]; return "
-                            "r.length === 4 ? Object.fromEntries(r.map(x => [x.dataset.id, "
+                            "r.length === 5 ? Object.fromEntries(r.map(x => [x.dataset.id, "
                             "x.querySelector('.badge').textContent])) : null;")
     assert states == {"alpha": "running", "dice": "finished", "hex": "finished",
-                      "tournament-fet-tictactoe": "finished"}
+                      "tournament-fet-tictactoe": "finished", "tune": "finished"}
     shot(browser, tmp_path_factory, "index")
 
 
