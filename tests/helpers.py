@@ -178,3 +178,21 @@ def positions_with_a_win_in_one(count=3, seed=5):
                 break
             s.play(rng.choice(ids))
     return found
+
+
+# A tune of the fakes' Sleepy player's α (tests/test_tune.py, tests/test_serve.py): every
+# method's section, 2 confirmation games.
+FAKE_TUNE = """name: {name}
+game: breakthrough
+template: "Sleepy(d{d},im{{a}})"
+params:
+  a: {{low: 0, high: 1, start: 0.5}}
+budget: {{sims: 5}}
+games: {games}
+method: {method}
+seed: 4
+opponent: "Sleepy(d{d})"
+spsa: {{batch: 2}}
+bo: {{games_per_trial: 2, batch: 2, startup: 2}}
+confirm: {{games: 2}}
+"""

@@ -3,6 +3,7 @@ the lock, rates), the web application answering over real HTTP on a loopback por
 equal to the report's, pictures, games, boards, ETags), what it refuses (ids not ours, paths
 out of the root, foreign hosts), damaged and foreign stores shown as such, nothing written,
 and the command's one-line errors. The browser test is tests/test_serve_browser.py."""
+import contextlib
 import json
 import os
 import shutil
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import play_into, tree
+from helpers import FAKE_TUNE, play_into, tree
 
 from mcts_arena.cli import cli
 from mcts_arena.provenance import build_identity
@@ -61,9 +62,10 @@ def root(tmp_path_factory):
     return r
 
 
-@pytest.fixture(scope="module")
-def server(root):
-    """The application on a free loopback port, served by uvicorn in a thread."""
+@contextlib.contextmanager
+def serving(root):
+    """The application over `root` on a free loopback port, served by uvicorn in a thread:
+    (base URL, its Live)."""
     import uvicorn
 
     sock = bind("127.0.0.1", 0)
@@ -76,10 +78,19 @@ def server(root):
     while not srv.started and time.monotonic() < end:
         time.sleep(0.02)
     assert srv.started
-    yield url_of(sock).rstrip("/"), app.live
-    srv.should_exit = True
-    t.join(10)
-    sock.close()
+    try:
+        yield url_of(sock).rstrip("/"), app.live
+    finally:
+        srv.should_exit = True
+        t.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def server(root):
+    """The application on a free loopback port, served by uvicorn in a thread."""
+    with serving(root) as s:
+        yield s
 
 
 def get(base, path, headers=None):
@@ -136,7 +147,6 @@ def test_builds_are_the_stored_games_own(root, tmp_path):
     assert sorted(builds, key=lambda b: b["games"]) == [
         {"version": exp_version, "build": None, "games": 5},
         {"version": version, "build": build, "games": 7}]
-
 
 
 def test_a_damaged_sprt_value_makes_the_store_unreadable_not_the_page(root, tmp_path):
@@ -384,3 +394,97 @@ def test_command_errors_are_one_line(tmp_path, root):
                                                     f"127.0.0.1:{port}")
     r = CliRunner().invoke(cli, ["serve", str(root), "--port", "70000"])
     assert r.exit_code == 2 and "--port must be 0 to 65535" in r.output
+
+
+# ---- a tune's live progress -----------------------------------------------------------------
+
+
+class _Stop(Exception):
+    """Ends a tune after its first batch: its store as a kill between batches leaves it."""
+
+
+@pytest.fixture(scope="module")
+def tune_root(tmp_path_factory):
+    """A results root with an SPSA tune stopped after its first batch (4 of 8 games), a BO tune
+    finished with its confirmation, and a bracket a tune config made."""
+    from mcts_arena.cli.tune import tune_cmd
+    from mcts_arena.runner import config, tune
+
+    base = tmp_path_factory.mktemp("tunes")
+    r = base / "results"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(config.PLAYERS_ENV, "fakes")
+        for name, method in (("mid", "spsa"), ("done", "bo")):
+            f = base / f"{name}.yaml"
+            f.write_text(FAKE_TUNE.format(name=name, d=0, games=8, method=method))
+            spec, d = tune.prepare(str(f), str(r / name))
+
+            def stop(_line):
+                raise _Stop
+            try:
+                tune.run_tune(spec, d, workers=1, echo=stop if name == "mid" else print)
+            except _Stop:
+                pass
+        f = base / "br.yaml"
+        f.write_text(FAKE_TUNE.format(name="br", d=0, games=8, method="bracket").replace(
+            "start: 0.5}", "start: 0.5, grid: [0.1, 0.4, 0.7]}") + "bracket: {games: 2}\n")
+        res = CliRunner().invoke(tune_cmd, [str(f), "--out", str(r / "br"), "--quiet"])
+        assert res.exit_code == 0, res.output
+    return r
+
+
+def test_a_tune_is_read_from_the_aggregates_as_from_its_games(tune_root, monkeypatch):
+    from mcts_arena.results import tune as tune_state
+
+    for name in ("mid", "done"):
+        with Store.open(tune_root / name) as store:
+            games = tune_state.read(store)
+            with monkeypatch.context() as mp:     # the serve side never reads every game
+                mp.setattr(tune_state, "scores_by_pair", None)
+                counted = tune_state.read_counted(store)
+        assert (counted.path, counted.trials, counted.estimate, counted.confirmation) == (
+            games.path, games.trials, games.estimate, games.confirmation)
+
+
+def test_a_tune_in_the_index_and_its_page_mid_run_and_finished(tune_root, monkeypatch):
+    from mcts_arena.results import tune as tune_state
+
+    monkeypatch.setattr(tune_state, "scores_by_pair", None)     # aggregates only
+    with serving(tune_root) as (base, _):
+        index = {x["id"]: x for x in get_json(base, "/api/index")["experiments"]}
+        mid, done, br = index["mid"], index["done"], index["br"]
+        assert (mid["kind"], mid["tune"]["method"], mid["state"]) == ("tune", "spsa",
+                                                                      "interrupted")
+        assert (mid["stored"], mid["planned"], mid["tune"]["search_games"]) == (4, 10, 4)
+        assert mid["tune"]["now_is"] == "theta" and not mid["tune"]["search_done"]
+        assert mid["tune"]["line"].startswith("spsa step 2/4 (4 games): a ")
+        assert (done["kind"], done["tune"]["method"], done["state"]) == ("tune", "bo",
+                                                                         "finished")
+        assert (done["stored"], done["planned"], done["tune"]["confirm_played"]) == (10, 10, 2)
+        assert (br["kind"], br["tune"]["method"], br["state"]) == ("tune", "bracket",
+                                                                   "finished")
+        assert (br["tune"]["decided"], br["tune"]["matches"]) == (2, 2)
+        assert br["tune"]["winner"].startswith("a=")
+
+        m = get_json(base, "/api/experiment?id=mid")
+        t = m["tune"]
+        assert m["rows"] == [] and t["method"] == "spsa" and t["steps"] == 4
+        assert [p["games"] for p in t["path"]] == [0, 2, 4]
+        assert t["path"][0]["values"] == {"a": "0.5"} and t["confirmation"] is None
+        assert not t["estimate"]["final"] and t["now"] == t["path"][-1]["values"]
+        assert t["params"] == [{"name": "a", "kind": "float", "low": "0", "high": "1",
+                                "log": False, "choices": [], "start": "0.5"}]
+        d = get_json(base, "/api/experiment?id=done")["tune"]
+        assert len(d["trials"]) == 4 and all(x["games"] == 2 for x in d["trials"])
+        assert d["estimate"]["final"] and d["search_done"] and d["now_is"] == "estimate"
+        c = d["confirmation"]
+        assert c["played"] == c["games"] == 2 and c["wins"] + c["draws"] + c["losses"] == 2
+        assert c["low"] <= c["score"] <= c["high"] and c["tuned"].startswith("Sleepy(d0,im")
+        for eid, page in (("mid", m), ("done", get_json(base, "/api/experiment?id=done"))):
+            [pic] = page["pictures"]
+            status, headers, png = get(base, f"/api/picture?id={eid}&name={pic['name']}")
+            assert status == 200 and png[:8] == b"\x89PNG\r\n\x1a\n"
+        games = get_json(base, "/api/games?id=done&pairing=confirm")
+        assert games["stored"] == 2
+        b = get_json(base, "/api/experiment?id=br")
+        assert b["summary"]["tune"]["method"] == "bracket" and "Winner: a=" in b["tournament"]

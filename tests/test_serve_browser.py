@@ -1,14 +1,13 @@
 """`arena serve` in a real browser: headless Chromium (Debian's `chromium`) driven by Selenium
-through Debian's `chromedriver`, one browser session for the module.
-
-The server (`arena serve ROOT --port 0`, loopback) watches a results root holding a Breakthrough
-α sweep that a real `arena run` is playing in the background (tiny budgets), finished Hex and
-backgammon experiments and a finished elimination tournament. The tests check that the index
-shows the run as running, that the standings appear and change as games are stored, that every
-picture loads (forest plot, α curve with the paper's range, Bradley–Terry ladder, bracket
-tree), that the game viewer steps through a Hex, a Breakthrough and a backgammon game (its
-dice too), and that a stopped run reads as interrupted. Screenshots are saved (into $ARENA_SCREENSHOTS too when it is set).
-
+through Debian's `chromedriver`, one browser session for the module. The server (`arena serve ROOT
+--port 0`, loopback) watches a results root holding a Breakthrough α sweep that a real `arena run`
+is playing in the background (tiny budgets), finished Hex and backgammon experiments, a finished
+elimination tournament and a finished SPSA tune. The tests check that the index shows the run as
+running, that the standings appear and change as games are stored, that every picture loads (forest
+plot, α curve with the paper's range, Bradley–Terry ladder, bracket tree), that a tune shows its
+panel and path, that the game viewer steps through a Hex, a Breakthrough and a backgammon game (its
+dice too), and that a stopped run reads as interrupted. Screenshots are saved (into
+$ARENA_SCREENSHOTS too when it is set).
 `make test` installs chromium and chromium-driver with apt when they are missing (as root);
 elsewhere these tests skip with the reason, except under CI (CI=true), where a missing browser
 is a failure: CI must run them.
@@ -48,6 +47,10 @@ HEX = ("name: hex\ngame: hex(size=5)\nbudget: {sims: 30}\ngames: 4\nseed: 3\nmat
 # a game of chance: the viewer shows the dice as plies of their own
 DICE = ("name: dice\ngame: backgammon\nbudget: {sims: 10}\ngames: 2\nseed: 3\nmatches:\n"
         "  - {player: Greedy, opponent: Random}\n")
+# a tune: four SPSA steps of MCTS(bl,imα) at 5 simulations, two confirmation games
+TUNE = ("name: tune\ngame: breakthrough\ntemplate: 'MCTS(bl,im{a})'\nparams:\n"
+        "  a: {low: 0, high: 1, start: 0.5}\nbudget: {sims: 5}\ngames: 8\nmethod: spsa\n"
+        "spsa: {batch: 2}\nconfirm: {games: 2}\n")
 WAIT = 90.0
 
 
@@ -83,6 +86,9 @@ def site(tmp_path_factory):
         mp.chdir(base)                  # the tournament writes results/tournament-fet-tictactoe
         res = CliRunner().invoke(cli, ["tournament", "fet", "--game", "tictactoe", "--sims",
                                        "10", "--games", "2", "--jobs", "1", "--quiet"])
+        assert res.exit_code == 0, res.output
+        (base / "tune.yaml").write_text(TUNE)
+        res = CliRunner().invoke(cli, ["tune", "tune.yaml", "--jobs", "1", "--quiet"])
         assert res.exit_code == 0, res.output
     finally:
         mp.undo()
@@ -147,10 +153,10 @@ def test_index_shows_each_experiment_and_its_state(site, browser, tmp_path_facto
     url, _, _ = site
     browser.get(url + "/")
     states = until(browser, "const r = [...document.querySelectorAll('tr[data-id]')]; return "
-                            "r.length === 4 ? Object.fromEntries(r.map(x => [x.dataset.id, "
+                            "r.length === 5 ? Object.fromEntries(r.map(x => [x.dataset.id, "
                             "x.querySelector('.badge').textContent])) : null;")
     assert states == {"alpha": "running", "dice": "finished", "hex": "finished",
-                      "tournament-fet-tictactoe": "finished"}
+                      "tournament-fet-tictactoe": "finished", "tune": "finished"}
     shot(browser, tmp_path_factory, "index")
 
 
@@ -213,6 +219,22 @@ def test_the_tournament_bracket_loads(site, browser):
     assert any("elimination bracket" in a for a in alts)
     assert "Winner:" in until(browser, "const p = document.querySelector('#tournament pre'); "
                                        "return p && p.textContent;")
+
+
+def test_a_tune_shows_its_panel_and_path(site, browser, tmp_path_factory):
+    url, _, _ = site
+    browser.get(url + "/")
+    assert "(tune: spsa)" in until(browser, "const r = document.querySelector("
+                                            "'tr[data-id=\"tune\"]'); return r && r.textContent;")
+    browser.get(url + "/experiment?id=tune")
+    panel = until(browser, "const t = document.querySelector('#tune h2'); "
+                           "return t && document.getElementById('tune').textContent;")
+    assert panel.startswith("Tune (spsa)") and "value found a " in panel
+    assert "confirmation MCTS(bl,im" in panel and "2 of 2 games" in panel
+    alts = until(browser, IMAGES_LOADED)
+    assert alts == ["tune: path of the parameters"]
+    assert browser.execute_script("return document.getElementById('standings-head').hidden")
+    shot(browser, tmp_path_factory, "tune")
 
 
 def _step_through(d, tmp_path_factory, name: str) -> None:

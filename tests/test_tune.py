@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from helpers import arena_env, stored, wait_for
+from helpers import FAKE_TUNE, arena_env, stored, wait_for
 
 from mcts_arena.cli import cli
 from mcts_arena.results import tune as tune_state
@@ -160,22 +160,6 @@ def test_bo_fit_finds_the_optimum_and_asks_the_same_points():
     assert all(0 <= t["values"]["a"] <= 1 and 1 <= t["values"]["n"] <= 1000 for t in first)
 
 
-FAKE_TUNE = """name: {name}
-game: breakthrough
-template: "Sleepy(d{d},im{{a}})"
-params:
-  a: {{low: 0, high: 1, start: 0.5}}
-budget: {{sims: 5}}
-games: {games}
-method: {method}
-seed: 4
-opponent: "Sleepy(d{d})"
-spsa: {{batch: 2}}
-bo: {{games_per_trial: 2, batch: 2, startup: 2}}
-confirm: {{games: 2}}
-"""
-
-
 def test_tune_end_to_end_and_resume_plays_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
@@ -265,3 +249,8 @@ def test_bracket_from_the_same_config(tmp_path, monkeypatch):
     assert "Winner: a=" in res.output and "bracket: 4 games at most (2 per match)" in res.output
     with Store.open(tmp_path / "results" / "br") as store:
         assert store.game_count() == 4
+        mark = store.meta_json(tune_state.BRACKET_KEY)
+    assert mark["param"] == "a" and mark["grid"] == ["0.1", "0.4", "0.7"]
+    again = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])     # resumes: nothing to play
+    assert again.exit_code == 0, again.output
+    assert "Winner: a=" in again.output

@@ -33,7 +33,9 @@ def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: b
     click.echo(f"tune {spec.name}: {spec.settings.method}, {workers} worker(s), results in "
                f"{directory}", err=True)
     if spec.settings.method == "bracket":
-        return _bracket(tune.bracket(spec), directory, workers, quiet, allow_mixed_builds)
+        bracket = tune.bracket(spec)
+        tune.mark_bracket(spec, directory)
+        return _bracket(bracket, directory, workers, quiet, allow_mixed_builds)
     result = tune.run_tune(spec, directory, workers=workers,
                            echo=(lambda m: None) if quiet else
                            (lambda m: click.echo(m, err=True)),

@@ -33,6 +33,7 @@ from mcts_arena.results.tournament import stored_results as scores_by_pair
 
 META_KEY = "tune"
 TRIALS_KEY = "tune/trials"
+BRACKET_KEY = "tune/bracket"    # method bracket: the tune config's template, parameter, grid
 METHODS = ("spsa", "bo", "bracket")
 CONFIRM = "confirm"             # the confirmation match's pairing id
 DIGITS = 4                      # decimals of a continuous value written into a spec
@@ -420,3 +421,149 @@ def read(store) -> TuneState | None:
     if s is None:
         return None
     return state(s, scores_by_pair(store), stored_trials(store))
+
+
+SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0, "error": None}
+
+
+def _first_pair(s: TuneSettings, pairing_id: str) -> int:
+    """The pair index a pairing's games start at (runner/tune.py's plan): SPSA step k's pair
+    is pair k, BO trial i's pairs start at i x games_per_trial / 2, the confirmation's at 0."""
+    method, _, k = pairing_id.rpartition("-")
+    if method == "spsa" and k.isdigit():
+        return int(k)
+    if method == "bo" and k.isdigit():
+        return int(k) * (s.bo.games_per_trial // 2)
+    return 0
+
+
+def scores_from_tally(s: TuneSettings, tally: list[dict]) -> dict:
+    """The stored games' scores in `scores_by_pair`'s shape, rebuilt from the store's
+    aggregates (`Store.tally`: a row per pairing, seat and result) instead of from every game:
+    what a tune's state needs, read in time that grows with the steps and trials, not the
+    games. An SPSA step is one pair, so its two scores are exact; a BO trial's or the
+    confirmation's games are placed in the pairing's pairs in result order (win, draw, loss,
+    error), which keeps their counts and sums, all that `state` reads of them."""
+    counts: dict[tuple[str, int], dict[str, int]] = {}
+    for r in tally:
+        c = counts.setdefault((r["pairing_id"], r["swap"]), {})
+        c[r["result"]] = c.get(r["result"], 0) + r["games"]
+    out: dict = {}
+    for (pid, swap), c in sorted(counts.items()):
+        k = _first_pair(s, pid)
+        for result in SCORES:
+            for _ in range(c.get(result, 0)):
+                out.setdefault(pid, {}).setdefault(k, {})[swap] = SCORES[result]
+                k += 1
+    return out
+
+
+def read_counted(store, tally: list[dict] | None = None) -> TuneState | None:
+    """`read` from the store's aggregates (`tally`, where the caller has read it already):
+    the same state without reading every game (what `arena serve` polls)."""
+    s = settings_of(store)
+    if s is None:
+        return None
+    return state(s, scores_from_tally(s, store.tally() if tally is None else tally),
+                 stored_trials(store))
+
+
+def progress_line(st: TuneState) -> str:
+    """One plain line: games so far and the current point (SPSA: θ; BO: the best trial so
+    far; once the search is done: the estimate), or the confirmation's score."""
+    s = st.settings
+    c = st.confirmation
+    if c is not None and c.played:
+        score, lo, hi = c.interval()
+        return (f"confirmation {c.played}/{c.games} games: {c.tuned} vs {c.reference} "
+                f"{100 * score:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
+    if st.search_done:
+        now, where = st.estimate.values, "done"
+    elif s.method == "spsa":
+        now, where = s.unit_values(st.path[-1]), f"step {len(st.path) - 1}/{s.steps}"
+    else:
+        scored = [t for t in st.trials if t["score"] is not None]
+        best = max(scored, key=lambda t: t["score"], default=None)
+        now = best["values"] if best else s.start_values()
+        where = f"trial {len(scored)}/{s.steps}, best so far"
+    vals = ", ".join(f"{p.name} {p.text(now[p.name])}" for p in s.params)
+    return f"{s.method} {where} ({st.search_games} games): {vals}"
+
+
+# ---- plain data for the live page (`arena serve`) ----------------------------------------------
+PATH_POINTS = 200               # the most points of SPSA's path the page is sent
+
+
+def _values(s: TuneSettings, values: dict) -> dict:
+    return {p.name: p.text(values[p.name]) for p in s.params}
+
+
+def _now(st: TuneState) -> tuple[str, dict]:
+    """Where the search stands: SPSA's θ, BO's best trial so far, or the estimate once done."""
+    s = st.settings
+    if st.search_done:
+        return "estimate", st.estimate.values
+    if s.method == "spsa":
+        return "theta", s.unit_values(st.path[-1])
+    scored = [t for t in st.trials if t["score"] is not None]
+    best = max(scored, key=lambda t: t["score"], default=None)
+    return ("best trial", best["values"]) if best else ("start", s.start_values())
+
+
+def index_facts(st: TuneState) -> dict:
+    """The index's line of a tune: method, template, games of the budget, where it stands."""
+    s = st.settings
+    what, now = _now(st)
+    c = st.confirmation
+    return {"method": s.method, "template": s.template, "games": s.steps * (
+        2 if s.method == "spsa" else s.bo.games_per_trial), "search_games": st.search_games,
+        "confirm_games": s.confirm_games, "confirm_played": c.played if c else 0,
+        "search_done": st.search_done, "done": st.done, "now": _values(s, now), "now_is": what,
+        "line": progress_line(st)}
+
+
+def bracket_facts(mark: dict, tournament_state) -> dict:
+    """The index's line of a bracket a tune config made (`mark`: runner/tune.py's
+    bracket_mark; `tournament_state`: results.tournament's State): matches decided of those
+    an elimination over the grid plays, and the winner once there is one."""
+    b = tournament_state.bracket
+    pending = set(b.pending_matches()) if b is not None and not b.done else set()
+    decided = sum(1 for m in tournament_state.results if m not in pending)
+    winner = b.winner if b is not None and tournament_state.done else None
+    return {"method": "bracket", "template": mark.get("template"), "param": mark.get("param"),
+            "grid": mark.get("grid"), "matches": max(0, len(mark.get("grid") or ()) - 1),
+            "decided": decided, "done": tournament_state.done, "winner": winner}
+
+
+def panel(st: TuneState) -> dict:
+    """Everything the page's tune panel shows: settings, games of the budget, where the
+    search stands, SPSA's path (at most PATH_POINTS points, by games) or BO's trials, the
+    estimate with its range, the confirmation with its 95% interval."""
+    s = st.settings
+    out = index_facts(st)
+    out.update(game=s.game, seed=s.seed, budget=s.budget, steps=s.steps,
+               opponent=s.opponent if s.method == "bo" else None, reference=s.reference,
+               params=[{"name": p.name, "kind": p.kind, "low": p.text(p.low) if p.kind !=
+                        "choice" else None, "high": p.text(p.high) if p.kind != "choice"
+                        else None, "log": p.log, "choices": list(p.choices),
+                        "start": p.text(p.start)} for p in s.params])
+    if s.method == "spsa":
+        every = max(1, math.ceil(len(st.path) / PATH_POINTS))
+        keep = [i for i in range(len(st.path)) if i % every == 0 or i == len(st.path) - 1]
+        out["path"] = [{"games": 2 * i, "unit": list(st.path[i]),
+                        "values": _values(s, s.unit_values(st.path[i]))} for i in keep]
+    else:
+        out["trials"] = [{"trial": t["trial"], "games": t["games"], "score": t["score"],
+                          "values": _values(s, t["values"])} for t in st.trials]
+    e = st.estimate
+    out["estimate"] = {"values": _values(s, e.values), "low": _values(s, e.low),
+                       "high": _values(s, e.high), "how": e.how, "final": st.search_done}
+    c = st.confirmation
+    if c is None:
+        out["confirmation"] = None
+    else:
+        score, lo, hi = c.interval() if c.played else (None, None, None)
+        out["confirmation"] = {"tuned": c.tuned, "reference": c.reference, "games": c.games,
+                               "played": c.played, "wins": c.wins, "draws": c.draws,
+                               "losses": c.losses, "score": score, "low": lo, "high": hi}
+    return out

@@ -60,6 +60,7 @@ from mcts_arena.budgets import Budget
 from mcts_arena.errors import AllErrorGames, ConfigError, UserError
 from mcts_arena.results.store import Store
 from mcts_arena.results.tune import (
+    BRACKET_KEY,
     CONFIRM,
     DIGITS,
     META_KEY,
@@ -70,6 +71,7 @@ from mcts_arena.results.tune import (
     SpsaGains,
     TuneSettings,
     TuneState,
+    progress_line,
     scores_by_pair,
     settings_of,
     state,
@@ -562,8 +564,38 @@ def check_directory(spec: TuneSpec, out: str | None) -> Path:
     db = directory / "arena.sqlite"
     if db.exists() and db.stat().st_size:
         with Store.open(directory) as old:
-            _check_settings(old, spec)
+            if spec.settings.method == "bracket":
+                _check_bracket(old, spec)   # the tournament's own settings: run_tournament's
+            else:
+                _check_settings(old, spec)
     return directory
+
+
+def bracket_mark(spec: TuneSpec) -> str:
+    """What a bracket's store keeps of the tune config that made it (BRACKET_KEY): the
+    template and the parameter its entrants vary, so that readers show it as a tune."""
+    s = spec.settings
+    p = s.params[0]
+    return json.dumps({"name": s.name, "template": s.template, "param": p.name,
+                       "grid": [p.text(x) for x in p.grid], "start": p.text(p.start)},
+                      sort_keys=True)
+
+
+def _check_bracket(store, spec: TuneSpec) -> None:
+    old = store.get_meta(BRACKET_KEY)
+    if old is not None and json.loads(old) != json.loads(bracket_mark(spec)):
+        raise UserError(f"{store.directory} holds the bracket of another tune config "
+                        f"({json.loads(old).get('template')!r} over "
+                        f"{json.loads(old).get('param')!r}); choose another --out DIR")
+
+
+def mark_bracket(spec: TuneSpec, directory: Path) -> None:
+    """Record in the bracket's store that a tune config made it (before its first game, so
+    `arena serve` shows it as a tune while it plays)."""
+    from mcts_arena.runner.writer import Writer
+
+    with Writer.open(directory) as store:
+        store.set_meta(BRACKET_KEY, bracket_mark(spec))
 
 
 def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: str | None = None,
@@ -611,25 +643,3 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
 def _progress(st: TuneState) -> tuple:
     c = st.confirmation
     return st.search_games, len(st.trials), c.played if c else 0
-
-
-def progress_line(st: TuneState) -> str:
-    """One plain line: games so far and the current point (SPSA: θ; BO: the best trial so
-    far; once the search is done: the estimate), or the confirmation's score."""
-    s = st.settings
-    c = st.confirmation
-    if c is not None and c.played:
-        score, lo, hi = c.interval()
-        return (f"confirmation {c.played}/{c.games} games: {c.tuned} vs {c.reference} "
-                f"{100 * score:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
-    if st.search_done:
-        now, where = st.estimate.values, "done"
-    elif s.method == "spsa":
-        now, where = s.unit_values(st.path[-1]), f"step {len(st.path) - 1}/{s.steps}"
-    else:
-        scored = [t for t in st.trials if t["score"] is not None]
-        best = max(scored, key=lambda t: t["score"], default=None)
-        now = best["values"] if best else s.start_values()
-        where = f"trial {len(scored)}/{s.steps}, best so far"
-    vals = ", ".join(f"{p.name} {p.text(now[p.name])}" for p in s.params)
-    return f"{s.method} {where} ({st.search_games} games): {vals}"

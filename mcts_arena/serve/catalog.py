@@ -192,12 +192,16 @@ def builds_of(store: Store, tally: list[dict] | None = None, exp: dict | None = 
 def summary(entry: Entry, locks=None) -> dict:
     """The index's facts of one store: {"id", "name", "game", "state" ("running", "finished",
     "interrupted", "unreadable"), "stored", "errors", "planned", "games_per_hour",
-    "eta_seconds", "builds", "updated", "kind" ("experiment" or "tournament"), "error" (why
-    a store is unreadable: damaged, not ours)}. Never raises for a bad store."""
+    "eta_seconds", "builds", "updated", "kind" ("experiment", "tournament" or "tune"), "tune"
+    (a tune's method, template, games of its budget and where it stands: results.tune's
+    `index_facts`, `bracket_facts`), "error" (why a store is unreadable: damaged, not
+    ours)}. Never raises for a bad store. A tune is read from the store's aggregates
+    (`results.tune.read_counted`), never from every game."""
     running = lock_held(entry.directory, locks)
     base = {"id": entry.id, "name": entry.id, "game": None, "running": running,
             "stored": 0, "errors": 0, "planned": 0, "games_per_hour": None, "eta_seconds": None,
-            "builds": [], "updated": None, "kind": "experiment", "error": None}
+            "builds": [], "updated": None, "kind": "experiment", "tune": None,
+            "error": None}
     try:
         with Store.open(entry.directory, whole=False) as store:
             return {**base, **_facts(store, running)}
@@ -209,7 +213,7 @@ def summary(entry: Entry, locks=None) -> dict:
 
 
 def _facts(store: Store, running: bool) -> dict:
-    from mcts_arena.results import tournament
+    from mcts_arena.results import rows, tournament, tune
 
     exp = store.experiment() or {}
     cfg = exp.get("config", {})
@@ -230,11 +234,20 @@ def _facts(store: Store, running: bool) -> dict:
         remaining += 0 if stop else max(0, p["games"] - ok)
     per_hour, eta = stored_rate(store, tally, remaining, running)
     updated = max((r["last_finished"] for r in tally), default=None)
-    kind = "experiment"
+    kind, tuned = "experiment", None
     state = tournament.stored_state(store)
     if state is not None:
         kind = "tournament"
         remaining += 0 if state.done else 1
+    tune_st = tune.read_counted(store, tally)
+    if tune_st is not None:         # a tune plans its budget, not the pairings asked so far
+        kind, tuned = "tune", tune.index_facts(tune_st)
+        planned = tuned["games"] + tuned["confirm_games"]
+        remaining = 0 if tune_st.done else max(1, planned - sum(v[0] for v in done.values()))
+        per_hour, eta = stored_rate(store, tally, remaining, running)
+    elif state is not None and store.get_meta(tune.BRACKET_KEY) is not None:
+        kind, tuned = "tune", tune.bracket_facts(store.meta_json(tune.BRACKET_KEY, rows.obj()),
+                                                 state)
     return {"name": exp.get("name", store.directory.name), "game": cfg.get("game"),
             "state": "running" if running else ("finished" if not remaining
                                                 else "interrupted"),
@@ -244,5 +257,5 @@ def _facts(store: Store, running: bool) -> dict:
             "updated": updated,
             "created": exp.get("created"), "kind": kind,
             "budget": budgets.text(cfg.get("budget")) if cfg.get("budget") else None,
-            "description": cfg.get("description", "")}
+            "description": cfg.get("description", ""), "tune": tuned}
 

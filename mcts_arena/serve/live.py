@@ -198,8 +198,9 @@ class Live:
     # ---- one experiment: standings and pictures --------------------------------------------
     def experiment(self, eid: str) -> View:
         """The standings of experiment `eid`: the index's facts, the report's rows (the paper
-        beside ours), the tournament's text, the pictures' names and titles; recomputed at most
-        once per max(MIN_INTERVAL, COST_FACTOR x their cost)."""
+        beside ours), the tournament's text, the pictures' names and titles (a tune: its panel
+        and its picture instead of the rows); recomputed at most once per
+        max(MIN_INTERVAL, COST_FACTOR x their cost)."""
         entry = self.entry(eid)
         key = self._key(entry)
 
@@ -215,9 +216,12 @@ class Live:
 
         summary = self.summary(entry, fresh=True).extra
         payload = {"id": entry.id, "summary": summary, "made": time.time(), "info": None,
-                   "rows": [], "pictures": [], "tournament": None, "ratings": None}
+                   "rows": [], "pictures": [], "tournament": None, "ratings": None,
+                   "tune": None}
         if summary["state"] == "unreadable":
             return payload, None, {}
+        if summary["kind"] == "tune" and summary["tune"]["method"] != "bracket":
+            return self._tune_of(entry, payload)
         try:
             report = tables.build_report([str(entry.directory)], compare="paper")
         except UserError as e:
@@ -228,6 +232,34 @@ class Live:
         payload.update(info=e.info, rows=e.rows, tournament=e.tournament, ratings=e.ratings,
                        pictures=[{"name": p.name, "title": p.title} for p in pics.values()])
         return payload, report, pics
+
+    @staticmethod
+    def _tune_of(entry: catalog.Entry, payload: dict):
+        """A tune's page: its panel (results.tune.panel) and its path picture, both from the
+        store's aggregates; no per-pairing rows (a tune's pairings are its hundreds of SPSA
+        steps or BO trials: the report over them costs seconds and says nothing the path
+        does not)."""
+        from mcts_arena.report import plots
+        from mcts_arena.report import tune as tune_report
+        from mcts_arena.results import tune
+
+        summary = payload["summary"]
+        try:
+            with Store.open(entry.directory) as store:
+                st = tune.read_counted(store)
+                exp = store.experiment() or {}
+        except UserError as e:
+            payload["summary"] = {**summary, "state": "unreadable", "error": str(e)}
+            return payload, None, {}
+        s = st.settings
+        name = f"tune-{re.sub(r'[^A-Za-z0-9_.-]+', '_', s.name)}"
+        title = f"{s.name}: {'path of the parameters' if s.method == 'spsa' else 'trials'}"
+        pics = {name: plots.Picture(name, title, lambda t, st=st: tune_report.picture(st, t))}
+        payload.update(info={"experiment": s.name, "directory": str(entry.directory),
+                             "game": s.game, "budget": summary.get("budget"),
+                             "seed": s.seed, "created": exp.get("created")},
+                       tune=tune.panel(st), pictures=[{"name": name, "title": title}])
+        return payload, None, pics
 
     def picture(self, eid: str, name: str) -> View:
         """The PNG (`body`) of picture `name` of experiment `eid`, drawn from the standings the page

@@ -33,7 +33,8 @@ _BODIES = {
 <div class="sub"><span id="where"></span><span id="status"></span></div></header>
 <main>
 <div id="facts" class="facts"></div>
-<h2>Standings</h2>
+<div id="tune"></div>
+<h2 id="standings-head">Standings</h2>
 <div id="standings">loading…</div>
 <div id="notes" class="facts"></div>
 <h2 id="pictures-head">Pictures</h2>

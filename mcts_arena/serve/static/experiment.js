@@ -124,6 +124,49 @@
     }
   }
 
+  // A tune: method, games of its budget, where the search stands (SPSA's θ, BO's trials and
+  // best so far), the value found with its range, the confirmation; its path is a picture.
+  function tunePanel(t) {
+    const vals = (v) => Object.entries(v).map(([k, x]) => `${k} ${x}`).join(", ");
+    const ranged = (e) => Object.keys(e.values).map(k =>
+      `${k} ${e.values[k]} [${e.low[k]}, ${e.high[k]}]`).join(", ");
+    const parts = [el("h2", {text: `Tune (${t.method})`})];
+    const line = (label, ...value) => parts.push(el("div", {class: "tune-line"},
+                                                     el("b", {text: label + " "}), ...value));
+    if (t.method === "bracket") {
+      line("bracket", `${t.template} over ${t.param} (${(t.grid || []).join(", ")}): ` +
+           `${t.decided} of ${t.matches} matches decided` + (t.winner ? `, winner ${t.winner}` : ""));
+      return el("div", {class: "tune"}, parts);
+    }
+    line("template", `${t.template}, seed ${t.seed}`);
+    line("search", `${t.search_games} of ${t.games} games` + (t.method === "spsa" ?
+      ` (step ${Math.max(0, t.path.length ? t.path[t.path.length - 1].games / 2 : 0)} of ${t.steps})` :
+      ` (${t.trials.filter(x => x.score !== null).length} of ${t.steps} trials against ${t.opponent})`) +
+      (t.search_done ? ", done" : ""));
+    const dom = t.params.map(p => p.kind === "choice" ? `${p.name} in {${p.choices.join(", ")}}` :
+      `${p.name} in [${p.low}, ${p.high}]${p.log ? " log" : ""}, start ${p.start}`);
+    line("parameters", dom.join("; "));
+    if (!t.search_done) {
+      line(t.method === "spsa" ? "θ now" : "best trial so far", vals(t.now));
+      if (t.method === "bo") {
+        const best = t.trials.filter(x => x.score !== null).sort((a, b) => b.score - a.score)[0];
+        if (best) line("its score", `${pct(best.score)}% over ${best.games} games (trial ${best.trial})`);
+      }
+    }
+    line(t.estimate.final ? "value found" : "estimate so far", ranged(t.estimate));
+    parts.push(el("div", {class: "muted", text: t.estimate.how}));
+    const c = t.confirmation;
+    if (c) {
+      line("confirmation", `${c.tuned} vs ${c.reference}: ${c.played} of ${c.games} games` +
+           (c.played ? `, +${c.wins} =${c.draws} -${c.losses}, score ${pct(c.score)}% ` +
+                       `[${pct(c.low)}, ${pct(c.high)}] (95%)` : ""), " ",
+           c.played ? el("a", {href: "#pairing=confirm", class: "games-link",
+                               onclick: (ev) => { ev.preventDefault(); choose("confirm"); }},
+                         "games") : "");
+    }
+    return el("div", {class: "tune"}, parts);
+  }
+
   async function choose(pid) {
     if (pid !== pairing) gamesStart = 0;
     pairing = pid;
@@ -164,7 +207,10 @@
     const d = await getJSON("/api/experiment", {id});
     document.getElementById("where").textContent = d.info ? d.info.directory : "";
     replace("facts", facts(d));
-    replace("standings", d.rows.length ? standings(d.rows) :
+    const tune = d.tune || (d.summary.tune && d.summary.tune.method === "bracket" ? d.summary.tune : null);
+    replace("tune", tune ? tunePanel(tune) : el("div"));
+    document.getElementById("standings-head").hidden = !!d.tune;
+    replace("standings", d.tune ? el("div") : d.rows.length ? standings(d.rows) :
             el("p", {class: "muted", text: "no pairings stored yet"}));
     const notes = d.rows.filter(r => r.sprt).map(r => el("div", {text: `${r.player} vs ${r.opponent}: ${r.sprt.text}`}));
     replace("notes", el("div", {class: "facts"}, notes));

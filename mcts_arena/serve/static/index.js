@@ -5,6 +5,13 @@
   const HEAD = ["experiment", "game", "budget", "state", "games (stored of planned)", "errors",
                 "games/h", "ETA", "builds", "last game", "description"];
 
+  // A tune's line: where its search stands (the tune's own progress line), or its bracket's.
+  function tuneLine(t) {
+    if (t.method !== "bracket") return `${t.template}: ${t.line}`;
+    return `${t.template} over ${t.param}: ${t.decided} of ${t.matches} matches decided` +
+      (t.winner ? `, winner ${t.winner}` : "");
+  }
+
   function row(x) {
     const name = el("a", {href: url("/experiment", {id: x.id}), text: x.id});
     if (x.state === "unreadable") {
@@ -16,7 +23,8 @@
     const frac = x.planned ? Math.min(1, x.stored / x.planned) : 0;
     const bar = el("span", {class: "bar"}, el("span", {style: {width: `${(100 * frac).toFixed(1)}%`}}));
     return el("tr", {"data-id": x.id},
-              el("td", {class: "l"}, name, x.kind === "tournament" ? " (tournament)" : ""),
+              el("td", {class: "l"}, name, x.kind === "tournament" ? " (tournament)" :
+                 x.kind === "tune" ? ` (tune: ${x.tune.method})` : ""),
               el("td", {class: "l", text: x.game || "—"}),
               el("td", {class: "l budget", text: x.budget || "—"}),
               el("td", {class: "l"}, badge(x.state)),
@@ -26,7 +34,8 @@
               el("td", {text: x.state === "running" ? duration(x.eta_seconds) : "—"}),
               el("td", {class: "l", text: builds(x.builds)}),
               el("td", {text: ago(x.updated)}),
-              el("td", {class: "l description", text: x.description || ""}));
+              el("td", {class: "l description", text: x.tune ? tuneLine(x.tune) :
+                                                          x.description || ""}));
   }
 
   poll(async () => {
