@@ -3,6 +3,7 @@ coordinates, SPSA's update and BO's fit on known objectives, a tune end to end w
 and picture, and a tune killed with SIGKILL that resumes to the same answer as one never
 killed."""
 import math
+import os
 import random
 import signal
 import subprocess
@@ -254,3 +255,36 @@ def test_bracket_from_the_same_config(tmp_path, monkeypatch):
     again = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])     # resumes: nothing to play
     assert again.exit_code == 0, again.output
     assert "Winner: a=" in again.output
+
+
+class _CtrlCThenFinish:
+    """A backend whose batch is already fully under way when Ctrl-C arrives: the signal comes
+    with the first game, and every job of the batch still finishes and is stored."""
+
+    def __init__(self):
+        from mcts_arena.runner.pool import LocalPoolBackend
+        self.inner = LocalPoolBackend(1)
+
+    def run(self, jobs, on_record, should_stop=lambda: False, skip=None):
+        sent = []
+
+        def record(r):
+            if not sent:
+                sent.append(True)
+                os.kill(os.getpid(), signal.SIGINT)
+            on_record(r)
+        return self.inner.run(jobs, record, lambda: False, skip=skip)
+
+
+def test_ctrl_c_during_a_batch_that_finishes_stops_the_tune(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    f = _write(tmp_path, FAKE_TUNE.format(name="c", d=0, games=8, method="spsa"))
+    spec, directory = tune.prepare(str(f))
+    r = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None,
+                      backend_factory=_CtrlCThenFinish)
+    with Store.open(directory) as store:
+        games = store.game_count()
+    assert r.interrupted and games == 4          # the first batch (2 pairs), no second one
+    again = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None)
+    assert not again.interrupted and again.state.done and again.played == 6

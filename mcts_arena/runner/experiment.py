@@ -55,6 +55,15 @@ class RunResult:
     stored_total: int = 0       # every game in the store, planned or not (a lowered --games)
     all_error: tuple[tuple[str, int], ...] = ()     # (pairing label, games): only error games
     terminated: bool = False    # stopped by SIGTERM (exit 143) rather than Ctrl-C (130)
+    # a Ctrl-C or SIGTERM arrived during the run, even if every job had finished by then: a
+    # caller that runs experiments one after another (a tune's batches, a tournament's rounds,
+    # the record's pages) stops here instead of starting the next
+    stop_requested: bool = False
+
+    @property
+    def halted(self) -> bool:
+        """Stopped, or asked to stop: the caller plays nothing more."""
+        return self.interrupted or self.stop_requested
 
     @property
     def missing(self) -> int:
@@ -307,7 +316,7 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
     return RunResult(plan.total_games, stored_before, played, not complete,
                      time.monotonic() - t0, skipped, counts.stored_planned, counts.errors,
                      counts.stored_total, counts.all_error,
-                     terminated=stop.signum == signal.SIGTERM)
+                     terminated=stop.signum == signal.SIGTERM, stop_requested=stop.stop)
 
 
 def check_store(directory: Path, exp: Experiment, planned_ids: set[str] | None = None,

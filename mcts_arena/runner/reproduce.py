@@ -233,7 +233,7 @@ def run_page(page: Page, scale: Scale, out: Path, *, workers: int, backend=None,
                  f"games, {exp.budget}) -> {directory}")
             res = run_experiment(exp, the_plan, directory, workers=workers, backend=backend,
                                  progress=progress, allow_mixed_builds=allow_mixed_builds)
-            if res.interrupted:
+            if res.halted:
                 return PageRun(interrupted=True, all_error=all_error,
                                terminated=res.terminated)
             if res.all_error or scale.precision is None:

@@ -459,7 +459,7 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
         played += r.played
         with Store.open(directory) as store:
             res = stored_results(store)
-        if r.interrupted:
+        if r.halted:
             return TournamentResult(state(spec, res), True, played, directory, r.terminated)
         if r.all_error:     # replaying them would loop for ever
             raise AllErrorGames(all_error_message(r.all_error))

@@ -629,7 +629,7 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
                            allow_mixed_builds=allow_mixed_builds)
         played += r.played
         before, st = st, _read(directory, s)
-        if r.interrupted:
+        if r.halted:
             return TuneResult(st, True, played, directory, r.terminated)
         if r.all_error:
             raise AllErrorGames(all_error_message(r.all_error))
