@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import random
@@ -194,6 +195,21 @@ def read_games(data: Path, e: dict) -> list[list[dict]]:
     return games
 
 
+def conditions(data: Path, e: dict, games: list[list[dict]]) -> tuple[float, float, float]:
+    """What the machine was doing meanwhile: the load averages the games started and ended at
+    (lowest, highest), and the searches' median CPU time over their wall time (the share of its
+    second a search had the CPU; the rate is work per CPU-second, so a low share slows the
+    measurement, not the rate, up to the caches the other processes disturb)."""
+    loads = []
+    for path in sorted((data / e["game"] / e["label"]).glob("game-*.jsonl")):
+        if finished(path):
+            head = json.loads(path.read_text().split("\n", 1)[0])
+            loads += [head.get("loadavg_start", math.nan), head.get("loadavg_end", math.nan)]
+    shares = [m["cpu_ns"] / m["wall_ns"] for g in games for m in g if m.get("wall_ns")]
+    return (min(loads, default=math.nan), max(loads, default=math.nan),
+            statistics.median(shares) if shares else math.nan)
+
+
 def kept(games: list[list[dict]]) -> list[list[tuple[int, int]]]:
     """(work, cpu_ns) of each kept search, per game (see the module's text for the rule)."""
     cand = [[(m["work"], m["cpu_ns"]) for m in g[WARMUP_MOVES:]
@@ -234,8 +250,9 @@ def summarise(data: Path, rates_path: Path, update: bool, min_games: int) -> Non
         r = rate(per_game)
         lo, hi = bootstrap(per_game)
         rows.append((e, r, lo, hi, len(games), n_moves))
+        load_lo, load_hi, share = conditions(data, e, games)
         print(f"{key(e):40s} {r:14,.0f}  [{lo:,.0f}, {hi:,.0f}]  {len(games)} games, "
-              f"{n_moves} moves")
+              f"{n_moves} moves; load {load_lo:.1f}-{load_hi:.1f}, CPU {share:.0%} of wall")
     if update:
         text = rates_path.read_text()
         for e, r, lo, hi, n_games, n_moves in rows:
