@@ -40,7 +40,8 @@ with one line and left as it is, and so is a store whose `meta.schema_version` i
 `SCHEMA_VERSION` ("written by a newer build", by every reader and the writer alike); a damaged
 or truncated store (`PRAGMA quick_check` fails, or, above QUICK_CHECK_BYTES, the file is
 shorter than its header says; a table without its columns) is refused the same way, and so is a
-row holding a value its column cannot hold (results/rows.py: one line naming the store, the row and the column).
+row holding a value its column cannot hold (results/rows.py: one line naming the store, the
+row and the column).
 
 Reading never writes nor creates a file (`ReadView`): while an `arena` writer holds the
 directory's lock, the store is read through SQLite's read-only mode (`mode=ro`; the writer's
