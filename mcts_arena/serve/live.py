@@ -27,6 +27,7 @@ import math
 import re
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +42,7 @@ MIN_INTERVAL = 2.0          # seconds: an experiment's standings are recomputed 
 COST_FACTOR = 30.0          # ... and at most once per COST_FACTOR x their (smoothed) cost
 PICTURE_INTERVAL = 10.0     # seconds: an experiment's pictures are drawn again at most this often
 PICTURE_COST_FACTOR = 60.0  # ... and at most once per this x what drawing them all costs
+INDEX_THREADS = 4           # threads that read the stores of an index
 SCAN_TTL = 2.0              # seconds before the root is searched for new stores again
 LOCKS_TTL = 1.0             # seconds the kernel's lock table is reused
 GAMES_KEPT = 256            # stored games kept decoded (the viewer steps through one at a time)
@@ -188,8 +190,16 @@ class Live:
                              else max(MIN_INTERVAL, COST_FACTOR * old.cost))
 
     def index(self) -> View:
-        """Every experiment under the root with its state, counts, rate, ETA and builds."""
-        views = [self.summary(e) for e in self.entries().values()]
+        """Every experiment under the root with its state, counts, rate, ETA and builds. The
+        stores are read in INDEX_THREADS threads (SQLite lets go of the interpreter while it
+        reads: a cold index over many large stores is mostly the count of each one's games
+        that checks its aggregates)."""
+        entries = list(self.entries().values())
+        if len(entries) > 1:
+            with ThreadPoolExecutor(min(INDEX_THREADS, len(entries))) as pool:
+                views = list(pool.map(self.summary, entries))
+        else:
+            views = [self.summary(e) for e in entries]
         key = tuple(v.etag for v in views)
         return self._refresh(self._indexes, "index", key, lambda: _view(
             key, {"root": str(self.root), "experiments": [v.extra for v in views]}, 0.0, 0.0),
