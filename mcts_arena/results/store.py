@@ -572,7 +572,6 @@ def stored_schema(db: Path, conn: sqlite3.Connection) -> int | None:
 
 def _check_intact(db: Path, conn: sqlite3.Connection, whole: bool = True) -> None:
     try:
-        stored_schema(db, conn)     # first: a newer schema's tables may differ from ours
         if not whole or db.stat().st_size > QUICK_CHECK_BYTES:
             if _truncated(db):
                 raise UserError(f"{db}: damaged store (database disk image is malformed; "
@@ -582,6 +581,7 @@ def _check_intact(db: Path, conn: sqlite3.Connection, whole: bool = True) -> Non
             if row is None or row[0] != "ok":
                 raise UserError(f"{db}: damaged store ({' '.join(str(row and row[0]).split())}"
                                 f"); nothing was changed")
+        stored_schema(db, conn)     # before the columns: a newer schema's tables may differ
         for table, columns in _COLUMNS.items():
             have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
             if have and not columns <= have:
