@@ -71,6 +71,8 @@ def upgrade(directory: str | os.PathLike) -> str:
     try:
         _settle_log(db)
         before = db.stat().st_size
+        if work.is_symlink() or work.is_file():     # never followed: the store stays here
+            work.unlink()
         shutil.rmtree(work, ignore_errors=True)     # what a killed upgrade left
         with Store.open(d, whole=False) as old:
             current = _current(old)
