@@ -29,12 +29,18 @@ whole), and prints the latency of each route: median, 95th percentile, maximum, 
 
 `index` times the cold index alone: the first /api/index of a fresh `arena serve` over
 `--copies` hard links of DIR's database, for each `--checkout` (this one by default; e.g.
-`--checkout /work/main --checkout .` for before and after), alternating, `--rounds` times.
+`--checkout /work/main --checkout .` for before and after), alternating, `--rounds` times;
+each twice: with nothing kept from an earlier server (`kept: false`: its own empty
+MCTS_ARENA_CACHE folder), then with what that server kept (`kept: true`, serve/known.py;
+a build without it reads every store again);
+with each, `startup_s`: from the process's start to its listening (imports, the warm-up that
+imports what the pages draw with), which the first request does not wait for.
 """
 from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import random
@@ -262,19 +268,25 @@ def cold_index(directory: Path, copies: int, rounds: int, checkouts: list[str]) 
         for k in range(copies):
             (root / f"exp{k:02d}").mkdir()
             os.link(directory / "arena.sqlite", root / f"exp{k:02d}" / "arena.sqlite")
-        for r in range(rounds):
-            for checkout in checkouts:
+        for r, (checkout, cache) in itertools.product(range(rounds), zip(
+                checkouts, [root / f".cache{k}" for k in range(len(checkouts))])):
+            for kept in (False, True):
+                if not kept:                # serve/known.py: none kept yet, then the last's
+                    shutil.rmtree(cache, ignore_errors=True)
+                t0 = time.perf_counter()
                 server = subprocess.Popen(
                     [str(Path(checkout) / ".venv" / "bin" / "python"), "-m", "mcts_arena",
                      "serve", str(root), "--port", "0"], stdout=subprocess.PIPE, text=True,
-                    cwd=checkout)
+                    cwd=checkout, env=dict(os.environ, MCTS_ARENA_CACHE=str(cache)))
                 try:
                     line = server.stdout.readline()
+                    started = time.perf_counter() - t0
                     port = int(line.split("open http://127.0.0.1:")[1].split("/")[0])
                     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
                     dt, status, body = _get(conn, "/api/index")
                     found = json.loads(body)["experiments"] if status == 200 else []
-                    out.append({"checkout": checkout, "round": r, "experiments": len(found),
+                    out.append({"checkout": checkout, "round": r, "kept": kept,
+                                "experiments": len(found), "startup_s": round(started, 2),
                                 "first_index_ms": round(1000 * dt, 1)})
                     print(json.dumps(out[-1]), flush=True)
                 finally:

@@ -8,11 +8,28 @@
   (headless Chromium). `make test` runs everything (what CI runs); `make test-fast` leaves out
   slow, process, ray and browser tests.
 """
+import os
+
 import pytest
 from click.testing import CliRunner
 
 from mcts_arena.cli import cli
 from mcts_arena.runner import config
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache(tmp_path_factory):
+    """What `arena serve` keeps between servers (serve/known.py) goes to a folder of the
+    session (and of the processes it starts), never the user's cache."""
+    from mcts_arena.serve.known import CACHE_ENV
+
+    old = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if old is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = old
 
 
 @pytest.fixture

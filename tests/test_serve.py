@@ -488,3 +488,51 @@ def test_a_tune_in_the_index_and_its_page_mid_run_and_finished(tune_root, monkey
         assert games["stored"] == 2
         b = get_json(base, "/api/experiment?id=br")
         assert b["summary"]["tune"]["method"] == "bracket" and "Winner: a=" in b["tournament"]
+
+
+def test_a_fresh_server_takes_the_facts_of_unchanged_stores_from_the_last_one(tmp_path,
+                                                                              monkeypatch):
+    """serve/known.py: a second Live over the same root answers the same index without opening
+    a store no run holds and nothing changed; a store changed since (a game stored: its file's
+    size and time) is read again; a garbled file is no cache."""
+    from mcts_arena.serve import known
+
+    monkeypatch.setenv(known.CACHE_ENV, str(tmp_path / "cache"))
+    root = tmp_path / "r"
+    for name in ("a", "b"):
+        (root / name).mkdir(parents=True)
+        shutil.copyfile(V3_STORE, root / name / DB_NAME)
+    first = live.Live(root).index().body
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+    opened = []
+    real = catalog.summary
+    monkeypatch.setattr(catalog, "summary", lambda e, *a: opened.append(e.id) or real(e, *a))
+    assert live.Live(root).index().body == first and opened == []
+    with Store.open(root / "a") as s:
+        model = s.games()[0]
+    with Writer.open(root / "a") as w:
+        w.add_game(_copy_of(model, "new/0", pair_index=500))
+    again = json.loads(live.Live(root).index().body)
+    assert opened == ["a"]
+    stored = {e["id"]: e["stored"] for e in again["experiments"]}
+    assert stored == {"a": 7, "b": 6}
+    for f in (tmp_path / "cache").iterdir():
+        f.write_text("{not json")
+    opened.clear()
+    assert live.Live(root).index().body == live.Live(root).index().body
+    assert sorted(opened) == ["a", "b"]
+
+
+V3_STORE = Path(__file__).resolve().parent / "data" / "store_v3" / "bt.sqlite"
+
+
+def _copy_of(model: dict, gid: str, pair_index: int):
+    from mcts_arena.runner.match import GameRecord
+
+    return GameRecord(
+        game_id=gid, pairing_id=model["pairing_id"], pair_index=pair_index, swap=0,
+        seats=(model["seat0"], model["seat1"]), budgets=tuple(model["budgets"]),
+        seeds=tuple(model["seeds"]), opening=model["opening"], winner=model["winner"],
+        reason=model["reason"], plies=model["plies"], moves=model["moves"],
+        stats=model["stats"], duration=model["duration"], finished=model["finished"] + 1,
+        version="v", build="b")

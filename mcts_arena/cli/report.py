@@ -57,3 +57,17 @@ def recount_cmd(results_dir: str) -> None:
     from mcts_arena.runner.recount import recount
 
     click.echo(recount(require_results_dir(results_dir)))
+
+
+@cli.command("upgrade")
+@click.argument("results_dir", metavar="RESULTS")
+def upgrade_cmd(results_dir: str) -> None:
+    """Rewrite the store in RESULTS, written by an older build, in this build's schema: games'
+    moves and statistics packed (a fifth of their text), the aggregates added. The new file is
+    built beside the old one, compared with it row by row, and only then put in its place: a
+    crash at any moment leaves the old store or the checked new one. A store a run is writing
+    is refused; prints the size before and after."""
+    from mcts_arena.results.frames import require_results_dir
+    from mcts_arena.runner.upgrade import upgrade
+
+    click.echo(upgrade(require_results_dir(results_dir)))

@@ -36,10 +36,12 @@ A store is recognised before anything is written to it: its SQLite header carrie
 `PRAGMA application_id = APPLICATION_ID` (set before the switch to WAL, so it is in the main
 file); a store made before the id existed is recognised by its `meta.schema_version` row and
 tables. Any other file named arena.sqlite (not SQLite, an other program's database) is refused
-with one line and left as it is; a damaged or truncated store (`PRAGMA quick_check` fails, or,
-above QUICK_CHECK_BYTES, the file is shorter than its header says; a table without its
-columns) is refused the same way, and so is a row holding a value its column
-cannot hold (results/rows.py: one line naming the store, the row and the column).
+with one line and left as it is, and so is a store whose `meta.schema_version` is newer than
+`SCHEMA_VERSION` ("written by a newer build", by every reader and the writer alike); a damaged
+or truncated store (`PRAGMA quick_check` fails, or, above QUICK_CHECK_BYTES, the file is
+shorter than its header says; a table without its columns) is refused the same way, and so is a
+row holding a value its column cannot hold (results/rows.py: one line naming the store, the
+row and the column).
 
 Reading never writes nor creates a file (`ReadView`): while an `arena` writer holds the
 directory's lock, the store is read through SQLite's read-only mode (`mode=ro`; the writer's
@@ -77,7 +79,7 @@ from mcts_arena.results.rows import CorruptStoreError
 
 __all__ = ["AGGREGATE_TABLES", "APPLICATION_ID", "DB_NAME", "GAME_TABLE_COLUMNS", "LOCK_NAME",
            "SCHEMA", "SCHEMA_VERSION", "CorruptStoreError", "ReadView", "Store", "check_intact",
-           "check_ours", "pairing_id", "text_factory", "writer_holds_lock"]
+           "check_ours", "pairing_id", "stored_schema", "text_factory", "writer_holds_lock"]
 
 SCHEMA_VERSION = 4
 DB_NAME = "arena.sqlite"
@@ -545,6 +547,29 @@ def _truncated(db: Path) -> bool:
     return int.from_bytes(head[28:32], "big") * page > db.stat().st_size
 
 
+def stored_schema(db: Path, conn: sqlite3.Connection) -> int | None:
+    """The schema version the store says it was written with (None: no meta table or row yet,
+    a store being created). UserError (one line) for a store of a schema newer than this build
+    reads: its rows may mean what this build cannot know, so no reader guesses and no writer
+    adds rows of an older kind to it."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+                        ).fetchone():
+        return None
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if row is None:
+        return None
+    try:
+        version = int(row[0])
+    except (TypeError, ValueError):
+        raise UserError(f"{db}: damaged store (meta schema_version is {row[0]!r}, not a "
+                        f"number); nothing was changed") from None
+    if version > SCHEMA_VERSION:
+        raise UserError(f"{db}: written by a newer build (schema {version}; this build reads up "
+                        f"to {SCHEMA_VERSION}); read it with that build or a later one; "
+                        f"nothing was changed")
+    return version
+
+
 def _check_intact(db: Path, conn: sqlite3.Connection, whole: bool = True) -> None:
     try:
         if not whole or db.stat().st_size > QUICK_CHECK_BYTES:
@@ -556,6 +581,7 @@ def _check_intact(db: Path, conn: sqlite3.Connection, whole: bool = True) -> Non
             if row is None or row[0] != "ok":
                 raise UserError(f"{db}: damaged store ({' '.join(str(row and row[0]).split())}"
                                 f"); nothing was changed")
+        stored_schema(db, conn)     # before the columns: a newer schema's tables may differ
         for table, columns in _COLUMNS.items():
             have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
             if have and not columns <= have:

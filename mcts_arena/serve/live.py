@@ -27,6 +27,7 @@ import math
 import re
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,12 +36,13 @@ from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name
 from mcts_arena.results.replay import result_text
 from mcts_arena.results.store import Store
-from mcts_arena.serve import catalog
+from mcts_arena.serve import catalog, known
 
 MIN_INTERVAL = 2.0          # seconds: an experiment's standings are recomputed at most this often
 COST_FACTOR = 30.0          # ... and at most once per COST_FACTOR x their (smoothed) cost
 PICTURE_INTERVAL = 10.0     # seconds: an experiment's pictures are drawn again at most this often
 PICTURE_COST_FACTOR = 60.0  # ... and at most once per this x what drawing them all costs
+INDEX_THREADS = 4           # threads that read the stores of an index
 SCAN_TTL = 2.0              # seconds before the root is searched for new stores again
 LOCKS_TTL = 1.0             # seconds the kernel's lock table is reused
 GAMES_KEPT = 256            # stored games kept decoded (the viewer steps through one at a time)
@@ -100,6 +102,7 @@ class Live:
         self._scanned = -math.inf
         self._kernel = None
         self._kernel_at = -math.inf
+        self._known = known.Known(self.root)      # the facts a last server computed
         self._summaries: dict[str, View] = {}
         self._indexes: dict[str, View] = {}
         self._standings: dict[str, View] = {}
@@ -182,14 +185,27 @@ class Live:
         key = self._key(entry)
 
         def make():
-            s = catalog.summary(entry, self._kernel_locks())
+            s = self._known.summary(entry.id, key)
+            if s is None:
+                s = catalog.summary(entry, self._kernel_locks())
+                self._known.note(entry.id, key, s)
             return _view(key, s, 0.0, 0.0, s)
         return self._refresh(self._summaries, entry.id, key, make, lambda old: 0.0 if fresh
                              else max(MIN_INTERVAL, COST_FACTOR * old.cost))
 
     def index(self) -> View:
-        """Every experiment under the root with its state, counts, rate, ETA and builds."""
-        views = [self.summary(e) for e in self.entries().values()]
+        """Every experiment under the root with its state, counts, rate, ETA and builds: of a
+        store unchanged since a server computed them, its facts as kept (serve/known.py); the
+        other stores are read in INDEX_THREADS threads (SQLite lets go of the interpreter while it
+        reads: a cold index over many large stores is mostly the count of each one's games
+        that checks its aggregates)."""
+        entries = list(self.entries().values())
+        if len(entries) > 1:
+            with ThreadPoolExecutor(min(INDEX_THREADS, len(entries))) as pool:
+                views = list(pool.map(self.summary, entries))
+        else:
+            views = [self.summary(e) for e in entries]
+        self._known.save(e.id for e in entries)
         key = tuple(v.etag for v in views)
         return self._refresh(self._indexes, "index", key, lambda: _view(
             key, {"root": str(self.root), "experiments": [v.extra for v in views]}, 0.0, 0.0),
