@@ -65,9 +65,23 @@ def _shares_a_module_fixture(item) -> bool:
     return any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values())
 
 
+# xdist hands out the groups first (most tests first), then the other tests in collection
+# order; a long test handed out last keeps one worker busy while the other has nothing left.
+# So under xdist the long kinds (the marks below) are collected first and the short unit
+# tests fill the end evenly. A run in one process keeps the file order (a module's fixture
+# is then built once).
+LONG_KINDS = ("slow", "process", "ray", "browser")
+
+
+def _is_long(item) -> bool:
+    return any(item.get_closest_marker(kind) is not None for kind in LONG_KINDS)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("ray") is not None:
             item.add_marker(pytest.mark.xdist_group("ray"))
         elif _shares_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    if getattr(config, "workerinput", None) is not None:        # an xdist worker
+        items.sort(key=lambda item: not _is_long(item))         # stable: file order kept

@@ -58,6 +58,14 @@ VARIANTS = variants()
 HEAVY = [pytest.param(g, marks=pytest.mark.slow) if "(" in g else g for g in VARIANTS]
 
 
+def samples(game: str, at_default: int, with_a_parameter: int) -> int:
+    """How many random games (or plies) a heavy check walks: the game at its defaults gets the
+    full count; a variant with a parameter set (a board up to 19 x 19, where each position
+    costs many times more) a smaller one, enough to meet its edges (board sides, rules the
+    parameter switches) in many positions."""
+    return at_default if "(" not in game else with_a_parameter
+
+
 def random_move(s, rng: random.Random) -> int:
     """A uniformly random legal move, or at a chance node the dice drawn by probability."""
     if s.is_chance_node():
@@ -164,7 +172,7 @@ def test_midgame_perft_matches_reference(game):
     """Positions along random games: the core and the reference agree at depth 2."""
     name, params = games.parse(game)
     ref = REFERENCE[name]
-    for seed in range(2):
+    for seed in range(samples(game, 2, 1)):
         for s in random_game(game, seed, 60):
             if s.ply % 20 == 5:
                 # from the text alone: the played history (LOA's repetition draws) is not in it
@@ -181,7 +189,7 @@ def test_random_plies_round_trips(game):
     cls = games.game_class(game)
     plies = 0
     for seed in range(400):              # short games (pig to 1) need many
-        if plies >= 1000:
+        if plies >= samples(game, 1000, 400):
             break
         s = games.new_state(game)
         history = [(s.to_text(), s.zobrist())]
@@ -278,7 +286,7 @@ def test_every_position_is_drawn(game):
     info = games.info_of(game)
     assert callable(info.draw), f"{game}: no GameInfo.draw (the game viewer's board)"
     pictures: dict[str, str] = {}
-    for seed in (1, 2):
+    for seed in range(1, 1 + samples(game, 2, 1)):
         rng = random.Random(seed)
         s = games.new_state(game)
         last = None

@@ -190,34 +190,37 @@ def test_tune_end_to_end_and_resume_plays_nothing(tmp_path, monkeypatch):
 
 @pytest.mark.process
 @pytest.mark.parametrize("method", ["spsa", "bo"])
-def test_killed_tune_resumes_to_the_same_answer(tmp_path, method):
+def test_killed_tune_resumes_to_the_same_answer(tmp_path, method, monkeypatch):
     """A tune SIGKILLed mid-way and run again ends as the same tune never killed: the same
-    path or trials, estimate and confirmation."""
+    path or trials, estimate and confirmation. The tune never killed runs in this process
+    (its report is what `arena tune` prints); the killed one and its resumption are `arena`
+    processes."""
     f = _write(tmp_path, FAKE_TUNE.format(name="k", d=0.002, games=12, method=method))
-    reports = []
-    for out, kill in (("whole", False), ("killed", True)):
-        cmd = [sys.executable, "-m", "mcts_arena", "tune", str(f), "--jobs", "2", "--quiet",
-               "--out", out]
-        if kill:
-            proc = subprocess.Popen(cmd, cwd=tmp_path, env=arena_env(),
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            try:
-                db = tmp_path / out / "arena.sqlite"
-                assert wait_for(lambda db=db, proc=proc: stored(db) >= 5
-                                or proc.poll() is not None)
-                assert proc.poll() is None, proc.communicate()
-                proc.send_signal(signal.SIGKILL)
-                proc.wait()
-            finally:
-                if proc.poll() is None:
-                    proc.kill()
-            assert 5 <= stored(tmp_path / out / "arena.sqlite") < 14
-        done = subprocess.run(cmd, cwd=tmp_path, env=arena_env(), capture_output=True,
-                              text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        reports.append(done.stdout.replace(out, "DIR"))
-    assert reports[0] == reports[1]
-    assert stored(tmp_path / "killed" / "arena.sqlite") == 14
+
+    def args(out):
+        return ["tune", str(f), "--jobs", "2", "--quiet", "--out", out]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    whole = CliRunner().invoke(cli, args("whole"))
+    assert whole.exit_code == 0, whole.output
+    cmd = [sys.executable, "-m", "mcts_arena", *args("killed")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=arena_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        db = tmp_path / "killed" / "arena.sqlite"
+        assert wait_for(lambda: stored(db) >= 5 or proc.poll() is not None)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert 5 <= stored(db) < 14
+    done = subprocess.run(cmd, cwd=tmp_path, env=arena_env(), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.replace("killed", "DIR") == whole.stdout.replace("whole", "DIR")
+    assert stored(db) == 14
 
 
 def test_api_tune_and_seed_option(tmp_path, monkeypatch):
