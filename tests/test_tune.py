@@ -307,26 +307,18 @@ def test_ctrl_c_during_a_batch_that_finishes_stops_the_tune(tmp_path, monkeypatc
 
 
 # ---- a confirmation that is an SPRT ------------------------------------------------------------
-# Random(greedy) plays the 1-ply greedy move by Breakthrough's evaluation and beats Random in
+# A greedy fake plays the 1-ply greedy move by Breakthrough's evaluation and beats Random in
 # every game: against elo0 0, elo1 100 the test accepts H1 after 12 pairs won 2-0, H0 after 9
 # lost 0-2 (results/sprt.py's bounds at alpha = beta = 0.05), well inside a cap of 60 games.
-SPRT_TUNE = """name: {name}
-game: breakthrough
-template: "Random({greedy}im{{a}})"
-params:
-  a: {{low: 0, high: 1, start: 0.5}}
-budget: {{sims: 5}}
-games: 4
-method: spsa
-seed: 4
-spsa: {{batch: 2}}
-confirm: {{games: {cap}, against: "{against}", sprt: {{elo0: 0, elo1: 100}}}}
-"""
+def _sprt_text(name, greedy=True, against="Random", cap=60) -> str:
+    text = FAKE_TUNE.format(name=name, d=0, games=4, method="spsa").replace(
+        "confirm: {games: 2}",
+        f'confirm: {{games: {cap}, against: "{against}", sprt: {{elo0: 0, elo1: 100}}}}')
+    return text.replace("Sleepy(d0,im", "Sleepy(d0,greedy,im") if greedy else text
 
 
-def _sprt_tune(tmp_path, name, greedy=True, against="Random", cap=60):
-    return _write(tmp_path, SPRT_TUNE.format(name=name, greedy="greedy," if greedy else "",
-                                             against=against, cap=cap), f"{name}.yaml")
+def _sprt_tune(tmp_path, name, **kw):
+    return _write(tmp_path, _sprt_text(name, **kw), f"{name}.yaml")
 
 
 def _confirm_games(directory) -> int:
@@ -347,10 +339,10 @@ def test_confirmation_sprt_accepts_h1_early_and_resume_plays_nothing(tmp_path, m
     assert res.exit_code == 0, res.output
     d = tmp_path / "results" / "h1"
     assert _confirm_games(d) == 24                    # 12 pairs won 2-0 decide; the cap is 60
-    assert ("confirmation: Random(greedy,im0.54) vs Random: 24 of 60 games, +24 =0 -0, score "
-            "100.0% [86.2, 100.0] (95%)\n  SPRT: H1 accepted after 24 games (elo >= 100; "
-            "LLR 2.96 >= 2.94)\n  (SPRT elo0=0 elo1=100 alpha=0.05 beta=0.05: LLR bounds "
-            "-2.94, 2.94; at most 60 games)\n") in res.output
+    assert ("confirmation: Sleepy(d0,greedy,im0.54) vs Random: 24 of 60 games, +24 =0 -0, "
+            "score 100.0% [86.2, 100.0] (95%)\n  SPRT: H1 accepted after 24 games (elo >= "
+            "100; LLR 2.96 >= 2.94)\n  (SPRT elo0=0 elo1=100 alpha=0.05 beta=0.05: LLR "
+            "bounds -2.94, 2.94; at most 60 games)\n") in res.output
     assert "confirmation 24/60 games" in res.output and "SPRT: H1 accepted" in res.output
     report = res.output[res.output.index("tune h1: spsa of"):res.output.index("picture:")]
     shown = CliRunner().invoke(cli, ["report", str(d)])
@@ -391,8 +383,7 @@ def test_confirmation_sprt_accepts_h0_through_the_api(tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
-    cfg = yaml.safe_load(SPRT_TUNE.format(name="h0", greedy="", against="Random(greedy)",
-                                          cap=60))
+    cfg = yaml.safe_load(_sprt_text("h0", greedy=False, against="Random(greedy)"))
     t = api.tune(cfg, out=tmp_path / "h0")
     c = t.confirmation
     assert t.state.done and c.decided and c.sprt["decision"] == "H0"
