@@ -589,7 +589,7 @@ def sprt_facts(s: TuneSettings, c: Confirmation) -> dict | None:
 def panel(st: TuneState) -> dict:
     """Everything the page's tune panel shows: settings, games of the budget, where the
     search stands, SPSA's path (at most PATH_POINTS points, by games) or BO's trials, the
-    estimate with its range, the confirmation with its 95% interval."""
+    estimate with its range, the confirmation with its 95% interval and its SPRT."""
     s = st.settings
     out = index_facts(st)
     out.update(game=s.game, seed=s.seed, budget=s.budget, steps=s.steps,
