@@ -400,7 +400,7 @@ def _pair(res: dict, pid: str, k: int) -> tuple[float, float] | None:
 
 
 def settings_of(store) -> TuneSettings | None:
-    d = store.meta_json(META_KEY, rows.obj())
+    d = store.meta_json(META_KEY, rows.obj(optional={"confirm_sprt": rows.opt(rows.SPRT)}))
     return None if d is None else TuneSettings.from_json(d)
 
 
