@@ -423,18 +423,18 @@ class _StopAfterConfirmationGames:
 
 
 def test_confirmation_sprt_stopped_midway_resumes_to_the_same_decision(tmp_path, monkeypatch):
+    """Stopped after 3 of the confirmation's pairs, the tune resumes the test from the stored
+    games to the decision an unstopped one makes (test_confirmation_sprt_accepts_h1_early...:
+    H1 at 24 games, LLR 2.96)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
-    found = []
-    for name, stop_at in (("whole", None), ("stopped", 6)):
-        spec, directory = tune.prepare(str(_sprt_tune(tmp_path, name)))
-        if stop_at:
-            r = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None,
-                              backend_factory=lambda n=stop_at: _StopAfterConfirmationGames(n))
-            assert r.interrupted and not r.state.done
-            assert r.state.confirmation.played == 6 and not r.state.confirmation.decided
-        r = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None)
-        assert r.state.done
-        c = r.state.confirmation
-        found.append((c.sprt, c.wins, c.draws, c.losses, _confirm_games(directory)))
-    assert found[0] == found[1] and found[0][0]["decision"] == "H1"
+    spec, directory = tune.prepare(str(_sprt_tune(tmp_path, "stopped")))
+    r = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None,
+                      backend_factory=lambda: _StopAfterConfirmationGames(6))
+    assert r.interrupted and not r.state.done
+    c = r.state.confirmation
+    assert c.played == 6 and not c.decided and c.sprt["games"] == 6
+    r = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None)
+    c = r.state.confirmation
+    assert r.state.done and r.played == 18 and _confirm_games(directory) == 24
+    assert (c.sprt["decision"], c.sprt["games"], round(c.sprt["llr"], 2)) == ("H1", 24, 2.96)
