@@ -16,8 +16,10 @@ of each fault is tested without the real searches:
                  of the node's raylet): SIGKILLs that raylet and its own worker on its first
                  move, once (the file is renamed *.done); elsewhere plays like Sleepy(d0.05)
                                                                 -> a node dies mid-job
-Options: imX (X in [0, 1]), dX (seconds), time=S / sims=N (the spec's own budget); an option
-that names a macro is replaced by the macro's expansion.
+Options: imX (X in [0, 1]), dX (seconds), time=S / sims=N (the spec's own budget), greedy (the
+1-ply greedy move by the game's evaluation instead of a random one: a player far stronger than
+a random one, for tests whose result must be lopsided); an option that names a macro is
+replaced by the macro's expansion.
 """
 from __future__ import annotations
 
@@ -71,6 +73,8 @@ def parse(text, game=None, macros=None):
                 if not 0 <= a <= 1:
                     raise ValueError(f"{t}: alpha must be in [0, 1]")
                 opts.append(f"im{a:g}")
+            elif t == "greedy":
+                opts.append(t)
             elif t.startswith("d"):
                 opts.append(f"d{_num(t[1:], t):g}")
             elif t.startswith("time="):
@@ -80,7 +84,8 @@ def parse(text, game=None, macros=None):
                 budget = {"sims": int(_num(t[5:], t))}
                 opts.append(f"sims={budget['sims']}")
             else:
-                raise ValueError(f"unknown option {t!r}; valid: imX, dX, time=S, sims=N")
+                raise ValueError(f"unknown option {t!r}; valid: imX, dX, time=S, sims=N, "
+                                 f"greedy")
     return FakeSpec(name, tuple(opts), budget)
 
 
@@ -117,6 +122,9 @@ class FakePlayer:
         for o in self.spec.options:
             if o.startswith("d"):
                 _sleep(float(o[1:]))
+        if "greedy" in self.spec.options:
+            move = state.py_best_successor(seed=self.rng.randrange(1 << 30))
+            return move, {"sims": sims or 1, "nodes": 1, "depth": 1, "time": 0.0}
         move = self.rng.choice(state.move_ids())
         return move, {"sims": sims or 1, "nodes": 1, "depth": 1, "time": 0.0}
 

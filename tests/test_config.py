@@ -54,7 +54,7 @@ MALFORMED = [
      "Boom, Slow, Crash, Doom, Sleepy, Escape, NodeKill")),
     ("unknown player option", HEAD + "matches:\n  - {player: Random, opponent: Random(zz3)}\n",
      ("matches[0].opponent: bad player 'Random(zz3)': unknown option 'zz3'; valid: imX, dX, "
-     "time=S, sims=N")),
+     "time=S, sims=N, greedy")),
     ("alpha 1.5", HEAD + "matches:\n  - {player: Random, opponent: Boom}\n"
      "  - {player: Random, opponent: Slow}\n  - sweep:\n      player: Random(im{alpha})\n"
      "      opponent: Random\n      alpha: [0, 0.1, 0.5, 1.5]\n",

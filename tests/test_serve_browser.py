@@ -47,10 +47,11 @@ HEX = ("name: hex\ngame: hex(size=5)\nbudget: {sims: 30}\ngames: 4\nseed: 3\nmat
 # a game of chance: the viewer shows the dice as plies of their own
 DICE = ("name: dice\ngame: backgammon\nbudget: {sims: 10}\ngames: 2\nseed: 3\nmatches:\n"
         "  - {player: Greedy, opponent: Random}\n")
-# a tune: four SPSA steps of MCTS(bl,imα) at 5 simulations, two confirmation games
+# a tune: four SPSA steps of MCTS(bl,imα) at 5 simulations, two confirmation games under an
+# SPRT that one pair cannot decide
 TUNE = ("name: tune\ngame: breakthrough\ntemplate: 'MCTS(bl,im{a})'\nparams:\n"
         "  a: {low: 0, high: 1, start: 0.5}\nbudget: {sims: 5}\ngames: 8\nmethod: spsa\n"
-        "spsa: {batch: 2}\nconfirm: {games: 2}\n")
+        "spsa: {batch: 2}\nconfirm: {games: 2, sprt: {elo0: 0, elo1: 100}}\n")
 WAIT = 90.0
 
 
@@ -231,6 +232,8 @@ def test_a_tune_shows_its_panel_and_path(site, browser, tmp_path_factory):
                            "return t && document.getElementById('tune').textContent;")
     assert panel.startswith("Tune (spsa)") and "value found a " in panel
     assert "confirmation MCTS(bl,im" in panel and "2 of 2 games" in panel
+    assert "SPRT SPRT: no decision after 2 games (LLR " in panel
+    assert "undecided at the cap" in panel and "LLR bounds -2.94, 2.94; at most 2 games" in panel
     alts = until(browser, IMAGES_LOADED)
     assert alts == ["tune: path of the parameters"]
     assert browser.execute_script("return document.getElementById('standings-head').hidden")

@@ -62,6 +62,22 @@ def _write(tmp_path, text, name="t.yaml"):
      "t.yaml: params.a.low: a log-scaled domain must be positive, got 0"),
     (("{low: 0, high: 1, start: 0.2}", "{low: 0, high: 1, start: 3}"),
      "t.yaml: params.a.start: expected a value in [0, 1], got 3"),
+    # the confirmation's SPRT: an experiment's `sprt` keys and checks, and a cap
+    (("method: spsa", "method: spsa\nconfirm: {sprt: {elo0: 0, elo1: 20}}"),
+     "t.yaml: confirm.games: an SPRT needs a cap: expected an even number of games above 0 "
+     "(the most the confirmation plays)"),
+    (("method: spsa", "method: spsa\nconfirm: {games: 40, sprt: {elo0: 20, elo1: 0}}"),
+     "t.yaml: confirm.sprt.elo1: expected elo1 above elo0 (20), got 0"),
+    (("method: spsa", "method: spsa\nconfirm: {games: 40, sprt: {elo1: 20}}"),
+     "t.yaml: confirm.sprt.elo0: missing required field (an Elo difference)"),
+    (("method: spsa", "method: spsa\nconfirm: {games: 40, sprt: {elo0: 0, elo1: 5, "
+                      "beta: 1}}"),
+     "t.yaml: confirm.sprt.beta: expected a probability strictly between 0 and 1, got 1"),
+    (("method: spsa", "method: spsa\nconfirm: {games: 40, sprt: {elo0: 0, elo1: 5, llr: 3}}"),
+     "t.yaml: confirm.sprt.llr: unknown field; valid fields: elo0, elo1, alpha, beta, model"),
+    (("method: spsa", "method: spsa\nconfirm: {games: 40, sprt: 20}"),
+     "t.yaml: confirm.sprt: expected a mapping with elo0, elo1 and optionally alpha, beta, "
+     "model, got 20"),
 ])
 def test_bad_config_one_line_nothing_written(tmp_path, monkeypatch, change, message):
     monkeypatch.chdir(tmp_path)
@@ -291,3 +307,137 @@ def test_ctrl_c_during_a_batch_that_finishes_stops_the_tune(tmp_path, monkeypatc
     assert r.interrupted and games == 4          # the first batch (2 pairs), no second one
     again = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None)
     assert not again.interrupted and again.state.done and again.played == 6
+
+
+# ---- a confirmation that is an SPRT ------------------------------------------------------------
+# A greedy fake plays the 1-ply greedy move by Breakthrough's evaluation and beats Random in
+# every game: against elo0 0, elo1 100 the test accepts H1 after 12 pairs won 2-0, H0 after 9
+# lost 0-2 (results/sprt.py's bounds at alpha = beta = 0.05), well inside a cap of 60 games.
+def _sprt_text(name, greedy=True, against="Random", cap=60) -> str:
+    text = FAKE_TUNE.format(name=name, d=0, games=4, method="spsa").replace(
+        "confirm: {games: 2}",
+        f'confirm: {{games: {cap}, against: "{against}", sprt: {{elo0: 0, elo1: 100}}}}')
+    return text.replace("Sleepy(d0,im", "Sleepy(d0,greedy,im") if greedy else text
+
+
+def _sprt_tune(tmp_path, name, **kw):
+    return _write(tmp_path, _sprt_text(name, **kw), f"{name}.yaml")
+
+
+def _confirm_games(directory) -> int:
+    with Store.open(directory) as store:
+        return sum(1 for r in store.select("game", "pairing_id")
+                   if r["pairing_id"] == tune_state.CONFIRM)
+
+
+def test_confirmation_sprt_accepts_h1_early_and_resume_plays_nothing(tmp_path, monkeypatch):
+    import sqlite3
+
+    from mcts_arena.serve import catalog
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    f = _sprt_tune(tmp_path, "h1")
+    res = CliRunner().invoke(cli, ["tune", str(f), "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    d = tmp_path / "results" / "h1"
+    assert _confirm_games(d) == 24                    # 12 pairs won 2-0 decide; the cap is 60
+    assert ("confirmation: Sleepy(d0,greedy,im0.54) vs Random: 24 of 60 games, +24 =0 -0, "
+            "score 100.0% [86.2, 100.0] (95%)\n  SPRT: H1 accepted after 24 games (elo >= "
+            "100; LLR 2.96 >= 2.94)\n  (SPRT elo0=0 elo1=100 alpha=0.05 beta=0.05: LLR "
+            "bounds -2.94, 2.94; at most 60 games)\n") in res.output
+    assert "confirmation 24/60 games" in res.output and "SPRT: H1 accepted" in res.output
+    report = res.output[res.output.index("tune h1: spsa of"):res.output.index("picture:")]
+    shown = CliRunner().invoke(cli, ["report", str(d)])
+    assert shown.exit_code == 0 and shown.output.startswith(report)
+    # the experiment tables beside it test the confirmation alone, not the search's steps
+    assert shown.output.count("SPRT: ") == 2
+    with Store.open(d) as store:
+        st = tune_state.read(store)
+        assert list(store.meta_items("sprt/")) == ["sprt/confirm"]
+        counted = tune_state.read_counted(store)
+        panel = tune_state.panel(counted)
+    c = st.confirmation
+    assert st.done and c.decided and c.sprt["decision"] == "H1" and c.sprt["games"] == 24
+    assert counted.confirmation == c                  # the live page reads the same test
+    assert panel["confirmation"]["sprt"]["decision"] == "H1"
+    assert panel["confirmation"]["sprt"]["text"] == c.sprt_line()
+    index = catalog.summary(catalog.Entry("h1", d))
+    assert (index["state"], index["planned"], index["stored"]) == ("finished", 28, 28)
+
+    again = CliRunner().invoke(cli, ["tune", str(f), "--jobs", "1"])    # resumes: plays nothing
+    assert again.exit_code == 0, again.output
+    assert "confirmation 24/60" not in again.output and again.output.endswith(
+        res.output[res.output.index("tune h1: spsa of"):])
+    # the decision is also found from the stored games alone, as they finished
+    with sqlite3.connect(d / "arena.sqlite") as conn:
+        conn.execute("DELETE FROM meta WHERE key = 'sprt/confirm'")
+    conn.close()
+    with Store.open(d) as store:
+        assert tune_state.read(store).confirmation.sprt == c.sprt
+    third = CliRunner().invoke(cli, ["tune", str(f), "--jobs", "1"])
+    assert third.exit_code == 0 and _confirm_games(d) == 24
+
+
+def test_confirmation_sprt_accepts_h0_through_the_api(tmp_path, monkeypatch):
+    import yaml
+
+    from mcts_arena import api
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    cfg = yaml.safe_load(_sprt_text("h0", greedy=False, against="Random(greedy)"))
+    t = api.tune(cfg, out=tmp_path / "h0")
+    c = t.confirmation
+    assert t.state.done and c.decided and c.sprt["decision"] == "H0"
+    assert c.played == 18 and c.losses == 18 and c.sprt["llr"] <= c.sprt["lower"]
+    assert "  SPRT: H0 accepted after 18 games (elo <= 0; LLR " in t.report()
+
+
+def test_confirmation_sprt_undecided_at_the_cap(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    f = _sprt_tune(tmp_path, "cap", greedy=False, cap=4)
+    res = CliRunner().invoke(cli, ["tune", str(f), "--jobs", "2"])
+    assert res.exit_code == 0, res.output
+    d = tmp_path / "results" / "cap"
+    assert _confirm_games(d) == 4
+    with Store.open(d) as store:
+        c = tune_state.read(store).confirmation
+    assert c.played == 4 and not c.decided and c.sprt["decision"] is None
+    assert c.sprt["lower"] < c.sprt["llr"] < c.sprt["upper"]
+    assert (f"  SPRT: no decision after 4 games (LLR {c.sprt['llr']:.2f} in (-2.94, 2.94)); "
+            f"undecided at the cap\n") in res.output
+
+
+class _StopAfterConfirmationGames:
+    """A backend that stops dispatching (as a Ctrl-C does) once `n` confirmation games are in."""
+
+    def __init__(self, n):
+        from mcts_arena.runner.pool import LocalPoolBackend
+        self.inner, self.n, self.seen = LocalPoolBackend(1), n, 0
+
+    def run(self, jobs, on_record, should_stop=lambda: False, skip=None):
+        def record(r):
+            self.seen += r.pairing_id == tune_state.CONFIRM
+            on_record(r)
+        return self.inner.run(jobs, record, lambda: should_stop() or self.seen >= self.n,
+                              skip=skip)
+
+
+def test_confirmation_sprt_stopped_midway_resumes_to_the_same_decision(tmp_path, monkeypatch):
+    """Stopped after 3 of the confirmation's pairs, the tune resumes the test from the stored
+    games to the decision an unstopped one makes (test_confirmation_sprt_accepts_h1_early...:
+    H1 at 24 games, LLR 2.96)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    spec, directory = tune.prepare(str(_sprt_tune(tmp_path, "stopped")))
+    r = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None,
+                      backend_factory=lambda: _StopAfterConfirmationGames(6))
+    assert r.interrupted and not r.state.done
+    c = r.state.confirmation
+    assert c.played == 6 and not c.decided and c.sprt["games"] == 6
+    r = tune.run_tune(spec, directory, workers=1, echo=lambda *_: None)
+    c = r.state.confirmation
+    assert r.state.done and r.played == 18 and _confirm_games(directory) == 24
+    assert (c.sprt["decision"], c.sprt["games"], round(c.sprt["llr"], 2)) == ("H1", 24, 2.96)

@@ -5,7 +5,7 @@ N = 1.., and DIR/bracket), read-only:
 
 A row per tune: method, seed, the search's games, the value found with its range, whether it
 lies in [LOW, HIGH] (the paper's range; default 0.1 0.6, Figure 2's α), and the confirmation
-(W-D-L, score and 95% interval). The bracket's row: its games and winner."""
+(W-D-L, score and 95% interval; with an SPRT, its outcome). The bracket's row: its games and winner."""
 import argparse
 import sys
 from pathlib import Path
@@ -30,6 +30,11 @@ def tune_row(method: str, seed: int, d: Path, near: tuple[float, float]) -> str:
         score, clo, chi = c.interval()
         conf = (f"{c.played} games vs {c.reference}: {c.wins:g}-{c.draws:g}-{c.losses:g}, "
                 f"{100 * score:.1f}% [{100 * clo:.1f}, {100 * chi:.1f}]")
+        if c.sprt is not None:          # an SPRT confirmation: its outcome and LLR
+            r = c.sprt
+            outcome = f"{r['decision']} accepted" if r.get("decision") else "undecided"
+            conf += (f"; SPRT {outcome} after {r['games']} games (LLR {r['llr']:.2f}, bounds "
+                     f"{r['lower']:.2f}, {r['upper']:.2f})")
     return (f"| {method} | {seed} | {st.search_games}{state} | {p.text(v)} [{p.text(lo)}, "
             f"{p.text(hi)}] | {ok} | {conf} |")
 

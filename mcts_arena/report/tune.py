@@ -1,7 +1,8 @@
 """What a tune reports (results/tune.py reads it): the value found with its range, the SPSA
-trajectory or the BO trials, the confirmation match with its 95% interval, and a picture of
-the path (each parameter against the games played; for BO every trial's point, its score and
-the fitted response along the first numeric parameter)."""
+trajectory or the BO trials, the confirmation match with its 95% interval (and its SPRT's
+outcome, where the config asks for one), and a picture of the path (each parameter against the
+games played; for BO every trial's point, its score and the fitted response along the first
+numeric parameter)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -76,6 +77,10 @@ def render(st: TuneState, every: int = 0) -> str:
                      f"+{c.wins:g} ={c.draws:g} -{c.losses:g}, score {100 * score:.1f}% "
                      f"[{100 * lo:.1f}, {100 * hi:.1f}] (95%)" if c.played else
                      f"confirmation: {c.tuned} vs {c.reference}: none of {c.games} games yet")
+        if c.sprt is not None:
+            lines.append(f"  {c.sprt_line()}")
+            lines.append(f"  ({s.confirm_sprt}: LLR bounds {c.sprt['lower']:.2f}, "
+                         f"{c.sprt['upper']:.2f}; at most {c.games} games)")
     return "\n".join(lines) + "\n"
 
 

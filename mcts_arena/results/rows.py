@@ -204,7 +204,8 @@ SPRT = where(obj(required={"elo0": number, "elo1": number, "alpha": number, "bet
              lambda s: s["elo0"] < s["elo1"] and 0 < s["alpha"] < 1 and 0 < s["beta"] < 1
              and s["alpha"] + s["beta"] < 1, "elo0 below elo1 and alpha, beta in (0, 1)")
 CONFIG = obj(optional={"name": text, "game": text, "budget": opt(BUDGET),
-                       "pairings": list_of(obj(optional={"id": text})), "sprt": opt(SPRT)})
+                       "pairings": list_of(obj(optional={"id": text})), "sprt": opt(SPRT),
+                       "sprt_pairings": list_of(text)})
 
 #: table -> column -> rule; a JSON column `x_json` reads as `x`, decoded.
 TABLES: dict[str, dict[str, Rule]] = {

@@ -8,7 +8,7 @@ decision is kept in the store's meta table (`sprt/<pairing id>`, JSON) by the ru
 from __future__ import annotations
 
 import collections
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from mcts_arena.results import rows
 
@@ -80,38 +80,68 @@ class SprtTracker:
         return pairing_id in self.decisions
 
 
-def replay_sprt(store, sprt: Sprt, planned_ids: set[str] | None = None) -> SprtTracker:
-    """A tracker fed the stored games in the order they finished (decisions as a run made them)."""
+def replay_sprt(store, sprt: Sprt, planned_ids: set[str] | None = None,
+                pairing_ids: tuple[str, ...] | None = None) -> SprtTracker:
+    """A tracker fed the stored games in the order they finished (decisions as a run made
+    them): every pairing's, or only those of `pairing_ids`."""
     tracker = SprtTracker(sprt)
-    for r in store.select("game", "game_id, pairing_id, pair_index, swap, score",
+    where, args = "", ()
+    if pairing_ids is not None:
+        where, args = f"pairing_id IN ({', '.join('?' * len(pairing_ids))})", tuple(pairing_ids)
+    for r in store.select("game", "game_id, pairing_id, pair_index, swap, score", where, args,
                           order="finished, game_id"):
         if planned_ids is None or r["game_id"] in planned_ids:
             tracker.add(r["pairing_id"], r["pair_index"], r["swap"], r["score"])
     return tracker
 
 
+def _kept(store, pairing_id: str, params: dict) -> dict | None:
+    """The decision the runner kept for a pairing, if it was made by this test (`params`)."""
+    rec = store.meta_json(f"sprt/{pairing_id}", DECISION)
+    if rec is None or any(rec.get(k) != v for k, v in params.items()):
+        return None
+    return rec
+
+
 def sprt_status(store) -> dict[str, dict]:
     """Per pairing id, the SPRT as the run left it: the stored decision (`decision` "H0"/"H1",
     `games` at the decision, `llr`, `lower`, `upper`, the test's parameters), or the test on
-    the games stored so far (`decision` None). Empty when the config has no `sprt`."""
-    cfg = (store.experiment() or {}).get("config", {}).get("sprt")
+    the games stored so far (`decision` None). Empty when the config has no `sprt`; only the
+    pairings it tests when the config names them (`sprt_pairings`)."""
+    config = (store.experiment() or {}).get("config", {})
+    cfg = config.get("sprt")
     if not cfg:
         return {}
     sprt = Sprt(**cfg)
+    only = tuple(config.get("sprt_pairings") or ()) or None
     tracker = None
     out = {}
     for p in store.pairings():
         pid = p["pairing_id"]
-        rec = store.meta_json(f"sprt/{pid}", DECISION)
-        if rec is None or any(rec.get(k) != v for k, v in cfg.items()):
+        if only is not None and pid not in only:
+            continue
+        rec = _kept(store, pid, cfg)
+        if rec is None:
             try:
-                tracker = tracker or replay_sprt(store, sprt)
+                tracker = tracker or replay_sprt(store, sprt, pairing_ids=only)
                 rec = tracker.decisions.get(pid) or tracker.state(pid)
             except (ArithmeticError, ValueError) as e:     # a test no run could have made
                 raise store.corrupt("the experiment row", "config_json",
                                     f"sprt {cfg}: {e}") from None
         out[pid] = rec
     return out
+
+
+def pairing_sprt(store, sprt: Sprt, pairing_id: str) -> dict:
+    """One pairing's test as `sprt_status` gives it, for a test the experiment row does not
+    hold (a tune's confirmation keeps its own in the tune's settings): the stored decision,
+    or the test replayed from that pairing's stored games alone. ArithmeticError or
+    ValueError for a test no config could ask (the caller names where it came from)."""
+    rec = _kept(store, pairing_id, asdict(sprt))
+    if rec is None:
+        tracker = replay_sprt(store, sprt, pairing_ids=(pairing_id,))
+        rec = tracker.decisions.get(pairing_id) or tracker.state(pairing_id)
+    return rec
 
 
 #: A decision (or test state) as the runner keeps it in the meta table (`sprt/<pairing id>`).

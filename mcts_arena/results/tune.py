@@ -5,7 +5,10 @@ show what is here.
 
 A tune keeps its settings in the store's meta table (`tune`, JSON: `TuneSettings.as_json`) and,
 for `bo`, the point of every trial asked (`tune/trials`); everything else is rebuilt from the
-stored games, so a killed tune resumes from what it stored and reaches the same answer.
+stored games, so a killed tune resumes from what it stored and reaches the same answer. A
+confirmation with an SPRT (`confirm.sprt`) stops once the test decides: the runner keeps the
+decision as for any experiment (`sprt/confirm` in the meta table, results/sprt.py), and the
+state reads it back, or replays the test from the confirmation's stored games.
 
 Parameters live in unit coordinates: u in [0, 1] per parameter, linear in the value or in its
 logarithm (`log: true`), so one SPSA gain and one response surface fit every parameter. An
@@ -29,6 +32,7 @@ import numpy as np
 
 from mcts_arena import stats
 from mcts_arena.results import rows
+from mcts_arena.results.sprt import Sprt, pairing_sprt, sprt_text
 from mcts_arena.results.tournament import stored_results as scores_by_pair
 
 META_KEY = "tune"
@@ -122,10 +126,11 @@ class TuneSettings:
     seed: int
     opponent: str                   # bo: every trial's opponent (canonical spec)
     reference: str                  # the confirmation's opponent (canonical spec)
-    confirm_games: int
+    confirm_games: int              # with confirm_sprt: the most it plays
     spsa: SpsaGains | None = None
     bo: BoSettings | None = None
     budget: dict = field(default_factory=dict)
+    confirm_sprt: Sprt | None = None    # the confirmation stops once this test decides
 
     @property
     def steps(self) -> int:
@@ -148,6 +153,7 @@ class TuneSettings:
                                      "grid": tuple(p.get("grid", ()))}) for p in d["params"])
         d["spsa"] = SpsaGains(**d["spsa"]) if d.get("spsa") else None
         d["bo"] = BoSettings(**d["bo"]) if d.get("bo") else None
+        d["confirm_sprt"] = Sprt(**d["confirm_sprt"]) if d.get("confirm_sprt") else None
         return cls(**d)
 
     def spec_text(self, values: dict) -> str:
@@ -323,14 +329,34 @@ def bo_estimate(s: TuneSettings, trials: list[dict], seed: int = 0,
 class Confirmation:
     tuned: str
     reference: str
-    games: int                  # planned
+    games: int                  # planned (with an SPRT: the cap)
     wins: float = 0
     draws: float = 0
     losses: float = 0
+    # with an SPRT: the test as results/sprt.py keeps it (`decision` "H1", "H0" or None,
+    # `games`, `llr`, `lower`, `upper` and the test's parameters)
+    sprt: dict | None = None
 
     @property
     def played(self) -> int:
         return int(self.wins + self.draws + self.losses)
+
+    @property
+    def decided(self) -> bool:
+        """The SPRT has accepted a hypothesis: the confirmation plays nothing more."""
+        return self.sprt is not None and self.sprt.get("decision") is not None
+
+    @property
+    def finished(self) -> bool:
+        return self.decided or self.played >= self.games
+
+    def sprt_line(self) -> str | None:
+        """The SPRT's outcome in `arena report`'s words (results/sprt.py's sprt_text), the
+        cap named when the test ended undecided there; None without an SPRT."""
+        if self.sprt is None:
+            return None
+        cap = "" if self.decided or self.played < self.games else "; undecided at the cap"
+        return f"{sprt_text(self.sprt)}{cap}"
 
     def interval(self) -> tuple[float, float, float]:
         """The tuned player's score and its 95% interval (stats.score_interval)."""
@@ -358,7 +384,7 @@ class TuneState:
     @property
     def done(self) -> bool:
         c = self.confirmation
-        return self.search_done and (c is None or c.played >= c.games)
+        return self.search_done and (c is None or c.finished)
 
 
 def step_id(method: str, k: int) -> str:
@@ -374,7 +400,7 @@ def _pair(res: dict, pid: str, k: int) -> tuple[float, float] | None:
 
 
 def settings_of(store) -> TuneSettings | None:
-    d = store.meta_json(META_KEY, rows.obj())
+    d = store.meta_json(META_KEY, rows.obj(optional={"confirm_sprt": rows.opt(rows.SPRT)}))
     return None if d is None else TuneSettings.from_json(d)
 
 
@@ -415,12 +441,26 @@ def state(s: TuneSettings, res: dict, trial_points: list[dict]) -> TuneState:
     return st
 
 
+def state_of(store, s: TuneSettings, res: dict) -> TuneState:
+    """`state` of the tune in `store` from its games `res`, with the trials' points and the
+    confirmation's SPRT read from the store (results/sprt.py's pairing_sprt: the decision the
+    runner kept, else the test replayed from the confirmation's games as they finished)."""
+    st = state(s, res, stored_trials(store))
+    c = st.confirmation
+    if c is not None and s.confirm_sprt is not None:
+        try:
+            c.sprt = pairing_sprt(store, s.confirm_sprt, CONFIRM)
+        except (ArithmeticError, ValueError) as e:     # a test no config could ask
+            raise store.corrupt(f"meta {META_KEY!r}", "value", f"confirm_sprt: {e}") from None
+    return st
+
+
 def read(store) -> TuneState | None:
     """The tune a store holds (None: the store is not a tune's)."""
     s = settings_of(store)
     if s is None:
         return None
-    return state(s, scores_by_pair(store), stored_trials(store))
+    return state_of(store, s, scores_by_pair(store))
 
 
 SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0, "error": None}
@@ -464,19 +504,19 @@ def read_counted(store, tally: list[dict] | None = None) -> TuneState | None:
     s = settings_of(store)
     if s is None:
         return None
-    return state(s, scores_from_tally(s, store.tally() if tally is None else tally),
-                 stored_trials(store))
+    return state_of(store, s, scores_from_tally(s, store.tally() if tally is None else tally))
 
 
 def progress_line(st: TuneState) -> str:
     """One plain line: games so far and the current point (SPSA: θ; BO: the best trial so
-    far; once the search is done: the estimate), or the confirmation's score."""
+    far; once the search is done: the estimate), or the confirmation's score and its SPRT."""
     s = st.settings
     c = st.confirmation
     if c is not None and c.played:
         score, lo, hi = c.interval()
+        test = f"; {c.sprt_line()}" if c.sprt is not None else ""
         return (f"confirmation {c.played}/{c.games} games: {c.tuned} vs {c.reference} "
-                f"{100 * score:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
+                f"{100 * score:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]{test}")
     if st.search_done:
         now, where = st.estimate.values, "done"
     elif s.method == "spsa":
@@ -518,6 +558,7 @@ def index_facts(st: TuneState) -> dict:
     return {"method": s.method, "template": s.template, "games": s.steps * (
         2 if s.method == "spsa" else s.bo.games_per_trial), "search_games": st.search_games,
         "confirm_games": s.confirm_games, "confirm_played": c.played if c else 0,
+        "confirm_decided": c.decided if c else False,
         "search_done": st.search_done, "done": st.done, "now": _values(s, now), "now_is": what,
         "line": progress_line(st)}
 
@@ -535,10 +576,20 @@ def bracket_facts(mark: dict, tournament_state) -> dict:
             "decided": decided, "done": tournament_state.done, "winner": winner}
 
 
+def sprt_facts(s: TuneSettings, c: Confirmation) -> dict | None:
+    """The confirmation's SPRT for a reader: the test, its outcome in `arena report`'s words,
+    the decision (H1, H0 or None), LLR and bounds; None without an SPRT."""
+    if c.sprt is None:
+        return None
+    r = c.sprt
+    return {"test": str(s.confirm_sprt), "text": c.sprt_line(), "decision": r.get("decision"),
+            "games": r["games"], "llr": r["llr"], "lower": r["lower"], "upper": r["upper"]}
+
+
 def panel(st: TuneState) -> dict:
     """Everything the page's tune panel shows: settings, games of the budget, where the
     search stands, SPSA's path (at most PATH_POINTS points, by games) or BO's trials, the
-    estimate with its range, the confirmation with its 95% interval."""
+    estimate with its range, the confirmation with its 95% interval and its SPRT."""
     s = st.settings
     out = index_facts(st)
     out.update(game=s.game, seed=s.seed, budget=s.budget, steps=s.steps,
@@ -565,5 +616,6 @@ def panel(st: TuneState) -> dict:
         score, lo, hi = c.interval() if c.played else (None, None, None)
         out["confirmation"] = {"tuned": c.tuned, "reference": c.reference, "games": c.games,
                                "played": c.played, "wins": c.wins, "draws": c.draws,
-                               "losses": c.losses, "score": score, "low": lo, "high": hi}
+                               "losses": c.losses, "score": score, "low": lo, "high": hi,
+                               "sprt": sprt_facts(s, c)}
     return out

@@ -201,8 +201,15 @@ class Experiment:
     source: str = ""
     description: str = ""
     sprt: Sprt | None = None
+    # the pairings the SPRT tests (a tune's confirmation, not its search steps); empty: all
+    sprt_pairings: tuple[str, ...] = ()
     dice: str = "common"            # DICE_MODES; a game without chance has no dice to draw
     ladders: tuple[Ladder, ...] = ()    # the `scaling` entries, for the report's fit
+
+    def sprt_tests(self, pairing_id: str) -> bool:
+        """Whether the SPRT (if any) runs on this pairing."""
+        return self.sprt is not None and (not self.sprt_pairings
+                                          or pairing_id in self.sprt_pairings)
 
     def macros_dict(self) -> dict[str, str] | None:
         return dict(self.macros) if self.macros else None

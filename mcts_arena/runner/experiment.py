@@ -264,7 +264,7 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
             labels = {p.id: p.label for p in exp.pairings}
             tracker = None
             if exp.sprt is not None:
-                tracker = replay_sprt(store, exp.sprt, planned_ids)
+                tracker = replay_sprt(store, exp.sprt, planned_ids, exp.sprt_pairings or None)
                 for pid, st in tracker.decisions.items():
                     old = store.meta_json(f"sprt/{pid}", DECISION)
                     if old is None or {k: old.get(k) for k in tracker.params()} \
@@ -282,7 +282,7 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                 nonlocal played
                 if store.add_game(rec) and rec.game_id in planned_ids:
                     played += 1
-                    if tracker is not None:
+                    if tracker is not None and exp.sprt_tests(rec.pairing_id):
                         st = tracker.add(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
                         if st is not None:
                             store.set_meta(f"sprt/{rec.pairing_id}",
@@ -341,7 +341,7 @@ def check_store(directory: Path, exp: Experiment, planned_ids: set[str] | None =
         for pid in {p.id for p in exp.pairings}:
             store.meta_json(f"sprt/{pid}", DECISION)
         if exp.sprt is not None:
-            replay_sprt(store, exp.sprt, ids)
+            replay_sprt(store, exp.sprt, ids, exp.sprt_pairings or None)
         return len(ids & store.done_ids()), mixed
 
 

@@ -17,6 +17,7 @@ A config::
     seed: 1
     opponent: "MCTS(bl)"                 # bo: every trial's opponent [default: the start]
     confirm: {games: 400, against: "MCTS(bl,im0.4)"}   # [default: 0 games; the start]
+    # confirm: {games: 400, sprt: {elo0: 0, elo1: 20}}   # a GSPRT, stopped once it decides
     spsa: {c: 0.25, a: ..., A: ..., alpha: 0.602, gamma: 0.101, batch: 8, tail: 0.25}
     bo: {games_per_trial: 8, batch: 4, startup: 10}
     openings: ..., max_plies: ..., macros: ...          # as in a run's config
@@ -43,6 +44,9 @@ the noise. A trial's objective is its mean score against the opponent over `game
 games (seat-swapped pairs). The sampler is made afresh for each batch of trials, seeded from
 the seed and the batch, and given the completed trials: so a resumed tune asks exactly the
 points an uninterrupted one asked.
+The confirmation's `sprt` (the keys and checks of an experiment's `sprt`, runner/config.py)
+makes it a GSPRT with `games` as its cap: its batch is an experiment with that test, whose
+runner stops dispatching the confirmation's pairs once the test decides and keeps the decision.
 """
 from __future__ import annotations
 
@@ -58,6 +62,7 @@ from pathlib import Path
 from mcts_arena import inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import AllErrorGames, ConfigError, UserError
+from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import Store
 from mcts_arena.results.tune import (
     BRACKET_KEY,
@@ -74,7 +79,7 @@ from mcts_arena.results.tune import (
     progress_line,
     scores_by_pair,
     settings_of,
-    state,
+    state_of,
     step_id,
     stored_trials,
 )
@@ -299,11 +304,12 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
     if "opponent" in d:
         opponent, _ = v.player(d["opponent"], "opponent", game, mdict)
     conf = v.mapping(d.get("confirm", {}), "confirm", "a mapping with games and against")
-    v.known_keys(conf, "confirm", ("games", "against"))
+    v.known_keys(conf, "confirm", ("games", "against", "sprt"))
     confirm_games = conf.get("games", 0)
     if not cfg.is_int(confirm_games) or confirm_games < 0 or confirm_games % 2:
         v.fail("confirm.games", f"expected an even number of games (seat-swapped pairs) or "
                                 f"0, got {cfg.shown(confirm_games)}")
+    confirm_sprt = _confirm_sprt(v, conf, confirm_games)
     reference = start_spec
     if "against" in conf:
         reference, _ = v.player(conf["against"], "confirm.against", game, mdict)
@@ -314,12 +320,23 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
     if not isinstance(description, str):
         v.fail("description", f"expected a string, got {cfg.shown(description)}")
     settings = TuneSettings(name, str(game), template, plist, method, games, seed, opponent,
-                            reference, confirm_games, spsa, bo, budget.as_dict())
+                            reference, confirm_games, spsa, bo, budget.as_dict(), confirm_sprt)
     br = None
     if method == "bracket":
         b = d.get("bracket", {})
         br = {"games": b.get("games", 200), "tie": b.get("tie", "first")}
     return TuneSpec(settings, budget, openings, max_plies, macros, description, br)
+
+
+def _confirm_sprt(v: cfg.Validator, conf: dict, games: int) -> Sprt | None:
+    """The confirmation's `sprt`, checked as an experiment's is; `games` is then its cap."""
+    if conf.get("sprt") is None:
+        return None
+    sprt = v.sprt(conf["sprt"], "confirm.sprt")
+    if not games:
+        v.fail("confirm.games", "an SPRT needs a cap: expected an even number of games above "
+                                "0 (the most the confirmation plays)")
+    return sprt
 
 
 def _bracket_check(v: cfg.Validator, d: dict, params: tuple[Param, ...]) -> None:
@@ -386,14 +403,19 @@ class TuneResult:
     terminated: bool = False
 
 
-def _experiment(spec: TuneSpec, pairings: list[Pairing]) -> Experiment:
+def _experiment(spec: TuneSpec, pairings: list[Pairing], sprt: Sprt | None = None
+                ) -> Experiment:
+    """The batch's experiment: every pairing of the tune so far (the store checks a resumed
+    run against all of them); `sprt`: the confirmation's test, for its batch (it tests the
+    confirmation alone, not the search's steps)."""
     s = spec.settings
     from mcts_arena import games as _games
 
     return Experiment(name=s.name, game=_games.resolve(s.game), budget=spec.budget,
                       games=2, seed=s.seed, openings=spec.openings, max_plies=spec.max_plies,
                       macros=spec.macros, pairings=tuple(pairings), source=f"tune {s.name}",
-                      description=spec.description or f"{s.method} tune of {s.template}")
+                      description=spec.description or f"{s.method} tune of {s.template}",
+                      sprt=sprt, sprt_pairings=(CONFIRM,) if sprt is not None else ())
 
 
 def _jobs(exp: Experiment, wanted: list[tuple[Pairing, range]]) -> Plan:
@@ -538,7 +560,7 @@ def _check_settings(store, spec: TuneSpec) -> None:
 
 def _read(directory: Path, s: TuneSettings) -> TuneState:
     with Store.open(directory) as store:
-        return state(s, scores_by_pair(store), stored_trials(store))
+        return state_of(store, s, scores_by_pair(store))
 
 
 def prepare(path: str, out: str | None = None, players=None, seed: int | None = None
@@ -621,7 +643,8 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
                 _ask_next(s, st, store)
             st = _read(directory, s)
         wanted = pairings(s, st, make)
-        exp = _experiment(spec, [p for p, _ in wanted])
+        exp = _experiment(spec, [p for p, _ in wanted],
+                          s.confirm_sprt if st.search_done else None)
         plan = _jobs(exp, wanted)
         backend = backend_factory() if backend_factory else None
         r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
@@ -642,4 +665,4 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
 
 def _progress(st: TuneState) -> tuple:
     c = st.confirmation
-    return st.search_games, len(st.trials), c.played if c else 0
+    return st.search_games, len(st.trials), c.played if c else 0, c is not None and c.decided

@@ -251,7 +251,9 @@ def _facts(store: Store, running: bool) -> dict:
     tune_st = tune.read_counted(store, tally)
     if tune_st is not None:         # a tune plans its budget, not the pairings asked so far
         kind, tuned = "tune", tune.index_facts(tune_st)
-        planned = tuned["games"] + tuned["confirm_games"]
+        # a confirmation its SPRT decided plans the games it played, not its cap
+        planned = tuned["games"] + (tuned["confirm_played"] if tuned["confirm_decided"]
+                                    else tuned["confirm_games"])
         remaining = 0 if tune_st.done else max(1, planned - sum(v[0] for v in done.values()))
         per_hour, eta = stored_rate(store, tally, remaining, running)
     elif state is not None and store.get_meta(tune.BRACKET_KEY) is not None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from mcts_arena import __version__
 
-FORMAT = 1
+FORMAT = 2          # raised whenever the facts change shape (an index fact added)
 CACHE_ENV = "MCTS_ARENA_CACHE"
 #: The states whose facts are kept (no run holds the store; its facts were read from it).
 KEPT_STATES = ("finished", "interrupted")

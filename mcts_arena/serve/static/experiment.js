@@ -163,6 +163,13 @@
            c.played ? el("a", {href: "#pairing=confirm", class: "games-link",
                                onclick: (ev) => { ev.preventDefault(); choose("confirm"); }},
                          "games") : "");
+      // an SPRT confirmation: its outcome (H1 / H0 accepted, or none yet / at the cap) in the
+      // report's words, the test and the LLR's bounds
+      if (c.sprt) {
+        line("SPRT", c.sprt.text);
+        parts.push(el("div", {class: "muted", text: `${c.sprt.test}: LLR bounds ` +
+          `${c.sprt.lower.toFixed(2)}, ${c.sprt.upper.toFixed(2)}; at most ${c.games} games`}));
+      }
     }
     return el("div", {class: "tune"}, parts);
   }
