@@ -38,13 +38,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, sparse
-from scipy.sparse import csgraph
-from scipy.special import erf
-from scipy.stats import norm
 
-#: z for a two-sided 95 % interval, exactly.
-Z95: float = float(norm.ppf(0.975))
+# scipy is imported where it is used: it costs about a second and a half of CPU to import, which
+# every `arena` command and every worker process paid before it drew a single game.
+
+#: z for a two-sided 95 % interval, exactly: scipy.stats.norm.ppf(0.975), written out
+#: (tests/test_stats.py checks the two are the same float).
+Z95: float = 1.959963984540054
 #: Z95 as the paper rounds it: the score intervals (the paper's ±) and the Bradley-Terry ladder
 #: use it, so a score printed beside the paper's has its digits.
 Z95_ROUNDED: float = 1.96
@@ -210,6 +210,7 @@ def los(wins: float, losses: float) -> float:
 
     Draws do not enter it. 0.5 when there are no decisive games.
     """
+    from scipy.special import erf
     _check_counts(wins=wins, losses=losses)
     if wins + losses == 0:
         return 0.5
@@ -284,6 +285,7 @@ def pentanomial_interval(counts: Sequence[float], z: float = Z95) -> tuple[float
     It is narrower than a per-game interval when seat swapping cancels a first-move advantage
     (the pair's games are negatively correlated). No pairs: (0, 1).
     """
+    from scipy import optimize
     _check_penta(counts)
     n = float(sum(counts))
     if n == 0:
@@ -342,6 +344,7 @@ def _check_sprt(elo0: float, elo1: float, model: str) -> None:
 
 def _solve_theta(func, lo: float, hi: float) -> float:
     """Root of a function decreasing from +inf at ``lo`` to -inf at ``hi`` (open interval)."""
+    from scipy import optimize
     for delta in (1e-9, 1e-12, 1e-15):
         a = lo + (hi - lo) * delta
         b = hi - (hi - lo) * delta
@@ -492,6 +495,8 @@ def bradley_terry(
     MLE exists and 1 otherwise, so a perfect score gives a large finite rating, not infinity.
     Players that never met anyone linked to the others raise ValueError.
     """
+    from scipy import optimize, sparse
+    from scipy.sparse import csgraph
     names: list[str] = []
     index: dict[str, int] = {}
     for a, b in results:

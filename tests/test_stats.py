@@ -441,3 +441,7 @@ def test_bradley_terry_errors(results, message):
 
 def test_bradley_terry_trivial():
     assert st.bradley_terry({}) == {}
+
+
+def test_z95_is_scipys_quantile_to_the_last_bit():
+    assert st.Z95 == float(norm.ppf(0.975))
