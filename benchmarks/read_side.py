@@ -2,6 +2,7 @@
 it needs, and how fast `arena serve` answers its API while a writer appends games.
 
     python benchmarks/read_side.py build DIR --games 100000      # a store of realistic games
+    python benchmarks/read_side.py grow DIR BIG --times 10       # BIG: DIR's games 10 times
     python benchmarks/read_side.py report DIR [--arena PATH ...] # time and peak memory
     python benchmarks/read_side.py serve DIR [--copies 50] [--seconds 60] [--rate 100]
     python benchmarks/read_side.py index DIR [--copies 51] [--rounds 3] [--checkout PATH ...]
@@ -13,6 +14,13 @@ moves and per-move statistics as text, the build before packed games; 0.93 KB pa
 turn, with a seeded random result, one pairing, seat-swapped pairs, finish times 3.5 ms apart
 (1.04 million games an hour). Only `synchronous` is off while it builds (no fsync a game:
 minutes instead of hours); the rows are a run's rows.
+
+`grow` makes a large store in minutes where `build` takes hours: BIG is DIR copied (SQLite's
+backup), then DIR's games and pairs inserted again `--times` - 1 times by SQL, each copy at pair
+indices shifted past the last (its game ids renumbered to match, finish times kept), and the
+aggregates scaled by the same factor (every count and sum of the tally, the pairs of the pair
+tally, the pairing's planned games): the store any reader opens agrees with its games, as the
+writer would have kept it.
 
 `report` runs `arena report DIR --format json` in a fresh process for each `--arena` given
 (this checkout's first; `--arena /work/main/.venv/bin/arena` measures another build in the same
@@ -120,6 +128,55 @@ def build(directory: Path, games: int, seed: int = 1) -> None:
         w.close()
     size = (directory / "arena.sqlite").stat().st_size
     print(json.dumps({"built": str(directory), "games": games, "seconds":
+                      round(time.perf_counter() - t0, 1), "bytes": size,
+                      "bytes_per_game": round(size / games)}))
+
+
+def grow(src: Path, dst: Path, times: int) -> None:
+    """BIG (`dst`): the store at `src` with its games `times` times (module docstring)."""
+    import sqlite3
+
+    if times < 2:
+        raise SystemExit("read_side.py grow: --times must be at least 2")
+    if dst.exists():
+        raise SystemExit(f"read_side.py grow: {dst} exists; name a new directory")
+    t0 = time.perf_counter()
+    dst.mkdir(parents=True)
+    with sqlite3.connect(f"file:{src / 'arena.sqlite'}?mode=ro", uri=True) as old, \
+            sqlite3.connect(dst / "arena.sqlite") as new:
+        old.backup(new)
+    conn = sqlite3.connect(dst / "arena.sqlite", isolation_level=None)
+    try:
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("BEGIN")
+        span = conn.execute("SELECT MAX(pair_index) + 1 FROM game").fetchone()[0]
+        name = json.loads(conn.execute("SELECT config_json FROM experiment").fetchone()[0])["name"]
+        for k in range(1, times):
+            conn.execute(
+                "INSERT INTO game SELECT ? || '/' || pairing_id || '/' || (pair_index + ?) || '/' "
+                "|| swap, pairing_id, pair_index + ?, swap, seat0, seat1, budgets_json, "
+                "seeds_json, opening, winner, score, reason, error, plies, moves_json, stats_json, "
+                "duration, finished, version, build FROM game WHERE pair_index < ?",
+                (name, k * span, k * span, span))
+            conn.execute("INSERT INTO pair SELECT pairing_id, pair_index + ?, outcome, points "
+                         "FROM pair WHERE pair_index < ?", (k * span, span))
+        sums = ("games", "plies", "player_moves", "player_sims", "player_nodes", "player_wall",
+                "player_walled", "opponent_moves", "opponent_sims", "opponent_nodes",
+                "opponent_wall", "opponent_walled")
+        conn.execute("UPDATE tally SET " + ", ".join(f"{c} = {c} * ?" for c in sums),
+                     (times,) * len(sums))
+        conn.execute("UPDATE pair_tally SET pairs = pairs * ?", (times,))
+        conn.execute("UPDATE pairing SET games = games * ?", (times,))
+        cfg = json.loads(conn.execute("SELECT config_json FROM experiment").fetchone()[0])
+        cfg["pairings"] = [dict(p, games=p["games"] * times) for p in cfg["pairings"]]
+        conn.execute("UPDATE experiment SET config_json = ?", (json.dumps(cfg, sort_keys=True),))
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        games = conn.execute("SELECT COUNT(*) FROM game").fetchone()[0]
+    finally:
+        conn.close()
+    size = (dst / "arena.sqlite").stat().st_size
+    print(json.dumps({"grown": str(dst), "games": games, "seconds":
                       round(time.perf_counter() - t0, 1), "bytes": size,
                       "bytes_per_game": round(size / games)}))
 
@@ -303,6 +360,10 @@ def main() -> None:
     b = sub.add_parser("build")
     b.add_argument("dir", type=Path)
     b.add_argument("--games", type=int, default=100000)
+    g = sub.add_parser("grow")
+    g.add_argument("dir", type=Path)
+    g.add_argument("big", type=Path)
+    g.add_argument("--times", type=int, default=10)
     a = sub.add_parser("append")
     a.add_argument("dir", type=Path)
     a.add_argument("--rate", type=float, default=100.0)
@@ -322,6 +383,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.what == "build":
         build(args.dir, args.games)
+    elif args.what == "grow":
+        grow(args.dir, args.big, args.times)
     elif args.what == "append":
         append(args.dir, args.rate)
     elif args.what == "index":
