@@ -136,10 +136,16 @@ def grow(src: Path, dst: Path, times: int) -> None:
     """BIG (`dst`): the store at `src` with its games `times` times (module docstring)."""
     import sqlite3
 
+    def refuse(why: str) -> None:
+        print(f"read_side.py grow: {why}", file=sys.stderr)
+        sys.exit(2)
+
     if times < 2:
-        raise SystemExit("read_side.py grow: --times must be at least 2")
+        refuse("--times must be at least 2")
     if dst.exists():
-        raise SystemExit(f"read_side.py grow: {dst} exists; name a new directory")
+        refuse(f"{dst} exists; name a new directory")
+    if not (src / "arena.sqlite").is_file():
+        refuse(f"{src}: no arena.sqlite (not a results directory)")
     t0 = time.perf_counter()
     dst.mkdir(parents=True)
     with sqlite3.connect(f"file:{src / 'arena.sqlite'}?mode=ro", uri=True) as old, \
