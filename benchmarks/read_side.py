@@ -126,8 +126,13 @@ def build(directory: Path, games: int, seed: int = 1) -> None:
         w.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         w.close()
+    _made("built", directory, games, t0)
+
+
+def _made(what: str, directory: Path, games: int, t0: float) -> None:
+    """The line `build` and `grow` end with: the store, its games, the time, its size."""
     size = (directory / "arena.sqlite").stat().st_size
-    print(json.dumps({"built": str(directory), "games": games, "seconds":
+    print(json.dumps({what: str(directory), "games": games, "seconds":
                       round(time.perf_counter() - t0, 1), "bytes": size,
                       "bytes_per_game": round(size / games)}))
 
@@ -156,7 +161,8 @@ def grow(src: Path, dst: Path, times: int) -> None:
         conn.execute("PRAGMA synchronous=OFF")
         conn.execute("BEGIN")
         span = conn.execute("SELECT MAX(pair_index) + 1 FROM game").fetchone()[0]
-        name = json.loads(conn.execute("SELECT config_json FROM experiment").fetchone()[0])["name"]
+        cfg = json.loads(conn.execute("SELECT config_json FROM experiment").fetchone()[0])
+        name = cfg["name"]
         for k in range(1, times):
             conn.execute(
                 "INSERT INTO game SELECT ? || '/' || pairing_id || '/' || (pair_index + ?) || '/' "
@@ -173,7 +179,6 @@ def grow(src: Path, dst: Path, times: int) -> None:
                      (times,) * len(sums))
         conn.execute("UPDATE pair_tally SET pairs = pairs * ?", (times,))
         conn.execute("UPDATE pairing SET games = games * ?", (times,))
-        cfg = json.loads(conn.execute("SELECT config_json FROM experiment").fetchone()[0])
         cfg["pairings"] = [dict(p, games=p["games"] * times) for p in cfg["pairings"]]
         conn.execute("UPDATE experiment SET config_json = ?", (json.dumps(cfg, sort_keys=True),))
         conn.execute("COMMIT")
@@ -181,10 +186,7 @@ def grow(src: Path, dst: Path, times: int) -> None:
         games = conn.execute("SELECT COUNT(*) FROM game").fetchone()[0]
     finally:
         conn.close()
-    size = (dst / "arena.sqlite").stat().st_size
-    print(json.dumps({"grown": str(dst), "games": games, "seconds":
-                      round(time.perf_counter() - t0, 1), "bytes": size,
-                      "bytes_per_game": round(size / games)}))
+    _made("grown", dst, games, t0)
 
 
 def append(directory: Path, rate: float) -> None:
