@@ -353,6 +353,11 @@ def test_a_damaged_published_file_is_one_line_and_writes_nothing(prec_setup):
     assert len(r.output.strip().splitlines()) == 1
     assert sorted(p.name for p in (prec_setup / "docs").iterdir()) == ["record.json"]
     assert (prec_setup / "docs" / "record.json").read_bytes() == before
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--docs", "docs",
+                                 "--from-data", "data", "--only", "pp,nosuch"])
+    assert r.exit_code == 2 and r.output.strip().splitlines() == [
+        "arena: error: --only pp,nosuch: nosuch is not a page of docs/record.json"]
+    assert sorted(p.name for p in (prec_setup / "docs").iterdir()) == ["record.json"]
 
 
 def test_a_record_on_rates_without_intervals_is_refused_in_one_line(prec_setup):

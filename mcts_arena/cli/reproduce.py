@@ -57,7 +57,8 @@ from mcts_arena.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, AllErrorGames
                    "data/README.md describes the format).")
 @click.option("--from-data", "from_data", default=None, metavar="DIR",
               help="Rebuild the pages of --docs from published data (DIR, as --publish writes "
-                   "it): each page with the command its record.json names; plays nothing.")
+                   "it): each page (of --only, if given) with the command its record.json "
+                   "names; plays nothing.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @click.option("--dry-run", is_flag=True,
               help="Print every page's plan (games to play, each move's work and cost, the "
@@ -81,7 +82,7 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
     from mcts_arena.runner.run import open_backend
 
     if from_data is not None:
-        n = rebuild_from_data(Path(from_data), Path(docs), manifest)
+        n = rebuild_from_data(Path(from_data), Path(docs), manifest, only)
         click.echo(f"rebuilt {n} page(s) of {docs} from {from_data}")
         return
     sc = reproduce.make_scale(scale, games, sweep_games, tournament_games, precision, max_games,
@@ -130,11 +131,12 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
         raise AllErrorGames(all_error_message(all_error))
 
 
-def rebuild_from_data(data: Path, docs: Path, manifest: str) -> int:
+def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = None) -> int:
     """Restore the published stores of `data` into a temporary folder and write every page of
-    `docs`'s record.json again from them, each page with the `arena reproduce` command its
-    entry names (so with the scale, games and stop rule it was played with). The pages written
-    are a pure function of the games, so an unchanged record comes out byte for byte."""
+    `docs`'s record.json again from them (`only`: the comma-separated pages to write, each
+    restoring only its own experiments' files), each page with the `arena reproduce` command
+    its entry names (so with the scale, games and stop rule it was played with). The pages
+    written are a pure function of the games, so an unchanged record comes out byte for byte."""
     import shlex
     import tempfile
 
@@ -146,26 +148,36 @@ def rebuild_from_data(data: Path, docs: Path, manifest: str) -> int:
     record = load_record(docs)
     if not record:
         raise UserError(f"{docs}: holds no record.json to rebuild")
+    wanted = None
+    if only is not None:
+        wanted = [x.strip() for x in only.split(",")]
+        unknown = [w for w in wanted if w not in record]
+        if not all(wanted) or unknown:
+            raise UserError(f"--only {only}: {', '.join(unknown) or 'an empty id'} is not a page "
+                            f"of {docs}/record.json")
     commands: dict[str, list[str]] = {}
     for pid, page in record.items():
-        commands.setdefault(page.get("command", ""), []).append(pid)
+        if wanted is None or pid in wanted:
+            commands.setdefault(page.get("command", ""), []).append(pid)
     with tempfile.TemporaryDirectory(prefix="arena-record-") as tmp:
-        restore_all(data, tmp)
-        n = 0
+        plans = []
         for command, pids in commands.items():
             words = shlex.split(command)
             if words[:2] != ["arena", "reproduce"]:
                 raise UserError(f"{docs}/record.json: pages {', '.join(pids)}: not played by "
                                 f"an `arena reproduce` command ({command!r}); cannot rebuild")
-            ctx = reproduce_cmd.make_context("reproduce", words[2:])
-            a = ctx.params
+            a = reproduce_cmd.make_context("reproduce", words[2:]).params
             sc = reproduce.make_scale(a["scale"], a["games"], a["sweep_games"],
                                       a["tournament_games"], a["precision"], a["max_games"],
                                       a["aim"])
             # only the pages whose entry names this command (a later command may have played
-            # some pages of an earlier one again), each page saying the command it names, and
-            # only those whose games are all published (the others are left as they are)
-            rec = reproduce.prepare(manifest, ",".join(pids), sc, tmp)
+            # some pages of an earlier one again)
+            plans.append((command, a, sc, reproduce.prepare(manifest, ",".join(pids), sc, tmp)))
+        restore_all(data, tmp, {d.name for *_x, rec in plans for _p, dirs, _s in rec.pages
+                                for d in dirs})
+        n = 0
+        for command, a, sc, rec in plans:
+            # only the pages whose games are all published (the others are left as they are)
             pages = []
             for page, dirs, secs in rec.pages:
                 missing = [d.name for d in dirs if not (d / "arena.sqlite").exists()]

@@ -39,8 +39,10 @@ def restore(path: str | os.PathLike, directory: str | os.PathLike) -> int:
     return n
 
 
-def restore_all(folder: str | os.PathLike, out: str | os.PathLike) -> dict[str, int]:
-    """{experiment directory name: games} for every published file in `folder`."""
+def restore_all(folder: str | os.PathLike, out: str | os.PathLike,
+                names: set[str] | None = None) -> dict[str, int]:
+    """{experiment directory name: games} for every published file in `folder` (`names`: only
+    the experiments of these directory names)."""
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():
         raise UserError(f"{folder}: no such folder of published games")
@@ -50,5 +52,6 @@ def restore_all(folder: str | os.PathLike, out: str | os.PathLike) -> dict[str, 
     done = {}
     for f in files:
         name = f.name[: -len(archive.SUFFIX)]
-        done[name] = restore(f, out / name)
+        if names is None or name in names:
+            done[name] = restore(f, out / name)
     return done
