@@ -2,8 +2,7 @@
 
 ``load_paper_results()`` reads the data file once (cached) into frozen dataclasses;
 ``match_paper(game, player, opponent, seconds=None)`` finds the published rows for a pairing of
-ours; ``verdict(paper_pct, ci_low, ci_high)`` says whether our confidence interval contains the
-paper's value.
+ours (report/verdict.py judges our interval against them).
 
 Specs are compared after a normalisation function (``normalize_spec`` by default, or the spec
 parser's canonical form passed in by the caller): spaces stripped, case ignored, ``bl'``/``bl’``
@@ -23,8 +22,6 @@ from typing import Any
 
 from mcts_arena import inputs
 from mcts_arena.players import notation
-
-VERDICTS = ("ours contains it", "ours higher", "ours lower")
 
 #: Evaluators a macro already implies (docs/paper.md §2: bl is efMS's baseline, bl' efLH's).
 MACRO_EVAL = {"bl": "efms", "blp": "eflh"}
@@ -257,23 +254,3 @@ def match_paper(
         elif o in players and p == opp:
             found.append(row.flipped())
     return found
-
-
-def verdict(paper_pct: float, ci_low: float, ci_high: float) -> str:
-    """Compare the paper's win % with our CI (``ci_low``/``ci_high`` as fractions in [0, 1]).
-
-    Returns ``"ours contains it"`` (bounds inclusive), ``"ours higher"`` (our whole interval lies
-    above the paper's value) or ``"ours lower"``.
-    """
-    if not (0.0 <= ci_low <= ci_high <= 1.0):
-        raise ValueError(
-            "ci_low/ci_high must be fractions with 0 <= ci_low <= ci_high <= 1, "
-            f"got {ci_low}, {ci_high}"
-        )
-    if not 0.0 <= paper_pct <= 100.0:
-        raise ValueError(f"paper_pct must be a percentage in [0, 100], got {paper_pct}")
-    p = paper_pct / 100.0
-    eps = 1e-12
-    if ci_low - eps <= p <= ci_high + eps:
-        return VERDICTS[0]
-    return VERDICTS[1] if ci_low > p else VERDICTS[2]

@@ -11,7 +11,6 @@ from mcts_arena.paper import (
     match_paper,
     normalize_spec,
     parse_paper_results,
-    verdict,
 )
 
 DATA = load_paper_results()
@@ -150,31 +149,6 @@ def test_normalize_different(a, b):
 def test_normalize_rejects(bad):
     with pytest.raises(ValueError, match="cannot read player spec"):
         normalize_spec(bad)
-
-
-@pytest.mark.parametrize(
-    "pct,low,high,expected",
-    [
-        (94.30, 0.93, 0.96, "ours contains it"),
-        (94.30, 0.943, 0.95, "ours contains it"),
-        (94.30, 0.90, 0.943, "ours contains it"),
-        (50.0, 0.51, 0.60, "ours higher"),
-        (50.0, 0.40, 0.49, "ours lower"),
-        (0.0, 0.0, 0.1, "ours contains it"),
-        (100.0, 0.95, 1.0, "ours contains it"),
-    ],
-)
-def test_verdict(pct, low, high, expected):
-    assert verdict(pct, low, high) == expected
-
-
-@pytest.mark.parametrize(
-    "pct,low,high,message",
-    [(50, 40, 60, "fractions"), (50, 0.6, 0.4, "fractions"), (150, 0.4, 0.6, "percentage")],
-)
-def test_verdict_rejects_mixed_units(pct, low, high, message):
-    with pytest.raises(ValueError, match=message):
-        verdict(pct, low, high)
 
 
 def test_figures():

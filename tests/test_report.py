@@ -160,9 +160,9 @@ def test_two_points_are_no_guessed_sweep():
 
 
 @pytest.mark.parametrize("player,opponent,score,paper_pct,verdict", [
-    ("MCTS(ipp)", "MCTS", 0.94, 94.30, "ours contains it"),
-    ("MCTS", "MCTS(ipp)", 0.5, 5.70, "ours higher"),            # the row seen reversed
-    ("MCTS(bl,im0.4)", "MCTS(bl,cb0.4)", 0.3, 67.80, "ours lower"),
+    ("MCTS(ipp)", "MCTS", 0.94, 94.30, "side right, value inside"),
+    ("MCTS", "MCTS(ipp)", 0.5, 5.70, "side undecided, value below ours"),  # seen reversed
+    ("MCTS(bl,im0.4)", "MCTS(bl,cb0.4)", 0.3, 67.80, "side wrong, value above ours"),
 ])
 def test_compare_paper(player, opponent, score, paper_pct, verdict):
     rows = [_row(player, opponent, score), _row("MCTS(fet4)", "Random")]

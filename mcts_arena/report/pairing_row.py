@@ -94,8 +94,8 @@ class PaperEntry(TypedDict):
     win_pct: float
     games: int | None
     seconds: float | None
-    #: paper.verdict against the `judged` interval; None when our pairing has no games or its
-    #: budget is far from the paper's (then `note` says why)
+    #: report/verdict.judge's text on the `judged` interval; None when our pairing has no
+    #: games or its budget is far from the paper's (then `note` says why)
     verdict: str | None
     #: each side's budget within a factor tables.BUDGET_FACTOR of the paper's seconds
     comparable: bool

@@ -400,7 +400,8 @@ def compare_paper(rows: list[PairingRow]) -> list[dict]:
     No verdict (None) where it would mislead: our pairing has no counted games (`ours_pct` is
     None too, shown as "—"), or its budget is far from the paper's (`budget_comparable`); `note`
     says which."""
-    from mcts_arena.paper import match_paper, verdict
+    from mcts_arena.paper import match_paper
+    from mcts_arena.report.verdict import judge
 
     out = []
     for row in rows:
@@ -416,7 +417,7 @@ def compare_paper(rows: list[PairingRow]) -> list[dict]:
             comparable, note = budget_comparable(row, pr.seconds)
             if not has:
                 note = "no games"
-            v = verdict(pr.win_pct, j["ci_low"], j["ci_high"]) \
+            v = judge(100 * j["ci_low"], 100 * j["ci_high"], pr.win_pct).text \
                 if has and comparable else None
             entry: PaperEntry = {
                 "table": pr.table, "id": pr.id, "win_pct": pr.win_pct, "games": pr.games,
