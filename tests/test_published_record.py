@@ -84,3 +84,10 @@ def test_each_committed_page_rebuilds_byte_for_byte_from_its_published_games(tmp
     assert sorted(after) == sorted(before), "the rebuild wrote files the record does not have"
     changed = [str(k) for k in before if before[k] != after[k]]
     assert not changed, f"{page}: files that do not rebuild from its published games: {changed}"
+
+
+def test_the_published_games_keep_within_the_records_size_budget():
+    """data/README.md states the budget: 60 MB for the whole record's games."""
+    total = sum(p.stat().st_size for p in DATA.glob("*.jsonl.gz"))
+    assert total <= 60 * 2**20, f"{total / 2**20:.1f} MB of published games"
+    assert "The budget for the whole record's games is 60 MB" in (DATA / "README.md").read_text()
