@@ -15,7 +15,7 @@ GAUNTLETS = ("backgammon-gnubg-gauntlet.yaml", "backgammon-gnubg1-gauntlet.yaml"
 def test_the_round_robin_gives_every_search_a_fixed_budget():
     spec = tournament.resolve(str(DIR / "backgammon-chance-rr.yaml"))
     assert spec.games == 200 and len(spec.entrants) == 4
-    for label in spec.entrants:
+    for label, _spec in spec.entrants:
         b = spec.budgets[label]
         assert b is not None and b.sims and b.time is None, label
 
