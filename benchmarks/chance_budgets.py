@@ -22,6 +22,10 @@ searches (iterative deepening under the node budget, playing the last finished d
 how often each depth was finished.
 
     python benchmarks/chance_budgets.py --positions 200 --seconds 0.02 --json out.json
+    python benchmarks/chance_budgets.py --positions 40 --players "" --gnubg 0,1,2
+
+`--gnubg PLIES` also times GNU Backgammon at those plies on the same positions: the CPU time of
+its process per move (it plays at fixed plies, so this is what its moves cost, not a budget).
 
 Bad arguments are one line on stderr and exit status 2.
 """
@@ -121,6 +125,24 @@ def calibrate(spec: str, states: list, seconds: float, probe: int) -> dict:
             "depths": {str(d): depths[d] for d in sorted(depths)}, "positions": len(states)}
 
 
+def gnubg_seconds(plies: int, states: list) -> list[dict]:
+    """GNU Backgammon's CPU seconds (its own process) and wall seconds per move at `plies`."""
+    from mcts_arena.players.gnubg_player import GnubgEngine, fibs_board
+    from mcts_arena.runner.watchdog import cpu_seconds
+
+    eng = GnubgEngine(plies)
+    try:
+        pid = eng.proc.proc.pid
+        rows = []
+        for s in states:
+            c0, t0 = cpu_seconds(pid), time.perf_counter()
+            eng.ask(fibs_board(s), 600.0)
+            rows.append({"cpu": cpu_seconds(pid) - c0, "wall": time.perf_counter() - t0})
+        return rows
+    finally:
+        eng.close()
+
+
 def fail(msg: str) -> None:
     print(f"chance_budgets: error: {msg}", file=sys.stderr)
     raise SystemExit(2)
@@ -133,6 +155,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--probe-nodes", type=int, default=120000)
     ap.add_argument("--probe-sims", type=int, default=400)
     ap.add_argument("--players", default=",".join(SPECS), help="comma-separated specs")
+    ap.add_argument("--gnubg", default="", help="comma-separated plies (0-2) to time gnubg at")
     ap.add_argument("--json", default=None, help="write the rows here too")
     try:
         args = ap.parse_args(argv)
@@ -144,6 +167,12 @@ def main(argv: list[str] | None = None) -> None:
         fail(f"--seconds must be above 0 and at most 60, got {args.seconds:g}")
     if args.probe_nodes < 1 or args.probe_sims < 1:
         fail("--probe-nodes and --probe-sims must be 1 or more")
+    try:
+        plies = [int(p) for p in args.gnubg.split(",") if p.strip()]
+    except ValueError:
+        plies = [-1]
+    if any(not 0 <= p <= 2 for p in plies):
+        fail(f"--gnubg must be plies 0 to 2, comma-separated, got {args.gnubg!r}")
     specs = [s.strip() for s in args.players.split(",") if s.strip()]
     try:
         for s in specs:
@@ -162,9 +191,19 @@ def main(argv: list[str] | None = None) -> None:
               f"-> {row['cpu'] * 1000:.1f} ms CPU [{row['cpu_lo'] * 1000:.1f}, "
               f"{row['cpu_hi'] * 1000:.1f}], mean work {row['work']:,.0f}, depths {depths} "
               f"({row['positions']} positions)", flush=True)
+    gnubg = []
+    for p in plies:
+        rows = gnubg_seconds(p, states)
+        m, lo, hi = mean_interval([r["cpu"] for r in rows])
+        gnubg.append({"plies": p, "cpu": m, "cpu_lo": lo, "cpu_hi": hi,
+                      "cpu_max": max(r["cpu"] for r in rows),
+                      "wall_max": max(r["wall"] for r in rows), "positions": len(rows)})
+        print(f"gnubg {p} plies: CPU per move {m:.3f} s [{lo:.3f}, {hi:.3f}], at most "
+              f"{gnubg[-1]['cpu_max']:.2f} s; wall at most {gnubg[-1]['wall_max']:.2f} s "
+              f"({len(rows)} positions)", flush=True)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"seconds": args.seconds, "rows": out}, f, indent=1)
+            json.dump({"seconds": args.seconds, "rows": out, "gnubg": gnubg}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,8 @@ def test_measure_counts_the_searchs_work():
     (["--seconds", "0"], "--seconds must be above 0"),
     (["--players", "Nonsense(x)"], "--players:"),
     (["--probe-sims", "0"], "--probe-nodes and --probe-sims must be 1 or more"),
+    (["--gnubg", "3"], "--gnubg must be plies 0 to 2"),
+    (["--gnubg", "x"], "--gnubg must be plies 0 to 2"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(args, says, tmp_path, capsys):
     out = tmp_path / "o.json"
@@ -66,3 +68,18 @@ def test_a_tiny_run_writes_its_rows(tmp_path, capsys):
     row = json.loads(out.read_text())["rows"][0]
     assert row["spec"] == "MCTS" and row["positions"] == 2 and row["budget"] >= 1
     assert "MCTS" in capsys.readouterr().out
+
+
+def test_gnubg_is_timed_by_its_own_process(tmp_path, capsys):
+    from mcts_arena.errors import ExternalError
+    from mcts_arena.players.gnubg_player import gnubg_path
+
+    try:
+        gnubg_path()
+    except ExternalError:
+        pytest.skip("gnubg is not installed (make gnubg)")
+    out = tmp_path / "o.json"
+    cb.main(["--positions", "2", "--players", "", "--gnubg", "0", "--json", str(out)])
+    g = json.loads(out.read_text())["gnubg"]
+    assert [(r["plies"], r["positions"]) for r in g] == [(0, 2)]
+    assert 0 <= g[0]["cpu"] <= g[0]["cpu_max"]
