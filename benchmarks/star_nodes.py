@@ -1,5 +1,5 @@
 """Node counts of expectimax, Star1 and Star2 at equal depth on a fixed set of backgammon
-positions, and the depth each reaches at equal time (issue 20, docs/chance.md).
+positions, and the depth each reaches at equal time (docs/chance.md).
 
 The positions: decision nodes after 4 to 40 seeded random steps (dice by probability) from the
 start, seeds 1..N. Node counts are without the transposition table (Ballard's comparison) and,

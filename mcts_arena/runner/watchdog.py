@@ -20,8 +20,9 @@ Interface:
                                        e.g. "a move from seat 0 MCTS(bl) at ply 3, budget 1
                                        s/move". With `progress` (a callable returning a number
                                        that grows while the worker computes, e.g. cpu_seconds
-                                       of its pid), a deadline that passes while progress grew
-                                       is extended by `seconds`, up to `hard_s` after arming
+                                       of its pid, the engines it started included), a
+                                       deadline that passes while progress grew is extended
+                                       by `seconds`, up to `hard_s` after arming
     wd.disarm(key)                     the key is idle (no deadline)
     wd.tick()                          call once per pass of the driver's loop (see below)
     wd.expired() -> [(key, reason)]    keys past their deadline, disarmed as they are returned;
@@ -31,8 +32,10 @@ Interface:
 Bounds. A time budget `t`: the match's forfeit limit for one move (2t + 0.5 s) times MARGIN,
 plus `grace_s`. A simulation budget `n`: n x SIM_SECONDS times MARGIN plus `grace_s`; since the
 speed of a simulation varies by orders of magnitude (an αβ-playout MCTS in LOA, `abp8`, takes
-seconds per simulation), the local pool also passes the worker's CPU time as `progress`: a
-worker still computing is given more time, up to `hard_bound()` (the searches stop by
+seconds per simulation), the local pool also passes the worker's CPU time as `progress`
+(with that of the engines it started: gnubg at 2 plies thinks for seconds in its own process
+under a simulation budget, whose forfeit limit is the engine's own): a worker still computing
+is given more time, up to `hard_bound()` (the searches stop by
 themselves at budgets.TIME_MAX), while a stopped one (SIGSTOP, no CPU time) is caught at the
 first bound. Before a game's first move (making the players, the opening) the bound is
 `setup_s`.
@@ -78,13 +81,38 @@ def hard_bound(grace_s: float = GRACE_S) -> float:
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """CPU time (user + system) of process `pid` (Linux /proc), None where unknown."""
+    """CPU time (user + system) of process `pid` and the processes it started, recursively
+    (Linux /proc), None where unknown. The children count because an outside engine (gnubg,
+    a GTP program) thinks in a process of its own while the worker waits for its answer."""
+    own = _own_cpu_seconds(pid)
+    if own is None:
+        return None
+    return own + sum(cpu_seconds(c) or 0.0 for c in _children(pid))
+
+
+def _own_cpu_seconds(pid: int) -> float | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             fields = f.read().rsplit(b")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _children(pid: int) -> list[int]:
+    """The processes `pid` started that are alive (every thread's children file)."""
+    out: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/children") as f:
+                out.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def game_bound(budgets, max_plies: int, grace_s: float = GRACE_S,
