@@ -37,8 +37,8 @@ pytestmark = [pytest.mark.browser,
                                  reason=f"{MISSING}: arena serve is not checked in a browser "
                                         f"here")]
 
-# a run long enough to outlast the tests on an idle machine (300 games, about 0.05 s each on one
-# idle worker, ran out before the last test); stopped at the end
+# a run that outlasts the tests that watch it play (games of about 0.05 s on one idle worker);
+# stopped by the test of a stopped run
 RUNNING = ("name: alpha\ngame: breakthrough\nbudget: {sims: 150}\ngames: 2000\nseed: 7\n"
            "matches:\n  - sweep: {player: 'MCTS(bl,im{a})', opponent: 'MCTS(bl)', "
            "a: [0.0, 0.3, 0.6]}\n")
@@ -182,6 +182,17 @@ def test_standings_change_as_games_are_stored_and_every_picture_loads(site, brow
     shot(browser, tmp_path_factory, "experiment")
 
 
+# Stopping the run comes right after the two tests that need it playing: the tests below read
+# stored games only, and a run left playing would take a core from the rest of the suite.
+def test_a_stopped_run_reads_as_interrupted(site, browser):
+    url, _, run = site
+    _stop(run)
+    assert run.returncode == 130
+    browser.get(url + "/")
+    until(browser, "const b = document.querySelector('tr[data-id=\"alpha\"] .badge'); "
+                   "return b && b.textContent === 'interrupted';", 30)
+
+
 # the page itself never scrolls sideways; a wide table scrolls inside its box and no cell wraps
 FITS = ("const s = [...document.querySelectorAll('#standings td')]; if (!s.length) return null;"
         "const wraps = s.filter(td => { const c = getComputedStyle(td); return td.clientHeight -"
@@ -306,12 +317,3 @@ def test_viewer_steps_through_a_backgammon_game_and_its_dice(site, browser, tmp_
     browser.find_element("css selector", "#moves tr[data-ply='1']").click()
     assert "the dice rolled" in until(browser, "const w = document.getElementById('where'); "
                                                "return w.dataset.ply === '1' && w.textContent;")
-
-
-def test_a_stopped_run_reads_as_interrupted(site, browser):
-    url, _, run = site
-    _stop(run)
-    assert run.returncode == 130
-    browser.get(url + "/")
-    until(browser, "const b = document.querySelector('tr[data-id=\"alpha\"] .badge'); "
-                   "return b && b.textContent === 'interrupted';", 30)
