@@ -79,6 +79,7 @@ def _same(a: dict, b: dict) -> None:
                 assert x == y and list(a[pid]["builds"]) == list(b[pid]["builds"]), (pid, k, x, y)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(games=st.lists(GAME, max_size=30))
 def test_the_writers_aggregates_equal_a_recount_and_the_frames_counts(tmp_path_factory, games):
@@ -151,6 +152,7 @@ def _golden_equal(got: str, fmt: str) -> None:
         assert got == want
 
 
+@pytest.mark.slow
 def test_a_store_of_the_build_before_reports_the_same_read_only_and_migrated(tmp_path,
                                                                               monkeypatch):
     _copy_v2(tmp_path)

@@ -20,6 +20,7 @@ def _example() -> str:
     return m.group(1)
 
 
+@pytest.mark.slow
 def test_the_documented_example_runs_as_a_script(tmp_path):
     """Saved as a file and run by a fresh Python, as a user runs it: the spawned workers import
     the script, so only its guard keeps them from playing it again."""

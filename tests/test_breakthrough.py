@@ -102,6 +102,7 @@ def efms_scratch(s):
     return v if s.to_move() == 0 else -v
 
 
+@pytest.mark.slow
 def test_random_games_incremental_state_and_evaluations():
     # (undo / hash / clone / text round trips are in test_game_conformance.py)
     rng = random.Random(7)

@@ -12,6 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_setup_reads_its_configuration_without_a_warning():
     res = subprocess.run([sys.executable, "-W", "default", "setup.py", "--name"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)

@@ -171,6 +171,7 @@ def test_config_clock_per_experiment_match_and_player(tmp_path):
     assert exp.identity()["budget"] == {"clock": "10+0.1", "sims": 50}
 
 
+@pytest.mark.slow
 def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     cfg = write(tmp_path, "name: flag\ngame: breakthrough\nclock: '0.05+0'\ngames: 2\nmatches:\n"

@@ -91,6 +91,7 @@ def test_config_without_rate_names_the_player(rates):
                      "  - {player: MCTS(fet4), opponent: Random}\n")
 
 
+@pytest.mark.slow
 def test_run_plays_resolved_budgets_and_scales_np(rates, tmp_path):
     cfg = tmp_path / "eff.yaml"
     cfg.write_text("name: eff\ngame: breakthrough\nbudget: {effort: 0.2}\ngames: 2\nmatches:\n"
@@ -118,6 +119,7 @@ def test_cli_effort_excludes_time(tmp_path):
     assert r.exit_code == 2 and "--effort excludes --time and --sims" in r.output
 
 
+@pytest.mark.slow
 def test_changed_rates_refuse_to_mix_games(rates, tmp_path, monkeypatch):
     cfg = tmp_path / "eff.yaml"
     cfg.write_text("name: eff\ngame: breakthrough\nbudget: {effort: 0.05}\ngames: 2\nmatches:\n"

@@ -232,6 +232,7 @@ def test_a_bad_record_file_is_one_line(tmp_path):
     assert res.exit_code == 2 and "not an exported game file" in res.output
 
 
+@pytest.mark.slow
 def test_a_game_with_dice_exports_its_rolls_and_reads_back(tmp_path, monkeypatch):
     """Pig: the rolls the match drew are in the record (PGN marks each `{dice}`, no player's
     move), and the PGN and JSON lines read back to the stored moves, rolls marked as such."""

@@ -153,6 +153,7 @@ def test_forest_plot_rows_and_paper_markers(tmp_path):
     assert h9 > h3
 
 
+@pytest.mark.slow
 def test_report_writes_and_embeds_every_picture(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
@@ -249,6 +250,7 @@ def test_a_long_title_is_wrapped_and_nothing_is_cut_off(tmp_path, monkeypatch):
     assert width >= shown.get_window_extent().width
 
 
+@pytest.mark.slow
 def test_report_figures_svg_pdf_dpi_and_titles_from_the_description(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")

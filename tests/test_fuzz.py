@@ -9,6 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from helpers import tree
@@ -81,6 +82,7 @@ def _promise(res, before: dict, root: Path) -> None:
         assert tree(root) == before, "a refused command changed files"
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(configs())
 def test_any_config_is_run_or_refused_in_one_line(text):

@@ -247,6 +247,7 @@ def test_players_win_in_one_and_block_a_four(spec, budget):
     assert choose(spec, BLOCK_FOUR, **budget)[0] == "c7"
 
 
+@pytest.mark.slow
 def test_open_three_defence():
     ends = ("e10", "i10")     # every other move loses within 5 plies (solver: suites/gomoku_tactics.txt)
     assert choose("αβ(efPT,d5)", OPEN_THREE, time=30)[0] in ends
@@ -258,6 +259,7 @@ def test_open_three_defence():
         assert choose("MCTS(heavy)", OPEN_THREE, seed=seed, sims=10000)[0] in ends
 
 
+@pytest.mark.slow
 def test_vcf_found_by_alphabeta_and_proven_by_mcts_solver():
     solver = Prover()
     for first in ("k4", "k7"):               # both proven: the defender loses within 4 plies

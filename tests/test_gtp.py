@@ -345,6 +345,7 @@ def test_exit_at_once_before_protocol_version_is_reported(tmp_path):
         external.check_startup(sp, {"sims": 1})
 
 
+@pytest.mark.slow
 def test_run_with_a_served_engine_then_report_names_it_and_shows_time_per_move(tmp_path,
                                                                               monkeypatch):
     monkeypatch.chdir(tmp_path)

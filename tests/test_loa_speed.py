@@ -52,6 +52,7 @@ def test_line_patterns_and_mobility_tables_agree_with_the_rules():
     assert seen > 3000
 
 
+@pytest.mark.slow
 def test_leaf_after_is_the_position_after_the_move():
     """LOA's leaf_after (the move not played) against do_move, the result and the tanh
     argument, to the last bit, for every move along random games whose sides often move a
@@ -121,6 +122,7 @@ def test_is_among_best_agrees_with_ordered_moves():
     assert answers[1] > 1000 and answers[0] > 100 and answers[-1] > 1000, answers
 
 
+@pytest.mark.slow
 def test_replies_shared_between_siblings_are_the_replies_generated_afresh():
     """After a move that captures nothing, ordered_moves merges the parent's reply base with
     the replies along the move's lines; a position read from text (no last move) generates them

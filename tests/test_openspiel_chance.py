@@ -145,6 +145,7 @@ def mirrored_backgammon(seed, every):
     return compared, quirks
 
 
+@pytest.mark.slow
 def test_backgammon_turns_equal_openspiel_in_mirrored_games():
     compared = 0
     for seed in (1, 2):
@@ -196,6 +197,7 @@ def _os_random_backgammon(rng):
     return turns, 0 if r[0] > 0 else 1, int(abs(r[0]))
 
 
+@pytest.mark.slow
 def test_backgammon_random_game_statistics_agree():
     """A uniformly random distinct turn each turn, in each engine, fixed seeds (400 games of
     ours, 24 of OpenSpiel's: its turns are enumerated in Python, so its side is small and the

@@ -173,6 +173,7 @@ def prec_setup(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_reproduce_plays_rows_to_the_precision_target_and_replays_the_same_path(prec_setup):
     args = ["reproduce", "--manifest", "manifest.yaml", "--scale", "0.005", "--games", "8",
             "--precision", "10", "--max-games", "18", "--jobs", "2", "--quiet"]
@@ -236,6 +237,7 @@ def _reproduce(*args):
                                     "--jobs", "1", "--quiet", *args])
 
 
+@pytest.mark.slow
 def test_pages_state_their_command_power_and_builds_and_the_index_keeps_other_pages(prec_setup):
     (prec_setup / "two.yaml").write_text(TWO_PAGES)
     r = _reproduce("--scale", "0.005", "--only", "pp")
@@ -299,6 +301,7 @@ def _digests(folder):
             if p.is_file()}
 
 
+@pytest.mark.slow
 def test_pages_rebuild_byte_for_byte_from_the_published_games(prec_setup):
     """Played, published, then rebuilt in another folder from the published files alone (no
     store left): the same pages, index, record.json and pictures, byte for byte."""

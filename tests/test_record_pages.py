@@ -221,6 +221,7 @@ def test_table_7_states_its_unit_and_shows_both_bases(tmp_path):
 
 
 # ---- Appendix B's brackets -----------------------------------------------------------------
+@pytest.mark.slow
 def test_an_appendix_b_page_says_how_many_bracket_winners_are_the_papers(tmp_path):
     """Appendix B said "0 compared" where none of its 7 bracket winners was the paper's."""
     import re

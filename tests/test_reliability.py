@@ -145,6 +145,7 @@ def test_a_disk_full_before_the_run_leaves_nothing_behind(small_disk, tmp_path, 
     assert tree(small_disk) == before           # no directory, no .lock, no half-made store
 
 
+@pytest.mark.slow
 def test_a_disk_that_fills_mid_run_stops_with_status_1_and_keeps_every_finished_game(
         small_disk, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -70,6 +70,7 @@ def test_rows_equal_a_direct_count(stores):
     assert random_row["opponent_work_unit"] == "nodes"
 
 
+@pytest.mark.slow
 def test_every_format_parses_and_plots_are_written(stores, tmp_path):
     real, kal = stores
     before = (_digest(real), _digest(kal))
@@ -192,6 +193,7 @@ def test_bad_paths_and_options_are_one_line_exit_2(tmp_path, monkeypatch, args, 
     assert res.output.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_every_row_field_is_documented_on_the_row_type_and_written_in_its_order(stores):
     """Each field of PairingRow carries its own `#:` comment, and `--format json` writes
     exactly the row type's fields, in its order."""
@@ -235,6 +237,7 @@ def test_linked_pairings_get_bradley_terry_ratings(stores, tmp_path):
 
 
 # ---- documents for a paper --------------------------------------------------------
+@pytest.mark.slow
 def test_markdown_and_latex_link_pictures_by_relative_paths(stores, tmp_path, monkeypatch):
     """A report of results given by absolute paths embedded those absolute paths."""
     import re

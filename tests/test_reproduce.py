@@ -113,6 +113,7 @@ def test_manifest_mistakes_are_one_line(setup):
         m.select(["zz"])
 
 
+@pytest.mark.slow
 def test_reproduce_plays_and_writes_pages(setup, monkeypatch):
     monkeypatch.chdir(setup)
     args = ["reproduce", "--manifest", "manifest.yaml", "--scale", "0.02", "--games", "4",

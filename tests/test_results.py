@@ -61,6 +61,7 @@ def test_one_row_per_stored_game_with_the_documented_columns(stores):
     assert (rnd["opponent_sims"] == 0).all() and (rnd["player_sims"] > 0).all()
 
 
+@pytest.mark.slow
 def test_load_equals_the_reports_counts(stores):
     """A notebook user gets `arena report`'s numbers: counts from load() against --format json."""
     for d in stores:

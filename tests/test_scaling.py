@@ -188,6 +188,7 @@ def test_covariance_gives_the_ladder_errors():
 
 
 # ---- a real ladder, played and reported --------------------------------------------------------
+@pytest.mark.slow
 def test_real_ladder_runs_resumes_and_reports(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "s.yaml").write_text(

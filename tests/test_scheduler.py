@@ -119,6 +119,7 @@ def test_backend_stop_keeps_finished_games(tmp_path):
     assert len({r.game_id for r in got}) == len(got)
 
 
+@pytest.mark.slow
 def test_real_players_repeat_with_sims_budget(tmp_path):
     """With the real players API (once it exists): sims budgets + fixed seed -> same games."""
     players = pytest.importorskip("mcts_arena.players")

@@ -68,6 +68,7 @@ def test_tracker_decides_like_the_pentanomial_gsprt():
     assert t.state("q")["games"] == 0
 
 
+@pytest.mark.slow
 def test_lopsided_pairing_stops_early_and_says_so(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "s.yaml").write_text(HEAD + "sprt: {elo0: 0, elo1: 150}\n" + MATCH)

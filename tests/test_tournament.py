@@ -143,6 +143,7 @@ def test_playoffs_break_ties_up_to_the_cap(tmp_path, monkeypatch):
             assert games[pid] == 2 + 2 * m.playoffs
 
 
+@pytest.mark.slow
 def test_round_robin_and_gauntlet(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")

@@ -128,6 +128,7 @@ def test_spsa_step_by_hand():
     assert len(steps) == 2 and len(path) == 1
 
 
+@pytest.mark.slow
 def test_spsa_finds_the_optimum_of_a_noisy_response():
     """Pairs won with a probability from a smooth response peaked at 0.3: the defaults' gains
     bring θ from 0.8 into [0.15, 0.45] in 400 games, for most seeds."""
@@ -177,6 +178,7 @@ def test_bo_fit_finds_the_optimum_and_asks_the_same_points():
     assert all(0 <= t["values"]["a"] <= 1 and 1 <= t["values"]["n"] <= 1000 for t in first)
 
 
+@pytest.mark.slow
 def test_tune_end_to_end_and_resume_plays_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
@@ -239,6 +241,7 @@ def test_killed_tune_resumes_to_the_same_answer(tmp_path, method, monkeypatch):
     assert stored(db) == 14
 
 
+@pytest.mark.slow
 def test_api_tune_and_seed_option(tmp_path, monkeypatch):
     import yaml
 
@@ -295,6 +298,7 @@ class _CtrlCThenFinish:
         return self.inner.run(jobs, record, lambda: False, skip=skip)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_batch_that_finishes_stops_the_tune(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
@@ -330,6 +334,7 @@ def _confirm_games(directory) -> int:
                    if r["pairing_id"] == tune_state.CONFIRM)
 
 
+@pytest.mark.slow
 def test_confirmation_sprt_accepts_h1_early_and_resume_plays_nothing(tmp_path, monkeypatch):
     import sqlite3
 
@@ -394,6 +399,7 @@ def test_confirmation_sprt_accepts_h0_through_the_api(tmp_path, monkeypatch):
     assert "  SPRT: H0 accepted after 18 games (elo <= 0; LLR " in t.report()
 
 
+@pytest.mark.slow
 def test_confirmation_sprt_undecided_at_the_cap(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
@@ -425,6 +431,7 @@ class _StopAfterConfirmationGames:
                               skip=skip)
 
 
+@pytest.mark.slow
 def test_confirmation_sprt_stopped_midway_resumes_to_the_same_decision(tmp_path, monkeypatch):
     """Stopped after 3 of the confirmation's pairs, the tune resumes the test from the stored
     games to the decision an unstopped one makes (test_confirmation_sprt_accepts_h1_early...:
