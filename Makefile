@@ -29,8 +29,11 @@ run: build
 
 # Everything, as CI runs it (markers: slow, process, ray, browser; see pyproject.toml), on
 # every core (pytest-xdist; tests/conftest.py keeps the tests that share a module's fixture or
-# a Ray cluster in one worker). TEST_WORKERS=0 runs it in this process alone.
-TEST_WORKERS ?= auto
+# a Ray cluster in one worker). One worker more than the cores: the process, Ray and browser
+# tests spend part of their time waiting (for a process to start, a signal to land, a page to
+# draw), and the extra worker's tests use that core meanwhile. TEST_WORKERS=0 runs it in this
+# process alone.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null) && echo $$((n + 1)) || echo auto)
 TEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup
 test: build browser gnubg
 	$(PY) -m pytest tests $(TEST_PARALLEL)
