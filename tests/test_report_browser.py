@@ -35,22 +35,29 @@ pytestmark = [pytest.mark.browser,
                                  "HTML report is not checked in a browser here")]
 
 
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    """The html report of a small tictactoe α sweep (played once for the module; the tests
+    only read it)."""
+    base = tmp_path_factory.mktemp("report")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(base)
+        exp = config.loads(SWEEP, players=importlib.import_module("mcts_arena.players"))
+        run_experiment(exp, plan_mod.make_plan(exp), base / "sw", workers=1, progress=False)
+        res = CliRunner().invoke(cli, ["report", str(base / "sw"), "--format", "html",
+                                       "--compare", "paper", "--out", str(base / "page")])
+    assert res.exit_code == 0, res.output
+    return base / "page" / "report.html"
+
+
 def _check(page, *args):
     return subprocess.run([sys.executable, str(TOOL), str(page), *args], capture_output=True,
                           text=True, timeout=300)
 
 
-def test_html_report_renders_and_every_image_loads(tmp_path, monkeypatch):
+def test_html_report_renders_and_every_image_loads(tmp_path, page):
     assert _browser() is not None, "no Chromium: CI must run the browser tests (make test " \
                                    "installs it)"
-    monkeypatch.chdir(tmp_path)
-    exp = config.loads(SWEEP, players=importlib.import_module("mcts_arena.players"))
-    run_experiment(exp, plan_mod.make_plan(exp), tmp_path / "sw", workers=1, progress=False)
-    out = tmp_path / "page"
-    res = CliRunner().invoke(cli, ["report", str(tmp_path / "sw"), "--format", "html",
-                                   "--compare", "paper", "--out", str(out)])
-    assert res.exit_code == 0, res.output
-    page = out / "report.html"
     n = page.read_text().count("<img ")
     assert n == 3                     # forest plot, the sweep, the Bradley–Terry ladder
     r = _check(page, "--screenshot", str(tmp_path / "shot.png"), "--min-images", str(n))
@@ -80,7 +87,7 @@ FITS = ("const s = [...document.querySelectorAll('td')]; if (!s.length) return n
 
 
 @pytest.mark.parametrize("width", [1280, 390])     # a laptop and a phone
-def test_html_report_fits_a_laptops_and_a_phones_width(tmp_path, monkeypatch, width):
+def test_html_report_fits_a_laptops_and_a_phones_width(tmp_path, page, width):
     from helpers import browser_missing, save_screenshot
     missing = browser_missing(selenium=True)
     if missing and not os.environ.get("CI"):
@@ -88,12 +95,6 @@ def test_html_report_fits_a_laptops_and_a_phones_width(tmp_path, monkeypatch, wi
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    monkeypatch.chdir(tmp_path)
-    exp = config.loads(SWEEP, players=importlib.import_module("mcts_arena.players"))
-    run_experiment(exp, plan_mod.make_plan(exp), tmp_path / "sw", workers=1, progress=False)
-    res = CliRunner().invoke(cli, ["report", str(tmp_path / "sw"), "--format", "html",
-                                   "--compare", "paper", "--out", str(tmp_path / "page")])
-    assert res.exit_code == 0, res.output
     chromium, driver = browser_missing(paths=True)
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
@@ -107,7 +108,7 @@ def test_html_report_fits_a_laptops_and_a_phones_width(tmp_path, monkeypatch, wi
     try:
         if width >= 500:
             d.set_window_size(width, 900)
-        d.get((tmp_path / "page" / "report.html").resolve().as_uri())
+        d.get(page.resolve().as_uri())
         fits = d.execute_script(FITS)
         assert fits["viewport"] == width, fits
         assert fits["page"] and not fits["wraps"] and fits["tables"] == 3, fits
