@@ -7,6 +7,8 @@ why."""
 import hashlib
 import random
 
+import pytest
+
 from mcts_arena import games, players
 
 SPECS = {"breakthrough": ("MCTS(abp2)", "MCTS(abp1)", "MCTS(abp3,im0.4)"),
@@ -40,5 +42,6 @@ def digest(game: str, positions: int = 4, sims: int = 200) -> str:
     return h.hexdigest()[:16]
 
 
+@pytest.mark.slow
 def test_every_games_ab_playouts_choose_as_before():
     assert {game: digest(game) for game in SPECS} == BEFORE

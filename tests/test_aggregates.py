@@ -191,6 +191,7 @@ def test_a_migration_that_fails_leaves_the_store_as_it_was(tmp_path, monkeypatch
     assert dump() == before
 
 
+@pytest.mark.slow
 def test_aggregates_that_disagree_are_named_and_recounted(tmp_path, monkeypatch):
     _copy_v2(tmp_path)
     d = tmp_path / "bt-v2"
@@ -241,6 +242,7 @@ V3_OUTPUTS = {"report.json": ["report", "bt-v3", "--format", "json", "--out", "o
               "export.pgn": ["export", "bt-v3", "--format", "pgn"]}
 
 
+@pytest.mark.slow
 def test_a_store_of_the_build_before_packed_games_reads_the_same_and_takes_packed_ones(
         tmp_path, monkeypatch):
     """tests/data/store_v3: six Breakthrough games (text moves and statistics) and the report

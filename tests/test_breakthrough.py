@@ -166,6 +166,7 @@ def test_node_priors_follow_lorentz_horey():
     assert s.py_move_prior("d5xc6") == 0.60            # unsafe capture
 
 
+@pytest.mark.slow
 def test_evaluations_and_alphabeta_match_the_authors_engine():
     """efMS, efLH and the paper's αβ (no TT, no history) at depth 4 give the values the authors'
     engine gives (mcts_gameframe e8e21fd6; data recorded from it, tests/data/

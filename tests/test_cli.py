@@ -62,6 +62,7 @@ def _random_ttt_length(cells=(0,) * 9, mover=1) -> float:
                      for i in empty) / len(empty)
 
 
+@pytest.mark.slow
 def test_bench_mean_plies_are_exact_not_integer_divided():
     """`arena bench` printed tic-tac-toe's mean length as 7.0 (a C integer division)."""
     from mcts_arena.bench.loops import average_plies

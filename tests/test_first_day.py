@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from mcts_arena.cli import cli
@@ -61,6 +62,7 @@ def _run(tmp_path, *extra):
     return CliRunner().invoke(cli, ["run", str(cfg), "--jobs", "1", "--quiet", *extra])
 
 
+@pytest.mark.slow
 def test_new_moves_a_damaged_store_aside_intact(tmp_path):
     out = tmp_path / "r"
     assert _run(tmp_path, "--out", str(out)).exit_code == 0

@@ -88,6 +88,7 @@ def test_random_games_undo_hash_text_round_trip():
             assert (s.to_text(), s.zobrist()) == start
 
 
+@pytest.mark.slow
 def test_union_find_win_test_survives_undo_clone_and_swap():
     """do_move's union-find (undone by undo_move) against the plain reference's breadth-first
     test from scratch: winner after every move of random walks that also undo 1-3 moves, swap

@@ -110,6 +110,7 @@ def test_resume_with_another_build_is_refused_in_one_line_and_changes_nothing(cw
         assert "0ther0build0" in st.get_meta("mixed_builds")
 
 
+@pytest.mark.slow
 def test_a_store_of_schema_1_gains_the_columns_and_its_games_read_as_unrecorded(cwd):
     assert _run().exit_code == 0
     db = cwd / "results/prov/arena.sqlite"

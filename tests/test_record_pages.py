@@ -63,6 +63,7 @@ matches:
 """
 
 
+@pytest.mark.slow
 def test_a_sweep_point_is_read_from_the_token_that_carries_the_swept_parameter(tmp_path,
                                                                                 legends):
     """MCTS(ipp,det0.5,im0.5) once read as det0.5: Figure 4's α = 0.5 points left the curves,
@@ -157,6 +158,7 @@ matches:
 """ + "".join(f'  - {{player: "MCTS(fet{n})", opponent: "MCTS(fet4)"}}\n' for n in (1, 2, 3))
 
 
+@pytest.mark.slow
 def test_a_sweep_title_puts_a_symbol_where_its_value_goes(tmp_path):
     """Appendix B's titles read "fetfet", "detdet", "egeege"."""
     d = _store(tmp_path, "kalah_fet", KALAH_FET)
@@ -196,6 +198,7 @@ def _config_store(tmp_path, config: str, *args) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_table_9s_row_that_is_not_played_is_named_on_the_page_with_the_reason(tmp_path):
     d = _config_store(tmp_path, "breakthrough_table9.yaml", "--sims", "10", "--games", "2")
     _res, page = _page(tmp_path, [d], {"breakthrough_table9": 1.0})
@@ -206,6 +209,7 @@ def test_table_9s_row_that_is_not_played_is_named_on_the_page_with_the_reason(tm
 
 
 # ---- Kalah's unit --------------------------------------------------------------------------
+@pytest.mark.slow
 def test_table_7_states_its_unit_and_shows_both_bases(tmp_path):
     """Table 7's decisive results (66 + 1,032 of "2000 games") exceed 1,000 pairs; the page
     judged by pairs without saying why."""

@@ -112,6 +112,7 @@ def test_every_format_parses_and_plots_are_written(stores, tmp_path):
     assert (_digest(real), _digest(kal)) == before          # the report never writes a store
 
 
+@pytest.mark.slow
 def test_default_plot_folder_is_the_results_report_folder(stores):
     real, _ = stores
     res = CliRunner().invoke(cli, ["report", str(real)])
@@ -173,6 +174,7 @@ def test_compare_paper(player, opponent, score, paper_pct, verdict):
     assert rows[1]["paper"] == []
 
 
+@pytest.mark.slow
 def test_compare_paper_in_the_text_report(stores):
     real, _ = stores
     res = CliRunner().invoke(cli, ["report", str(real), "--compare", "paper"])
@@ -215,6 +217,7 @@ def test_every_row_field_is_documented_on_the_row_type_and_written_in_its_order(
     assert set(pairing_row.ROW_FIELDS) == set(pairing_row.PairingRow.__required_keys__)
 
 
+@pytest.mark.slow
 def test_linked_pairings_get_bradley_terry_ratings(stores, tmp_path):
     """Pairings that link three or more players (here a sweep and a match sharing MCTS) give a
     Bradley–Terry ladder in the report, equal to the ratings of the stored counts."""
@@ -279,6 +282,7 @@ def test_the_elo_interval_is_the_score_interval_through_the_elo_function():
     assert render._elo_cell(row) == "≥ +198 (all won)"
 
 
+@pytest.mark.slow
 def test_one_elo_notation_in_every_format(tmp_path, monkeypatch):
     """The Elo cells of markdown and LaTeX are the JSON row's `elo_text` (LaTeX escaped), its
     ends the score interval's through the Elo function, and none says inf or undefined."""

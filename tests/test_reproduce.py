@@ -156,6 +156,7 @@ def test_bad_options(setup, monkeypatch, args, msg):
     assert r.exit_code == 2 and msg in r.output
 
 
+@pytest.mark.slow
 def test_a_pairing_of_only_error_games_ends_with_exit_3_after_the_pages(setup, monkeypatch):
     """The all-error rule of `arena run` holds for `arena reproduce`: the pages are written
     (their other rows stand), then one line and exit status 3."""

@@ -41,6 +41,7 @@ def test_two_workers_play_every_game_once(tmp_path):
             assert all(st["sims"] == 10 for st in g["stats"])
 
 
+@pytest.mark.slow
 def test_killed_worker_has_its_games_replayed(tmp_path, monkeypatch):
     marker = tmp_path / "crashed"
     monkeypatch.setenv("FAKE_CRASH_MARKER", str(marker))
@@ -56,6 +57,7 @@ def test_killed_worker_has_its_games_replayed(tmp_path, monkeypatch):
     assert all(g["reason"] == "normal" for g in games)
 
 
+@pytest.mark.slow
 def test_job_that_always_kills_its_worker_becomes_error_games(tmp_path):
     exp = experiment("  - {player: Doom, opponent: Random}\n"
                      "  - {player: Random, opponent: Random(im0.3)}\n", games=2)
@@ -94,6 +96,7 @@ def test_time_forfeit(tmp_path):
     assert g["plies"] == 0 and "limit 0.520 s" in g["error"]
 
 
+@pytest.mark.slow
 def test_same_config_and_seed_store_identical_games(tmp_path):
     exp = experiment("  - {player: Random, opponent: Random(im0.5)}\n", games=4,
                      extra="openings: {random_plies: 4}\n")

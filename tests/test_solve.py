@@ -17,6 +17,7 @@ def _winner_of(text):
     return [s.format_move(m) for m, v in vals.items() if v == 1]
 
 
+@pytest.mark.slow
 def test_solve_suite_stores_resumes_and_reports(tmp_path):
     text = "..x./o.../..../.... x"
     wins = _winner_of(text)

@@ -132,6 +132,7 @@ def test_config_change_is_refused_unless_new(cwd):
         assert {p["opponent"] for p in s.pairings()} == {"Boom"}
 
 
+@pytest.mark.slow
 def test_more_games_and_pairings_extend(cwd):
     assert invoke("s.yaml").exit_code == 0
     (cwd / "s.yaml").write_text(CFG.replace("games: 4", "games: 6")

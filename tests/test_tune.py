@@ -384,6 +384,7 @@ def test_confirmation_sprt_accepts_h1_early_and_resume_plays_nothing(tmp_path, m
     assert third.exit_code == 0 and _confirm_games(d) == 24
 
 
+@pytest.mark.slow
 def test_confirmation_sprt_accepts_h0_through_the_api(tmp_path, monkeypatch):
     import yaml
 
