@@ -30,11 +30,8 @@ def tune_row(method: str, seed: int, d: Path, near: tuple[float, float]) -> str:
         score, clo, chi = c.interval()
         conf = (f"{c.played} games vs {c.reference}: {c.wins:g}-{c.draws:g}-{c.losses:g}, "
                 f"{100 * score:.1f}% [{100 * clo:.1f}, {100 * chi:.1f}]")
-        if c.sprt is not None:          # an SPRT confirmation: its outcome and LLR
-            r = c.sprt
-            outcome = f"{r['decision']} accepted" if r.get("decision") else "undecided"
-            conf += (f"; SPRT {outcome} after {r['games']} games (LLR {r['llr']:.2f}, bounds "
-                     f"{r['lower']:.2f}, {r['upper']:.2f})")
+        if c.sprt is not None:          # an SPRT confirmation: its outcome, as the report says it
+            conf += f"; {c.sprt_line()}"
     return (f"| {method} | {seed} | {st.search_games}{state} | {p.text(v)} [{p.text(lo)}, "
             f"{p.text(hi)}] | {ok} | {conf} |")
 
