@@ -25,21 +25,21 @@ def published() -> dict[str, Path]:
     return {p.name[:-len(".jsonl.gz")]: p for p in sorted(DATA.glob("*.jsonl.gz"))}
 
 
-def record_dirs() -> set[str]:
-    """The results directories of every page of record.json, at the scale its command names."""
+def dirs_by_page() -> dict[str, set[str]]:
+    """Every page of record.json -> its results directories, at the scale its command names."""
     record = json.loads((DOCS / "record.json").read_text())["pages"]
     pages = {p.id: p for p in reproduce.load_manifest(MANIFEST).pages}
-    names = set()
-    for pid, entry in record.items():
+    out = {}
+    for pid, entry in sorted(record.items()):
         a = reproduce_cmd.make_context("reproduce", shlex.split(entry["command"])[2:]).params
         sc = reproduce.make_scale(a["scale"], a["games"], a["sweep_games"], a["tournament_games"],
                                   a["precision"], a["max_games"], a["aim"])
-        names.update(d.name for d in reproduce.page_dirs(pages[pid], sc, Path("out")))
-    return names
+        out[pid] = {d.name for d in reproduce.page_dirs(pages[pid], sc, Path("out"))}
+    return out
 
 
 def test_every_published_file_holds_the_games_of_a_page_of_the_record():
-    dirs = record_dirs()
+    dirs = set().union(*dirs_by_page().values())
     for name, path in published().items():
         with gzip.open(path, "rt") as f:
             head = json.loads(f.readline())
@@ -50,17 +50,8 @@ def test_every_published_file_holds_the_games_of_a_page_of_the_record():
 def rebuilt_pages() -> list[str]:
     """The pages of record.json whose games are all published: each is rebuilt by a test of
     its own (so the workers share them)."""
-    record = json.loads((DOCS / "record.json").read_text())["pages"]
-    pages = {p.id: p for p in reproduce.load_manifest(MANIFEST).pages}
     have = set(published())
-    out = []
-    for pid, entry in sorted(record.items()):
-        a = reproduce_cmd.make_context("reproduce", shlex.split(entry["command"])[2:]).params
-        sc = reproduce.make_scale(a["scale"], a["games"], a["sweep_games"], a["tournament_games"],
-                                  a["precision"], a["max_games"], a["aim"])
-        if all(d.name in have for d in reproduce.page_dirs(pages[pid], sc, Path("out"))):
-            out.append(pid)
-    return out
+    return [pid for pid, dirs in dirs_by_page().items() if dirs <= have]
 
 
 def snapshot(docs: Path) -> dict[Path, bytes]:
