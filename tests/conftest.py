@@ -77,6 +77,9 @@ def _is_long(item) -> bool:
     return any(item.get_closest_marker(kind) is not None for kind in LONG_KINDS)
 
 
+# tryfirst: xdist's own hook turns the group marks into node ids, so the marks must be set
+# before it runs
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("ray") is not None:
@@ -85,3 +88,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
     if getattr(config, "workerinput", None) is not None:        # an xdist worker
         items.sort(key=lambda item: not _is_long(item))         # stable: file order kept
+
+
+
+def pytest_configure(config):
+    """pytest 9.2's structured node ids lose the group that xdist's loadgroup writes into them:
+    the groups are then spread over the workers and every Ray cluster and shared fixture is built
+    once per worker, silently (https://github.com/pytest-dev/pytest-xdist/issues/1386). Stop such
+    a run at its start, naming the cause (pyproject.toml asks for pytest<9.2)."""
+    if getattr(config, "workerinput", None) is not None or config.getoption("dist", "no") != "loadgroup":
+        return
+    if tuple(int(p) for p in pytest.__version__.split(".")[:2]) >= (9, 2):
+        raise pytest.UsageError(f"--dist loadgroup does not group tests under pytest "
+                                f"{pytest.__version__}: install pytest<9.2 "
+                                "(https://github.com/pytest-dev/pytest-xdist/issues/1386)")
