@@ -154,6 +154,40 @@ def test_ipp_policy_wins_at_once_and_blocks():
         assert s.format_move(moves[0]) in ("a1xb2", "c1xb2")
 
 
+def test_ipp_draws_captures_by_their_weights_and_plain_playouts_uniformly():
+    """ipp's weighted choice when no move is forced, as the authors' engine plays it: a capture
+    whose landing square no piece could recapture from (both squares diagonally ahead of it
+    empty) weight 5, any other capture 2, a quiet move 1. The weights are worked out here from
+    the board alone; the first move of 8,000 playouts must follow them (each move's count within
+    4.5 standard deviations), and plain playouts must draw every move alike."""
+    from mcts_arena.players.search.mcts import MCTSSearch
+
+    board = {"a4": "w", "c3": "w", "g3": "w", "e5": "w", "a1": "w",
+             "b5": "b", "h4": "b", "g5": "b", "d6": "b", "c7": "b", "f8": "b"}
+    s = pos(board)
+
+    def weight(move: str) -> int:
+        if "x" not in move:
+            return 1
+        col, row = "abcdefgh".index(move[-2]), int(move[-1])
+        ahead = ["abcdefgh"[c] + str(row + 1) for c in (col - 1, col + 1) if 0 <= c < 8]
+        return 2 if any(sq in board for sq in ahead) else 5
+
+    moves = s.moves()
+    weights = {m: weight(m) for m in moves}
+    assert sorted(w for w in weights.values() if w > 1) == [2, 2, 5]    # the position's point
+    n = 8000
+    for policy, want in ((1, weights), (0, dict.fromkeys(moves, 1))):
+        eng = MCTSSearch({"policy": policy}, 11)
+        counts = dict.fromkeys(moves, 0)
+        for _ in range(n):
+            counts[s.format_move(eng.playout_once(s)[1][0])] += 1
+        total = sum(want.values())
+        for m in moves:
+            p = want[m] / total
+            assert abs(counts[m] - n * p) <= 4.5 * math.sqrt(n * p * (1 - p)), (policy, m, counts)
+
+
 def test_node_priors_follow_lorentz_horey():
     s = pos({"d5": "w", "a1": "w", "h8": "b"})
     assert s.py_move_prior("d5-d6") == 0.95            # safe, 2 rows from the goal
