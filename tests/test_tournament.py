@@ -194,3 +194,21 @@ def test_builtin_default_game_is_the_first_with_tuning():
     # alphabetical registration put backgammon first; the brackets need a game they can tune
     assert tournament.default_game() == "breakthrough"
     assert tournament.resolve("fet", players=REAL).name == "tournament-fet-breakthrough"
+
+
+@pytest.mark.parametrize("entrants,player,said", [
+    ([("a", "MCTS(sims=560)"), ("b", "MCMS(c5,sims=86000)")], None,
+     "4 games per match, each entrant at its own budget"),
+    ([("a", "MCTS(sims=560)"), ("b", "Star2(sims=130000)")], ("g", "gnubg(plies=1)"),
+     "4 games per match at 1 s/move where an entrant names none of its own"),
+    ([("a", "MCTS(bl)"), ("b", "GTP(cmd=\"x, time=3\",name=e)")], None,
+     "4 games per match at 1 s/move"),
+])
+def test_the_header_says_the_budget_the_entrants_play_at(entrants, player, said):
+    from mcts_arena.budgets import Budget
+
+    kind = "gauntlet" if player else "round_robin"
+    spec = tournament_state.Tournament(name="t", title="t", kind=kind, game="backgammon",
+                                       entrants=entrants, budget=Budget.of({"time": 1.0}),
+                                       games=4, player=player)
+    assert tournament_state.header(spec).endswith(said)

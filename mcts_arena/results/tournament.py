@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from mcts_arena import games as _games
 from mcts_arena import stats
 from mcts_arena.budgets import Budget
+from mcts_arena.errors import SpecError
 from mcts_arena.paper import load_paper_results
+from mcts_arena.players import notation
 from mcts_arena.results import rows
 from mcts_arena.results.bracket import Bracket
 from mcts_arena.results.standings import elo_text
@@ -179,12 +181,32 @@ def header(spec: Tournament) -> str:
             "gauntlet": "gauntlet"}[spec.kind]
     unit = "pairs won (pair rule)" if _games.pair_rule(spec.game) and spec.kind == "elimination" \
         else "wins"
-    n = len(spec.entrants) + (1 if spec.player else 0)
-    line = (f"tournament {spec.title}: {what}, {spec.game}, {n} entrants, {spec.games} games "
-            f"per match at {spec.budget}")
+    seats = [s for _, s in spec.entrants] + ([spec.player[1]] if spec.player else [])
+    own = sum(map(_names_its_budget, seats))
+    at = (", each entrant at its own budget" if own == len(seats) else
+          f" at {spec.budget}" + (" where an entrant names none of its own" if own else ""))
+    line = (f"tournament {spec.title}: {what}, {spec.game}, {len(seats)} entrants, "
+            f"{spec.games} games per match{at}")
     if spec.kind == "elimination":
         line += f", counting {unit}, tie rule {spec.tie}"
     return line
+
+
+_BUDGET_KEYS = ("time", "sims", "effort")
+
+
+def _names_its_budget(spec: str) -> bool:
+    """Whether a canonical spec carries its own budget per move (`time=`, `sims=`, `effort=`),
+    which the tournament's budget then does not replace."""
+    try:
+        head, args = notation.split(spec)
+        if args is None:
+            return False
+        if head in notation.EXTERNAL_KINDS:
+            return any(key in _BUDGET_KEYS for key, _, _ in notation.items(args, spec))
+        return any(t.split("=", 1)[0] in _BUDGET_KEYS for t in notation.tokens(args, spec))
+    except SpecError:
+        return False
 
 
 def paper_line(spec: Tournament) -> str | None:
