@@ -81,6 +81,8 @@ def _is_long(item) -> bool:
 # before it runs
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):     # -p no:xdist: no xdist_group marker
+        return
     for item in items:
         if item.get_closest_marker("ray") is not None:
             item.add_marker(pytest.mark.xdist_group("ray"))
@@ -88,7 +90,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
     if getattr(config, "workerinput", None) is not None:        # an xdist worker
         items.sort(key=lambda item: not _is_long(item))         # stable: file order kept
-
 
 
 def pytest_configure(config):
