@@ -41,6 +41,7 @@ import time
 from collections import Counter
 
 from mcts_arena import games, players
+from mcts_arena.errors import SpecError
 
 SPECS = ("expectimax", "Star2", "MCMS(c5)", "MCTS")
 
@@ -177,7 +178,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         for s in specs:
             players.parse(s, game="backgammon")
-    except Exception as e:      # the parser's own one-line message
+    except SpecError as e:      # the parser's own one-line message
         fail(f"--players: {' '.join(str(e).split())}")
     states = positions(args.positions)
     out = []

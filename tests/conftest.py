@@ -9,6 +9,7 @@
   slow, process, ray and browser tests.
 """
 import os
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -99,7 +100,8 @@ def pytest_configure(config):
     a run at its start, naming the cause (pyproject.toml asks for pytest<9.2)."""
     if getattr(config, "workerinput", None) is not None or config.getoption("dist", "no") != "loadgroup":
         return
-    if tuple(int(p) for p in pytest.__version__.split(".")[:2]) >= (9, 2):
+    major_minor = re.match(r"(\d+)\.(\d+)", pytest.__version__)       # 9.2.0, 9.2.0.dev340
+    if major_minor and tuple(map(int, major_minor.groups())) >= (9, 2):
         raise pytest.UsageError(f"--dist loadgroup does not group tests under pytest "
                                 f"{pytest.__version__}: install pytest<9.2 "
                                 "(https://github.com/pytest-dev/pytest-xdist/issues/1386)")
