@@ -122,6 +122,33 @@ def test_backend_stop_keeps_finished_games(tmp_path):
     assert len({r.game_id for r in got}) == len(got)
 
 
+def test_a_kept_pool_plays_every_run_on_the_same_workers_and_ends_them_on_close(tmp_path):
+    exp = experiment("  - {player: Random, opponent: Random(im0.5)}\n", games=4)
+    p = plan_mod.make_plan(exp)
+    with LocalPoolBackend(2, players=PROVIDER, keep_workers=True) as backend:
+        runs = []
+        for _ in range(3):
+            got = []
+            assert backend.run(p.jobs, got.append)
+            assert sorted(r.game_id for r in got) == sorted(p.game_ids())
+            runs.append(sorted(w.process.pid for w in backend._kept))
+        kept = [w.process for w in backend._kept]
+        assert runs[0] == runs[1] == runs[2] and len(runs[0]) == 2
+        assert all(proc.is_alive() for proc in kept)
+    assert backend._kept == [] and not any(proc.is_alive() for proc in kept)
+
+
+def test_a_stopped_run_ends_the_kept_workers_too(tmp_path):
+    exp = experiment("  - {player: Sleepy(d0.002), opponent: Random}\n", games=12)
+    p = plan_mod.make_plan(exp)
+    backend = LocalPoolBackend(2, players=PROVIDER, keep_workers=True)
+    assert backend.run(p.jobs[:1], lambda r: None)
+    kept = [w.process for w in backend._kept]
+    got = []
+    assert not backend.run(p.jobs, got.append, should_stop=lambda: len(got) >= 3)
+    assert backend._kept == [] and not any(proc.is_alive() for proc in kept)
+
+
 @pytest.mark.slow
 def test_real_players_repeat_with_sims_budget(tmp_path):
     """With the real players API (once it exists): sims budgets + fixed seed -> same games."""

@@ -18,6 +18,10 @@ offers the same `run` on a Ray cluster):
   before each move, and a worker that shows no progress within the bound of its budget (a
   stopped or hung process) is killed, the game it was playing becomes an `error` game naming
   the reason, and the rest of its job is queued again;
+- a backend made with `keep_workers=True` keeps its idle workers when a run ends complete and
+  hands them to its next run (a tune's batches, a tournament's rounds, a page's experiments:
+  a worker's start, about 0.3 s of CPU, is paid once); `close()` (or leaving its `with`
+  block) ends them, and a run that stops or fails ends them at once;
 - workers die with the driver: a parent-death signal (Linux prctl PR_SET_PDEATHSIG), a thread
   that watches the parent pid (elsewhere, and for the moment before prctl), and a broken pipe
   ends a worker quietly, with no traceback.
@@ -152,8 +156,11 @@ class LocalPoolBackend:
     """Worker processes on this machine, one per CPU (see the module docstring)."""
 
     def __init__(self, workers: int, players: str | None = None, context: str = "spawn",
-                 max_deaths: int = 3, poll_s: float = 0.2, watchdog: Watchdog | None = None):
+                 max_deaths: int = 3, poll_s: float = 0.2, watchdog: Watchdog | None = None,
+                 keep_workers: bool = False):
         self.workers = max(1, workers)
+        self.keep_workers = keep_workers
+        self._kept: list[_Worker] = []      # idle workers a complete run left for the next
         self.players = players
         self.ctx = mp.get_context(context)
         self.max_deaths = max_deaths
@@ -171,16 +178,38 @@ class LocalPoolBackend:
         child.close()
         return _Worker(cpu, p, parent)
 
+    def __enter__(self) -> LocalPoolBackend:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the workers kept for a next run (none unless `keep_workers`)."""
+        kept, self._kept = self._kept, []
+        self._shutdown(kept)
+
+    def _pool(self, n: int) -> list[_Worker]:
+        """n workers: the kept ones still alive first, then new ones on the CPUs they leave."""
+        alive = [w for w in self._kept if w.process.is_alive()]
+        self._shutdown([w for w in self._kept if w not in alive])
+        pool, self._kept = alive[:n], alive[n:]
+        taken = {w.cpu for w in pool}
+        free = [c for c in usable_cpus()[: self.workers] if c not in taken]
+        while len(pool) < n:
+            pool.append(self._start(free.pop(0) if free else None))
+        return pool
+
     def run(self, jobs: Iterable[Job], on_record: Callable[[GameRecord], None],
             should_stop: Callable[[], bool] = lambda: False,
             skip: Callable[[Job], bool] | None = None) -> bool:
         queue = collections.deque(jobs)
         if not queue:
             return True
-        cpus = usable_cpus()[: self.workers]
-        n = min(self.workers, len(queue))
-        pool = [self._start(cpus[i] if i < len(cpus) else None) for i in range(n)]
+        self.deaths.clear()         # max_deaths counts within one run, as job ids do
+        pool = self._pool(min(self.workers, len(queue)))
         wd = self.watchdog
+        complete = False
         try:
             while True:
                 if should_stop():
@@ -196,6 +225,7 @@ class LocalPoolBackend:
                         wd.arm(w, wd.setup_s, "the worker to start the game")
                 busy = [w for w in pool if w.job is not None]
                 if not busy and not queue:
+                    complete = True
                     return True
                 waitables = {}
                 for w in pool:
@@ -233,7 +263,11 @@ class LocalPoolBackend:
         finally:
             for w in pool:
                 wd.disarm(w)
-            self._shutdown(pool)
+            if complete and self.keep_workers:
+                self._kept = pool + self._kept
+            else:
+                self._shutdown(pool + self._kept)
+                self._kept = []
 
     def _hung(self, w: _Worker, reason: str, queue: collections.deque, on_record) -> None:
         """Worker w was killed by the watchdog: its current game becomes an error game with the

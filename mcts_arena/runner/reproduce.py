@@ -418,13 +418,18 @@ def play(record: Record, *, workers: int, backend=None, progress: bool = True,
          echo: Callable[[str], Any] = print, allow_mixed_builds: bool = False) -> PageRun:
     """Play what is missing of every page of `record`, in order; stops at an interruption.
     The all-error pairings of every page are collected (PageRun.all_error)."""
+    from mcts_arena.runner.pool import LocalPoolBackend
+
     all_error: tuple[tuple[str, int], ...] = ()
-    for page, _dirs, _secs in record.pages:
-        ran = run_page(page, record.scale, record.out, workers=workers, backend=backend,
-                       progress=progress, echo=echo, allow_mixed_builds=allow_mixed_builds)
-        all_error += ran.all_error
-        if ran.interrupted:
-            return PageRun(interrupted=True, all_error=all_error, terminated=ran.terminated)
+    # one set of local workers for every experiment and tournament round of every page
+    with LocalPoolBackend(workers, keep_workers=True) as pool:
+        for page, _dirs, _secs in record.pages:
+            ran = run_page(page, record.scale, record.out, workers=workers,
+                           backend=backend or pool, progress=progress, echo=echo,
+                           allow_mixed_builds=allow_mixed_builds)
+            all_error += ran.all_error
+            if ran.interrupted:
+                return PageRun(interrupted=True, all_error=all_error, terminated=ran.terminated)
     return PageRun(all_error=all_error)
 
 

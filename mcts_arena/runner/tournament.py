@@ -417,6 +417,7 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
     in the store refuse it unless `allow_mixed_builds` (runner.experiment.check_builds)."""
     from mcts_arena.runner.experiment import all_error_message, has_results, run_experiment
     from mcts_arena.runner.plan import make_plan
+    from mcts_arena.runner.pool import LocalPoolBackend
     from mcts_arena.runner.preflight import start_each
     from mcts_arena.runner.writer import Writer
 
@@ -435,36 +436,38 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
         res = stored_results(store)
     printed = 0
     played = 0
-    while True:
-        st = state(spec, res)
-        if st.bracket is not None:
-            while printed < len(st.bracket.rounds):
-                echo(st.bracket.rounds[printed].render() + "\n")
-                printed += 1
-        if st.done:
+    # one set of workers for every round (a round of a small tournament takes seconds)
+    with LocalPoolBackend(workers, players=players, keep_workers=True) as pool:
+        while True:
+            st = state(spec, res)
             if st.bracket is not None:
-                echo(f"Winner: {st.bracket.winner}")
-                pl = paper_line(spec)
-                if pl:
-                    echo(pl)
-            else:
-                echo(render(st, with_header=False).rstrip())
-            return TournamentResult(st, False, played, directory)
-        exp = experiment(spec, st)
-        plan = make_plan(exp)
-        backend = backend_factory() if backend_factory else None
-        r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
-                           allow_mixed_builds=allow_mixed_builds,
-                           progress=progress, players=players)
-        played += r.played
-        with Store.open(directory) as store:
-            res = stored_results(store)
-        if r.halted:
-            return TournamentResult(state(spec, res), True, played, directory, r.terminated)
-        if r.all_error:     # replaying them would loop for ever
-            raise AllErrorGames(all_error_message(r.all_error))
-        if r.played == 0 and state(spec, res).needed == st.needed:
-            labels = pairings(spec, st)
-            raise UserError(f"tournament {spec.title}: games of "
-                            f"{', '.join(labels[p].label for p in st.needed)} could not be "
-                            f"stored; see 'arena report {directory}'")
+                while printed < len(st.bracket.rounds):
+                    echo(st.bracket.rounds[printed].render() + "\n")
+                    printed += 1
+            if st.done:
+                if st.bracket is not None:
+                    echo(f"Winner: {st.bracket.winner}")
+                    pl = paper_line(spec)
+                    if pl:
+                        echo(pl)
+                else:
+                    echo(render(st, with_header=False).rstrip())
+                return TournamentResult(st, False, played, directory)
+            exp = experiment(spec, st)
+            plan = make_plan(exp)
+            backend = backend_factory() if backend_factory else pool
+            r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
+                               allow_mixed_builds=allow_mixed_builds,
+                               progress=progress, players=players)
+            played += r.played
+            with Store.open(directory) as store:
+                res = stored_results(store)
+            if r.halted:
+                return TournamentResult(state(spec, res), True, played, directory, r.terminated)
+            if r.all_error:     # replaying them would loop for ever
+                raise AllErrorGames(all_error_message(r.all_error))
+            if r.played == 0 and state(spec, res).needed == st.needed:
+                labels = pairings(spec, st)
+                raise UserError(f"tournament {spec.title}: games of "
+                                f"{', '.join(labels[p].label for p in st.needed)} could not be "
+                                f"stored; see 'arena report {directory}'")

@@ -627,6 +627,7 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
     """Play (or resume) the tune: batches of SPSA steps or BO trials, then the confirmation;
     `echo` gets a line per batch. Returns when done or interrupted (Ctrl-C, SIGTERM)."""
     from mcts_arena.runner.experiment import all_error_message, run_experiment
+    from mcts_arena.runner.pool import LocalPoolBackend
     from mcts_arena.runner.writer import Writer
 
     directory = Path(directory)
@@ -637,29 +638,32 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
         store.set_meta(META_KEY, spec.settings.as_json())
     played = 0
     st = _read(directory, s)
-    while not st.done:
-        if not st.search_done and s.method == "bo":
-            with Writer.open(directory) as store:
-                _ask_next(s, st, store)
-            st = _read(directory, s)
-        wanted = pairings(s, st, make)
-        exp = _experiment(spec, [p for p, _ in wanted],
-                          s.confirm_sprt if st.search_done else None)
-        plan = _jobs(exp, wanted)
-        backend = backend_factory() if backend_factory else None
-        r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
-                           progress=False, players=players,
-                           allow_mixed_builds=allow_mixed_builds)
-        played += r.played
-        before, st = st, _read(directory, s)
-        if r.halted:
-            return TuneResult(st, True, played, directory, r.terminated)
-        if r.all_error:
-            raise AllErrorGames(all_error_message(r.all_error))
-        if r.played == 0 and _progress(before) == _progress(st):
-            raise UserError(f"tune {s.name}: no game could be stored; see 'arena report "
-                            f"{directory}'")
-        echo(progress_line(st))
+    # one set of workers for every batch (a batch is a few games: starting workers for each
+    # would cost more than some batches take)
+    with LocalPoolBackend(workers, players=players, keep_workers=True) as pool:
+        while not st.done:
+            if not st.search_done and s.method == "bo":
+                with Writer.open(directory) as store:
+                    _ask_next(s, st, store)
+                st = _read(directory, s)
+            wanted = pairings(s, st, make)
+            exp = _experiment(spec, [p for p, _ in wanted],
+                              s.confirm_sprt if st.search_done else None)
+            plan = _jobs(exp, wanted)
+            backend = backend_factory() if backend_factory else pool
+            r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
+                               progress=False, players=players,
+                               allow_mixed_builds=allow_mixed_builds)
+            played += r.played
+            before, st = st, _read(directory, s)
+            if r.halted:
+                return TuneResult(st, True, played, directory, r.terminated)
+            if r.all_error:
+                raise AllErrorGames(all_error_message(r.all_error))
+            if r.played == 0 and _progress(before) == _progress(st):
+                raise UserError(f"tune {s.name}: no game could be stored; see 'arena report "
+                                f"{directory}'")
+            echo(progress_line(st))
     return TuneResult(st, False, played, directory)
 
 
