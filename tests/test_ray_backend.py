@@ -2,8 +2,9 @@
 local pool, faults (a node killed, the driver killed and restarted, Ctrl-C, a task that raises),
 the build check on every node, quiet output, and one-line errors for bad input.
 
-One cluster serves the module (a head and a worker node, one CPU each); games are tictactoe with
-the fake players of tests/fakes.py (made importable on the nodes through PYTHONPATH), or the real
+One cluster serves the module: a head without CPUs, on which the first test finds no CPU to play
+on, then two worker nodes of one CPU each for the rest; games are tictactoe with the fake
+players of tests/fakes.py (made importable on the nodes through PYTHONPATH), or the real
 players with simulation budgets.
 """
 import importlib
@@ -75,20 +76,36 @@ def _add_node(cluster, **env):
 
 
 @pytest.fixture(scope="module")
-def ray_cluster():
+def ray_head():
+    """The module's cluster as it starts: a head node without CPUs."""
     pytest.importorskip("ray")
     from ray.cluster_utils import Cluster
 
     with pytest.MonkeyPatch.context() as mp:
         _node_env(mp)
         cluster = Cluster(initialize_head=True,
-                          head_node_args={"num_cpus": 1, "include_dashboard": False})
-    cluster.worker = _add_node(cluster)
+                          head_node_args={"num_cpus": 0, "include_dashboard": False})
     yield cluster
     import ray
 
     ray.shutdown()
     cluster.shutdown()
+
+
+@pytest.fixture(scope="module")
+def ray_cluster(ray_head):
+    """The module's cluster with two worker nodes of one CPU each joined."""
+    ray_head.workers = [_add_node(ray_head), _add_node(ray_head)]
+    return ray_head
+
+
+def test_cluster_without_cpus(tmp_path, ray_head):
+    """(First in the module: the worker nodes join the head after it.)"""
+    assert not ray_head.worker_nodes, "run before the tests that add the worker nodes"
+    address = ray_head.address
+    line = _bad(tmp_path, "--backend", "ray", "--ray-address", address, new=True)
+    assert line == f"arena: error: the Ray cluster at {address} has no CPUs to play " \
+                   "games on; start worker nodes with --num-cpus N"
 
 
 @pytest.fixture
@@ -389,17 +406,3 @@ def test_ray_not_installed(tmp_path, monkeypatch):
     assert _bad(tmp_path, "--backend", "ray", new=True) == \
         "arena: error: the Ray backend needs Ray: pip install 'mcts_arena[ray]'"
 
-
-def test_cluster_without_cpus(tmp_path):
-    pytest.importorskip("ray")
-    from ray.cluster_utils import Cluster
-
-    empty = Cluster(initialize_head=True, head_node_args={"num_cpus": 0,
-                                                         "include_dashboard": False})
-    address = empty.address
-    try:
-        line = _bad(tmp_path, "--backend", "ray", "--ray-address", address, new=True)
-    finally:
-        empty.shutdown()
-    assert line == f"arena: error: the Ray cluster at {address} has no CPUs to play " \
-                   "games on; start worker nodes with --num-cpus N"
