@@ -1,7 +1,9 @@
 """Helpers the tests share (not tests themselves): the environment of an `arena` subprocess
 with the fake players, counting stored games, hashing a directory tree, playing an experiment
-into a directory, waiting for a condition, a GameRecord to store; GNU Backgammon's command and the mark of the tests that need it;
-GTP engines (tests/data/external/fake_gtp.py) and one-game jobs for the external players."""
+into a directory, waiting for a condition, a GameRecord to store, a report whose pictures are
+named but not drawn; GNU Backgammon's command and the mark of the tests that need it; GTP
+engines (tests/data/external/fake_gtp.py) and one-game jobs for the external players."""
+import dataclasses
 import hashlib
 import importlib
 import importlib.util
@@ -35,6 +37,23 @@ GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 needs_gnubg = pytest.mark.skipif(GNUBG is None and not os.environ.get("CI"),
                                  reason="GNU Backgammon is not installed (make test installs "
                                  "it with apt when run as root)")
+
+
+def pictures_named_not_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on, `arena report` names its pictures and creates their files, empty, without
+    drawing them: for tests of what a report says, where drawing (tests/test_figures.py)
+    would be most of the time."""
+    from mcts_arena.report import plots
+
+    def touch(path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+        return path
+
+    every = plots.pictures
+    monkeypatch.setattr(plots, "pictures", lambda rep, dpi=100: [
+        dataclasses.replace(p, draw=touch) for p in every(rep, dpi)])
 
 
 def record(gid="e/p1/0/0", pair=0, swap=0, winner=0, reason="normal", error=None):

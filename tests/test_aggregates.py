@@ -4,7 +4,6 @@ before them (tests/data/store_v2, with that build's report outputs) reads and re
 read-only and once a writer has migrated it; a failed migration changes nothing; aggregates
 that disagree with the games are named in one line and `arena recount` mends them."""
 import csv
-import dataclasses
 import io
 import json
 import math
@@ -14,13 +13,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import pictures_named_not_drawn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcts_arena import results
 from mcts_arena.cli import cli
 from mcts_arena.errors import StoreWriteError
-from mcts_arena.report import plots
 from mcts_arena.results import aggregates
 from mcts_arena.results.store import SCHEMA_VERSION, Store
 from mcts_arena.runner import writer as writer_mod
@@ -110,20 +109,11 @@ def _copy_v2(tmp_path) -> Path:
     return tmp_path
 
 
-def _touch(path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.touch()
-    return path
-
-
 def _reports(tmp_path, monkeypatch) -> dict[str, str]:
     """Each format's output over both stores. The pictures are named, not drawn: the outputs
     list them, but drawing them (tests/test_figures.py) was most of this test's time."""
     monkeypatch.chdir(tmp_path)
-    every = plots.pictures
-    monkeypatch.setattr(plots, "pictures", lambda rep, dpi=100: [
-        dataclasses.replace(p, draw=_touch) for p in every(rep, dpi)])
+    pictures_named_not_drawn(monkeypatch)
     out = {}
     for fmt in FORMATS:
         r = CliRunner().invoke(cli, ["report", "kalah-v2", "bt-v2", "--format", fmt, "--out",
