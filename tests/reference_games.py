@@ -295,9 +295,10 @@ class Gomoku:
         return False
 
     def over(self, pos):
-        cells, _, n, exact = pos
-        return (None not in cells or self.has_five(cells, n, "x", exact)
-                or self.has_five(cells, n, "o", exact))
+        # only the side that just moved can have made five: a position where the side to move
+        # had five is over already, and play never gets past it
+        cells, side, n, exact = pos
+        return None not in cells or self.has_five(cells, n, "o" if side == "x" else "x", exact)
 
     def moves(self, pos):
         cells, side, n, exact = pos
