@@ -4,8 +4,6 @@ import math
 
 import numpy as np
 import pytest
-from scipy import optimize
-from scipy.stats import binomtest, norm
 
 from mcts_arena import stats as st
 
@@ -75,6 +73,8 @@ def test_wald_clipped_to_unit_interval():
     "k,n", [(0, 1), (1, 1), (0, 10), (10, 10), (3, 10), (7, 13), (500, 1000), (1, 2)]
 )
 def test_wilson_matches_scipy(k, n):
+    from scipy.stats import binomtest
+
     ref = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
     low, high = st.wilson_interval(k, n, z=st.Z95)
     assert low == pytest.approx(ref.low, abs=1e-12)
@@ -157,6 +157,8 @@ def test_elo_error_shrinks_with_games_and_draws():
 
 @pytest.mark.parametrize("w,l", [(136, 96), (10, 10), (0, 5), (5, 0), (1, 0), (300, 250)])
 def test_los_is_normal_cdf(w, l):
+    from scipy.stats import norm
+
     assert st.los(w, l) == pytest.approx(norm.cdf((w - l) / math.sqrt(w + l)))
 
 
@@ -231,6 +233,8 @@ def test_sprt_invalid_elos_and_model():
 
 def _reference_llr(counts, scores, constraint0, constraint1):
     """Independent check: maximise the multinomial log-likelihood under each constraint (SLSQP)."""
+    from scipy import optimize  # here, not at the top: the suite's other workers skip it
+
     counts = np.array([c if c > 0 else 1e-3 for c in counts], float)
     scores = np.asarray(scores, float)
 
@@ -444,4 +448,6 @@ def test_bradley_terry_trivial():
 
 
 def test_z95_is_scipys_quantile_to_the_last_bit():
+    from scipy.stats import norm
+
     assert st.Z95 == float(norm.ppf(0.975))
