@@ -52,8 +52,8 @@ def pictures_named_not_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
         return path
 
     every = plots.pictures
-    monkeypatch.setattr(plots, "pictures", lambda rep, dpi=100: [
-        dataclasses.replace(p, draw=touch) for p in every(rep, dpi)])
+    monkeypatch.setattr(plots, "pictures", lambda *args, **kw: [
+        dataclasses.replace(p, draw=touch) for p in every(*args, **kw)])
 
 
 def record(gid="e/p1/0/0", pair=0, swap=0, winner=0, reason="normal", error=None):

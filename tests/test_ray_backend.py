@@ -95,7 +95,8 @@ def ray_head():
 @pytest.fixture(scope="module")
 def ray_cluster(ray_head):
     """The module's cluster with two worker nodes of one CPU each joined."""
-    ray_head.workers = [_add_node(ray_head), _add_node(ray_head)]
+    _add_node(ray_head)
+    _add_node(ray_head)
     return ray_head
 
 
