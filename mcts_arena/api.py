@@ -22,8 +22,8 @@ changes the games (budget, seed, openings, players) is refused as `arena run` re
 with the line `arena` would print, in the API's words (`new=True`, not `--new`).
 
 A script that calls the API must keep its calls under `if __name__ == "__main__":`: the
-workers are started by spawning a fresh Python, which imports the script that started them
-(Python's rule for multiprocessing), so unguarded calls would run again in every worker.
+workers start in a fresh Python (a fork server's, or spawned), which imports the script that
+started them (Python's rule for multiprocessing), so unguarded calls would run again there.
 """
 from __future__ import annotations
 

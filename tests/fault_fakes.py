@@ -60,3 +60,14 @@ def make(spec_or_text, game=None, seed=0, macros=None):
     if spec.name in ("Freeze", "Spin", "Nap"):
         return FaultPlayer(spec, seed)
     return base.FakePlayer(spec, seed)
+
+
+def orphan_of(pid_dir: str, driver: int) -> None:
+    """A worker's body for the parent-watch test: no parent-death signal (prctl is given an
+    option it does not know), only the watch on `driver`; writes its pid, then sleeps 60 s."""
+    from mcts_arena.runner import pool
+
+    pool.PR_SET_PDEATHSIG = 0
+    pool.die_with_parent(driver)
+    Path(pid_dir, str(os.getpid())).write_text("")
+    time.sleep(60)

@@ -219,6 +219,46 @@ def test_die_with_parent_fallback_watch(tmp_path):
         time.sleep(0.05)
 
 
+@pytest.mark.process
+def test_each_worker_starts_with_the_drivers_environment_of_that_moment(tmp_path, monkeypatch):
+    """A fork server started for an earlier run keeps the environment of its start; the workers
+    it forks later still see the driver's environment as it is when they start."""
+    exp = experiment("  - {player: 'Nap(d0)', opponent: Random}\n")
+    for k in range(2):
+        pids = tmp_path / f"pids{k}"
+        pids.mkdir()
+        monkeypatch.setenv("FAKE_PID_DIR", str(pids))
+        run_bounded(exp, tmp_path / f"r{k}", LocalPoolBackend(1, players=PROVIDER))
+        assert [f for f in pids.iterdir() if f.name.isdigit()], f"run {k}: no worker pid"
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_a_worker_without_the_parent_signal_ends_with_its_driver(tmp_path, method):
+    """The watch on the driver's sentinel alone ends a worker whose driver was killed, when a
+    fork server started it (its parent pid is the server's, not the driver's) as when spawn
+    did."""
+    code = textwrap.dedent(f"""
+        import multiprocessing as mp, os, sys, time
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        import fault_fakes
+        p = mp.get_context({method!r}).Process(target=fault_fakes.orphan_of,
+                                                args=({str(tmp_path)!r}, os.getpid()))
+        p.start()
+        while not [f for f in os.listdir({str(tmp_path)!r}) if f.isdigit()]:
+            time.sleep(0.01)
+        os._exit(0)
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=SAFETY_S)
+    assert r.returncode == 0 and r.stderr == ""
+    (worker,) = [int(f.name) for f in tmp_path.iterdir() if f.name.isdigit()]
+    deadline = time.monotonic() + ORPHAN_S
+    while not gone(worker):
+        assert time.monotonic() < deadline, "the worker outlived its driver"
+        time.sleep(0.05)
+
+
 # ---- all-error pairings --------------------------------------------------------------------
 CFG = ("name: a\ngame: breakthrough\nbudget: {sims: 10}\ngames: 2\nseed: 3\n"
        "matches:\n  - {player: 'Random(im0.5)', opponent: Random}\n")
