@@ -60,7 +60,7 @@ def test_leaf_after_is_the_position_after_the_move():
     position is left as it was."""
     rng = random.Random(12)
     seen = {}
-    for _ in range(120):
+    for _ in range(40):          # about 250,000 checks, 700 of them repetition draws
         s = games.new_state("loa")
         last = {}
         while not s.is_terminal() and s.ply < 400:
