@@ -142,16 +142,13 @@ def test_spsa_finds_the_optimum_of_a_noisy_response():
         s = _settings(batch=8)
         s = TuneSettings(**{**s.__dict__, "seed": seed})
         cache = {}
-
-        def pair(k, s=s, cache=cache, rng=rng, score=score):
-            if k not in cache:
-                st = tune_state.spsa_path(s, cache.get)[0][k]
+        while True:             # a batch's pairs, each won with its probability, in order
+            todo = [st for st in tune_state.spsa_path(s, cache.get)[0] if st.k not in cache]
+            if not todo:
+                break
+            for st in todo:
                 p = 0.5 + score(st.plus) - score(st.minus)
-                cache[k] = tuple(float(rng.random() < p) for _ in range(2))
-            return cache[k]
-
-        for k in range(s.steps):
-            pair(k)
+                cache[st.k] = tuple(float(rng.random() < p) for _ in range(2))
         _, path = tune_state.spsa_path(s, cache.get)
         found.append(tune_state.spsa_estimate(s, path).values["a"])
     assert sum(0.15 <= a <= 0.45 for a in found) >= 4, found
