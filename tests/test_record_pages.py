@@ -240,3 +240,50 @@ def test_an_appendix_b_page_says_how_many_bracket_winners_are_the_papers(tmp_pat
     assert f"**Brackets**: {int(ours == 'mcts_h_fet4')} of 1 finished brackets won by the " \
            f"paper's winner" in page
     assert "fetfet" not in page and "2 games per match at 20 sims/move" in page
+
+
+# ---- the basis of each matched effort ------------------------------------------------------
+def test_a_rates_file_entry_is_the_players_own_whatever_its_spelling():
+    from mcts_arena.report.record_model import _spec_key
+
+    assert _spec_key("MCTS(ege1.0)") == _spec_key("MCTS(ege1)")
+    assert _spec_key("MCTS(ipp,abp2,det0.5,im0.2)") == _spec_key("MCTS(ipp,det0.5,im0.2,abp2)")
+    assert _spec_key("αβ(efMS,tt=0)") == _spec_key("αβ(efMS, tt=0)")
+    assert _spec_key("MCTS(bl,im0.4)") != _spec_key("MCTS(bl,im0.6)")
+    assert _spec_key("αβ(efMS,tt=0)") != _spec_key("αβ(efMS,hh=0,tt=0)")
+    assert _spec_key("MCTS") != _spec_key("FlatMC")
+
+
+@pytest.mark.slow
+def test_a_page_names_the_players_whose_budgets_another_players_rate_set(tmp_path):
+    """A matched effort gives a player without a rate of its own the rate of the most specific
+    entry of its kind; the page names which, so no budget's basis is hidden."""
+    d = _store(tmp_path, "basis", """name: basis
+game: breakthrough
+budget: {effort: 0.002}
+games: 2
+seed: 3
+openings: start
+matches:
+  - {player: "MCTS(bl,im0.6)", opponent: "MCTS(bl)"}
+  - {player: "MCTS(bl,np,im0.6)", opponent: "MCTS(ipp)"}
+""")
+    _res, page = _page(tmp_path, [d], {"basis": 1.0})
+    line = next(ln for ln in page.splitlines() if ln.startswith("Budgets set by another"))
+    assert line.endswith(": MCTS(bl,im0.4)'s for MCTS(bl,im0.6), MCTS(bl,np,im0.6).")
+    assert page.count("Budgets set by another") == 1
+
+
+@pytest.mark.slow
+def test_a_page_whose_players_all_have_rates_of_their_own_names_none(tmp_path):
+    d = _store(tmp_path, "own", """name: own
+game: breakthrough
+budget: {effort: 0.002}
+games: 2
+seed: 3
+openings: start
+matches:
+  - {player: "MCTS(bl)", opponent: "MCTS(ipp)"}
+""")
+    _res, page = _page(tmp_path, [d], {"own": 1.0})
+    assert "Budgets set by another" not in page and "| MCTS(bl) vs MCTS(ipp) |" in page

@@ -167,6 +167,16 @@ def _left_out_lines(e: ExperimentModel) -> list[str]:
     return [" ".join(out), ""] if out else []
 
 
+def _rates_taken_lines(e: ExperimentModel) -> list[str]:
+    """Which players' matched efforts rest on another player's measured rate."""
+    if not e.rates_taken:
+        return []
+    said = "; ".join(f"{entry}'s for {', '.join(who)}" for entry, who in e.rates_taken)
+    return [f"Budgets set by another player's measured rate (the rates file has no entry of "
+            f"these players' own; each takes the most specific entry of its kind whose options, "
+            f"values aside, are all among its own): {said}.", ""]
+
+
 def _brackets_text(same: list[bool]) -> str:
     if not same:
         return ""
@@ -219,6 +229,7 @@ def _experiment_lines(e: ExperimentModel) -> list[str]:
         lines += [f"- builds of {r['player']} vs {r['opponent']}: "
                   f"{builds_text(r.get('builds') or {})}" for r in rows]
         lines.append("")
+    lines += _rates_taken_lines(e)
     lines += ["| pairing | budget per move (player; opponent) | counted | per game: win % "
               "[95% CI] | pairs LL-LD-WL/DD-WD-WW: score % [95% CI] | paper: win % | "
               "verdict (interval judged) | informative | power | stop |",

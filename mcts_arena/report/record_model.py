@@ -7,10 +7,12 @@ Read-only over the results stores (it goes through `build_report`, like `arena r
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from mcts_arena import stats
+from mcts_arena.players.notation import parts
 from mcts_arena.report.pairing_row import PairingRow
 from mcts_arena.report.tables import Sweep, build_report, strip_budget
 from mcts_arena.report.verdict import SIDES, VALUES, Verdict, judge
@@ -183,6 +185,9 @@ class ExperimentModel:
     forest: list[dict]              # the forest plot's points (figures.forest_plot)
     forest_image: str | None
     tournament: str | None
+    #: [(the rates-file entry, [players whose budgets it set])] for the players of a matched
+    #: effort without a rate of their own: each took the rate of the entry named
+    rates_taken: list[tuple[str, list[str]]]
 
 
 @dataclass(frozen=True)
@@ -378,6 +383,31 @@ class _Tally:
             self.counts["unjudged"][j.reason] += 1
 
 
+def _spec_key(text: str) -> tuple[str, frozenset]:
+    """A spec as its kind and set of options, numbers read as numbers (the rates file writes
+    `MCTS(ege1.0)` where a player is `MCTS(ege1)`, and orders options its own way)."""
+    head, tokens = parts(text)
+    opts = set()
+    for t in tokens:
+        m = re.fullmatch(r"([^\d=]*?)=?(-?\d*\.?\d+)", t)
+        opts.add((m.group(1), float(m.group(2))) if m else (t, None))
+    return head, frozenset(opts)
+
+
+def rates_taken(rows: list[PairingRow]) -> list[tuple[str, list[str]]]:
+    """[(rates entry, [players])]: the players of `rows` whose matched-effort budget came from
+    another player's rate (runner/effort.py's `rate_for`: the most specific entry of the
+    player's kind), by entry, in the order the rows first name them."""
+    taken: dict[str, list[str]] = {}
+    for row in rows:
+        for who, budget in ((row["player"], row.get("player_budget")),
+                            (row["opponent"], row.get("opponent_budget"))):
+            entry = (budget or {}).get("rate_of")
+            if entry and _spec_key(entry) != _spec_key(who) and who not in taken.get(entry, ()):
+                taken.setdefault(entry, []).append(who)
+    return list(taken.items())
+
+
 def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], command: str,
                scale: str = "") -> PageModel:
     """What the page of `page` says, as data: every row judged by `row_verdict`, the figures'
@@ -428,7 +458,7 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
         experiments.append(ExperimentModel(
             exp.info, secs, models, _pair_rule_models(exp.rows, secs), not_played, other,
             tables, forest, f"{page.id}-{name}-forest.png" if forest else None,
-            exp.tournament))
+            exp.tournament, rates_taken(exp.rows)))
     sweeps = []
     for claim in claims:
         sw, fig = claim["sweep"], claim["figure"]
