@@ -287,3 +287,22 @@ matches:
 """)
     _res, page = _page(tmp_path, [d], {"own": 1.0})
     assert "Budgets set by another" not in page and "| MCTS(bl) vs MCTS(ipp) |" in page
+
+
+@pytest.mark.slow
+def test_a_brackets_page_says_every_entrant_searches_at_one_rate(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("m.yaml").write_text("pages:\n  - {id: bb, title: \"Brackets\", tournaments: "
+                              "[{name: fet, game: kalah}]}\n")
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "m.yaml", "--scale", "0.0002",
+                                 "--tournament-games", "2", "--jobs", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    page = Path("docs/reproduction/bb.md").read_text()
+    assert ("Budgets: every entrant searches at one measured rate, MCTS(fet4)'s, so the "
+            "bracket compares its values at equal simulations a move") in page
+    assert "Budgets set by another" not in page
+    # every match of the bracket at the same simulations: MCTS(fet3), measured at a rate of
+    # its own, among them
+    rows = [ln for ln in page.splitlines() if ln.startswith("| MCTS(fet") and "sims/move" in ln]
+    assert any(ln.startswith("| MCTS(fet3) vs ") for ln in rows)
+    assert len({ln.split(" | ")[1].split(",")[0] for ln in rows}) == 1

@@ -6,6 +6,7 @@ from mcts_arena.cli import cli
 from mcts_arena.errors import UserError
 from mcts_arena.report.record_model import Ours, row_verdict
 from mcts_arena.report.verdict import Verdict, judge
+from mcts_arena.runner import config as cfg
 from mcts_arena.runner import effort, reproduce
 
 RATES = """rates:
@@ -27,6 +28,8 @@ MANIFEST = """pages:
   - {id: kal, title: "Tiny Kalah page", experiments: [tiny_kalah.yaml]}
   - {id: other, title: "Not played", experiments: [tiny_kalah.yaml]}
 """
+
+PLAYERS = cfg.players_provider()
 
 
 @pytest.fixture
@@ -101,6 +104,36 @@ def test_scaled_experiment_is_matched_effort_with_capped_games(setup):
     assert first.games == 6 and [p.games for p in sweep] == [2, 2, 2]
     assert first.player_budget.sims == 100 and first.opponent_budget.sims == 150
     assert reproduce.paper_seconds(exp) == pytest.approx(0.05)
+
+
+@pytest.mark.parametrize("name, game, ev", [
+    ("fet", "kalah", None), ("ege", "kalah", None), ("fet", "breakthrough", "efMS"),
+    ("ege", "breakthrough", "efMS"), ("det", "breakthrough", "efMS"),
+    ("fet", "breakthrough", "efLH"), ("ege", "breakthrough", "efLH")])
+def test_a_bracket_gives_every_entrant_the_rate_of_the_papers_winner(name, game, ev):
+    """On the shipped rates, an entrant measured for Tables 7-9 (Breakthrough's fet4, 3.4x
+    fet20's rate) would search more than its bracket's others by the per-player rule: every
+    entrant takes the paper's winner's rate instead."""
+    from mcts_arena.paper import load_paper_results
+
+    spec = reproduce.scaled_tournament(reproduce.TournamentEntry(name, game, ev),
+                                       reproduce.Scale(effort=0.1, games=10, sweep_games=10))
+    paper = next(t for t in load_paper_results().tournaments if t.id == spec.paper)
+    label, text = reproduce.reference_entrant(spec)
+    assert label == paper.winner
+    want = effort.resolve(PLAYERS.parse(text, game=game), 0.1, PLAYERS.parse)
+    assert len(spec.entrants) >= 13
+    assert all(spec.budgets[lab] == want for lab, _ in spec.entrants)
+    assert want.rate_of is not None and want.sims > 0
+
+
+def test_a_bracket_without_a_paper_winner_takes_its_first_entrants_rate():
+    import dataclasses
+
+    from mcts_arena.runner import tournament
+
+    spec = dataclasses.replace(tournament.resolve("fet", "breakthrough", "efMS"), paper=None)
+    assert reproduce.reference_entrant(spec) == spec.entrants[0]
 
 
 def test_manifest_mistakes_are_one_line(setup):

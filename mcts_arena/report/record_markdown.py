@@ -169,6 +169,10 @@ def _left_out_lines(e: ExperimentModel) -> list[str]:
 
 def _rates_taken_lines(e: ExperimentModel) -> list[str]:
     """Which players' matched efforts rest on another player's measured rate."""
+    if e.tournament and e.one_rate:
+        return [f"Budgets: every entrant searches at one measured rate, {e.one_rate}'s, so the "
+                f"bracket compares its values at equal simulations a move (the paper's "
+                f"brackets gave each entrant equal seconds).", ""]
     if not e.rates_taken:
         return []
     said = "; ".join(f"{entry}'s for {', '.join(who)}" for entry, who in e.rates_taken)

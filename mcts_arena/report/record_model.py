@@ -188,6 +188,9 @@ class ExperimentModel:
     #: [(the rates-file entry, [players whose budgets it set])] for the players of a matched
     #: effort without a rate of their own: each took the rate of the entry named
     rates_taken: list[tuple[str, list[str]]]
+    #: the one rates-file entry every budget of the experiment came from; None if several (or
+    #: none: budgets in seconds or simulations)
+    one_rate: str | None
 
 
 @dataclass(frozen=True)
@@ -408,6 +411,13 @@ def rates_taken(rows: list[PairingRow]) -> list[tuple[str, list[str]]]:
     return list(taken.items())
 
 
+def one_rate(rows: list[PairingRow]) -> str | None:
+    """The rates entry every side of `rows` took its matched effort from, if there is one."""
+    entries = {(b or {}).get("rate_of") for r in rows
+               for b in (r.get("player_budget"), r.get("opponent_budget"))}
+    return next(iter(entries)) if len(entries) == 1 else None
+
+
 def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], command: str,
                scale: str = "") -> PageModel:
     """What the page of `page` says, as data: every row judged by `row_verdict`, the figures'
@@ -458,7 +468,7 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
         experiments.append(ExperimentModel(
             exp.info, secs, models, _pair_rule_models(exp.rows, secs), not_played, other,
             tables, forest, f"{page.id}-{name}-forest.png" if forest else None,
-            exp.tournament, rates_taken(exp.rows)))
+            exp.tournament, rates_taken(exp.rows), one_rate(exp.rows)))
     sweeps = []
     for claim in claims:
         sw, fig = claim["sweep"], claim["figure"]

@@ -185,18 +185,40 @@ def scaled_experiment(path: Path, scale: Scale, players=None) -> cfg.Experiment:
                                games=min(exp.games, scale.games))
 
 
+def reference_entrant(spec) -> tuple[str, str]:
+    """(label, spec) of the entrant whose measured rate sets every entrant's budget in a
+    matched-effort bracket: the paper's winner where the paper printed the bracket, else the
+    first entrant.
+
+    Why one rate for all: only a few entrants of each bracket have a rate of their own (the
+    paper's winners and the players of Tables 7-9); by the per-player rule of
+    runner/effort.py those would search up to 3.4x the simulations of the rest (Breakthrough's
+    MCTS(ipp,fet4) at its own rate against the others at fet20's), and the bracket would rank
+    which entrants were measured, not its parameter's values. With one rate every entrant
+    searches the same simulations a move. The paper's brackets gave each entrant equal seconds
+    instead, which would need every entrant's own rate; the winner's is measured in all seven."""
+    from mcts_arena.paper import load_paper_results
+
+    paper = next((t for t in load_paper_results().tournaments if t.id == spec.paper), None)
+    for label, text in spec.entrants:
+        if paper is not None and label == paper.winner:
+            return label, text
+    return spec.entrants[0]
+
+
 def scaled_tournament(entry: TournamentEntry, scale: Scale, players=None):
-    """The paper's tuning tournament `entry` at `scale` (matched effort of 1 s x scale)."""
+    """The paper's tuning tournament `entry` at `scale`: a matched effort of 1 s x scale, the
+    same for every entrant, at the rate of `reference_entrant` (an entrant's own budget in its
+    spec is kept)."""
     from mcts_arena.runner import tournament
 
     spec = tournament.resolve(entry.name, entry.game, entry.eval)
     parse = (players or cfg.players_provider()).parse
     _check_effort(spec.budget.time or 1.0, scale, spec.name)
     secs = (spec.budget.time or 1.0) * scale.effort
-    budgets = {}
-    for label, text in spec.entrants:
-        own = spec.budgets.get(label)
-        budgets[label] = own or effort.resolve(parse(text, game=spec.game), secs, parse)
+    _label, text = reference_entrant(spec)
+    common = effort.resolve(parse(text, game=spec.game), secs, parse)
+    budgets = {label: spec.budgets.get(label) or common for label, _text in spec.entrants}
     games = max(2, scale.tournament_games - scale.tournament_games % 2)
     return dataclasses.replace(spec, budget=Budget(effort=secs), budgets=budgets,
                                games=min(spec.games, games))
