@@ -254,20 +254,19 @@ def test_a_rates_file_entry_is_the_players_own_whatever_its_spelling():
     assert _spec_key("MCTS") != _spec_key("FlatMC")
 
 
+def _effort_store(tmp_path, name: str, matches: list[tuple[str, str]]) -> Path:
+    """Two Breakthrough games a match at a tiny matched effort (each side's rate entry)."""
+    lines = "".join(f'  - {{player: "{a}", opponent: "{b}"}}\n' for a, b in matches)
+    return _store(tmp_path, name, f"name: {name}\ngame: breakthrough\nbudget: {{effort: 0.002}}\n"
+                                  f"games: 2\nseed: 3\nopenings: start\nmatches:\n{lines}")
+
+
 @pytest.mark.slow
 def test_a_page_names_the_players_whose_budgets_another_players_rate_set(tmp_path):
     """A matched effort gives a player without a rate of its own the rate of the most specific
     entry of its kind; the page names which, so no budget's basis is hidden."""
-    d = _store(tmp_path, "basis", """name: basis
-game: breakthrough
-budget: {effort: 0.002}
-games: 2
-seed: 3
-openings: start
-matches:
-  - {player: "MCTS(bl,im0.6)", opponent: "MCTS(bl)"}
-  - {player: "MCTS(bl,np,im0.6)", opponent: "MCTS(ipp)"}
-""")
+    d = _effort_store(tmp_path, "basis", [("MCTS(bl,im0.6)", "MCTS(bl)"),
+                                          ("MCTS(bl,np,im0.6)", "MCTS(ipp)")])
     _res, page = _page(tmp_path, [d], {"basis": 1.0})
     line = next(ln for ln in page.splitlines() if ln.startswith("Budgets set by another"))
     assert line.endswith(": MCTS(bl,im0.4)'s for MCTS(bl,im0.6), MCTS(bl,np,im0.6).")
@@ -276,15 +275,7 @@ matches:
 
 @pytest.mark.slow
 def test_a_page_whose_players_all_have_rates_of_their_own_names_none(tmp_path):
-    d = _store(tmp_path, "own", """name: own
-game: breakthrough
-budget: {effort: 0.002}
-games: 2
-seed: 3
-openings: start
-matches:
-  - {player: "MCTS(bl)", opponent: "MCTS(ipp)"}
-""")
+    d = _effort_store(tmp_path, "own", [("MCTS(bl)", "MCTS(ipp)")])
     _res, page = _page(tmp_path, [d], {"own": 1.0})
     assert "Budgets set by another" not in page and "| MCTS(bl) vs MCTS(ipp) |" in page
 
