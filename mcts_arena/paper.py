@@ -56,13 +56,11 @@ def _canon_token(token: str) -> str:
     return token
 
 
-def normalize_spec(spec: str) -> tuple[str, frozenset[str]]:
-    """Canonical, order-insensitive form of a player spec: ``(name, frozenset(options))``.
+def spec_key(spec: str) -> tuple[str, frozenset[str]]:
+    """A player spec read order-insensitively: ``(name, frozenset(options))``, case ignored,
+    numbers canonical (`MCTS(ege1.0)` is `MCTS(ege1)`), options unordered; every option kept.
 
-    Read with the player notation's reader (players/notation.py), then compared loosely, as the
-    paper writes its players: case ignored, numbers canonical, options unordered.
-
-    >>> normalize_spec("MCTS(im0.40, bl)") == normalize_spec("mcts(bl,im0.4)")
+    >>> spec_key("MCTS(ipp,abp2,im0.20)") == spec_key("mcts(ipp, im0.2, abp2)")
     True
     """
     text = re.sub(r"\s+", "", spec)
@@ -71,8 +69,20 @@ def normalize_spec(spec: str) -> tuple[str, frozenset[str]]:
             or text.count("(") > 1 or (text.count("(") == 1 and not text.endswith(")")):
         raise ValueError(f"cannot read player spec {spec!r}: expected NAME or NAME(opt,opt,...)")
     name = name.casefold()
-    name = _PLAYER_ALIASES.get(name, name)
-    opts = {_canon_token(t) for t in tokens}
+    return _PLAYER_ALIASES.get(name, name), frozenset(_canon_token(t) for t in tokens)
+
+
+def normalize_spec(spec: str) -> tuple[str, frozenset[str]]:
+    """Canonical, order-insensitive form of a player spec: ``(name, frozenset(options))``.
+
+    `spec_key`, then compared loosely, as the paper writes its players: an evaluation its macro
+    implies dropped, and the paper's αβ (no table, no history) the same as `αβ(...,tt=0,hh=0)`.
+
+    >>> normalize_spec("MCTS(im0.40, bl)") == normalize_spec("mcts(bl,im0.4)")
+    True
+    """
+    name, key = spec_key(spec)
+    opts = set(key)
     for macro, ev in MACRO_EVAL.items():
         if macro in opts:
             opts.discard(ev)

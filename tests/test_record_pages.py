@@ -244,14 +244,15 @@ def test_an_appendix_b_page_says_how_many_bracket_winners_are_the_papers(tmp_pat
 
 # ---- the basis of each matched effort ------------------------------------------------------
 def test_a_rates_file_entry_is_the_players_own_whatever_its_spelling():
-    from mcts_arena.report.record_model import _spec_key
+    from mcts_arena.paper import spec_key
 
-    assert _spec_key("MCTS(ege1.0)") == _spec_key("MCTS(ege1)")
-    assert _spec_key("MCTS(ipp,abp2,det0.5,im0.2)") == _spec_key("MCTS(ipp,det0.5,im0.2,abp2)")
-    assert _spec_key("αβ(efMS,tt=0)") == _spec_key("αβ(efMS, tt=0)")
-    assert _spec_key("MCTS(bl,im0.4)") != _spec_key("MCTS(bl,im0.6)")
-    assert _spec_key("αβ(efMS,tt=0)") != _spec_key("αβ(efMS,hh=0,tt=0)")
-    assert _spec_key("MCTS") != _spec_key("FlatMC")
+    assert spec_key("MCTS(ege1.0)") == spec_key("MCTS(ege1)")
+    assert spec_key("MCTS(ipp,abp2,det0.5,im0.2)") == spec_key("MCTS(ipp,det0.5,im0.2,abp2)")
+    assert spec_key("αβ(efMS,tt=0)") == spec_key("αβ(efMS, tt=0)")
+    assert spec_key("MCTS(bl,im0.4)") != spec_key("MCTS(bl,im0.6)")
+    assert spec_key("αβ(efMS,tt=0)") != spec_key("αβ(efMS,hh=0,tt=0)")
+    assert spec_key("αβ(efMS,tt=0)") != spec_key("αβ(efMS)")
+    assert spec_key("MCTS") != spec_key("FlatMC")
 
 
 def _effort_store(tmp_path, name: str, matches: list[tuple[str, str]]) -> Path:

@@ -7,12 +7,11 @@ Read-only over the results stores (it goes through `build_report`, like `arena r
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from mcts_arena import stats
-from mcts_arena.players.notation import parts
+from mcts_arena.paper import spec_key
 from mcts_arena.report.pairing_row import PairingRow
 from mcts_arena.report.tables import Sweep, build_report, strip_budget
 from mcts_arena.report.verdict import SIDES, VALUES, Verdict, judge
@@ -386,17 +385,6 @@ class _Tally:
             self.counts["unjudged"][j.reason] += 1
 
 
-def _spec_key(text: str) -> tuple[str, frozenset]:
-    """A spec as its kind and set of options, numbers read as numbers (the rates file writes
-    `MCTS(ege1.0)` where a player is `MCTS(ege1)`, and orders options its own way)."""
-    head, tokens = parts(text)
-    opts = set()
-    for t in tokens:
-        m = re.fullmatch(r"([^\d=]*?)=?(-?\d*\.?\d+)", t)
-        opts.add((m.group(1), float(m.group(2))) if m else (t, None))
-    return head, frozenset(opts)
-
-
 def rates_taken(rows: list[PairingRow]) -> list[tuple[str, list[str]]]:
     """[(rates entry, [players])]: the players of `rows` whose matched-effort budget came from
     another player's rate (runner/effort.py's `rate_for`: the most specific entry of the
@@ -406,7 +394,7 @@ def rates_taken(rows: list[PairingRow]) -> list[tuple[str, list[str]]]:
         for who, budget in ((row["player"], row.get("player_budget")),
                             (row["opponent"], row.get("opponent_budget"))):
             entry = (budget or {}).get("rate_of")
-            if entry and _spec_key(entry) != _spec_key(who) and who not in taken.get(entry, ()):
+            if entry and spec_key(entry) != spec_key(who) and who not in taken.get(entry, ()):
                 taken.setdefault(entry, []).append(who)
     return list(taken.items())
 
