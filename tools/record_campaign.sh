@@ -13,6 +13,11 @@
 #   (benchmarks/loa_rates.py, 10 whole games a player at 0.1 s a move).
 # play: the headline page at the paper's own effort, then the 0.1 pages replayed on the one
 #   rates table, each page published to docs/reproduction/data as it finishes.
+# save NAME...: before this machine goes (a session ending on a machine that will not be there
+#   next time), the named stores of results/reproduction as they stand, to
+#   docs/reproduction/data/playing (committed: tools/record_checkpoint.py);
+# restore: on the next machine, before `play`, a store for every saved file whose store is
+#   missing; `play` then goes on from the next game, as if it had never stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -39,5 +44,12 @@ case "${1:-}" in
         --replace-record --publish docs/reproduction/data
     done
     ;;
-  *) echo "usage: $0 rates|play" >&2; exit 2 ;;
+  save)
+    shift
+    $PY tools/record_checkpoint.py save docs/reproduction/data/playing "$@"
+    ;;
+  restore)
+    $PY tools/record_checkpoint.py restore docs/reproduction/data/playing
+    ;;
+  *) echo "usage: $0 rates|play|save NAME...|restore" >&2; exit 2 ;;
 esac
