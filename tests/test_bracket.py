@@ -1,33 +1,16 @@
 """Bracket rule and printout: hand-made cases and every Appendix B bracket of the paper."""
 
-import re
-
 import pytest
 
 from mcts_arena.paper import load_paper_results
+from mcts_arena.results import bracket
 from mcts_arena.results.bracket import Bracket, pair_round
-
-LINE = re.compile(r"^winner (\S+) \((\d+)\) vs\. loser (\S+) \((\d+)\)$")
-BYE = re.compile(r"^(\S+) gets a by$")
 
 
 def parse_printed(text):
     """Rounds of a printed bracket: list of (matches [(winner, w, loser, l)], bye), and the winner."""
-    rounds, winner = [], None
-    for block in text.strip("\n").split("\n\n"):
-        lines = block.splitlines()
-        if lines[0].startswith("Winner: "):
-            winner = lines[0][len("Winner: ") :]
-            continue
-        assert re.fullmatch(r"round \d+", lines[0]), lines[0]
-        matches, bye = [], None
-        for line in lines[1:]:
-            if m := LINE.match(line):
-                matches.append((m[1], int(m[2]), m[3], int(m[4])))
-            else:
-                bye = BYE.match(line)[1]
-        rounds.append((matches, bye))
-    return rounds, winner
+    rounds, winner = bracket.parse_printed(text)
+    return [([(m.a, m.wins_a, m.b, m.wins_b) for m in r.matches], r.bye) for r in rounds], winner
 
 
 @pytest.mark.parametrize(
@@ -218,3 +201,30 @@ def test_record_errors():
         b.advance()
     with pytest.raises(ValueError, match="the bracket is finished"):
         b.record("a", "c", 1, 0)
+
+
+def test_a_rendered_bracket_reads_back_as_played():
+    """parse_printed reads render()'s layout: every match with its winner first, the byes, the
+    winner; a running bracket reads back its decided matches and no winner."""
+    import random
+
+    rng = random.Random(3)
+    b = Bracket([f"e{i}" for i in range(11)])
+    played = []
+    while not b.done:
+        for a, c in b.pending_matches():
+            wa, wc = rng.randrange(20), rng.randrange(20)
+            b.record(a, c, wa, wc)
+            played.append((b.round_number, *((a, wa, c, wc) if wa >= wc else (c, wc, a, wa))))
+        if b.round_number == 2 and len(played) == 5 + 3:
+            rounds, winner = bracket.parse_printed(b.render())
+            assert winner is None and len(rounds) == 2
+        b.advance()
+    rounds, winner = bracket.parse_printed(b.render())
+    assert winner == b.winner
+    assert [(r.number, m.a, m.wins_a, m.b, m.wins_b) for r in rounds for m in r.matches] == played
+    assert [r.bye for r in rounds] == [r.bye for r in b.rounds]
+    with pytest.raises(ValueError, match="round 1: not a match or a bye: 'a beat b'"):
+        bracket.parse_printed("round 1\na beat b\n")
+    with pytest.raises(ValueError, match="not a round of a printed bracket"):
+        bracket.parse_printed("rnd 1\n")

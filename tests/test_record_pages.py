@@ -242,6 +242,41 @@ def test_an_appendix_b_page_says_how_many_bracket_winners_are_the_papers(tmp_pat
     assert "fetfet" not in page and "2 games per match at 20 sims/move" in page
 
 
+@pytest.mark.slow
+def test_an_appendix_b_bracket_sets_each_match_the_paper_played_too_beside_the_papers(tmp_path):
+    """A bracket was judged by its winner alone: whether its matches agree with the paper's,
+    match by match, took reading two brackets side by side."""
+    import re
+
+    out = tmp_path / "results" / "fet"
+    r = CliRunner().invoke(cli, ["tournament", "fet", "--game", "kalah", "--games", "4",
+                                 "--sims", "20", "--jobs", "1", "--quiet", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    _res, page = _page(tmp_path, [out], {})
+    ours, winner = {}, {}       # from our printed bracket, by the pair: wins, the winner
+    for w, wn, lo, ln in re.findall(r"^winner (\S+) \((\d+)\) vs\. loser (\S+) \((\d+)\)$",
+                                    page, re.M):
+        ours[frozenset((w, lo))] = {w: int(wn), lo: int(ln)}
+        winner[frozenset((w, lo))] = w
+    rows = re.findall(r"^\| (\d) \| (\S+) vs (\S+) \| (\d+)-(\d+) \| [^|]+ \| (\d+)-(\d+) \| "
+                      r"([^|]+) \| (yes|no) \| ([^|]+) \|$", page, re.M)
+    # round 1 pairs the same entrants in both brackets: its six matches at least
+    assert 6 <= len(rows) <= 12
+    assert f"Matches the paper's bracket played too: {len(rows)} of our 12." in page
+    paper = {("mcts_h_fet0", "mcts_h_fet1000"): (368, 61), ("mcts_h_fet4", "mcts_h_fet20"):
+             (429, 44), ("mcts_h_fet4", "mcts_h_fet3"): (139, 110)}
+    for _round, w, lo, pw, pl, ow, ol, share, same, verdict in rows:
+        mine = ours[frozenset((w, lo))]
+        assert (int(ow), int(ol)) == (mine[w], mine[lo])
+        assert same == ("yes" if winner[frozenset((w, lo))] == w else "no")
+        if (w, lo) in paper:
+            assert (int(pw), int(pl)) == paper[(w, lo)]
+        assert (share.strip() == "—") == (int(ow) + int(ol) == 0)
+        assert verdict.strip() == "—" or verdict.startswith("side ")
+    row = next(x for x in rows if x[1:3] == ("mcts_h_fet0", "mcts_h_fet1000"))
+    assert row[0] == "1" and "| 368-61 | 85.8 [82.5, 89.1] |" in page
+
+
 # ---- the basis of each matched effort ------------------------------------------------------
 def test_a_rates_file_entry_is_the_players_own_whatever_its_spelling():
     from mcts_arena.paper import spec_key

@@ -249,7 +249,35 @@ def _experiment_lines(e: ExperimentModel) -> list[str]:
         lines += [f"![forest plot: {name}]({e.forest_image})", ""]
     if e.tournament:
         lines += ["```", e.tournament.rstrip(), "```", ""]
+    lines += _paper_match_lines(e)
     return lines
+
+
+def _paper_match_lines(e: ExperimentModel) -> list[str]:
+    """The bracket's matches that the paper's bracket played too, each beside the paper's."""
+    ms = e.paper_matches
+    if not ms:
+        return []
+    played = sum(1 for r in e.rows if r.row["games"])
+    judged = [m for m in ms if m.verdict is not None]
+    inside = sum(m.verdict.value == "inside" for m in judged)
+    lines = [f"Matches the paper's bracket played too: {len(ms)} of our {played}. The paper's "
+             f"winner of the match won ours in {sum(m.same_winner for m in ms)}; the paper's "
+             f"share of the match's wins lies inside our 95% interval in {inside} of "
+             f"{len(judged)}. A match's wins are its bracket's unit, as both brackets print "
+             f"them (decisive results only).", "",
+             "| our round | the paper's winner vs loser | paper: wins | paper: share % [95% CI] "
+             "| ours: wins | ours: share % [95% CI] | same winner | verdict (the paper's share) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for m in ms:
+        share = "—" if m.ours is None else f"{m.ours[0]:.1f} [{m.ours[1]:.1f}, {m.ours[2]:.1f}]"
+        plo, phi = m.paper_interval
+        lines.append(f"| {m.round} | {m.winner} vs {m.loser} | {m.paper_wins[0]}-"
+                     f"{m.paper_wins[1]} | {m.paper_pct:.1f} [{plo:.1f}, {phi:.1f}] | "
+                     f"{m.our_wins[0]}-{m.our_wins[1]} | {share} | "
+                     f"{'yes' if m.same_winner else 'no'} | "
+                     f"{m.verdict.text if m.verdict else '—'} |")
+    return lines + [""]
 
 
 def _sweep_lines(s: SweepModel) -> list[str]:

@@ -7,7 +7,7 @@ Read-only over the results stores (it goes through `build_report`, like `arena r
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mcts_arena import stats
@@ -169,6 +169,37 @@ class PairRuleModel:
 
 
 @dataclass(frozen=True)
+class PaperMatch:
+    """A match of our bracket that the paper's printed bracket also played, from the side of
+    the paper's winner of it. Wins are the bracket's own unit (games; pairs won under a pair
+    rule), as both brackets print them."""
+
+    round: int                      # our round it was played in
+    winner: str                     # the paper's winner of the match (entrant label)
+    loser: str
+    paper_wins: tuple[int, int]     # (winner's, loser's) in the paper's bracket
+    our_wins: tuple[int, int]       # the same entrants' wins in ours
+    #: the paper winner's share of the wins in ours and its 95% interval (percent; the
+    #: record's interval: Wilson below 100, Wald from 100), None without a decisive result
+    ours: tuple[float, float, float] | None
+    verdict: Verdict | None         # our interval against the paper's share
+    same_winner: bool               # the paper's winner won ours too (a tie: by our tie rule)
+
+    @property
+    def paper_pct(self) -> float:
+        """The paper winner's share of the match's wins in the paper (percent)."""
+        w, lo = self.paper_wins
+        return 100.0 * w / (w + lo) if w + lo else 50.0
+
+    @property
+    def paper_interval(self) -> tuple[float, float]:
+        """The 95% interval of the paper's share, by the record's rule (percent): how sure the
+        paper's own match was."""
+        low, high = stats.interval(self.paper_wins[0], 0, self.paper_wins[1])
+        return 100.0 * low, 100.0 * high
+
+
+@dataclass(frozen=True)
 class ExperimentModel:
     """An experiment's part of a page."""
 
@@ -190,6 +221,8 @@ class ExperimentModel:
     #: the one rates-file entry every budget of the experiment came from; None if several (or
     #: none: budgets in seconds or simulations)
     one_rate: str | None
+    #: a bracket of the paper's: its matches the paper's bracket played too
+    paper_matches: list[PaperMatch] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -328,6 +361,37 @@ def _pair_rule_models(rows: list[PairingRow], secs: float | None) -> list[PairRu
     return out
 
 
+def paper_matches(st) -> list[PaperMatch]:
+    """The matches of a bracket of the paper's tournaments (finished or running) that the
+    paper's printed bracket played too, in our order; [] for anything else."""
+    from mcts_arena.paper import load_paper_results
+    from mcts_arena.results.bracket import parse_printed
+
+    if st is None or st.bracket is None or not st.spec.paper:
+        return []
+    printed, _winner = parse_printed(load_paper_results().tournament(st.spec.paper).bracket)
+    theirs = {frozenset((m.a, m.b)): m for r in printed for m in r.matches}
+    rounds = list(st.bracket.rounds)
+    if st.bracket.current_round is not None:
+        rounds.append(st.bracket.current_round)
+    out = []
+    for r in rounds:
+        for m in r.matches:
+            p = theirs.get(frozenset((m.a, m.b)))
+            if p is None or not m.recorded:
+                continue
+            wins = {m.a: m.wins_a, m.b: m.wins_b}
+            w, lo = wins[p.a], wins[p.b]
+            pm = PaperMatch(r.number, p.a, p.b, (p.wins_a, p.wins_b), (w, lo), None, None,
+                            m.winner == p.a)
+            if w + lo:
+                low, high = stats.interval(w, 0, lo)
+                ours = (100.0 * w / (w + lo), 100.0 * low, 100.0 * high)
+                pm = replace(pm, ours=ours, verdict=judge(ours[1], ours[2], pm.paper_pct))
+            out.append(pm)
+    return out
+
+
 def _bracket_winner(st) -> bool | None:
     """For a finished elimination bracket of one of the paper's tournaments: is our winner the
     paper's? None for anything else (no verdict is given to a bracket's matches)."""
@@ -456,7 +520,8 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
         experiments.append(ExperimentModel(
             exp.info, secs, models, _pair_rule_models(exp.rows, secs), not_played, other,
             tables, forest, f"{page.id}-{name}-forest.png" if forest else None,
-            exp.tournament, rates_taken(exp.rows), one_rate(exp.rows)))
+            exp.tournament, rates_taken(exp.rows), one_rate(exp.rows),
+            paper_matches(exp.tournament_state)))
     sweeps = []
     for claim in claims:
         sw, fig = claim["sweep"], claim["figure"]

@@ -16,8 +16,10 @@ table is compared with the paper's 1 s numbers only. A row without a verdict say
 games" (nothing counted yet: no percentage is shown) or "no paper row" (the paper publishes no
 number for this pairing at this budget).
 
-A tournament's matches get no verdict: the paper prints only its brackets, and the page shows
-ours beside the paper's winner.
+A tournament's matches are not counted in a page's verdicts: a bracket is judged by its winner
+against the paper's. Each match the paper's printed bracket played too is listed under ours
+beside the paper's count, with the paper winner's share judged against our interval (side and
+value, by the same rule), so a reader sees which of the two brackets' differences are noise.
 
 Kalah rows are scored by the paper's pair rule (a pair of games on one board with seats
 swapped; decisive pairs only), as the paper scores them; the page states the unit and shows

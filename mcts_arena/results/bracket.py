@@ -22,15 +22,19 @@ games and ``record``\\ s them (they are added to the match). Or pass ``playoff=c
 ``advance()`` calls ``callback(a, b) -> (wins_a, wins_b)`` itself.
 
 ``render()`` prints the paper's layout (``round 1`` / ``winner X (wins) vs. loser Y (wins)`` /
-``Z gets a by`` / blank line / ... / ``Winner: W``), the paper's spelling "by" included.
+``Z gets a by`` / blank line / ... / ``Winner: W``), the paper's spelling "by" included;
+``parse_printed()`` reads that layout back (the paper's brackets, to set ours beside them).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 TIE_RULES = ("first", "playoff")
+_MATCH_LINE = re.compile(r"winner (\S+) \((\d+)\) vs\. loser (\S+) \((\d+)\)")
+_BYE_LINE = re.compile(r"(\S+) gets a by")
 
 PlayoffFn = Callable[[str, str], tuple[int, int]]
 
@@ -246,3 +250,29 @@ class Bracket:
         else:
             blocks.append(f"Winner: {self.winner}")
         return "\n\n".join(blocks) + "\n"
+
+
+def parse_printed(text: str) -> tuple[list[Round], str | None]:
+    """The rounds of a bracket printed in the paper's layout (``render()``'s), and its winner
+    (None while it runs). A match reads as printed, its winner first: ``a`` is the winner (the
+    order the pair stood in is not printed). A line of another shape is a ValueError."""
+    rounds: list[Round] = []
+    winner = None
+    for block in text.strip("\n").split("\n\n"):
+        lines = block.strip("\n").splitlines()
+        if len(lines) == 1 and lines[0].startswith("Winner: "):
+            winner = lines[0][len("Winner: "):].strip()
+            continue
+        head = re.fullmatch(r"round (\d+)", lines[0].strip())
+        if head is None:
+            raise ValueError(f"not a round of a printed bracket: {lines[0]!r}")
+        rnd = Round(int(head[1]))
+        for line in lines[1:]:
+            if m := _MATCH_LINE.fullmatch(line.strip()):
+                rnd.matches.append(Match(m[1], m[3], int(m[2]), int(m[4]), recorded=True))
+            elif b := _BYE_LINE.fullmatch(line.strip()):
+                rnd.bye = b[1]
+            else:
+                raise ValueError(f"round {rnd.number}: not a match or a bye: {line!r}")
+        rounds.append(rnd)
+    return rounds, winner
