@@ -32,10 +32,9 @@ def env() -> dict:
     return e
 
 
-def tournament(cwd: Path, out: str, **kw) -> subprocess.CompletedProcess | subprocess.Popen:
+def tournament(cwd: Path, out: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "mcts_arena", *ARGS, "--out", out]
-    return subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True,
-                          timeout=300, **kw)
+    return subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True, timeout=300)
 
 
 def games_of(path: Path) -> list[tuple]:
@@ -99,3 +98,13 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert len(err) == 4 and all(line.startswith("record_checkpoint: ") for line in err)
     assert "nothing-here: holds no results store" in err[0]
     assert "x.jsonl.gz: not a published games file" in err[3]
+
+
+def test_a_damaged_store_is_one_line_and_exit_2_and_writes_nothing(tmp_path, capsys):
+    (tmp_path / "results" / "broken").mkdir(parents=True)
+    (tmp_path / "results" / "broken" / "arena.sqlite").write_bytes(b"not a database" * 100)
+    assert checkpoint.main(["save", str(tmp_path / "out"), "--results",
+                            str(tmp_path / "results"), "broken"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("record_checkpoint: ")
+    assert not list((tmp_path / "out").glob("*.jsonl.gz"))

@@ -24,7 +24,7 @@ from pathlib import Path
 from mcts_arena.errors import UserError
 from mcts_arena.results import archive
 from mcts_arena.results.store import DB_NAME
-from mcts_arena.runner.restore import restore
+from mcts_arena.runner.restore import restore_all
 
 
 def save(folder: Path, results: Path, names: list[str]) -> list[str]:
@@ -53,22 +53,16 @@ def save(folder: Path, results: Path, names: list[str]) -> list[str]:
 
 
 def restore_missing(folder: Path, results: Path) -> list[str]:
-    """A store in `results` for every file of `folder` whose store is not there."""
-    if not folder.is_dir():
-        raise UserError(f"{folder}: no such folder of saved runs")
-    files = sorted(folder.glob("*" + archive.SUFFIX))
-    if not files:
-        raise UserError(f"{folder}: holds no saved runs (*{archive.SUFFIX})")
-    lines = []
-    for f in files:
-        name = f.name[: -len(archive.SUFFIX)]
-        d = results / name
-        if (d / DB_NAME).exists():
-            lines.append(f"{name}: kept the store in {d} (not restored)")
-            continue
-        d.parent.mkdir(parents=True, exist_ok=True)
-        lines.append(f"restored {restore(f, d)} games of {name} into {d}")
-    return lines
+    """A store in `results` for every file of `folder` whose store is not there (through
+    runner/restore.py's `restore_all`, which checks the folder and each file)."""
+    names = ({f.name[: -len(archive.SUFFIX)] for f in folder.glob("*" + archive.SUFFIX)}
+             if folder.is_dir() else set())
+    kept = sorted(n for n in names if (results / n / DB_NAME).exists())
+    if names - set(kept):
+        results.mkdir(parents=True, exist_ok=True)
+    done = restore_all(folder, results, names - set(kept))
+    return ([f"{n}: kept the store in {results / n} (not restored)" for n in kept]
+            + [f"restored {k} games of {n} into {results / n}" for n, k in sorted(done.items())])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             if a.names:
                 raise UserError("restore: takes no names (it restores every missing store)")
             lines = restore_missing(a.folder, a.results)
-    except UserError as e:
+    except (UserError, sqlite3.Error, OSError) as e:
         print(f"record_checkpoint: {e}", file=sys.stderr)
         return 2
     print("\n".join(lines))

@@ -7,7 +7,7 @@ Read-only over the results stores (it goes through `build_report`, like `arena r
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcts_arena import stats
@@ -168,6 +168,11 @@ class PairRuleModel:
     by_pairs_verdict: Judgement
 
 
+def _share(wins: int, losses: int) -> float:
+    """`wins`' share of the decisive results, in percent (50 without any)."""
+    return 100.0 * wins / (wins + losses) if wins + losses else 50.0
+
+
 @dataclass(frozen=True)
 class PaperMatch:
     """A match of our bracket that the paper's printed bracket also played, from the side of
@@ -188,8 +193,7 @@ class PaperMatch:
     @property
     def paper_pct(self) -> float:
         """The paper winner's share of the match's wins in the paper (percent)."""
-        w, lo = self.paper_wins
-        return 100.0 * w / (w + lo) if w + lo else 50.0
+        return _share(*self.paper_wins)
 
     @property
     def paper_interval(self) -> tuple[float, float]:
@@ -382,13 +386,13 @@ def paper_matches(st) -> list[PaperMatch]:
                 continue
             wins = {m.a: m.wins_a, m.b: m.wins_b}
             w, lo = wins[p.a], wins[p.b]
-            pm = PaperMatch(r.number, p.a, p.b, (p.wins_a, p.wins_b), (w, lo), None, None,
-                            m.winner == p.a)
+            ours = verdict = None
             if w + lo:
                 low, high = stats.interval(w, 0, lo)
-                ours = (100.0 * w / (w + lo), 100.0 * low, 100.0 * high)
-                pm = replace(pm, ours=ours, verdict=judge(ours[1], ours[2], pm.paper_pct))
-            out.append(pm)
+                ours = (_share(w, lo), 100.0 * low, 100.0 * high)
+                verdict = judge(ours[1], ours[2], _share(p.wins_a, p.wins_b))
+            out.append(PaperMatch(r.number, p.a, p.b, (p.wins_a, p.wins_b), (w, lo), ours,
+                                  verdict, m.winner == p.a))
     return out
 
 

@@ -260,6 +260,8 @@ def parse_printed(text: str) -> tuple[list[Round], str | None]:
     winner = None
     for block in text.strip("\n").split("\n\n"):
         lines = block.strip("\n").splitlines()
+        if not lines:
+            continue
         if len(lines) == 1 and lines[0].startswith("Winner: "):
             winner = lines[0][len("Winner: "):].strip()
             continue
