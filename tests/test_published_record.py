@@ -3,6 +3,7 @@ every page whose games are all published is written again from them, as `make re
 must come out byte for byte as committed; no published file is left without a page."""
 import gzip
 import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -75,6 +76,18 @@ def test_each_committed_page_rebuilds_byte_for_byte_from_its_published_games(tmp
     assert sorted(after) == sorted(before), "the rebuild wrote files the record does not have"
     changed = [str(k) for k in before if before[k] != after[k]]
     assert not changed, f"{page}: files that do not rebuild from its published games: {changed}"
+
+
+def test_every_picture_of_the_record_is_one_a_page_shows_and_its_index_lists():
+    """A page rewritten with other curves left its old pictures behind (seven of Appendix B's
+    after its replay); a picture no page shows is not the record."""
+    shown = {img for page in DOCS.glob("*.md")
+             for img in re.findall(r"\]\(([^)]+\.png)\)", page.read_text())}
+    listed = {img for p in json.loads((DOCS / "record.json").read_text())["pages"].values()
+              for img in p.get("images", [])}
+    on_disk = {p.name for p in DOCS.glob("*.png")}
+    assert on_disk == shown, f"not shown: {sorted(on_disk - shown)}; missing: {sorted(shown - on_disk)}"
+    assert listed == shown
 
 
 def test_the_published_games_keep_within_the_records_size_budget():

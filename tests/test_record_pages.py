@@ -333,3 +333,22 @@ def test_a_brackets_page_says_every_entrant_searches_at_one_rate(tmp_path, monke
     rows = [ln for ln in page.splitlines() if ln.startswith("| MCTS(fet") and "sims/move" in ln]
     assert any(ln.startswith("| MCTS(fet3) vs ") for ln in rows)
     assert len({ln.split(" | ")[1].split(",")[0] for ln in rows}) == 1
+
+
+def test_a_rewritten_page_drops_the_pictures_it_no_longer_draws(tmp_path):
+    """Appendix B's replay drew other curves than its first play and left seven old pictures
+    behind. Only the page's own listed pictures go: another page's (whose id extends this one's)
+    and a file no page lists stay."""
+    import json
+
+    from mcts_arena.report.reproduction import PageResult, _remove_stale_pictures
+
+    before = {"headline": {"images": ["headline-a.png", "headline-old.png"]},
+              "headline-tt": {"images": ["headline-tt-b.png"]}}
+    (tmp_path / "record.json").write_text(json.dumps({"pages": before}))
+    for name in ("headline-a.png", "headline-old.png", "headline-tt-b.png", "headline-mine.png"):
+        (tmp_path / name).write_bytes(b"png")
+    _remove_stale_pictures(tmp_path, before, [PageResult("headline", "t", "md",
+                                                         images=["headline-a.png"])])
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == \
+        ["headline-a.png", "headline-mine.png", "headline-tt-b.png"]

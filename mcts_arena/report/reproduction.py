@@ -68,7 +68,7 @@ class PageResult:
                 "games": self.games, **self.counts, "rows": len(self.judged),
                 "informative": sum(bool(j["informative"]) for j in self.judged),
                 "median_width": median(widths), "median_power": median(powers),
-                "written": _utc(self.last_game)}
+                "written": _utc(self.last_game), "images": sorted(self.images)}
 
 
 def _utc(t: float | None) -> str:
@@ -222,6 +222,21 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
     return p
 
 
+def _remove_stale_pictures(docs: Path, before: dict[str, dict],
+                           results: list[PageResult]) -> None:
+    """Delete the pictures a rewritten page drew last time and no longer draws (a bracket whose
+    rounds changed plots other curves), so that a page's folder holds what its renderer writes
+    and nothing older. Only files the record's index lists for that page are touched; a file
+    another page lists, or one just written, is kept."""
+    written = {r.id for r in results}
+    keep = {img for r in results for img in r.images}
+    keep |= {img for pid, p in before.items() if pid not in written
+             for img in p.get("images", [])}
+    for r in results:
+        for img in set(before.get(r.id, {}).get("images", [])) - keep:
+            (docs / Path(img).name).unlink(missing_ok=True)
+
+
 def write_record(pages, docs: Path, command: str, scale_text: str, order: list[str],
                  effort: float) -> tuple[Path, int]:
     """The pages of a reproduction and the index into `docs`: `pages` holds (page, results
@@ -230,8 +245,10 @@ def write_record(pages, docs: Path, command: str, scale_text: str, order: list[s
     ids). Returns the index's path and the number of pages written."""
     docs = Path(docs)
     docs.mkdir(parents=True, exist_ok=True)
+    before = load_record(docs)
     results = [write_page(page, list(dirs), seconds, docs, command, scale_text)
                for page, dirs, seconds in pages]
+    _remove_stale_pictures(docs, before, results)
     notes = docs / "notes.md"
     idx = write_index(results, docs, list(order), effort,
                       "See [notes.md](notes.md) for what departs from the paper and why."
