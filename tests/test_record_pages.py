@@ -275,6 +275,15 @@ def test_an_appendix_b_bracket_sets_each_match_the_paper_played_too_beside_the_p
         assert verdict.strip() == "—" or verdict.startswith("side ")
     row = next(x for x in rows if x[1:3] == ("mcts_h_fet0", "mcts_h_fet1000"))
     assert row[0] == "1" and "| 368-61 | 85.8 [82.5, 89.1] |" in page
+    # the page's header sums the brackets' tables: here the one bracket's
+    values = [v for *_x, v in rows]
+    assert (f"**Matches the paper's brackets played too**: {len(rows)} of our 12; the paper's "
+            f"winner of the match won ours in {sum(x[8] == 'yes' for x in rows)}; the paper's "
+            f"share of the match's wins lies inside our 95% interval in "
+            f"{sum(v.endswith('value inside') for v in values)}, above it in "
+            f"{sum(v.endswith('value above ours') for v in values)}, below it in "
+            f"{sum(v.endswith('value below ours') for v in values)}.") in page
+    assert "**Verdicts**" not in page      # a page of brackets alone has no judged rows
 
 
 # ---- the basis of each matched effort ------------------------------------------------------

@@ -2,6 +2,8 @@
 (report/record_model.py) and decides nothing; every verdict and count comes from the model."""
 from __future__ import annotations
 
+from collections import Counter
+
 from mcts_arena.report.pairing_row import PairingRow
 from mcts_arena.report.record_model import (
     ExperimentModel,
@@ -181,11 +183,24 @@ def _rates_taken_lines(e: ExperimentModel) -> list[str]:
             f"values aside, are all among its own): {said}.", ""]
 
 
-def _brackets_text(same: list[bool]) -> str:
+def _brackets_text(same: list[bool], experiments) -> str:
+    """The page's brackets at a glance: how many winners are the paper's, and over every match
+    the paper's brackets played too, how often the same entrant won and where the paper's
+    share lies against our interval."""
     if not same:
         return ""
-    return (f" **Brackets**: {sum(same)} of {len(same)} finished brackets won by the paper's "
-            f"winner (a bracket is judged by its winner only).")
+    out = (f" **Brackets**: {sum(same)} of {len(same)} finished brackets won by the paper's "
+           f"winner (a bracket is judged by its winner only).")
+    ms = [m for e in experiments for m in e.paper_matches]
+    if not ms:
+        return out
+    played = sum(1 for e in experiments if e.tournament for r in e.rows if r.row["games"])
+    values = Counter(m.verdict.value for m in ms if m.verdict is not None)
+    return out + (f" **Matches the paper's brackets played too**: {len(ms)} of our {played}; "
+                  f"the paper's winner of the match won ours in "
+                  f"{sum(m.same_winner for m in ms)}; the paper's share of the match's wins "
+                  f"lies inside our 95% interval in {values['inside']}, above it in "
+                  f"{values['above']}, below it in {values['below']}.")
 
 
 def counts_text(counts: dict[str, dict[str, int]]) -> str:
@@ -317,13 +332,15 @@ def render_page(m: PageModel) -> str:
     powers = [j["power"] for j in m.judged if j["power"] is not None]
     width, pw = median(widths), median(powers)
     informative = sum(bool(j["informative"]) for j in m.judged)
-    lines += [f"**Verdicts** ({len(m.judged)} judged rows): {counts_text(m.counts)}. "
-              f"**Informative**: {informative} of {len(m.judged)} judged rows have a 95% "
-              f"interval that excludes 50%"
-              + (f"; median interval width {width:.1f} points" if width is not None else "")
-              + (f"; median power to detect the paper's effect at the games counted "
-                 f"{100 * pw:.0f}%" if pw is not None else "")
-              + "." + _brackets_text(m.brackets), "", VERDICT_LEGEND, ""]
+    verdicts = "" if m.brackets and not m.judged else (
+        f"**Verdicts** ({len(m.judged)} judged rows): {counts_text(m.counts)}. "
+        f"**Informative**: {informative} of {len(m.judged)} judged rows have a 95% interval "
+        f"that excludes 50%"
+        + (f"; median interval width {width:.1f} points" if width is not None else "")
+        + (f"; median power to detect the paper's effect at the games counted "
+           f"{100 * pw:.0f}%" if pw is not None else "") + ".")
+    lines += [(verdicts + _brackets_text(m.brackets, m.experiments)).strip(), "",
+              VERDICT_LEGEND, ""]
     for e in m.experiments:
         lines += _experiment_lines(e)
     for s in m.sweeps:
