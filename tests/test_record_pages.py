@@ -361,3 +361,20 @@ def test_a_rewritten_page_drops_the_pictures_it_no_longer_draws(tmp_path):
                                                          images=["headline-a.png"])])
     assert sorted(p.name for p in tmp_path.glob("*.png")) == \
         ["headline-a.png", "headline-mine.png", "headline-tt-b.png"]
+
+
+def test_rows_whose_looks_end_at_the_papers_own_games_show_their_own_stop_rule():
+    """Table 4's 5 s page printed its first row's rule, looks ending at 500 games (the paper's
+    own for that row), as the rule of every row, whose looks end at 600."""
+    from mcts_arena.report.record_markdown import _stop_rule_lines
+
+    def row(player, rule):
+        return {"player": player, "opponent": "B", "precision": {"rule": rule}}
+
+    assert _stop_rule_lines([row("A", "looks to 500"), row("C", "looks to 500")]) == \
+        ["Stop rule: looks to 500.", ""]
+    assert _stop_rule_lines([row("A", "looks to 500"), row("C", "looks to 600"),
+                             row("D", "looks to 600"), {"player": "E", "opponent": "B"}]) == [
+        "Stop rules (a row plays no more games than the paper played for it):", "",
+        "- looks to 500: A vs B.", "- looks to 600: C vs B, D vs B.", ""]
+    assert _stop_rule_lines([{"player": "E", "opponent": "B"}]) == []

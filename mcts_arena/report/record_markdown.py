@@ -255,9 +255,7 @@ def _experiment_lines(e: ExperimentModel) -> list[str]:
               "|---|---|---|---|---|---|---|---|---|---|"]
     lines += [_row_line(m) for m in e.rows]
     lines.append("")
-    rule = next((r["precision"]["rule"] for r in rows if r.get("precision")), None)
-    if rule:
-        lines += [f"Stop rule: {rule}.", ""]
+    lines += _stop_rule_lines(rows)
     lines += _pair_rule_lines(e.pair_rule)
     lines += _left_out_lines(e)
     if e.forest_image:
@@ -266,6 +264,22 @@ def _experiment_lines(e: ExperimentModel) -> list[str]:
         lines += ["```", e.tournament.rstrip(), "```", ""]
     lines += _paper_match_lines(e)
     return lines
+
+
+def _stop_rule_lines(rows: list[dict]) -> list[str]:
+    """The rule the rows were played by; where rows differ (a row plays no more games than
+    the paper's own for it, so its looks end sooner), each rule with the rows it governs."""
+    rules: dict[str, list[str]] = {}
+    for r in rows:
+        if r.get("precision"):
+            rules.setdefault(r["precision"]["rule"], []).append(
+                f"{r['player']} vs {r['opponent']}")
+    if len(rules) == 1:
+        return [f"Stop rule: {next(iter(rules))}.", ""]
+    if not rules:
+        return []
+    return (["Stop rules (a row plays no more games than the paper played for it):", ""]
+            + [f"- {rule}: {', '.join(who)}." for rule, who in rules.items()] + [""])
 
 
 def _paper_match_lines(e: ExperimentModel) -> list[str]:
