@@ -2,8 +2,6 @@
 (report/record_model.py) and decides nothing; every verdict and count comes from the model."""
 from __future__ import annotations
 
-from collections import Counter
-
 from mcts_arena.report.pairing_row import PairingRow
 from mcts_arena.report.record_model import (
     ExperimentModel,
@@ -12,6 +10,7 @@ from mcts_arena.report.record_model import (
     PairRuleModel,
     RowModel,
     SweepModel,
+    match_tally,
     median,
 )
 from mcts_arena.report.tables import builds_text
@@ -191,16 +190,14 @@ def _brackets_text(same: list[bool], experiments) -> str:
         return ""
     out = (f" **Brackets**: {sum(same)} of {len(same)} finished brackets won by the paper's "
            f"winner (a bracket is judged by its winner only).")
-    ms = [m for e in experiments for m in e.paper_matches]
-    if not ms:
+    t = match_tally(experiments)
+    if not t.shared:
         return out
-    played = sum(1 for e in experiments if e.tournament for r in e.rows if r.row["games"])
-    values = Counter(m.verdict.value for m in ms if m.verdict is not None)
-    return out + (f" **Matches the paper's brackets played too**: {len(ms)} of our {played}; "
-                  f"the paper's winner of the match won ours in "
-                  f"{sum(m.same_winner for m in ms)}; the paper's share of the match's wins "
-                  f"lies inside our 95% interval in {values['inside']}, above it in "
-                  f"{values['above']}, below it in {values['below']}.")
+    return out + (f" **Matches the paper's brackets played too**: {t.shared} of our "
+                  f"{t.played}; the paper's winner of the match won ours in {t.same_winner}; "
+                  f"the paper's share of the match's wins lies inside our 95% interval in "
+                  f"{t.values['inside']}, above it in {t.values['above']}, below it in "
+                  f"{t.values['below']}.")
 
 
 def counts_text(counts: dict[str, dict[str, int]]) -> str:
@@ -287,13 +284,11 @@ def _paper_match_lines(e: ExperimentModel) -> list[str]:
     ms = e.paper_matches
     if not ms:
         return []
-    played = sum(1 for r in e.rows if r.row["games"])
-    judged = [m for m in ms if m.verdict is not None]
-    inside = sum(m.verdict.value == "inside" for m in judged)
-    lines = [f"Matches the paper's bracket played too: {len(ms)} of our {played}. The paper's "
-             f"winner of the match won ours in {sum(m.same_winner for m in ms)}; the paper's "
-             f"share of the match's wins lies inside our 95% interval in {inside} of "
-             f"{len(judged)}. A match's wins are its bracket's unit, as both brackets print "
+    t = match_tally([e])
+    lines = [f"Matches the paper's bracket played too: {t.shared} of our {t.played}. The "
+             f"paper's winner of the match won ours in {t.same_winner}; the paper's share of "
+             f"the match's wins lies inside our 95% interval in {t.values['inside']} of "
+             f"{t.judged}. A match's wins are its bracket's unit, as both brackets print "
              f"them (decisive results only).", "",
              "| our round | the paper's winner vs loser | paper: wins | paper: share % [95% CI] "
              "| ours: wins | ours: share % [95% CI] | same winner | verdict (the paper's share) |",

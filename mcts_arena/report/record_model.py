@@ -230,6 +230,31 @@ class ExperimentModel:
 
 
 @dataclass(frozen=True)
+class MatchTally:
+    """The matches of one or more of our brackets that the paper's brackets played too,
+    summed: how many of ours they are, how often the same entrant won, and where the paper's
+    share lies against our interval."""
+
+    shared: int                     # matches the paper's brackets played too
+    played: int                     # matches our brackets played
+    same_winner: int
+    judged: int                     # shared matches with a decisive result of ours
+    values: dict[str, int]          # {"inside" | "above" | "below": matches}
+
+
+def match_tally(experiments: list[ExperimentModel]) -> MatchTally:
+    """The tally of the tournaments among `experiments`."""
+    brackets = [e for e in experiments if e.tournament]
+    ms = [m for e in brackets for m in e.paper_matches]
+    values = dict.fromkeys(VALUES, 0)
+    for m in ms:
+        if m.verdict is not None:
+            values[m.verdict.value] += 1
+    return MatchTally(len(ms), sum(1 for e in brackets for r in e.rows if r.row["games"]),
+                      sum(m.same_winner for m in ms), sum(values.values()), values)
+
+
+@dataclass(frozen=True)
 class PointModel:
     """A sweep point inside the paper's best α range, listed under its figure."""
 
