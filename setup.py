@@ -38,5 +38,5 @@ setup(
     ext_modules=cythonize(extensions(), compiler_directives=DIRECTIVES,
                           nthreads=int(os.environ.get("CYTHON_NTHREADS", "0"))),
     package_data={"mcts_arena": ["**/*.pxd", "**/*.pyx", "**/*.pxi", "games/data/*", "data/*",
-                                "runner/data/*", "serve/static/*"]},
+                                "runner/data/*", "serve/static/*", "players/data/*/*"]},
 )

@@ -17,9 +17,10 @@ rates the same way for every entry, so any lab can re-run the measurement:
     python benchmarks/paper_engine/measure.py summarise --data benchmarks/paper_engine/data \
         [--update mcts_arena/runner/data/engine_rates.yaml]
 
-What the patch adds (mcts_gameframe-e8e21fd6.patch, 14 lines): MCTSPlayer keeps the simulations
-its last search completed and whether it stopped early (a win proven at the root); SimGame gives
-out the players it loaded. The driver (ArenaRates.java, our code, compiled into the engine's
+What the patch adds (mcts_arena/players/data/gameframe/mcts_gameframe-e8e21fd6.patch, shared with
+`arena gameframe build`): MCTSPlayer keeps the simulations its last search completed and whether
+it stopped early (a win proven at the root); SimGame gives out the players it loaded; αβ may stop
+at a node count (off unless set: the rates are timed searches). The driver (ArenaRates.java, our code, compiled into the engine's
 `experiments` package) plays one game per JVM and times each search by the CPU time of the
 searching thread (ThreadMXBean), so a loaded machine changes how long a search runs in CPU time,
 not the rate it reports. `--cpu N` pins the engine to one CPU (taskset): on a loaded machine,
@@ -44,7 +45,6 @@ import os
 import platform
 import random
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -55,12 +55,10 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 COMMIT = "e8e21fd6aae1531e7f2f035478b3f4c3ec5f5b7d"
-PATCH = HERE / "mcts_gameframe-e8e21fd6.patch"
+PATCH = HERE.parent.parent / "mcts_arena" / "players" / "data" / "gameframe" / \
+    "mcts_gameframe-e8e21fd6.patch"
 DRIVER = HERE / "ArenaRates.java"
 RATES = HERE.parent.parent / "mcts_arena" / "runner" / "data" / "engine_rates.yaml"
-# The engine's directories its experiments compile from (scripts/make.sh at the commit).
-SOURCE_DIRS = ("alphabeta BRUE domineering cannon checkers chinesecheckers kalah lostcities mcts "
-               "mcts_tt nogo pentalath amazons experiments breakthrough penguin").split()
 WARMUP_MOVES = 2
 OUTLIER_FACTOR = 10.0
 RESAMPLES = 10_000
@@ -76,29 +74,15 @@ def fail(msg: str) -> None:
 
 
 def build(src: Path, out: Path) -> None:
-    """Check out the measured commit in `src`, apply the patch, compile everything into `out`."""
-    if not (src / ".git").exists():
-        fail(f"{src}: not a git clone of tpepels/mcts_gameframe")
-    git = ["git", "-C", str(src)]
-    if subprocess.run(git + ["cat-file", "-e", COMMIT + "^{commit}"], capture_output=True).returncode:
-        fail(f"{src}: commit {COMMIT[:8]} not found (clone the whole history)")
-    subprocess.run(git + ["checkout", "-q", "--force", COMMIT], check=True)
-    subprocess.run(git + ["apply", str(PATCH)], check=True)
+    """The engine built as `arena gameframe build` builds it (the measured commit, the patch,
+    our GTP front end) with this script's driver, ArenaRates.java, compiled in beside it."""
+    from mcts_arena.errors import UserError
+    from mcts_arena.players import gameframe
+
     try:
-        if out.exists():
-            shutil.rmtree(out)
-        for d in SOURCE_DIRS:
-            shutil.copytree(src / d / "src", out, dirs_exist_ok=True)
-        shutil.copy(DRIVER, out / "experiments" / DRIVER.name)
-        files = sorted(str(p) for p in out.rglob("*.java"))
-        subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-cp", str(out), *files],
-                       check=True, capture_output=True)
-    finally:
-        subprocess.run(git + ["checkout", "-q", "--force", COMMIT], check=True)
-    (out / "BUILD.json").write_text(json.dumps({
-        "commit": COMMIT, "patch": PATCH.name, "driver": DRIVER.name,
-        "java": subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0],
-    }) + "\n")
+        gameframe.build(src, out, extra=(DRIVER,))
+    except UserError as e:
+        fail(str(e))
     print(f"built {out} from {COMMIT[:8]} + {PATCH.name} + {DRIVER.name}")
 
 

@@ -12,11 +12,13 @@ calling the packages that do the work and printing (no orchestration of its own)
     prove.py        prove, solve            (players/search/prover.pyx, runner/suites.py)
     serve.py        serve                   (serve/: the live web page)
     records.py      export, openings        (results/export.py, runner/book.py)
+    gameframe.py    gameframe build, check  (players/gameframe.py: the authors' engine)
 
 A new command is a function with `@cli.command(...)` in one of these modules (or a new one
 imported below).
 """
 from mcts_arena.cli import (  # noqa: F401
+    gameframe,
     look,
     play,
     prove,

@@ -606,5 +606,6 @@ GAME = GameInfo(
     bench_players=("MCTS", "MCTS(ipp)", "MCTS(bl)", "MCTS(bl,im0.4)", "MCTS(bl',im0.6)",
                    "αβ(efMS)"),
     gtp_colors=("w", "b"), gtp_boardsize=8,     # White moves first
+    capabilities=frozenset({"gameframe"}),
     draw=draw,
 )

@@ -19,6 +19,7 @@ KNOWLEDGE_OPTIONS = ("policy", "np", "abp")
 CAPABILITIES = {
     "exact_solution": "is solved exactly (GameInfo.exact_solver)",
     "gnubg": "GNU Backgammon plays",
+    "gameframe": "the paper authors' engine (mcts_gameframe) plays",
 }
 #: The capabilities another field of GameInfo declares (they are not listed in `capabilities`).
 _DERIVED_CAPABILITIES = {"exact_solution": lambda info: info.exact_solver is not None}

@@ -440,5 +440,6 @@ GAME = GameInfo(
     tuning={"im_base": {"": "fet4"}, "games": 1000},
     bench_players=("MCTS(fet4)", "MCTS(fet4,im0.4)", "αβ(efRS)"),
     gtp_colors=("b", "w"),                      # no board size
+    capabilities=frozenset({"gameframe"}),
     draw=draw,
 )

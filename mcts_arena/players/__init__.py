@@ -65,7 +65,7 @@ def check_startup(text: str, game: str, budget: Budget, reached_by_moves: bool =
             gnubg_check(spec)
         except ExternalError as e:
             raise SpecError(str(e)) from None
-    if spec.kind == "GTP":
+    if spec.kind in ("GTP", "gameframe"):
         from mcts_arena.players.gtp_player import check_startup as gtp_check
 
         try:

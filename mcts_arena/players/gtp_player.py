@@ -81,6 +81,11 @@ class GTPPlayer(Player):
             self.engine.close()
             self.engine = None
 
+    def engine_argv(self, seed: int, budget: Budget) -> list[str]:
+        """The engine's command line for a game under `budget` (ExternalError if it cannot be
+        made): the spec's `cmd` with its placeholders filled in."""
+        return fill_command(self.spec, seed, budget)
+
     # -- moves --
     def _gtp_move(self, notation: str) -> str:
         f = self.facts["to_gtp"]
@@ -95,7 +100,8 @@ class GTPPlayer(Player):
                 self.spec.game).to_text() else None)
         opening, history = self._opening
         try:
-            self.engine, info = start_engine(self.spec, self.seed, budget)
+            self.engine, info = start_engine(self.spec, self.seed, budget,
+                                             argv=self.engine_argv(self.seed, budget))
         except ExternalError as e:
             raise EngineError(str(e).split(": ", 1)[-1]) from None
         self.engine_name = info["name"]
@@ -236,13 +242,15 @@ def fill_command(spec, seed: int, budget: Budget) -> list[str]:
     return argv
 
 
-def start_engine(spec, seed: int, budget: Budget, need_position: bool = False
-                 ) -> tuple[GTPEngine, dict]:
-    """Start the engine and hold the start-up conversation. ExternalError on any fault, with
-    the engine already closed. Returns (engine, info: name, commands)."""
+def start_engine(spec, seed: int, budget: Budget, need_position: bool = False,
+                 argv: list[str] | None = None) -> tuple[GTPEngine, dict]:
+    """Start the engine (`argv`, else the spec's `cmd` filled in) and hold the start-up
+    conversation. ExternalError on any fault, with the engine already closed. Returns (engine,
+    info: name, commands)."""
     who = f"player {spec.display_name}"
     facts = gtp_facts(spec.game)
-    argv = fill_command(spec, seed, Budget.of(budget) or Budget())
+    if argv is None:
+        argv = fill_command(spec, seed, Budget.of(budget) or Budget())
     try:
         eng = GTPEngine(argv, who)
     except EngineError as e:
@@ -289,7 +297,12 @@ def check_startup(spec, budget: Budget, reached_by_moves: bool = True) -> None:
     fault): run before the store is opened, so a broken engine writes nothing. Openings that
     no move sequence reaches (`reached_by_moves` False: random boards, positions of a set or a
     book) need an engine that knows set_position."""
-    if spec.kind != "GTP":
+    if spec.kind not in ("GTP", "gameframe"):
         return
-    eng, _ = start_engine(spec, 1, budget, need_position=not reached_by_moves)
+    argv = None
+    if spec.kind == "gameframe":
+        from mcts_arena.players.gameframe import argv as gameframe_argv
+
+        argv = gameframe_argv(spec.target, spec.game, 1, Budget.of(budget) or Budget())
+    eng, _ = start_engine(spec, 1, budget, need_position=not reached_by_moves, argv=argv)
     eng.close()

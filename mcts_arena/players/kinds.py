@@ -38,6 +38,8 @@ class Kind:
     no_chance: str = ""
     unit: str | None = None     # its effort budget's unit (sims, nodes); None: no engine rate
     external: bool = False      # an outside program or class (GTP, py): its own `key=value` syntax
+    #: its effort budget comes from the rates entry carrying its label (the authors' engine)
+    rated_by_label: bool = False
 
     def __post_init__(self):
         if self.evaluation not in EVALUATION:
@@ -101,6 +103,11 @@ KINDS: tuple[Kind, ...] = (
          "mcts_arena.players.gtp_player:GTPPlayer",
          written='GTP(cmd="...",...)', no_chance="GTP carries no dice",
          external=True),
+    Kind("gameframe", ("gameframe",), "the paper authors' Java engine (mcts_gameframe "
+         "e8e21fd6), one of its labelled players, over GTP (docs/engines.md)",
+         "mcts_arena.players.gameframe:GameframePlayer", written="gameframe(LABEL,...)",
+         needs="gameframe", no_chance="the authors' engine plays Breakthrough and Kalah",
+         external=True, rated_by_label=True),
     Kind("py", ("py",), "a Python class (docs: bring your own engine)",
          "mcts_arena.players.python_player:PyPlayer",
          written="py(module:Class,...)", external=True),

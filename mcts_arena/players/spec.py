@@ -128,9 +128,9 @@ class PlayerSpec:
 class ExternalSpec:
     """A parsed `GTP(...)` or `py(...)` player (the same face as PlayerSpec)."""
 
-    kind: str                   # "GTP" or "py"
+    kind: str                   # "GTP", "py" or "gameframe"
     game: str
-    target: str                 # GTP: the command line; py: module:Class
+    target: str                 # GTP: the command line; py: module:Class; gameframe: the label
     name: str = ""
     options: tuple = ()         # py: constructor keywords; GTP: (("timeout", s),) if given
     budget: Budget | None = None
@@ -151,6 +151,12 @@ class ExternalSpec:
         quote = notation.quote
         if self.kind == "GTP":
             parts = [f"cmd={quote(self.target)}"]
+            if self.name:
+                parts.append(f"name={quote(self.name)}")
+            if "timeout" in dict(self.options):
+                parts.append(f"timeout={number(self.get('timeout'))}")
+        elif self.kind == "gameframe":
+            parts = [self.target]
             if self.name:
                 parts.append(f"name={quote(self.name)}")
             if "timeout" in dict(self.options):
@@ -501,6 +507,9 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
         return ExternalSpec("GTP", game, cmd.strip(), name, tuple(sorted(opts.items())),
                             Budget.of(budget), label)
 
+    if kind == "gameframe":
+        return _parse_gameframe(items, text, game, label, budget_value)
+
     # py(module:Class, ...)
     if not items or items[0][0] is not None:
         raise SpecError(f"py player {text!r}: the first argument must be module:Class, "
@@ -530,3 +539,31 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
 
     check_class(spec)           # an unknown module or class is a start-up error
     return spec
+
+
+def _parse_gameframe(items, text: str, game, label: str, budget_value) -> ExternalSpec:
+    """The inside of `gameframe(LABEL, name=..., time=S | sims=N, timeout=S)`."""
+    from mcts_arena.players import gameframe
+
+    if not items or items[0][0] is not None:
+        raise SpecError(f"gameframe player {text!r}: the first argument must be the engine's "
+                        "label, e.g. gameframe(ab_tt_ev1)")
+    target = items[0][1].strip()
+    gameframe.check_spec(target, game, text)
+    name, budget, opts = "", {}, {}
+    for key, value, _quoted in items[1:]:
+        if key is None:
+            raise SpecError(f"gameframe player {text!r}: expected key=value after the label, "
+                            f"got {value!r}")
+        if key == "name":
+            name = value
+        elif key in ("time", "sims"):
+            budget = {key: budget_value(key, value)}
+        elif key == "timeout":
+            opts["timeout"] = float(_number(value, Option("timeout", "float", 0.001, 1e6, ""),
+                                            f"timeout={value}", text))
+        else:
+            raise SpecError(f"unknown option {key!r} in {text!r} for gameframe; valid: name, "
+                            "time, sims, timeout")
+    return ExternalSpec("gameframe", game, target, name, tuple(sorted(opts.items())),
+                        Budget.of(budget), label)

@@ -157,17 +157,34 @@ def rate_for(spec: Any, parse, rates: tuple[Rate, ...] | None = None) -> Rate:
     return best[1]
 
 
+def rate_by_label(game: str, label: str, rates: tuple[Rate, ...] | None = None) -> Rate:
+    """The rate measured for the paper engine's player `label` in `game` (EffortError if
+    none): what `gameframe(LABEL)` searches at a matched effort."""
+    rates = load_rates() if rates is None else rates
+    for r in rates:
+        if r.game == game and r.label == label:
+            return r
+    known = sorted(r.label for r in rates if r.game == game and r.label)
+    raise EffortError(f"no engine rate for the label {label} in {game} (labels measured: "
+                      f"{', '.join(known) or 'none'}); give it a time= or sims= budget")
+
+
 def resolve(spec: Any, effort: float, parse, rates: tuple[Rate, ...] | None = None) -> Budget:
     """The budget of `spec` at `effort` paper-seconds: Budget(sims=N, effort=S, rate_of=entry,
     unit="sims" | "nodes"). Players without a search (Random, Greedy) get
     Budget(sims=1, effort=S)."""
     unit = UNITS.get(spec.kind)
-    if BY_NAME[spec.kind].external:      # outside players: no rate can be known for them
+    kind = BY_NAME[spec.kind]
+    if kind.rated_by_label:             # the authors' engine: its label's own entry
+        r = rate_by_label(spec.game, spec.target, rates)
+        unit = r.unit
+    elif kind.external:                 # outside players: no rate can be known for them
         raise EffortError(f"an external player ({spec.canonical}) has no engine rate for a "
                           "matched-effort budget; give it a time= or sims= budget")
-    if unit is None:
+    elif unit is None:
         return Budget(sims=1, effort=effort)
-    r = rate_for(spec, parse, rates)
+    else:
+        r = rate_for(spec, parse, rates)
     if r.unit != unit:
         raise EffortError(f"engine rate {r.player} ({r.game}) counts {r.unit}, but "
                           f"{spec.canonical} searches in {unit}")
