@@ -1,6 +1,6 @@
 """The paper authors' engine as a player, `gameframe(LABEL)`: one of the labelled players of
 tpepels/mcts_gameframe at the commit the paper's rates were measured on (e8e21fd6), playing
-Breakthrough or Kalah inside `arena` over GTP.
+Breakthrough or Kalah inside `arena` over GTP (the player: players/gameframe_player.py).
 
 The engine is never part of this repository. `arena gameframe build --src SNAPSHOT` takes a git
 clone of it, checks out the commit, applies `data/gameframe/mcts_gameframe-e8e21fd6.patch` (what
@@ -32,8 +32,6 @@ from pathlib import Path
 from mcts_arena import games
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import ExternalError, SpecError
-from mcts_arena.players.gtp_player import GTPPlayer
-from mcts_arena.players.gtp_process import EngineError
 
 COMMIT = "e8e21fd6aae1531e7f2f035478b3f4c3ec5f5b7d"
 DATA = Path(__file__).with_name("data") / "gameframe"
@@ -187,25 +185,3 @@ def argv(label: str, game: str, seed: int, budget: Budget, build: Path | None = 
         return cmd + ["--time", f"{budget.time:g}", "--warmup", str(WARMUP_MS)]
     raise ExternalError(f"gameframe({label}): needs a simulation (work) or time budget, "
                         f"got {budget.as_dict()}")
-
-
-class GameframePlayer(GTPPlayer):
-    """The engine over GTP; the conversation is GTPPlayer's, the command line is ours, and each
-    move's stats carry the work the engine reports (`arena_stats`)."""
-
-    def engine_argv(self, seed: int, budget: Budget) -> list[str]:
-        return argv(self.spec.target, self.spec.game, seed, budget)
-
-    def _choose(self, state, time, sims):
-        move, stats = super()._choose(state, time, sims)
-        try:
-            answer = self._send("arena_stats")
-        except (EngineError, OSError):      # the move stands; its stats are a courtesy
-            return move, stats
-        for word in answer.split():
-            key, _, value = word.partition("=")
-            if key in ("sims", "nodes", "depth") and value.isdigit():
-                stats[key] = int(value)
-            elif key == "stopped" and value == "1":
-                stats["proven"] = True
-        return move, stats

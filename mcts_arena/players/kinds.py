@@ -105,7 +105,7 @@ KINDS: tuple[Kind, ...] = (
          external=True),
     Kind("gameframe", ("gameframe",), "the paper authors' Java engine (mcts_gameframe "
          "e8e21fd6), one of its labelled players, over GTP (docs/engines.md)",
-         "mcts_arena.players.gameframe:GameframePlayer", written="gameframe(LABEL,...)",
+         "mcts_arena.players.gameframe_player:GameframePlayer", written="gameframe(LABEL,...)",
          needs="gameframe", no_chance="the authors' engine plays Breakthrough and Kalah",
          external=True, rated_by_label=True),
     Kind("py", ("py",), "a Python class (docs: bring your own engine)",

@@ -23,7 +23,7 @@ from mcts_arena.errors import SpecError
 
 #: The heads whose arguments are `key=value` items that may be quoted (the outside engines'
 #: spellings in players/kinds.py, the kind table): everything else takes plain tokens.
-EXTERNAL_KINDS = {"GTP": "GTP", "gtp": "GTP", "py": "py"}
+EXTERNAL_KINDS = {"GTP": "GTP", "gtp": "GTP", "py": "py", "gameframe": "gameframe"}
 
 # The outer form: a head, then optionally one parenthesised argument text (greedy: a nested or
 # unbalanced parenthesis stays inside and is refused by the argument readers).

@@ -143,7 +143,10 @@ class ExternalSpec:
 
     @property
     def display_name(self) -> str:
-        """What reports call the player: its `name`, else the command (or module:Class)."""
+        """What reports call the player: its `name`, else the command (or module:Class; the
+        authors' engine: gameframe(LABEL))."""
+        if self.kind == "gameframe":
+            return self.name or f"gameframe({self.target})"
         return self.name or self.target
 
     @property

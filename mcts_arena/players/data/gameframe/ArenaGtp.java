@@ -225,7 +225,8 @@ public class ArenaGtp {
                 newGame();
                 return "";
             case "arena_stats": return lastStats;
-            case "showboard": return "\n" + board.toString();
+            case "showboard":       // GTP forbids an empty line inside an answer
+                return "\n" + board.toString().replaceAll("(?m)^\\s*\\n", "").trim();
             case "quit": return "";
             default: throw new GtpError("unknown command");
         }
