@@ -8,7 +8,6 @@ from mcts_arena.players.gameframe import argv
 from mcts_arena.players.gtp_player import GTPPlayer
 from mcts_arena.players.gtp_process import EngineError
 
-
 #: Games whose rules in the authors' engine differ from ours, so its board is set to our position
 #: before each of its moves instead of following the moves: its Kalah captures the last stone
 #: alone when it lands in an empty own house opposite an empty one (ours, as OpenSpiel's: no
