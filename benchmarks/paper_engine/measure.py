@@ -194,6 +194,22 @@ def conditions(data: Path, e: dict, games: list[list[dict]]) -> tuple[float, flo
             statistics.median(shares) if shares else math.nan)
 
 
+def cpu_share(games: list[list[dict]]) -> tuple[float, float]:
+    """(the searches' median CPU time over their wall time less the collectors' pauses; the
+    median share of the wall time the collectors took). The first is the share the machine
+    gave the searching thread — what a loaded machine lowers; the second is the engine's own:
+    an αβ with a table allocates 2^25 entries a move, and collecting them stops its search."""
+    own, gc = [], []
+    for g in games:
+        for m in g:
+            wall = m.get("wall_ns") or 0
+            pause = m.get("gc_ms", 0) * 1e6
+            if wall > pause:
+                own.append(min(1.0, m["cpu_ns"] / (wall - pause)))
+                gc.append(pause / wall)
+    return ((statistics.median(own), statistics.median(gc)) if own else (math.nan, math.nan))
+
+
 def kept(games: list[list[dict]]) -> list[list[tuple[int, int]]]:
     """(work, cpu_ns) of each kept search, per game (see the module's text for the rule)."""
     cand = [[(m["work"], m["cpu_ns"]) for m in g[WARMUP_MOVES:]
@@ -235,15 +251,19 @@ def summarise(data: Path, rates_path: Path, update: bool, min_games: int) -> Non
         lo, hi = bootstrap(per_game)
         rows.append((e, r, lo, hi, len(games), n_moves))
         load_lo, load_hi, share = conditions(data, e, games)
+        own, gc = cpu_share(games)
+        rows[-1] += (own, gc)
         print(f"{key(e):40s} {r:14,.0f}  [{lo:,.0f}, {hi:,.0f}]  {len(games)} games, "
-              f"{n_moves} moves; load {load_lo:.1f}-{load_hi:.1f}, CPU {share:.0%} of wall")
+              f"{n_moves} moves; load {load_lo:.1f}-{load_hi:.1f}, CPU {share:.0%} of wall, "
+              f"{own:.0%} of it outside GC pauses (GC {gc:.0%})")
     if update:
         text = rates_path.read_text()
-        for e, r, lo, hi, n_games, n_moves in rows:
+        for e, r, lo, hi, n_games, n_moves, own, gc in rows:
             if n_games < min_games:
                 print(f"{key(e)}: {n_games} games, fewer than {min_games}: not written")
                 continue
-            text = rewrite_entry(text, e, round(r), (round(lo), round(hi)), n_games, n_moves)
+            text = rewrite_entry(text, e, round(r), (round(lo), round(hi)), n_games, n_moves,
+                                 own, gc)
         tmp = rates_path.with_suffix(".tmp")
         tmp.write_text(text)
         yaml.safe_load(tmp.read_text())
@@ -252,7 +272,7 @@ def summarise(data: Path, rates_path: Path, update: bool, min_games: int) -> Non
 
 
 def rewrite_entry(text: str, e: dict, per_second: int, ci: tuple[int, int], n_games: int,
-                  n_moves: int) -> str:
+                  n_moves: int, own: float, gc: float) -> str:
     """Replace the measured fields of the one entry with this game, player and label."""
     pat = re.compile(r"^  - \{game: " + re.escape(e["game"]) + r", player: \"" +
                      re.escape(e["player"]) + r"\",.*?\}$", re.M | re.S)
@@ -263,7 +283,7 @@ def rewrite_entry(text: str, e: dict, per_second: int, ci: tuple[int, int], n_ga
     unit = re.search(r"unit: (\w+)", m.group(0)).group(1)
     new = (f'  - {{game: {e["game"]}, player: "{e["player"]}", unit: {unit}, '
            f'per_second: {per_second}, ci95: [{ci[0]}, {ci[1]}], games: {n_games}, '
-           f'moves: {n_moves}, label: {e["label"]},\n'
+           f'moves: {n_moves}, cpu_share: {own:.2f}, gc_share: {gc:.2f}, label: {e["label"]},\n'
            f'     source: "mcts_gameframe e8e21fd6 + benchmarks/paper_engine, label {e["label"]}, '
            f'{n_games} whole games at 1 s a move, {n_moves} searches kept"}}')
     return text[:m.start()] + new + text[m.end():]
