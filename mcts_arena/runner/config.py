@@ -391,7 +391,11 @@ class Validator:
                           "and 'matches'")
         d = self.mapping(data, "", "a mapping at the top level")
         self.known_keys(d, "", TOP_FIELDS)
-        for req in ("game", "matches") if "clock" in d else ("game", "budget", "matches"):
+        # a clock, or ladders alone (each level carries its budget), need no budget
+        ladders_only = isinstance(d.get("matches"), list) and bool(d["matches"]) and all(
+            isinstance(e, dict) and "scaling" in e for e in d["matches"])
+        for req in ("game", "matches") if "clock" in d or ladders_only else \
+                ("game", "budget", "matches"):
             if req not in d:
                 self.fail(req, "missing required field")
 
@@ -433,6 +437,9 @@ class Validator:
         dice = self.dice(d["dice"], "dice", game) if "dice" in d else DEFAULTS["dice"]
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
                                 games, ov.games, budget)
+        if budget is None:          # ladders alone: the experiment's budget is their first level
+            first = self._ladders[0]
+            budget = Budget(**{first.kind: first.levels[0]})
         if "timemargin" in d and not any(
                 b is not None and b.clock is not None
                 for b in (budget, *(x for p in pairings
