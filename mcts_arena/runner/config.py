@@ -509,7 +509,8 @@ class Validator:
         try:
             return budgets.parse_clock(v).text()
         except ValueError as e:
-            self.fail(path, f"{e}, or inf (no time limit)")
+            self.fail(path, f"{e}" + (" (or inf: no time limit)" if str(e).startswith("expected")
+                                      else ""))
 
     def timemargin(self, v: Any, path: str) -> float | None:
         """cutechess-cli's `timemargin` in milliseconds, as seconds; None for the default."""
@@ -542,8 +543,8 @@ class Validator:
         cap, so it needs one (a simulation cap, or an αβ depth)."""
         if budget is None or budget.clock is None or budget.sims is not None:
             return
-        spec = self._parse(canonical, game=self._game, macros=self._macros)
-        if spec.get("tm") == 0 and not spec.get("depth"):
+        get = getattr(self._parse(canonical, game=self._game, macros=self._macros), "get", None)
+        if get is not None and get("tm") == 0 and not get("depth"):
             self.fail(path, f"{canonical} has no time management (tm=0), so on a clock "
                             f"({budget.clock}) it searches each move to its cap: give it "
                             f"sims= or the budget sims (a cap per move)")
