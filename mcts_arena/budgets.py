@@ -8,13 +8,21 @@ by the searches themselves).
 - games per pairing: from 1 to GAMES_MAX (100,000); one plan holds at most PLAN_MAX (200,000)
   games (a plan lists every game, so a larger one would not fit in memory).
 
-- `clock`: a time control per game, `BASE+INC` (BASE seconds for the game plus INC seconds a
-  move, e.g. `60+0.5`) or `MOVES/BASE+INC` (BASE seconds for every MOVES moves, e.g. `40/60+0`):
-  `Clock`, parsed by `parse_clock`. BASE lies from TIME_MIN to CLOCK_MAX, INC from 0 to BASE.
+- `clock`: a time control per game as cutechess-cli writes one: `BASE+INC` (BASE seconds for
+  the game plus INC seconds a move, e.g. `60+0.5`), `MOVES/BASE+INC` (BASE seconds for every
+  MOVES moves, e.g. `40/60+0`), the increment left out for none (`60`, `40/60`) and BASE in
+  minutes as `M:SS` or `H:MM:SS` (`0:30+0.1`): `Clock`, parsed by `parse_clock`, whose one text
+  form is `60+0`, `40/60+0`, `30+0.1`. BASE lies from TIME_MIN to CLOCK_MAX, INC from 0 to
+  BASE. `inf` (no time limit) is no clock: the config reads it (`NO_CLOCK`).
+- the time margin on a clock: a move may overrun its side's time by MARGIN_DEFAULT seconds (or
+  a config's `timemargin`, cutechess-cli's option of that name, in milliseconds from 0 to
+  MARGIN_MAX_MS) before the side loses on time.
 
-The searches (mcts.pyx, alphabeta.pyx) refuse a budget outside these ranges with a ValueError
-and stop after TIME_MAX seconds whatever the budget (a simulation or node count, a fixed αβ
-depth), so a move always ends.
+The searches (mcts.pyx, alphabeta.pyx, expectimax.pyx) refuse a budget outside these ranges with
+a ValueError and stop after TIME_MAX seconds whatever the budget (a simulation or node count, a
+fixed αβ depth), so a move always ends. On a clock a search is also given a hard limit (its
+side's time left plus the margin, at most HARD_MAX seconds), which replaces TIME_MAX: it stops
+there whatever its time-management rule, so a move on a long clock may take more than TIME_MAX.
 """
 from __future__ import annotations
 
@@ -31,9 +39,16 @@ PLAN_MAX = 200_000
 TIME_TEXT = f"a number of seconds from {TIME_MIN:g} to {TIME_MAX:g}"
 SIMS_TEXT = f"an integer from 1 to {SIMS_MAX}"
 CLOCK_MAX = 86_400.0
-CLOCK_TEXT = ("a time control BASE+INC or MOVES/BASE+INC in seconds (e.g. 60+0.5 or 40/60+0), "
+CLOCK_TEXT = ("a time control [MOVES/]BASE[+INC] in seconds (e.g. 60+0.5, 40/60, 0:30+0.1), "
               f"BASE from {TIME_MIN:g} to {CLOCK_MAX:g}, INC from 0 to BASE")
 GAMES_TEXT = f"an integer from 1 to {GAMES_MAX}"
+#: cutechess-cli's spelling of "no time limit" (`tc=inf`): no clock at all.
+NO_CLOCK = "inf"
+MARGIN_DEFAULT = 0.05
+MARGIN_MAX_MS = 60_000
+MARGIN_TEXT = f"a number of milliseconds from 0 to {MARGIN_MAX_MS}"
+#: The longest hard limit a search is given on a clock (a clock can save up more than this).
+HARD_MAX = 1e9
 
 
 def _is_number(v) -> bool:
@@ -55,7 +70,9 @@ def games_ok(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= GAMES_MAX
 
 
-_CLOCK_RE = re.compile(r"^(?:(\d+)/)?(\d+(?:\.\d*)?|\.\d+)\+(\d+(?:\.\d*)?|\.\d+)$")
+_NUM = r"(?:\d+(?:\.\d*)?|\.\d+)"
+# MOVES/ (optional), then BASE as seconds, M:SS or H:MM:SS, then +INC (optional)
+_CLOCK_RE = re.compile(rf"^(?:(\d+)/)?(?:(\d+):)??(?:(\d+):)?({_NUM})(?:\+({_NUM}))?$")
 
 
 @dataclass(frozen=True)
@@ -72,6 +89,12 @@ class Clock:
         head = f"{self.moves}/" if self.moves else ""
         return f"{head}{self.base:g}+{self.inc:g}"
 
+    def pgn(self) -> str:
+        """As a PGN `TimeControl` tag gives it (cutechess-cli's form): `60+0.5`, `60`, `40/60`,
+        `40/60+0.5`."""
+        head = f"{self.moves}/" if self.moves else ""
+        return f"{head}{self.base:g}" + (f"+{self.inc:g}" if self.inc else "")
+
     def __str__(self) -> str:
         return self.text()
 
@@ -84,7 +107,13 @@ def parse_clock(text) -> Clock:
     m = _CLOCK_RE.match(text.replace(" ", ""))
     if not m:
         raise ValueError(f"expected {CLOCK_TEXT}, got {text!r}")
-    moves, base, inc = int(m.group(1) or 0), float(m.group(2)), float(m.group(3))
+    hours, minutes, seconds = m.group(2), m.group(3), m.group(4)
+    if minutes is not None and float(seconds) >= 60 or hours is not None and int(minutes) >= 60:
+        raise ValueError(f"a clock's minutes and seconds after ':' must be below 60, got "
+                         f"{text!r}")
+    moves = int(m.group(1) or 0)
+    base = float(seconds) + 60 * int(minutes or 0) + 3600 * int(hours or 0)
+    inc = float(m.group(5) or 0)
     if m.group(1) is not None and moves < 1:
         raise ValueError(f"a clock's moves per period must be at least 1, got {text!r}")
     if not TIME_MIN <= base <= CLOCK_MAX:
@@ -110,7 +139,9 @@ class Budget:
 
     A game on a clock carries `clock` (its text, `60+0.5`; `Budget.clock_of()` the Clock): the
     runner keeps each side's time and the player's time-management rule decides each move's
-    seconds; a `sims` beside it caps every move (`clock 60+0.5, 1000 sims`).
+    seconds; a `sims` beside it caps every move (`clock 60+0.5, 1000 sims`). `margin`: the
+    seconds a move may overrun the side's time left before it loses on time, kept only when it
+    is not MARGIN_DEFAULT (`clock 60+0.5, margin 0.2 s`; `margin_s()` the seconds either way).
     """
 
     time: float | None = None
@@ -119,6 +150,11 @@ class Budget:
     rate_of: str | None = None
     unit: str | None = None
     clock: str | None = None
+    margin: float | None = None
+
+    def margin_s(self) -> float:
+        """The time margin on this budget's clock, in seconds."""
+        return MARGIN_DEFAULT if self.margin is None else self.margin
 
     def clock_of(self) -> Clock | None:
         """The game's time control, or None (a budget per move only)."""
@@ -128,6 +164,8 @@ class Budget:
         if self.time is not None:
             return {"time": self.time}
         d: dict = {} if self.clock is None else {"clock": self.clock}
+        if self.margin is not None:
+            d["margin"] = self.margin
         if self.sims is not None:
             d["sims"] = self.sims
         if self.effort is not None:
@@ -143,7 +181,8 @@ class Budget:
         if not d:
             return None
         return cls(time=d.get("time"), sims=d.get("sims"), effort=d.get("effort"),
-                   rate_of=d.get("rate_of"), unit=d.get("unit"), clock=d.get("clock"))
+                   rate_of=d.get("rate_of"), unit=d.get("unit"), clock=d.get("clock"),
+                   margin=d.get("margin"))
 
     @classmethod
     def of(cls, value) -> Budget | None:
@@ -158,12 +197,15 @@ class Budget:
         if isinstance(other, dict):
             return self.as_dict() == other
         if isinstance(other, Budget):
-            return (self.time, self.sims, self.effort, self.rate_of, self.unit, self.clock) == \
-                (other.time, other.sims, other.effort, other.rate_of, other.unit, other.clock)
+            return self._key() == other._key()
         return NotImplemented
 
+    def _key(self) -> tuple:
+        return (self.time, self.sims, self.effort, self.rate_of, self.unit, self.clock,
+                self.margin)
+
     def __hash__(self) -> int:
-        return hash((self.time, self.sims, self.effort, self.rate_of, self.unit, self.clock))
+        return hash(self._key())
 
     def text(self) -> str:
         """The budget's one text form (see the class docstring)."""
@@ -171,7 +213,8 @@ class Budget:
             per_move = Budget(sims=self.sims, effort=self.effort, rate_of=self.rate_of,
                               unit=self.unit)
             cap = f", {per_move.text()}" if self.sims is not None else ""
-            return f"clock {self.clock}{cap}"
+            margin = f", margin {self.margin:g} s" if self.margin is not None else ""
+            return f"clock {self.clock}{cap}{margin}"
         if self.time is not None:
             return f"{self.time:g} s"
         if self.effort is not None:

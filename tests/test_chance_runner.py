@@ -162,6 +162,25 @@ def test_play_pig_optimal_against_random(run):
     assert any(". dice: " in x for x in lines) and lines[-1].startswith("result: ")
 
 
+def test_play_names_the_seat_that_moves_first(run):
+    """EinStein's first seat only sets up its pieces: the second seat makes the first move, so
+    `arena play einstein A B` calls B the first player; in backgammon the opening roll decides
+    who moves first, so the seats are named as seats."""
+    r = run("play", "einstein", "Random", "Greedy", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "Random (second) vs Greedy(efProgress) (first)"
+    first_move = next(x for x in lines[1:] if ". dice: " not in x)
+    assert ". Greedy(" in first_move
+    winner = lines[-1].split(" wins ")[0].removeprefix("result: ")
+    assert lines[-1].startswith("result: ") and \
+        ("(first player)" in lines[-1]) == (winner.startswith("Greedy"))
+    r = run("play", "backgammon", "Random", "Random(seed=3)", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    head = r.output.splitlines()[0]
+    assert head.startswith("Random (seat 0) vs ") and head.endswith(" (seat 1)")
+
+
 def test_prove_pig(run):
     r = run("prove", "pig(target=20)")
     assert r.exit_code == 0 and "first player wins with probability" in r.output

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from helpers import canon, fake, job, start_text
 
 from mcts_arena import games, players
-from mcts_arena.budgets import Budget, Clock, parse_clock
+from mcts_arena.budgets import MARGIN_DEFAULT, TIME_MAX, Budget, Clock, parse_clock
 from mcts_arena.cli import cli
 from mcts_arena.errors import ConfigError
 from mcts_arena.players.timing import SAFETY, ClockLeft, allot
@@ -21,6 +21,9 @@ from mcts_arena.runner.match import SideClock, play_game
 @pytest.mark.parametrize("text,clock", [
     ("60+0.5", Clock(60, 0.5, 0)), ("40/60+0", Clock(60, 0, 40)), ("0.5+.1", Clock(0.5, 0.1)),
     (" 5 + 5 ", Clock(5, 5)),
+    # cutechess-cli's spellings: no increment, minutes:seconds, hours:minutes:seconds
+    ("60", Clock(60)), ("40/60", Clock(60, 0, 40)), ("0:30+0.1", Clock(30, 0.1)),
+    ("1:00:00+5", Clock(3600, 5)), ("2:30", Clock(150)),
 ])
 def test_clock_text_round_trips(text, clock):
     assert parse_clock(text) == clock
@@ -28,9 +31,11 @@ def test_clock_text_round_trips(text, clock):
 
 
 @pytest.mark.parametrize("text,why", [
-    ("60", "expected a time control"), ("1+2", "increment (2 s) exceeds its time (1 s)"),
+    ("fast", "expected a time control"), ("1+2", "increment (2 s) exceeds its time (1 s)"),
     ("0/60+0", "moves per period must be at least 1"), ("60+-1", "expected a time control"),
     ("0+0", "base time must be"), (60, "expected a time control"), ("1e9+0", "expected"),
+    ("0:60", "below 60"), ("1:60:00", "below 60"), ("inf", "expected a time control"),
+    ("1:2:3:4", "expected a time control"), ("60+", "expected a time control"),
 ])
 def test_bad_clocks_are_refused(text, why):
     with pytest.raises(ValueError, match=re.escape(why)):
@@ -42,6 +47,21 @@ def test_a_clock_budget_travels_as_its_dict_and_says_what_it_is():
     assert Budget.of(b.as_dict()) == b and b.as_dict() == {"clock": "60+0.5", "sims": 1000}
     assert b.text() == "clock 60+0.5, 1000 sims" and str(Budget(clock="1+0")) == "clock 1+0"
     assert Budget(sims=5).as_dict() == {"sims": 5}         # budgets without a clock: unchanged
+
+
+def test_a_clock_is_written_for_pgn_as_cutechess_writes_it():
+    assert [parse_clock(t).pgn() for t in ("60+0", "60+0.5", "40/60+0", "40/60+1")] == \
+        ["60", "60+0.5", "40/60", "40/60+1"]
+
+
+def test_the_margin_forgives_an_overrun_within_it_and_no_more():
+    c = SideClock(Clock(1.0, 0.1), margin=0.05)
+    assert c.before() == ClockLeft(1.0, 0.1, 0, 0.05)
+    assert c.after(1.03) and c.left == pytest.approx(0.1)   # 0.03 s over: no time left, + inc
+    assert not c.after(0.16)                                 # 0.06 s over: lost on time
+    assert Budget(clock="1+0").margin_s() == MARGIN_DEFAULT
+    assert Budget(clock="1+0", margin=0.2).as_dict() == {"clock": "1+0", "margin": 0.2}
+    assert Budget(clock="1+0", margin=0.2).text() == "clock 1+0, margin 0.2 s"
 
 
 def test_a_side_clock_counts_increments_periods_and_runs_out():
@@ -103,6 +123,42 @@ def test_a_player_that_overruns_its_clock_loses_on_time():
     assert "lost on time (clock 0.05+0" in r.error and r.error.startswith("seat 0 MCTS(tm=0)")
 
 
+def test_a_clock_blind_side_is_stopped_at_its_time_left_plus_the_margin():
+    """tm=0 with a cap far beyond the clock: the search is given the hard limit (time left +
+    margin) and stops there, so the side loses on time at once instead of searching on."""
+    b = Budget(clock="0.2+0", sims=5_000_000, margin=0.05)
+    j = job((canon("MCTS(tm=0)"), "Random"), budgets=(b, b))
+    r = play_game(j, j.games[0], start_text("breakthrough"), players, [])
+    assert r.reason == "time_forfeit" and r.winner == 1 and r.plies == 0
+    assert r.duration < 0.2 + 0.05 + 3.0             # not the 30 s or so 5,000,000 sims take
+    assert "margin 0.05 s" in r.error
+
+
+@pytest.mark.parametrize("kind", ["MCTS(tm=0)", "ab(tm=0)", "Star2(tm=0)"])
+def test_every_search_takes_the_hard_limit(kind):
+    game = "pig" if kind.startswith("Star") else "breakthrough"
+    p = players.make(kind, game=game, seed=1)
+    s = games.new_state(game)
+    while s.is_chance_node():
+        s.play(s.outcome_at(0.5))
+    _, st = p.choose(s, sims=50_000_000, clock=ClockLeft(0.1, 0.0, 0, 0.05))
+    assert p.hard == pytest.approx(0.15) and st["time"] < 0.15 + 3.0   # not minutes
+
+
+@pytest.mark.parametrize("clock,tm", [("5000+0", "tm=1"), ("86400+3600", "tm=30"),
+                                      ("1/7200+0", "tm=30")])
+def test_a_move_longer_than_a_time_budget_can_be_is_no_error_on_a_long_clock(clock, tm):
+    """A long clock gives a move more than budgets.TIME_MAX: the move is played (its sims cap
+    ends it), not turned into an error game; the hard limit is what bounds it."""
+    p = players.make(f"MCTS({tm})", game="tictactoe", seed=1)
+    c = parse_clock(clock)
+    left = ClockLeft(c.base, c.inc, 1 if c.moves else 0, MARGIN_DEFAULT)
+    _, st = p.choose(games.new_state("tictactoe"), sims=200, clock=left)
+    assert st["sims"] <= 200 and p.hard > TIME_MAX
+    r = clocked_game((f"MCTS({tm})", "Random"), clock, game="tictactoe", sims=100)
+    assert r.reason == "normal", r.error
+
+
 def test_time_management_keeps_a_player_on_its_clock():
     r = clocked_game(("MCTS(tm=20)", "MCTS(stop=0.5)"), "1+0.02", game="tictactoe")
     assert r.reason == "normal"
@@ -148,6 +204,27 @@ BASE = "name: clk\ngame: tictactoe\ngames: 2\n"
      "contradicts"),
     ("budget: {sims: 10}\nmatches: [{player: MCTS, opponent: Random, clock: '5+9'}]\n",
      "exceeds its time"),
+    # a side without time management and without a cap would search on past its clock
+    ("clock: '5+0.5'\nmatches: [{player: 'MCTS(tm=0)', opponent: Random}]\n",
+     "has no time management (tm=0)"),
+    ("budget: {time: 1}\nmatches: [{player: MCTS, opponent: 'ab(tm=0)', clock: '5+0'}]\n",
+     "contradicts"),
+    ("clock: '5+0'\nmatches: [{player: MCTS, opponent: 'ab(tm=0)'}, {player: Greedy, "
+     "opponent: 'MCTS(tm=0,sims=9)'}]\n", "matches[0].opponent: αβ(efTTT,tm=0) has no time management"),
+    ("clock: '5+0'\ntimemargin: -1\nmatches: [{player: MCTS, opponent: Random}]\n",
+     "timemargin: expected a number of milliseconds from 0 to 60000"),
+    ("clock: '5+0'\ntimemargin: '50ms'\nmatches: [{player: MCTS, opponent: Random}]\n",
+     "timemargin: expected a number of milliseconds"),
+    ("budget: {sims: 10}\ntimemargin: 100\nmatches: [{player: MCTS, opponent: Random}]\n",
+     "timemargin: no game of this config is on a clock"),
+    ("clock: inf\nmatches: [{player: MCTS, opponent: Random}]\n", "clock inf sets no time limit"),
+    ("clock: '0:75'\nmatches: [{player: MCTS, opponent: Random}]\n", "below 60"),
+    ("budget: {sims: 10}\nmatches: [{player: MCTS, opponent: Random, clock: {player: '5+0', "
+     "foe: '1+0'}}]\n", "clock.foe: unknown field"),
+    ("budget: {sims: 10}\nmatches: [{round_robin: [MCTS, Random, Greedy], clock: {player: '5+0'}}]"
+     "\n", "a round_robin entry takes one clock"),
+    ("budget: {sims: 10}\nmatches: [{player: MCTS, opponent: Random, clock: {player: '5+x'}}]\n",
+     "clock.player: expected a time control"),
 ])
 def test_bad_clock_configs_one_line_exit_2_nothing_written(tmp_path, monkeypatch, extra, why):
     monkeypatch.chdir(tmp_path)
@@ -171,6 +248,27 @@ def test_config_clock_per_experiment_match_and_player(tmp_path):
     assert exp.identity()["budget"] == {"clock": "10+0.1", "sims": 50}
 
 
+def test_config_time_odds_inf_and_timemargin(tmp_path):
+    exp = config.load(write(tmp_path, BASE + "clock: '1:00+0.5'\nbudget: {sims: 50}\n"
+                            "timemargin: 200\nmatches:\n"
+                            "  - {player: MCTS, opponent: Random, clock: {player: '40/60', "
+                            "opponent: '30+0.5'}}\n"
+                            "  - {player: Greedy, opponent: Random, clock: inf}\n"
+                            "  - {gauntlet: {player: Greedy, opponents: [MCTS]}, "
+                            "clock: {opponent: '10'}}\n"))
+    assert exp.budget == Budget(clock="60+0.5", sims=50, margin=0.2)
+    odds, plain, gauntlet = exp.pairings
+    assert odds.player_budget == Budget(clock="40/60+0", sims=50, margin=0.2)
+    assert odds.opponent_budget == Budget(clock="30+0.5", sims=50, margin=0.2)
+    assert plain.player_budget == plain.opponent_budget == Budget(sims=50)     # inf: no clock
+    assert gauntlet.player_budget == Budget(clock="60+0.5", sims=50, margin=0.2)
+    assert gauntlet.opponent_budget == Budget(clock="10+0", sims=50, margin=0.2)
+    # the default margin (50 ms) written out is the margin left out: the same identity
+    same = config.load(write(tmp_path, BASE + "clock: '60'\ntimemargin: 50\nmatches:\n"
+                             "  - {player: 'MCTS(tm=0,sims=9)', opponent: Random}\n", "d.yaml"))
+    assert same.budget == Budget(clock="60+0") and same.budget.as_dict() == {"clock": "60+0"}
+
+
 @pytest.mark.slow
 def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -188,8 +286,13 @@ def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monk
     assert "clock 0.05+0" in text
     pgn = CliRunner().invoke(cli, ["export", "results/flag", "--format", "pgn"])
     assert pgn.exit_code == 0
-    assert pgn.output.count('[Termination "time forfeit: seat ') == 2
-    assert pgn.output.count("lost on time (clock 0.05+0") == 2
+    # PGN as cutechess-cli writes it: Termination's fixed words, the time control, the time
+    # left after each move; what the forfeit was is the last comment
+    assert pgn.output.count('[Termination "time forfeit"]') == 2
+    assert pgn.output.count('[TimeControl "0.05"]') == 2
+    assert re.search(r"\{\[%clk 0:00:00\.\d{3}\] nodes=1 ", pgn.output)    # Random's moves
+    assert len(re.findall(r"\{seat \d MCTS\(tm=0,sims=20000\): lost on time \(clock 0\.05\+0",
+                          pgn.output)) == 2
     again = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1"])
     assert again.exit_code == 0 and "0 to play" in again.output
     more = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1", "--games", "4"])
@@ -214,6 +317,27 @@ def test_the_overhead_a_player_keeps_back_is_what_its_clock_charged_beyond_its_s
 def test_the_watchdog_gives_a_clocked_move_the_time_its_clock_can_hold():
     from mcts_arena.runner.watchdog import CLOCK_MOVES, GRACE_S, MARGIN, move_bound
 
-    assert move_bound(Budget(clock="60+0.5")) == MARGIN * (60 + CLOCK_MOVES * 0.5) + GRACE_S
+    assert move_bound(Budget(clock="60+0.5")) == \
+        pytest.approx(MARGIN * (60 + CLOCK_MOVES * 0.5 + MARGIN_DEFAULT) + GRACE_S)
+    # a long clock's move may take more than budgets.TIME_MAX: its worker is not killed for it
+    assert move_bound(Budget(clock="86400+3600")) > 86400 + 3600
     assert move_bound(Budget(sims=100)) == move_bound(Budget(sims=100, clock=None))
     assert move_bound(Budget(clock="1+0", sims=10**8)) == move_bound(Budget(sims=10**8))
+
+
+def test_arena_play_on_a_clock():
+    ok = CliRunner().invoke(cli, ["play", "tictactoe", "MCTS", "Random", "--clock", "0:02+0.1",
+                                  "--sims", "200"])
+    assert ok.exit_code == 0, ok.output
+    assert ok.output.splitlines()[0] == "MCTS (first) vs Random (second), clock 2+0.1"
+
+
+@pytest.mark.parametrize("args,why", [
+    (["--clock", "fast"], "--clock: expected a time control"),
+    (["--clock", "5", "--time", "1"], "--clock and --time exclude each other"),
+    (["--clock", "5"], "MCTS(tm=0) has no time management (tm=0)"),
+])
+def test_arena_play_bad_clocks_one_line_exit_2(args, why):
+    res = CliRunner().invoke(cli, ["play", "tictactoe", "MCTS(tm=0)", "Random", *args])
+    assert res.exit_code == 2 and why in res.output, res.output
+    assert res.output.startswith("arena: error: ") and len(res.output.strip().splitlines()) == 1

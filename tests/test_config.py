@@ -14,7 +14,7 @@ from mcts_arena.runner import config
 FAKE = "fakes"
 HEAD = "game: breakthrough\nbudget: {sims: 10}\ngames: 2\n"
 M = "matches:\n  - {player: Random, opponent: Random(im0.5)}\n"
-V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description, sprt, dice, clock"
+V = "valid fields: name, game, budget, games, seed, openings, max_plies, macros, matches, description, sprt, dice, clock, timemargin"
 
 MALFORMED = [
     ("missing game", "budget: {sims: 10}\n" + M, "game: missing required field"),

@@ -137,6 +137,22 @@ def test_faults_become_forfeits(tmp_path, monkeypatch, body, reason, text):
 
 
 @pytest.mark.process
+def test_on_a_clock_a_hung_gnubg_is_killed_at_its_time_left_and_a_grace(tmp_path, monkeypatch):
+    """The game loop gives a clocked game no per-move limit; the clock is the limit."""
+    from mcts_arena.budgets import Budget
+    from mcts_arena.players.timing import ClockLeft
+
+    monkeypatch.setattr(gnubg_player, "COMMAND", fake(tmp_path, "c.recv(1000); time.sleep(30)\n"))
+    p = GnubgPlayer(players.parse("gnubg", "backgammon"), 1)
+    s = games.new_state("backgammon", f"{START} x 31 1")
+    p.new_game(s, [], Budget(clock="0.3+0"), None)
+    with pytest.raises(PlayerForfeit, match=r"gave no move within 1\.300 s") as e:
+        p.choose(s, clock=ClockLeft(0.3, 0.0))
+    assert e.value.forfeit == "time_forfeit"
+    p.close()
+
+
+@pytest.mark.process
 def test_a_crash_is_an_error(tmp_path, monkeypatch):
     monkeypatch.setattr(gnubg_player, "COMMAND", fake(tmp_path, "c.recv(1000); sys.exit(3)\n"))
     p = GnubgPlayer(players.parse("gnubg", "backgammon"), 1)

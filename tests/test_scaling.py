@@ -26,6 +26,21 @@ def ladder(body: str, players=None):
                         players=players or fake())
 
 
+def test_a_ladder_needs_no_budget_it_never_uses():
+    body = "matches:\n  - scaling: {players: [Random], sims: {from: 10, doublings: 2}}\n"
+    exp = config.loads("game: breakthrough\ngames: 2\n" + body, source="x.yaml", players=fake())
+    assert [p.label for p in exp.pairings][:2] == ["Random(sims=20) vs Random(sims=10)",
+                                                   "Random(sims=40) vs Random(sims=20)"]
+    assert exp.budget == config.Budget(sims=10)          # the ladder's first level
+    timed = config.loads("game: breakthrough\nmatches:\n  - scaling: {players: [Random], "
+                         "time: [0.1, 0.2]}\n", source="x.yaml", players=fake())
+    assert timed.budget == config.Budget(time=0.1)
+    # an entry that is not a ladder still needs the budget
+    with pytest.raises(config.ConfigError, match="budget: missing required field"):
+        config.loads("game: breakthrough\n" + body + "  - {player: Random, opponent: Greedy}\n",
+                     source="x.yaml", players=fake())
+
+
 def test_ladder_plays_neighbours_same_level_and_anchor():
     exp = ladder("{players: [Random, 'Random(im0.5)'], sims: {from: 10, doublings: 2}}")
     labels = [p.label for p in exp.pairings]

@@ -2,9 +2,11 @@
 coordinates, SPSA's update and BO's fit on known objectives, a tune end to end with its report
 and picture, and a tune killed with SIGKILL that resumes to the same answer as one never
 killed."""
+import importlib
 import math
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import FAKE_TUNE, arena_env, stored, wait_for
 
+from mcts_arena.budgets import Budget
 from mcts_arena.cli import cli
 from mcts_arena.results import tune as tune_state
 from mcts_arena.results.store import Store
@@ -78,6 +81,17 @@ def _write(tmp_path, text, name="t.yaml"):
     (("method: spsa", "method: spsa\nconfirm: {games: 40, sprt: 20}"),
      "t.yaml: confirm.sprt: expected a mapping with elo0, elo1 and optionally alpha, beta, "
      "model, got 20"),
+    # on a clock: the experiment's rules (a malformed clock, a fixed time beside it, a side
+    # without time management and without a cap, a margin without a clock)
+    (("budget: {sims: 5}", "clock: 'fast'"),
+     "t.yaml: clock: expected a time control [MOVES/]BASE[+INC] in seconds (e.g. 60+0.5, 40/60, "
+     "0:30+0.1), BASE from 0.0001 to 86400, INC from 0 to BASE, got 'fast' (or inf: no time "
+     "limit)"),
+    (("budget: {sims: 5}", "budget: {time: 1}\nclock: '10+0.1'"),
+     "t.yaml: clock: a clock (10+0.1) decides each move's time, which the fixed budget 1 s "
+     "per move contradicts; give the clock alone, or with sims (a cap per move)"),
+    (("budget: {sims: 5}", "budget: {sims: 5}\ntimemargin: 100"),
+     "t.yaml: timemargin: a time margin is for a clock; give clock or leave it out"),
 ])
 def test_bad_config_one_line_nothing_written(tmp_path, monkeypatch, change, message):
     monkeypatch.chdir(tmp_path)
@@ -87,6 +101,33 @@ def test_bad_config_one_line_nothing_written(tmp_path, monkeypatch, change, mess
     assert res.exit_code == 2, res.output
     assert res.output.strip() == f"arena: error: {f}: {message.split(': ', 1)[1]}"
     assert not (tmp_path / "results").exists()
+
+
+def test_a_tune_on_a_clock(tmp_path, monkeypatch):
+    f = _write(tmp_path, BASE.replace("budget: {sims: 5}", "budget: {sims: 5}\n"
+                                      "clock: '0:10+0.1'\ntimemargin: 100"))
+    spec = tune.load(f, players=importlib.import_module("fakes"))
+    assert spec.budget == Budget(clock="10+0.1", sims=5, margin=0.1)
+    assert spec.settings.budget == {"clock": "10+0.1", "sims": 5, "margin": 0.1}
+    bare = _write(tmp_path, BASE.replace("budget: {sims: 5}", "clock: '40/60'"), "b.yaml")
+    assert tune.load(bare, players=importlib.import_module("fakes")).budget == \
+        Budget(clock="40/60+0")
+    # played: the games on the clock, the report saying so
+    monkeypatch.chdir(tmp_path)
+    played = _write(tmp_path, "name: tc\ngame: tictactoe\ntemplate: 'MCTS(C={c})'\nparams:\n"
+                    "  c: {low: 0.1, high: 2, start: 1}\nclock: '0:01+0.01'\nbudget: {sims: 50}"
+                    "\ngames: 4\nmethod: spsa\n", "tc.yaml")
+    res = CliRunner().invoke(cli, ["tune", str(played), "--jobs", "1", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert "spsa of MCTS(C={c}) on tictactoe, budget clock 1+0.01, 50 sims" in res.output
+    with Store.open(tmp_path / "results" / "tc") as store:
+        assert store.game_count() == 4
+    # a side without time management and without a cap would search on past its clock
+    blind = _write(tmp_path, BASE.replace("Random(im{a})", "MCTS(im{a})").replace(
+        "budget: {sims: 5}", "clock: '10'\nopponent: 'MCTS(tm=0)'"), "c.yaml")
+    with pytest.raises(config.ConfigError, match=re.escape(
+            "opponent: MCTS(tm=0) has no time management (tm=0), so on a clock (10+0)")):
+        tune.load(blind)
 
 
 def test_units_round_trip():

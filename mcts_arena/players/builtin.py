@@ -4,8 +4,9 @@ Star2, MCMS), PigOptimal (a game's exact solution: Pig's); players/kinds.py name
 of each kind.
 
 Budgets: a call gives `time` (seconds per move) or `sims` (simulations for MCTS and FlatMC,
-nodes for αβ); see players/player.py. An αβ depth (`d4`/`depth=`) replaces a node budget but
-never a time budget: the search stops at the depth or when the time is up, whichever comes
+nodes for αβ), and on a clock the move's hard limit (`self.hard`), which every search is given
+as its `hard` time; see players/player.py. An αβ depth (`d4`/`depth=`) replaces a node budget
+but never a time budget: the search stops at the depth or when the time is up, whichever comes
 first.
 """
 from __future__ import annotations
@@ -129,7 +130,8 @@ class MCTSPlayer(Player):
             raise ValueError(f"{self.name} needs a budget: time or sims")
         move, stats = self.search.search(
             state, seconds=time or 0.0, sims=sims or 0,
-            np_visits=node_prior_visits(self.spec, time if time else self.effort))
+            np_visits=node_prior_visits(self.spec, time if time else self.effort),
+            hard=self.hard or 0.0)
         return move, stats
 
     def trace(self, state, checkpoints: list[int]):
@@ -160,10 +162,12 @@ class AlphaBetaPlayer(Player):
 
     def _choose(self, state, time, sims):
         if self.depth:      # a depth replaces a node budget, never a time budget
-            return self.search.search(state, seconds=time or 0.0, depth=self.depth)
+            return self.search.search(state, seconds=time or 0.0, depth=self.depth,
+                                      hard=self.hard or 0.0)
         if not time and not sims:
             raise ValueError(f"{self.name} needs a budget: time, sims (nodes) or depth")
-        return self.search.search(state, seconds=time or 0.0, nodes=sims or 0)
+        return self.search.search(state, seconds=time or 0.0, nodes=sims or 0,
+                                  hard=self.hard or 0.0)
 
 
 class StarPlayer(Player):
@@ -187,10 +191,12 @@ class StarPlayer(Player):
 
     def _choose(self, state, time, sims):
         if self.depth:      # a depth replaces a node budget, never a time budget
-            return self.search.search(state, seconds=time or 0.0, depth=self.depth)
+            return self.search.search(state, seconds=time or 0.0, depth=self.depth,
+                                      hard=self.hard or 0.0)
         if not time and not sims:
             raise ValueError(f"{self.name} needs a budget: time, sims (nodes) or depth")
-        return self.search.search(state, seconds=time or 0.0, nodes=sims or 0)
+        return self.search.search(state, seconds=time or 0.0, nodes=sims or 0,
+                                  hard=self.hard or 0.0)
 
 
 def flat_mc(spec: PlayerSpec, seed: int) -> Player:

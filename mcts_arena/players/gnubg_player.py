@@ -26,7 +26,7 @@ import tempfile
 import time as _time
 
 from mcts_arena.errors import ExternalError
-from mcts_arena.players.gtp_process import EngineError, GTPEngine
+from mcts_arena.players.gtp_process import CLOCK_GRACE_S, EngineError, GTPEngine
 from mcts_arena.players.player import Player, PlayerForfeit
 
 START_TIMEOUT_S = 60.0      # gnubg loads its networks and bear-off databases first (~0.3 s)
@@ -193,6 +193,8 @@ class GnubgPlayer(Player):
         if self.engine is None:
             self.engine = GnubgEngine(self.plies)
         limit = self._move_limit if self._move_limit is not None else DEFAULT_TIMEOUT_S
+        if self.clock is not None:      # on a clock: killed at its time left and a grace
+            limit = self.clock.left + CLOCK_GRACE_S
         board = fibs_board(state)
         t0 = _time.perf_counter()
         try:

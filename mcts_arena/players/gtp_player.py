@@ -29,12 +29,17 @@ import time as _time
 from mcts_arena import games
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import ExternalError
-from mcts_arena.players.gtp_process import EngineError, EngineTimeout, GTPEngine, GTPRefused
+from mcts_arena.players.gtp_process import (
+    CLOCK_GRACE_S,
+    EngineError,
+    EngineTimeout,
+    GTPEngine,
+    GTPRefused,
+)
 from mcts_arena.players.player import Player, PlayerForfeit
 from mcts_arena.players.spec import PLACEHOLDERS
 
 DEFAULT_TIMEOUT_S = 60.0        # one move under a simulation budget
-CLOCK_GRACE_S = 1.0             # past its time left, an engine on a clock is killed
 START_TIMEOUT_S = 30.0          # each start-up command (protocol_version, name, boardsize, ...)
 
 

@@ -20,6 +20,7 @@ import weakref
 
 QUIT_WAIT_S = 1.0               # how long `quit` may take before the engine is killed
 STDERR_LINES = 8                # engine stderr lines kept for the record
+CLOCK_GRACE_S = 1.0             # past its time left, an engine on a clock is killed (GTP, gnubg)
 
 
 class EngineError(RuntimeError):

@@ -9,6 +9,10 @@ loss by the player's own fault), and `derive_seed`.
 `nodes`, `depth` and `time` (seconds). A budget written in the spec (`time=`, `sims=`) overrides
 the one given; budgets outside mcts_arena.budgets' ranges (NaN, infinite, too large) are refused
 with a ValueError before any search starts.
+
+On a clock a move also has a hard limit, `hard` (its side's time left plus the clock's margin,
+timing.hard_limit), whatever the player's time-management rule: a search given it stops there
+(and its side then loses on time), so a side that ignores its clock cannot hold a game up.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ class Player:
         self.spec = spec
         self.effort: float | None = None   # paper-seconds of the current move's effort budget
         self.clock: timing.ClockLeft | None = None     # the clock before the current move
+        self.hard: float | None = None      # on a clock: the move's hard limit, in seconds
         self.overhead: timing.Overhead | None = None   # learnt on a clock (players/timing.py)
         self.seed = derive_seed(seed, spec.seed_salt) if spec.seed_salt else seed
 
@@ -53,17 +58,19 @@ class Player:
         if budget and clock is None:
             time, sims = budget.time, budget.sims
         self.clock = clock
+        self.hard = None
         if clock is not None:
             if self.overhead is None:
                 self.overhead = timing.Overhead()
+            self.hard = timing.hard_limit(clock)
             time = timing.allot(clock, self.spec.get("tm"), self.overhead.update(clock))
-            if time is not None and time < budgets.TIME_MIN:
-                time = budgets.TIME_MIN
+            if time is not None:
+                time = min(max(time, budgets.TIME_MIN), self.hard)
             self.overhead.given(clock, time or 0.0)
-            if time is None and sims is None:
+            if time is None and sims is None and not self.spec.get("depth"):
                 raise ValueError(f"{self.name} on a clock with tm=0 needs a simulation cap "
                                  f"(sims=)")
-        if time is not None and not budgets.time_ok(time):
+        elif time is not None and not budgets.time_ok(time):
             raise ValueError(f"time budget must be {budgets.TIME_TEXT}, got {time}")
         if sims is not None and not budgets.sims_ok(sims):
             raise ValueError(f"simulation budget must be {budgets.SIMS_TEXT}, got {sims}")

@@ -9,10 +9,16 @@ was given (starting the search, the game loop's call, a busy machine's schedulin
 player learns from its own clock (`Overhead`: the largest overrun of its recent moves). `tm=0` turns
 time management off: the move is searched to its simulation cap, whatever the clock says.
 The MCTS option `stop=f` adds the STOP rule inside the search (players/search/mcts.pyx).
+
+Whatever the rule, a move on a clock has a hard limit (`hard_limit`): the time left plus the
+clock's margin (cutechess-cli's `timemargin`), at which the searches stop; a move that takes
+longer loses on time.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from mcts_arena.budgets import HARD_MAX, TIME_MIN
 
 TM_DEFAULT = 30
 #: The most of its time left a move is given (the rest covers the move's overhead).
@@ -21,12 +27,19 @@ SAFETY = 0.9
 
 @dataclass(frozen=True)
 class ClockLeft:
-    """One side's clock before its move: seconds left, the increment after the move, and the
-    moves still to play in the current period (0: the clock has no periods)."""
+    """One side's clock before its move: seconds left, the increment after the move, the
+    moves still to play in the current period (0: the clock has no periods), and the margin:
+    how far past its time left a move may run before the side loses on time."""
 
     left: float
     inc: float
     to_go: int = 0
+    margin: float = 0.0
+
+
+def hard_limit(clock: ClockLeft) -> float:
+    """The seconds after which a move on `clock` loses on time: the searches stop there."""
+    return min(HARD_MAX, max(TIME_MIN, clock.left + clock.margin))
 
 
 def allot(clock: ClockLeft, tm: int | None, overhead: float = 0.0) -> float | None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mcts_arena import budgets
 from mcts_arena.report.figures import _figure, _save
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.results.tune import (
@@ -85,6 +86,8 @@ def render(st: TuneState, every: int = 0) -> str:
 
 
 def _budget(d: dict) -> str:
+    if "clock" in d:            # a tune on a clock: the budget's one text (`clock 10+0.1`)
+        return budgets.text(d)
     return ", ".join(f"{k} {v:g}" for k, v in d.items() if v is not None)
 
 

@@ -26,6 +26,11 @@ A record (`records`) is one stored game as a dict (also the JSON line, keys in t
 
 Per-move comments in PGN and SGF: `{sims=2000 nodes=1987 depth=12 time=0.051 value=+0.23}`,
 the keys a move has (value: the search's value of the position for the mover, in [-1, 1]).
+A game on a clock has in PGN, as cutechess-cli writes it, `[TimeControl "40/60+0.5"]` (or
+`WhiteTimeControl`/`BlackTimeControl` for clocks that differ) and the mover's time left after
+each move first in its comment (`{[%clk 0:00:58.700] sims=...}`). PGN's Termination is one of
+its fixed words (`normal`, `time forfeit`, ...); what the forfeit or error was is the last
+comment before the result.
 """
 from __future__ import annotations
 
@@ -198,8 +203,32 @@ def _opening_text(rec: dict) -> str:
 
 
 def _termination(rec: dict) -> str:
-    term = TERMINATION.get(rec["reason"], rec["reason"])
-    return f"{term}: {rec['error']}" if rec["error"] else term
+    """PGN's word for how the game ended (`time forfeit`); what happened is the game's last
+    comment, since a Termination tag holds one of a few fixed words."""
+    return TERMINATION.get(rec["reason"], rec["reason"])
+
+
+def _time_controls(rec: dict, col: list[str]) -> list[tuple[str, str]]:
+    """`TimeControl` as cutechess-cli writes it (`40/60+0.5`) for a game on a clock, or
+    `WhiteTimeControl` and `BlackTimeControl` when the sides' clocks differ (time odds; a side
+    without a clock `-`); nothing for a game without one."""
+    clocks = []
+    for b in rec["budgets"]:
+        clock = budgets.Budget.of(b).clock_of() if b else None
+        clocks.append("-" if clock is None else clock.pgn())
+    if clocks == ["-", "-"]:
+        return []
+    if clocks[0] == clocks[1]:
+        return [("TimeControl", clocks[0])]
+    return [(f"{col[0]}TimeControl", clocks[0]), (f"{col[1]}TimeControl", clocks[1])]
+
+
+def clk(seconds: float) -> str:
+    """A side's time left as a PGN clock comment gives it: `[%clk 0:00:58.700]`."""
+    ms = round(max(0.0, seconds) * 1000)
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    return f"[%clk {h}:{m:02d}:{rest / 1000:06.3f}]"
 
 
 def _date(rec: dict, sep: str) -> str:
@@ -232,7 +261,8 @@ def pgn(rec: dict) -> str:
             ("Budget", _budget_text(rec)), ("Seeds", " ".join(map(str, rec["seeds"]))),
             ("Opening", _opening_text(rec)),
             ("Build", rec["build"] or f"version {rec['version']}"),
-            ("Termination", _termination(rec)), ("PlyCount", rec["plies"])]
+            ("Termination", _termination(rec)), ("PlyCount", rec["plies"]),
+            *_time_controls(rec, col)]
     head = [f'[{k} "{_pgn_quote(v)}"]' for k, v in tags]
     tokens: list[str] = []
     number, last_seat = 1, None
@@ -249,9 +279,13 @@ def pgn(rec: dict) -> str:
             tokens.append(f"{number}...")
         tokens.append(move)
         text = comment(st)
+        if "clock" in st:
+            text = f"{clk(st['clock'])} {text}".strip()
         if text:
             tokens.append("{" + text.replace("}", ")") + "}")
         last_seat = seat
+    if rec["error"]:
+        tokens.append("{" + " ".join(str(rec["error"]).split()).replace("}", ")") + "}")
     tokens.append(result)
     lines, line = [], ""
     for t in tokens:

@@ -82,7 +82,7 @@ DEFAULT_PLAYERS = "mcts_arena.players"
 # Opening kinds every game has; a game may declare more (GameInfo.openings).
 OPENING_KINDS = ("start", "random_plies")
 TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies", "macros",
-              "matches", "description", "sprt", "dice", "clock")
+              "matches", "description", "sprt", "dice", "clock", "timemargin")
 DICE_MODES = ("common", "independent")
 SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
 MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet", "scaling")
@@ -94,6 +94,8 @@ BUDGET_KEYS = ("time", "sims", "effort")
 BOOK_FIELDS = ("file", "order")
 GAUNTLET_FIELDS = ("player", "opponents")
 MATCH_FIELDS = ("player", "opponent", "games", "clock")  # a plain `- {player:, opponent:}`
+#: A match entry's per-side clocks (time odds): `clock: {player: "10+0.1", opponent: "5+0.1"}`.
+SIDE_CLOCK_FIELDS = ("player", "opponent")
 # The settings docs/config.md documents (tests/test_config_docs.py holds the page to them).
 DEFAULTS = {"games": 100, "seed": 1, "max_plies": 1000, "dice": "common"}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -338,6 +340,7 @@ class Validator:
     _ladders: list = field(default_factory=list, init=False)
     _game: Any = field(default=None, init=False)
     _macros: dict | None = field(default=None, init=False)
+    _margin: float | None = field(default=None, init=False)     # `timemargin`, in seconds
 
     # -- helpers --
     def fail(self, path: str, what: str):
@@ -388,7 +391,11 @@ class Validator:
                           "and 'matches'")
         d = self.mapping(data, "", "a mapping at the top level")
         self.known_keys(d, "", TOP_FIELDS)
-        for req in ("game", "matches") if "clock" in d else ("game", "budget", "matches"):
+        # a clock, or ladders alone (each level carries its budget), need no budget
+        ladders_only = isinstance(d.get("matches"), list) and bool(d["matches"]) and all(
+            isinstance(e, dict) and "scaling" in e for e in d["matches"])
+        for req in ("game", "matches") if "clock" in d or ladders_only else \
+                ("game", "budget", "matches"):
             if req not in d:
                 self.fail(req, "missing required field")
 
@@ -397,6 +404,8 @@ class Validator:
             self.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
                               f"results directory), got {shown(name)}")
         game = self.game(d["game"], "game")
+        if "timemargin" in d:
+            self._margin = self.timemargin(d["timemargin"], "timemargin")
         budget = self.budget(d["budget"], "budget") if "budget" in d else None
         if ov.time is not None or ov.sims is not None or ov.effort is not None:
             # an override obeys the config's own rule (a scaled effort below the minimum too)
@@ -428,6 +437,15 @@ class Validator:
         dice = self.dice(d["dice"], "dice", game) if "dice" in d else DEFAULTS["dice"]
         pairings = self.matches(d["matches"], "matches", game, dict(macros) or None,
                                 games, ov.games, budget)
+        if budget is None:          # ladders alone: the experiment's budget is their first level
+            first = self._ladders[0]
+            budget = Budget(**{first.kind: first.levels[0]})
+        if "timemargin" in d and not any(
+                b is not None and b.clock is not None
+                for b in (budget, *(x for p in pairings
+                                    for x in (p.player_budget, p.opponent_budget)))):
+            self.fail("timemargin", "no game of this config is on a clock, so a time margin "
+                                    "has nothing to act on; give a clock or leave it out")
         total = sum(p.games for p in pairings)
         if total > budgets.PLAN_MAX:
             self.fail("matches", f"{len(pairings)} pairings of {total} games in all; one "
@@ -484,20 +502,70 @@ class Validator:
         return Budget(sims=s)
 
     def clock(self, v: Any, path: str) -> str:
-        """A time control (`60+0.5`, `40/60+0`) in its one text form."""
+        """A time control as cutechess-cli writes one (`60+0.5`, `40/60`, `0:30+0.1`) in its
+        one text form (`60+0.5`, `40/60+0`, `30+0.1`), or `inf`: no clock."""
+        if isinstance(v, str) and v.strip() == budgets.NO_CLOCK:
+            return budgets.NO_CLOCK
         try:
             return budgets.parse_clock(v).text()
         except ValueError as e:
-            self.fail(path, str(e))
+            self.fail(path, f"{e}" + (" (or inf: no time limit)" if str(e).startswith("expected")
+                                      else ""))
+
+    def timemargin(self, v: Any, path: str) -> float | None:
+        """cutechess-cli's `timemargin` in milliseconds, as seconds; None for the default."""
+        if not _is_number(v) or not math.isfinite(v) or not 0 <= v <= budgets.MARGIN_MAX_MS:
+            self.fail(path, f"expected {budgets.MARGIN_TEXT}, got {shown(v)}")
+        seconds = round(float(v) / 1000, 6)
+        return None if seconds == budgets.MARGIN_DEFAULT else seconds
 
     def clocked(self, budget: Budget | None, clock: str, path: str) -> Budget:
         """`budget` on the clock `clock`: a simulation budget stays as a cap per move; a fixed
-        time or effort per move contradicts the clock, which decides each move's time."""
+        time or effort per move contradicts the clock, which decides each move's time. On
+        `inf` (no clock) the budget per move alone, which must then be there."""
+        if clock == budgets.NO_CLOCK:
+            per_move = budget if budget is None or budget.clock is None else \
+                (Budget(sims=budget.sims) if budget.sims is not None else None)
+            if per_move is None:
+                self.fail(path, "clock inf sets no time limit, so each move needs a budget of "
+                                "its own: give budget (sims, time or effort) or the player's "
+                                "sims=")
+            return per_move
         if budget is not None and (budget.time is not None or budget.effort is not None):
             self.fail(path, f"a clock ({clock}) decides each move's time, which the fixed "
                             f"budget {budget.text()} per move contradicts; give the clock "
                             f"alone, or with sims (a cap per move)")
-        return Budget(sims=budget.sims if budget is not None else None, clock=clock)
+        return Budget(sims=budget.sims if budget is not None else None, clock=clock,
+                      margin=self._margin)
+
+    def managed(self, canonical: str, budget: Budget | None, path: str) -> None:
+        """A player on a clock without time management (`tm=0`) searches each move to its
+        cap, so it needs one (a simulation cap, or an αβ depth)."""
+        if budget is None or budget.clock is None or budget.sims is not None:
+            return
+        get = getattr(self._parse(canonical, game=self._game, macros=self._macros), "get", None)
+        if get is not None and get("tm") == 0 and not get("depth"):
+            self.fail(path, f"{canonical} has no time management (tm=0), so on a clock "
+                            f"({budget.clock}) it searches each move to its cap: give it "
+                            f"sims= or the budget sims (a cap per move)")
+
+    def match_clocks(self, e: dict, ep: str, kind: str, budget: Budget | None
+                     ) -> tuple[str | None, str | None]:
+        """The clocks of a match entry's two sides: its own `clock` (one for both, or
+        {player:, opponent:} for time odds), else the experiment's."""
+        default = budget.clock if budget is not None else None
+        if "clock" not in e:
+            return default, default
+        v = e["clock"]
+        if not isinstance(v, dict):
+            c = self.clock(v, f"{ep}.clock")
+            return c, c
+        if kind not in ("player", "gauntlet"):
+            self.fail(f"{ep}.clock", f"clocks per side (time odds) are for a player and "
+                                     f"opponent or a gauntlet; a {kind} entry takes one clock")
+        self.known_keys(v, f"{ep}.clock", SIDE_CLOCK_FIELDS)
+        return tuple(self.clock(v[k], f"{ep}.clock.{k}") if k in v else default
+                     for k in SIDE_CLOCK_FIELDS)
 
     def game(self, v: Any, path: str) -> _games.Game:
         """The game a game spec names (`hex(size=5)`), resolved once; one line naming the bad
@@ -590,17 +658,18 @@ class Validator:
             if games is not None:
                 games = self.games(games, f"{ep}.games")
             games = forced_games or games or default_games
-            clock = self.clock(e["clock"], f"{ep}.clock") if "clock" in e else \
-                (budget.clock if budget is not None else None)
+            clock_a, clock_b = self.match_clocks(e, ep, kind, budget)
             self._sweep_values: tuple[tuple[str, str], ...] = ()
             for a, b, wa, wb in getattr(self, "_" + kind)(e, ep):
                 swept = self._sweep_values
                 ca, ba = self.player(a, wa, game, macros)
                 cb, bb = self.player(b, wb, game, macros)
-                if clock is not None and (ba is not None or "clock" in e):
-                    ba = self.clocked(ba or budget, clock, wa)
-                if clock is not None and (bb is not None or "clock" in e):
-                    bb = self.clocked(bb or budget, clock, wb)
+                if clock_a is not None and (ba is not None or "clock" in e):
+                    ba = self.clocked(ba or budget, clock_a, wa)
+                if clock_b is not None and (bb is not None or "clock" in e):
+                    bb = self.clocked(bb or budget, clock_b, wb)
+                self.managed(ca, ba or budget, wa)
+                self.managed(cb, bb or budget, wb)
                 key = frozenset((ca, cb)) if ca != cb else (ca, cb)
                 if key in seen:
                     self.fail(ep, f"duplicate pairing {ca} vs {cb}: the same players as "

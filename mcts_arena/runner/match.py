@@ -8,9 +8,12 @@ in wall seconds as it measures every move (the same clock as per-move time budge
 forfeits, and the one an outside engine's time is spent on). Before a move it gives the player
 `clock=ClockLeft(...)`: the seconds left, the increment, and the moves until the next period
 (0: the whole game); the player's time-management rule turns that into the move's seconds
-(players/timing.py). After the move its wall time is taken off; a side whose time falls below
-zero loses on time (reason `time_forfeit`, the text "lost on time"); else it gains the
-increment, and a new period's base time once it has played the period's moves.
+(players/timing.py), and a hard limit at the time left plus the clock's margin (the budget's
+`margin`, cutechess-cli's `timemargin`), where every search stops whatever its rule. After the
+move its wall time is taken off; a side whose time falls below minus the margin loses on time
+(reason `time_forfeit`, the text "lost on time"); else it has at least no time left (an overrun
+within the margin is forgiven), gains the increment, and a new period's base time once it has
+played the period's moves.
 
 An exception inside a player, an illegal move or a player that changes the state it was given
 ends the game as an `error` game: never a win or a loss, reported at the end of the run. A game
@@ -103,10 +106,12 @@ def forfeit_limit(budget: Budget) -> float | None:
 
 
 class SideClock:
-    """One side's clock in a game: the time left, the moves played in the current period."""
+    """One side's clock in a game: the time left, the moves played in the current period, and
+    the margin a move may overrun it by."""
 
-    def __init__(self, clock: Clock):
+    def __init__(self, clock: Clock, margin: float = 0.0):
         self.clock = clock
+        self.margin = margin
         self.left = clock.base
         self.played = 0
 
@@ -114,13 +119,15 @@ class SideClock:
         """What the player is told before its move."""
         c = self.clock
         to_go = c.moves - self.played % c.moves if c.moves else 0
-        return ClockLeft(self.left, c.inc, to_go)
+        return ClockLeft(self.left, c.inc, to_go, self.margin)
 
     def after(self, wall: float) -> bool:
-        """Take a move's wall seconds off; False when the time ran out (a loss on time)."""
+        """Take a move's wall seconds off; False when the time ran out by more than the margin
+        (a loss on time)."""
         self.left -= wall
-        if self.left < 0:
+        if self.left < -self.margin:
             return False
+        self.left = max(self.left, 0.0)
         self.played += 1
         self.left += self.clock.inc
         if self.clock.moves and self.played % self.clock.moves == 0:
@@ -217,7 +224,8 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
           on_move: Callable | None = None,
           before_move: Callable[[str, int, int], None] | None = None) -> GameRecord:
     observers = [getattr(a, "observe", None) for a in agents]
-    clocks = [SideClock(b.clock_of()) if b.clock is not None else None for b in budgets]
+    clocks = [SideClock(b.clock_of(), b.margin_s()) if b.clock is not None else None
+              for b in budgets]
     dice = [random.Random(derive_seed(g.dice_seed, "seat", seat)) for seat in (0, 1)]
     while not state.is_terminal():
         if rec.plies >= job.max_plies:
@@ -266,7 +274,8 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
             if not clocks[seat].after(wall):
                 return finish(rec, t_start, "time_forfeit", 1 - seat,
                                f"{who}: lost on time (clock {budget.clock}: {wall:.3f} s for "
-                               f"move {rec.plies + 1} with {had:.3f} s left)")
+                               f"move {rec.plies + 1} with {had:.3f} s left, margin "
+                               f"{clocks[seat].margin:g} s)")
         try:
             notation = state.format_move(move)
             state.play(move)

@@ -12,6 +12,7 @@ A config::
       n: {low: 1, high: 1000, type: int, log: true}       # integer, log-scaled
       e: {choices: [efMS, efLH]}                          # categorical (bo only)
     budget: {sims: 300}                  # or {time: s} or {effort: paper-seconds}
+    # clock: "10+0.1"                    # or every game on a clock (budget sims: a cap)
     games: 400                           # the search's game budget (confirmation apart)
     method: spsa                         # or bo
     seed: 1
@@ -89,7 +90,7 @@ from mcts_arena.runner.plan import Job, Plan, derive_seed, pair_games, pair_open
 
 FIELDS = ("name", "description", "game", "template", "params", "budget", "games", "method",
           "seed", "opponent", "confirm", "spsa", "bo", "bracket", "openings", "max_plies",
-          "macros")
+          "macros", "clock", "timemargin")
 PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices", "grid")
 SPSA_FIELDS = ("a", "c", "A", "alpha", "gamma", "batch", "tail", "first_step")
 BO_FIELDS = ("games_per_trial", "batch", "startup")
@@ -247,7 +248,7 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
                    "games and method")
     d = v.mapping(data, "", "a mapping at the top level")
     v.known_keys(d, "", FIELDS)
-    for req in ("game", "template", "params", "budget", "method"):
+    for req in ("game", "template", "params", "method") + (() if "clock" in d else ("budget",)):
         if req not in d:
             v.fail(req, "missing required field")
     if "games" not in d and d["method"] != "bracket":
@@ -257,7 +258,13 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
         v.fail("name", f"expected a name of letters, digits, '_', '.', '-' (it names the "
                        f"results directory), got {cfg.shown(name)}")
     game = v.game(d["game"], "game")
-    budget = v.budget(d["budget"], "budget")
+    budget = v.budget(d["budget"], "budget") if "budget" in d else None
+    if "timemargin" in d:           # the clock's, as an experiment's (runner/config.py)
+        if "clock" not in d:
+            v.fail("timemargin", "a time margin is for a clock; give clock or leave it out")
+        v._margin = v.timemargin(d["timemargin"], "timemargin")
+    if "clock" in d:                # every game on the clock, `budget: {sims: N}` its cap
+        budget = v.clocked(budget, v.clock(d["clock"], "clock"), "clock")
     v._budget = budget              # a matched effort resolves each player's own simulations
     method = d["method"]
     if method not in METHODS:
@@ -279,9 +286,11 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
     mdict = dict(macros) or None
     plist = tuple(params.values())
     probe = TuneSettings(name, str(game), template, plist, method, games, seed, "", "", 0)
+    v._game, v._macros = game, mdict
     for where, values in _probe_points(plist):
         text = probe.spec_text(values)
-        v.player(text, f"template at {where}", game, mdict)
+        spec, own = v.player(text, f"template at {where}", game, mdict)
+        v.managed(spec, own or budget, f"template at {where}")
     spsa = bo = None
     if method == "spsa":
         cats = [p.name for p in plist if p.kind == "choice"]
@@ -302,7 +311,8 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
                                         game, mdict)
     opponent = start_spec
     if "opponent" in d:
-        opponent, _ = v.player(d["opponent"], "opponent", game, mdict)
+        opponent, own = v.player(d["opponent"], "opponent", game, mdict)
+        v.managed(opponent, own or budget, "opponent")
     conf = v.mapping(d.get("confirm", {}), "confirm", "a mapping with games and against")
     v.known_keys(conf, "confirm", ("games", "against", "sprt"))
     confirm_games = conf.get("games", 0)
@@ -312,7 +322,8 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
     confirm_sprt = _confirm_sprt(v, conf, confirm_games)
     reference = start_spec
     if "against" in conf:
-        reference, _ = v.player(conf["against"], "confirm.against", game, mdict)
+        reference, own = v.player(conf["against"], "confirm.against", game, mdict)
+        v.managed(reference, own or budget, "confirm.against")
     openings = v.openings(d.get("openings", cfg.default_openings(game)), "openings", game)
     max_plies = v.positive_int(d.get("max_plies", 1000), "max_plies",
                                "plies before a game is drawn")

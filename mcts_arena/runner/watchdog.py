@@ -36,7 +36,8 @@ seconds per simulation), the local pool also passes the worker's CPU time as `pr
 (with that of the engines it started: gnubg at 2 plies thinks for seconds in its own process
 under a simulation budget, whose forfeit limit is the engine's own): a worker still computing
 is given more time, up to `hard_bound()` (the searches stop by
-themselves at budgets.TIME_MAX), while a stopped one (SIGSTOP, no CPU time) is caught at the
+themselves at budgets.TIME_MAX; on a clock at their time left plus the margin, which the move
+bound already holds), while a stopped one (SIGSTOP, no CPU time) is caught at the
 first bound. Before a game's first move (making the players, the opening) the bound is
 `setup_s`.
 
@@ -70,8 +71,9 @@ def move_bound(budget: Budget, grace_s: float = GRACE_S) -> float:
     clock = budget.clock_of()
     if clock is not None:
         # the most a side's clock can hold: its base and CLOCK_MOVES increments saved up (a
-        # period's time is not known here, so moves per period count as one period)
-        limit = max(limit, min(TIME_MAX, clock.base + CLOCK_MOVES * clock.inc))
+        # period's time is not known here, so moves per period count as one period), and the
+        # margin: a search stops there (its hard limit), however long the clock
+        limit = max(limit, clock.base + CLOCK_MOVES * clock.inc + budget.margin_s())
     return MARGIN * limit + grace_s
 
 

@@ -30,6 +30,7 @@ cdef double INF = 1e9
 from mcts_arena import budgets as _budgets
 
 cdef double TIME_CAP = _budgets.TIME_MAX        # no search runs longer, whatever its budget
+cdef double HARD_CAP = _budgets.HARD_MAX        # ... unless a clock gives it a hard limit
 cdef long NODES_CAP = _budgets.SIMS_MAX
 
 cdef enum:
@@ -502,15 +503,21 @@ cdef class AlphaBeta:
         e.flag = 3 if best <= alpha0 else (2 if best >= beta else 1)
         return best
 
-    def search(self, GameState state, double seconds=0.0, int depth=0, nodes=0):
+    def search(self, GameState state, double seconds=0.0, int depth=0, nodes=0,
+               double hard=0.0):
         """Choose a move for `state` (not modified). Returns (move, stats dict).
 
         A depth, a node count and seconds may be given together: the search stops at the first
         reached. Budgets outside mcts_arena.budgets' ranges raise a ValueError; the search never
-        runs longer than budgets.TIME_MAX seconds (a fixed depth included).
+        runs longer than budgets.TIME_MAX seconds (a fixed depth included), or than `hard`
+        seconds when it is given (a game clock's time left plus its margin), which then
+        replaces TIME_MAX and bounds `seconds`.
         """
-        if not (0.0 <= seconds <= TIME_CAP):
-            raise ValueError(f"αβ time budget must be 0 to {TIME_CAP:g} seconds, got {seconds}")
+        cdef double cap = hard if hard > 0 else TIME_CAP
+        if not (0.0 <= hard <= HARD_CAP):
+            raise ValueError(f"αβ hard time limit must be 0 to {HARD_CAP:g} seconds, got {hard}")
+        if not (0.0 <= seconds <= cap):
+            raise ValueError(f"αβ time budget must be 0 to {cap:g} seconds, got {seconds}")
         if not (0 <= nodes <= NODES_CAP) or nodes != int(nodes):
             raise ValueError(f"αβ node budget must be 0 to {NODES_CAP}, got {nodes}")
         cdef long nnodes = int(nodes)
@@ -531,7 +538,7 @@ cdef class AlphaBeta:
         self.c.nodes = 0
         self.c.aborted = False
         self.c.node_limit = nnodes
-        self.c.deadline = t0 + (seconds if seconds > 0 else TIME_CAP)
+        self.c.deadline = t0 + (seconds if seconds > 0 else cap)
         self.max_depth_reached = 0
         memset(self.killers, 0xFF, sizeof(self.killers))
         limit = depth if depth > 0 else MAX_PLY - 2

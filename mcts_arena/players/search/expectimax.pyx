@@ -42,6 +42,7 @@ from mcts_arena.players.search.alphabeta cimport order_moves
 from mcts_arena import budgets as _budgets
 
 cdef double TIME_CAP = _budgets.TIME_MAX
+cdef double HARD_CAP = _budgets.HARD_MAX
 cdef long NODES_CAP = _budgets.SIMS_MAX
 cdef double INF = 1e9
 cdef double LO = -1.0       # the bounds L, U of every value (evaluations, rewards)
@@ -393,12 +394,17 @@ cdef class StarSearch:
             v = self._value(s, depth, -INF, INF, 0)
         return v, self.nodes
 
-    def search(self, GameState state, double seconds=0.0, int depth=0, nodes=0):
+    def search(self, GameState state, double seconds=0.0, int depth=0, nodes=0,
+               double hard=0.0):
         """Choose a move for `state` (a decision node; not modified): iterative deepening to
-        `depth` (0: no limit) under `seconds` and/or `nodes`, the first reached. Returns
-        (move, stats)."""
-        if not (0.0 <= seconds <= TIME_CAP):
-            raise ValueError(f"time budget must be 0 to {TIME_CAP:g} seconds, got {seconds}")
+        `depth` (0: no limit) under `seconds` and/or `nodes`, the first reached, never longer
+        than budgets.TIME_MAX seconds or, when given, `hard` seconds (a game clock's time left
+        plus its margin), which then bounds `seconds`. Returns (move, stats)."""
+        cdef double cap = hard if hard > 0 else TIME_CAP
+        if not (0.0 <= hard <= HARD_CAP):
+            raise ValueError(f"hard time limit must be 0 to {HARD_CAP:g} seconds, got {hard}")
+        if not (0.0 <= seconds <= cap):
+            raise ValueError(f"time budget must be 0 to {cap:g} seconds, got {seconds}")
         if not (0 <= nodes <= NODES_CAP) or nodes != int(nodes):
             raise ValueError(f"node budget must be 0 to {NODES_CAP}, got {nodes}")
         if seconds <= 0 and nodes <= 0 and depth <= 0:
@@ -419,7 +425,7 @@ cdef class StarSearch:
         self.nodes = 0
         self.probes = 0
         self.node_limit = int(nodes)
-        self.deadline = t0 + (seconds if seconds > 0 else TIME_CAP)
+        self.deadline = t0 + (seconds if seconds > 0 else cap)
         self.aborted = False
         limit = depth if depth > 0 else MAX_DEPTH
         # shuffle, then order by the game: equal moves are chosen at random, seeded

@@ -67,6 +67,7 @@ from mcts_arena.players.search.alphabeta cimport ab_playout_move
 from mcts_arena import budgets as _budgets
 
 cdef double TIME_CAP = _budgets.TIME_MAX        # no search runs longer, whatever its budget
+cdef double HARD_CAP = _budgets.HARD_MAX        # ... unless a clock gives it a hard limit
 cdef long SIMS_CAP = _budgets.SIMS_MAX
 
 cdef enum:
@@ -1042,11 +1043,13 @@ cdef class MCTSSearch:
             self.ol_gen = 0
 
     def search(self, GameState state, double seconds=0.0, sims=0, int np_visits=-1,
-               checkpoints=None):
+               checkpoints=None, double hard=0.0):
         """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims.
 
         Budgets outside mcts_arena.budgets' ranges (NaN, inf, more than SIMS_MAX) raise a
-        ValueError; the search never runs longer than budgets.TIME_MAX seconds.
+        ValueError; the search never runs longer than budgets.TIME_MAX seconds, or than `hard`
+        seconds when it is given (a game clock's time left plus its margin, up to HARD_MAX),
+        which then replaces TIME_MAX and bounds `seconds`.
 
         stats: sims, nodes, depth (deepest tree ply), time, playout_plies, proven (+1 the side
         to move has a proven win, -1 a proven loss, 0 unknown), pool_full, `settled` (only when
@@ -1062,14 +1065,17 @@ cdef class MCTSSearch:
         cdef int ncp = 0, icp = 0
         cdef GameState s = state.clone()
         cdef double t0, deadline, elapsed, t, left
+        cdef double cap = hard if hard > 0 else TIME_CAP
         cdef bint settled = False
         cdef long done = 0
         cdef long nsims
         cdef int i, best
         cdef Node* root
         cdef Node* c
-        if not (0.0 <= seconds <= TIME_CAP):
-            raise ValueError(f"MCTS time budget must be 0 to {TIME_CAP:g} seconds, got {seconds}")
+        if not (0.0 <= hard <= HARD_CAP):
+            raise ValueError(f"MCTS hard time limit must be 0 to {HARD_CAP:g} seconds, got {hard}")
+        if not (0.0 <= seconds <= cap):
+            raise ValueError(f"MCTS time budget must be 0 to {cap:g} seconds, got {seconds}")
         if not (0 <= sims <= SIMS_CAP) or sims != int(sims):
             raise ValueError(f"MCTS simulation budget must be 0 to {SIMS_CAP}, got {sims}")
         nsims = int(sims)
@@ -1106,7 +1112,7 @@ cdef class MCTSSearch:
             for i in range(ncp):
                 cps[i] = checkpoints[i]
         t0 = now()
-        deadline = t0 + (seconds if seconds > 0 else TIME_CAP)
+        deadline = t0 + (seconds if seconds > 0 else cap)
         with nogil:
             if not self._expand(s, 0, np_visits):
                 pass
