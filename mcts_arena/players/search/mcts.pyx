@@ -37,7 +37,7 @@ from mcts_arena.clock cimport now
 from mcts_arena.players.search.alphabeta cimport ab_playout_move
 from mcts_arena.players.search.tree cimport (
     Node, VISITED, CHANCE, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT, RULE_PUCT,
-    init_node, reward0, proven_reward0, sort_by_bias)
+    init_node, reward0, proven_reward0, descent_ends, sort_by_bias)
 from mcts_arena.players.search.selection cimport (select_uct, select_puct, game_prior,
                                                   set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
@@ -363,20 +363,14 @@ cdef class MCTSSearch:
     cdef void _simulate(self, GameState s, int np_visits) noexcept nogil:
         """One simulation from the root (s is at the root; restored afterwards): select down
         the tree, expand a leaf visited once already, play out, back up."""
-        cdef int node = 0, depth = 0, child, res, i
+        cdef int node = 0, depth = 0, child, i
         cdef double r0 = 0.0
         cdef Node* nd
         self.path[0] = 0
         self.n_played = 0
         while True:
             nd = &self.nodes[node]
-            if node != 0 and nd.proven != 0:
-                # a proven node returns its value: mover wins (+1) or loses (-1)
-                r0 = proven_reward0(nd)
-                break
-            res = s.result()
-            if res != ONGOING:
-                r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
+            if descent_ends(s, nd, node == 0, &r0):
                 break
             if nd.first < 0:
                 if (node != 0 and not (nd.real & VISITED)) or (node != 0 and self.o.flat) or \

@@ -21,10 +21,22 @@ from libc.string cimport memcpy
 from libc.math cimport log, sqrt
 
 from mcts_arena.rng cimport rng_below
-from mcts_arena.games.state cimport GameState, ONGOING, DRAW
-from mcts_arena.players.search.tree cimport Node, VISITED, init_node, proven_reward0
+from mcts_arena.games.state cimport GameState
+from mcts_arena.players.search.tree cimport (Node, VISITED, init_node, proven_reward0,
+                                             descent_ends)
 from mcts_arena.players.search.selection cimport blend, better
 from mcts_arena.players.search.mcts cimport MCTSSearch, MAX_PATH
+
+
+cdef inline void _top_two(float v, int k, float* v1, float* v2, int* best_i) noexcept nogil:
+    """Keep the best two implicit values of the available children (v1 >= v2), best_i the
+    child with v1: the backup takes the best among those off the path."""
+    if v > v1[0]:
+        v2[0] = v1[0]
+        v1[0] = v
+        best_i[0] = k
+    elif v > v2[0]:
+        v2[0] = v
 
 
 cdef class OpenLoopSearch(MCTSSearch):
@@ -114,12 +126,7 @@ cdef class OpenLoopSearch(MCTSSearch):
                 continue                        # not legal in this simulation's position
             self.ol_has[slot] = 1
             c.amaf_n += 1                       # available once more
-            if c.v > v1:
-                v2 = v1
-                v1 = c.v
-                best_i = k
-            elif c.v > v2:
-                v2 = c.v
+            _top_two(c.v, k, &v1, &v2, &best_i)
             if c.proven == 1:                   # proven at the root, whose position is fixed
                 self.path_p[level] = p
                 self.path_v[level] = -2.0
@@ -146,12 +153,7 @@ cdef class OpenLoopSearch(MCTSSearch):
                     return -1
                 c = &self.nodes[choice]
                 c.amaf_n = 1
-                if c.v > v1:
-                    v2 = v1
-                    v1 = c.v
-                    best_i = choice
-                elif c.v > v2:
-                    v2 = c.v
+                _top_two(c.v, choice, &v1, &v2, &best_i)
             elif choice < 0:
                 choice = fallback if fallback >= 0 else untried
         self.path_p[level] = p
@@ -198,19 +200,14 @@ cdef class OpenLoopSearch(MCTSSearch):
 
     cdef void _simulate(self, GameState s, int np_visits) noexcept nogil:
         """One open-loop simulation: the dice sampled on the way down, a node per move."""
-        cdef int node = 0, depth = 0, plies = 0, child, res, n, i
+        cdef int node = 0, depth = 0, plies = 0, child, n, i
         cdef double r0 = 0.0
         cdef Node* nd
         cdef float x, bv
         self.path[0] = 0
         while True:
             nd = &self.nodes[node]
-            if node != 0 and nd.proven != 0:
-                r0 = proven_reward0(nd)
-                break
-            res = s.result()
-            if res != ONGOING:
-                r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
+            if descent_ends(s, nd, node == 0, &r0):
                 break
             if node != 0 and not (nd.real & VISITED):
                 r0 = self._playout(s)

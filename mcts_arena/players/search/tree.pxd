@@ -9,6 +9,7 @@ who made that move (its `mover`): `wins` (sum of rewards in [-1, 1]), `v` (impli
 value or, for `cb`, the static evaluation), `proven` (+1 the mover wins, -1 the mover loses).
 The side to move at a node is stored too, because in Kalah the same side may move again.
 """
+from mcts_arena.games.state cimport GameState, ONGOING, DRAW
 
 cdef enum:
     VISITED = 1          # Node.real's bits
@@ -110,6 +111,21 @@ cdef inline double reward0(int res) noexcept nogil:
 cdef inline double proven_reward0(Node* nd) noexcept nogil:
     """The reward of player 0 that proven node `nd` returns: its mover wins (+1) or loses."""
     return nd.proven if nd.mover == 0 else -nd.proven
+
+
+cdef inline bint descent_ends(GameState s, Node* nd, bint root, double* r0) noexcept nogil:
+    """Does a simulation's descent end at node nd, whose position s is? At a proven node
+    (the root aside) with its proof, at a finished game with its result: r0[0], player 0's
+    reward."""
+    cdef int res
+    if not root and nd.proven != 0:
+        r0[0] = proven_reward0(nd)
+        return True
+    res = s.result()
+    if res != ONGOING:
+        r0[0] = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
+        return True
+    return False
 
 
 cdef inline void sort_by_bias(Node* a, Node* tmp, int n) noexcept nogil:
