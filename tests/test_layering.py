@@ -74,7 +74,10 @@ def _imported(module: str, path: Path) -> set[tuple[str, str]]:
 def _edges() -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {m: set() for m in MODULES}
     for m, path in MODULES.items():
-        for base, name in _imported(m, path):
+        # a Cython module with a .pxd is both files: the .pxd declares, the .pyx imports too
+        both = [path, path.with_suffix(".pyx")] if path.suffix == ".pxd" and \
+            path.with_suffix(".pyx").exists() else [path]
+        for base, name in {i for f in both for i in _imported(m, f)}:
             if not base.startswith("mcts_arena"):
                 continue
             target = _resolve(f"{base}.{name}" if name and f"{base}.{name}" in MODULES

@@ -8,17 +8,17 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
-from mcts_arena.players.search.mcts import MCTSSearch
 
 from mcts_arena import games, players
 from mcts_arena.cli import cli
 from mcts_arena.errors import SpecError
 from mcts_arena.players.builtin import mcts_options
+from mcts_arena.players.search import mcts_search
 
 
 def search(spec: str, game: str, text: str | None, sims: int, seed: int = 1):
     s = games.new_state(game, text)
-    engine = MCTSSearch(mcts_options(players.parse(spec, game)), seed)
+    engine = mcts_search(mcts_options(players.parse(spec, game)), seed)
     move, stats = engine.search(s, sims=sims)
     return s, move, stats, engine
 
@@ -92,7 +92,7 @@ def test_einstein_open_loop_plays_legal_moves_to_the_end():
 
 def test_a_chance_node_root_is_refused():
     s = games.new_state("pig", "10,10 4 0 dice 3")
-    engine = MCTSSearch(mcts_options(players.parse("MCTS(ol)", "pig")), 1)
+    engine = mcts_search(mcts_options(players.parse("MCTS(ol)", "pig")), 1)
     with pytest.raises(ValueError, match="decision, not a chance node"):
         engine.search(s, sims=10)
 

@@ -95,7 +95,8 @@ def node_prior_visits(spec: PlayerSpec, time: float | None) -> int:
 def mcts_options(spec: PlayerSpec) -> dict:
     """The MCTSSearch option dict for this spec, from the option table (players/options.py):
     each option's value under its `engine` key, as its type; `im`/`cb`/`pbim` choose the
-    selection rule (`sel`) with its weight (`alpha`); `ipp` names the playout policy."""
+    blend of the evaluation in selection (`sel`) with its weight (`alpha`); `puctp` is PUCT
+    (`puct`) with the game's priors (`prior`); `ipp` names the playout policy."""
     opts: dict = {"C": float(games.info_of(spec.game).default_c), "evalfn": eval_id(spec)}
     for name, value in spec.options:
         o = BY_FIELD[name]
@@ -103,6 +104,8 @@ def mcts_options(spec: PlayerSpec) -> dict:
             continue
         if o.engine == "sel":
             opts["sel"], opts["alpha"] = name, float(value)
+        elif o.engine == "puct_prior":
+            opts["puct"], opts["prior"] = float(value), True
         elif o.engine == "policy":
             opts["policy"] = POLICY_IDS[value]
         else:
@@ -118,12 +121,12 @@ class MCTSPlayer(Player):
 
     def __init__(self, spec, seed, flat: bool = False):
         super().__init__(spec, seed)
-        from mcts_arena.players.search.mcts import MCTSSearch
+        from mcts_arena.players.search import mcts_search
 
         opts = mcts_options(spec)
         if flat:
             opts["flat"] = True
-        self.search = MCTSSearch(opts, self.seed)
+        self.search = mcts_search(opts, self.seed)
 
     def _choose(self, state, time, sims):
         if not time and not sims:
@@ -132,7 +135,7 @@ class MCTSPlayer(Player):
             state, seconds=time or 0.0, sims=sims or 0,
             np_visits=node_prior_visits(self.spec, time if time else self.effort),
             hard=self.hard or 0.0)
-        return move, stats
+        return move, dict(stats)
 
     def trace(self, state, checkpoints: list[int]):
         """One search of max(checkpoints) simulations; [(sims, move, seconds)]: the move it
@@ -141,7 +144,7 @@ class MCTSPlayer(Player):
         _, stats = self.search.search(state, sims=max(checkpoints),
                                       np_visits=node_prior_visits(self.spec, None),
                                       checkpoints=sorted(checkpoints))
-        return stats["trace"]
+        return stats.trace
 
 
 class AlphaBetaPlayer(Player):

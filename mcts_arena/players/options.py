@@ -104,6 +104,12 @@ OPTIONS: tuple[Option, ...] = (
            token="cb", example="0.4", engine="sel", symbol="α"),
     Option("pbim", "float", 0, 1, "control: progressive bias of implicit values α v/(n+1)",
            token="pbim", example="0.4", engine="sel", symbol="α"),
+    Option("puct", "float", 0.001, 100, "PUCT selection: Q + c P(s,a) sqrt(n_s) / (1 + n), "
+           "P uniform over the moves; unvisited moves at Q = 0", token="puct", example="1.5",
+           engine="puct", symbol="c"),
+    Option("puctp", "float", 0.001, 100, "PUCT selection with the game's node priors as P "
+           "(normalised over the moves): Q + c P(s,a) sqrt(n_s) / (1 + n)", token="puctp",
+           example="1.5", engine="puct_prior", symbol="c", needs="np"),
     Option("rave", "int", 1, 10**9, "UCT-RAVE, β = max(0, (K - n_s) / K); untried moves "
            "ranked by AMAF (K above the sims per move)", token="rave", example="300",
            engine="rave", symbol="K"),
@@ -185,6 +191,9 @@ OPTIONS: tuple[Option, ...] = (
 BY_FIELD: dict[str, Option] = {o.field: o for o in OPTIONS}
 #: Options that exclude each other (each a different use of the evaluation in selection).
 EXCLUSIVE = (("im", "cb", "pbim"),)
+#: The selection rules other than UCT, and the UCT options each takes the place of (PUCT's
+#: prior lives where progressive bias and unpruning keep their heuristic).
+RULES = {"puct": ("pb", "pu", "puctp"), "puctp": ("pb", "pu")}
 
 
 def tokens_of(kind: str) -> dict[str, Option]:

@@ -43,6 +43,7 @@ from mcts_arena.players.options import (
     BY_FIELD,
     EXCLUSIVE,
     OPTIONS,
+    RULES,
     STAR,
     Option,
     keys_of,
@@ -262,6 +263,11 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         raise SpecError(f"npk/npb in {text!r} shape node priors: add np (e.g. np10)")
     if "open_loop" in opts:
         _check_open_loop(opts, text)
+    for rule, replaced in RULES.items():
+        for name in (k for k in replaced if rule in opts and k in opts):
+            raise SpecError(f"tokens {BY_FIELD[rule].token} and {BY_FIELD[name].token} in "
+                            f"{text!r} cannot be combined (two uses of the child's prior "
+                            "or of the selection rule)")
     for exclusive in EXCLUSIVE:
         present = [k for k in exclusive if k in opts]
         if len(present) > 1:
@@ -276,7 +282,10 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
 OPEN_LOOP_REFUSES = {"exp1": "its children come as the dice allow, not one per simulation",
                      "pu": "its children come as the dice allow, not in a heuristic order",
                      "rave": "its availability counts take RAVE's place in a node",
-                     "mb": "the best child's mean would count moves the dice did not allow"}
+                     "mb": "the best child's mean would count moves the dice did not allow",
+                     "puct": "its children come as the dice allow: no prior sums to 1 over them",
+                     "puctp": "its children come as the dice allow: no prior sums to 1 over "
+                              "them"}
 
 
 def _check_open_loop(opts: dict, text: str) -> None:

@@ -407,7 +407,6 @@ cdef class AlphaBeta:
         cdef int res = s.result()
         cdef bint pv = beta - alpha > 2 * NULL_WINDOW   # a null window, give or take rounding
         cdef TTEntry* e
-        cdef TTEntry* ce
         if self._tick():
             return 0.0
         if ply > self.max_depth_reached:
@@ -429,35 +428,16 @@ cdef class AlphaBeta:
                 if e.flag == 3 and e.value <= alpha:
                     return e.value
         me = s.player
-        # Null move: a pass searched R plies shallower with a null window at beta; if even
-        # that fails high, so would a real move (no zugzwang: the game refuses the pass where
-        # it could be one). Not in PV nodes, not twice in a row, not from a losing standing.
-        if (self.use_null and null_ok and (not pv or not self.use_pvs) and ply > 0 and depth >= NULL_R + 1
-                and beta < WIN_SCORE - MAX_PLY and s.evaluate(self.evalfn) >= beta):
-            if s.do_null():
-                v = -self._search(s, depth - 1 - NULL_R, -beta, -beta + NULL_WINDOW, ply + 1,
-                                  False)
-                s.undo_null()
-                if self.c.aborted:
-                    return 0.0
-                if v >= beta:
-                    return beta
+        if (self.use_null and null_ok and (not pv or not self.use_pvs) and ply > 0
+                and depth >= NULL_R + 1 and beta < WIN_SCORE - MAX_PLY
+                and self._null_cut(s, depth, beta, ply, &v)):
+            return v
         n = s.search_moves(moves)
         if n == 0:
             return s.evaluate(self.evalfn)
-        # Enhanced transposition cutoff: a child whose stored bound already refutes this
-        # node (fails high here) ends it before any search.
-        if self.use_tt and self.use_etc and ply > 0 and depth >= 2:
-            for i in range(n):
-                s.do_move(moves[i])
-                ce = &self.tt[s.hash & self.tt_mask]
-                if (s.player != me and ce.flag != 0 and ce.key == s.hash
-                        and ce.depth >= depth - 1 and (ce.flag == 1 or ce.flag == 3)
-                        and -ce.value >= beta):
-                    v = -ce.value
-                    s.undo_move()
-                    return v
-                s.undo_move()
+        if self.use_tt and self.use_etc and ply > 0 and depth >= 2 and \
+                self._etc_cut(s, moves, n, me, depth, beta, &v):
+            return v
         order_moves(s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
                     self.killers[ply], self.history if self.use_history else NULL)
         best = -INF
@@ -494,14 +474,50 @@ cdef class AlphaBeta:
                         break
         if ply == 0:
             self.root_best = best_move
-        if not self.use_tt:
-            return best
-        e.key = s.hash
-        e.value = best
-        e.move = best_move
-        e.depth = depth
-        e.flag = 3 if best <= alpha0 else (2 if best >= beta else 1)
+        if self.use_tt:
+            e.key = s.hash
+            e.value = best
+            e.move = best_move
+            e.depth = depth
+            e.flag = 3 if best <= alpha0 else (2 if best >= beta else 1)
         return best
+
+    cdef inline bint _null_cut(self, GameState s, int depth, double beta, int ply,
+                               double* v) noexcept nogil:
+        """Null move: a pass searched R plies shallower with a null window at beta; if even
+        that fails high, so would a real move (no zugzwang: the game refuses the pass where it
+        could be one). Not in PV nodes, not twice in a row, not from a losing standing. True
+        when the node ends here with value v[0] (beta, or 0 once the search is aborted)."""
+        cdef double w
+        if s.evaluate(self.evalfn) < beta or not s.do_null():
+            return False
+        w = -self._search(s, depth - 1 - NULL_R, -beta, -beta + NULL_WINDOW, ply + 1, False)
+        s.undo_null()
+        if self.c.aborted:
+            v[0] = 0.0
+            return True
+        if w >= beta:
+            v[0] = beta
+            return True
+        return False
+
+    cdef inline bint _etc_cut(self, GameState s, int* moves, int n, int me, int depth,
+                              double beta, double* v) noexcept nogil:
+        """Enhanced transposition cutoff: a child whose stored bound already refutes this node
+        (fails high here) ends it before any search, with value v[0]."""
+        cdef TTEntry* ce
+        cdef int i
+        for i in range(n):
+            s.do_move(moves[i])
+            ce = &self.tt[s.hash & self.tt_mask]
+            if (s.player != me and ce.flag != 0 and ce.key == s.hash
+                    and ce.depth >= depth - 1 and (ce.flag == 1 or ce.flag == 3)
+                    and -ce.value >= beta):
+                v[0] = -ce.value
+                s.undo_move()
+                return True
+            s.undo_move()
+        return False
 
     def search(self, GameState state, double seconds=0.0, int depth=0, nodes=0,
                double hard=0.0):

@@ -224,7 +224,6 @@ cdef class StarSearch:
         cdef signed char* sign = <signed char*>alloca(k * sizeof(signed char))
         cdef int n, i, me = s.player
         cdef double v, a, b, slo = 0.0, shi = 0.0, total = 0.0
-        cdef bint leaf
         n = s.chance_outcomes(outs, probs)
         if self.samples > 0 and n > self.samples:
             n = self._sample(s, outs, probs, n)
@@ -244,43 +243,9 @@ cdef class StarSearch:
                     return 0.0
                 total += probs[i] * v
             return total
-        for i in range(n):          # which side each outcome hands the decision to
-            s.do_move(outs[i])
-            sign[i] = 1 if s.player == me else -1
-            if self.algo == STAR2:
-                if self._tick():
-                    s.undo_move()
-                    return 0.0
-                v = self._leaf(s, depth, ply + 1, &leaf)
-                if leaf:
-                    v = v * sign[i]
-                elif (beta >= HI if sign[i] > 0 else alpha <= LO):
-                    s.undo_move()   # this side's bound cannot cut (a window open there)
-                    continue
-                else:
-                    v = self._probe(s, depth, alpha, beta, ply, i, probs, lo, hi, slo,
-                                    shi, sign[i])
-                    if self.aborted:
-                        s.undo_move()
-                        return 0.0
-                s.undo_move()
-                if leaf:
-                    slo += probs[i] * (v - lo[i])
-                    shi += probs[i] * (v - hi[i])
-                    lo[i] = v
-                    hi[i] = v
-                elif sign[i] > 0 and v > lo[i]:
-                    slo += probs[i] * (v - lo[i])
-                    lo[i] = v
-                elif sign[i] < 0 and v < hi[i]:
-                    shi += probs[i] * (v - hi[i])
-                    hi[i] = v
-                if slo >= beta - EPS:
-                    return slo
-                if shi <= alpha + EPS:
-                    return shi
-            else:
-                s.undo_move()
+        if self._probe_outcomes(s, depth, alpha, beta, ply, n, outs, probs, lo, hi, sign,
+                                &slo, &shi, &v):
+            return v
         for i in range(n):
             if lo[i] == hi[i]:
                 continue
@@ -330,6 +295,59 @@ cdef class StarSearch:
                 lo[i] = v * sign[i]
             total += probs[i] * lo[i]
         return total
+
+    cdef bint _probe_outcomes(self, GameState s, int depth, double alpha, double beta, int ply,
+                              int n, int* outs, double* probs, double* lo, double* hi,
+                              signed char* sign, double* slo, double* shi,
+                              double* out) noexcept nogil:
+        """Which side each outcome hands the decision to (sign), and for Star2 a probe of each
+        outcome that narrows its bounds lo/hi and their weighted sums slo/shi. True when the
+        node ends here with out[0] (a bound that cuts, or 0 once the search is aborted)."""
+        cdef int i, me = s.player
+        cdef double v
+        cdef bint leaf
+        for i in range(n):
+            s.do_move(outs[i])
+            sign[i] = 1 if s.player == me else -1
+            if self.algo != STAR2:
+                s.undo_move()
+                continue
+            if self._tick():
+                s.undo_move()
+                out[0] = 0.0
+                return True
+            v = self._leaf(s, depth, ply + 1, &leaf)
+            if leaf:
+                v = v * sign[i]
+            elif (beta >= HI if sign[i] > 0 else alpha <= LO):
+                s.undo_move()   # this side's bound cannot cut (a window open there)
+                continue
+            else:
+                v = self._probe(s, depth, alpha, beta, ply, i, probs, lo, hi, slo[0],
+                                shi[0], sign[i])
+                if self.aborted:
+                    s.undo_move()
+                    out[0] = 0.0
+                    return True
+            s.undo_move()
+            if leaf:
+                slo[0] += probs[i] * (v - lo[i])
+                shi[0] += probs[i] * (v - hi[i])
+                lo[i] = v
+                hi[i] = v
+            elif sign[i] > 0 and v > lo[i]:
+                slo[0] += probs[i] * (v - lo[i])
+                lo[i] = v
+            elif sign[i] < 0 and v < hi[i]:
+                shi[0] += probs[i] * (v - hi[i])
+                hi[i] = v
+            if slo[0] >= beta - EPS:
+                out[0] = slo[0]
+                return True
+            if shi[0] <= alpha + EPS:
+                out[0] = shi[0]
+                return True
+        return False
 
     cdef double _probe(self, GameState s, int depth, double alpha, double beta, int ply,
                        int i, double* probs, double* lo, double* hi, double slo, double shi,

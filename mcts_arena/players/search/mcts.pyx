@@ -1,215 +1,78 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""MCTS with every enhancement of the paper, MCTS-Solver always on (docs/paper.md sections 1, 2, 6).
+"""MCTS with every enhancement of the paper, MCTS-Solver always on (docs/paper.md sections 1, 2, 6):
+the search core, select - expand - simulate - back up, with its policies beside it.
 
-Tree: a flat pool of C `Node` structs grown geometrically; the children of a node occupy one
-contiguous block (expanded all at once, Algorithm 1's default; with `exp1` the block is reserved
-at once but children are activated one per simulation). No Python object per node; the whole
-simulation loop (selection, expansion, playout, backpropagation) is `nogil`.
+Tree: a flat pool of C `Node` structs (players/search/tree.pxd) grown geometrically; the
+children of a node occupy one contiguous block (expanded all at once, Algorithm 1's default;
+with `exp1` the block is reserved at once but children are activated one per simulation). No
+Python object per node; the whole simulation loop is `nogil`.
 
-Values: each node stores the statistics of the move that led to it, from the view of the player
-who made that move (its `mover`): `wins` (sum of rewards in [-1, 1]), `v` (implicit minimax value
-or, for `cb`, the static evaluation), `proven` (+1 the mover wins, -1 the mover loses). The side
-to move at a node is stored too, because in Kalah the same side may move again.
-
-Selection value of child c at a node (c.mover is the side to move there):
-    Q = c.wins / c.visits                            (plain UCT)
-    Q = (1-β) Q + β AMAF                             (raveK, β = max(0, (K - n_s) / K), the usual RAVE schedule)
-    Q = (1-α) Q + α c.v                              (imα; cbα with v = v0(child), never backed up)
-    Q = (1-α) Q + α c.v / (c.visits + 1)            (pbimα)
-    value = Q + C sqrt(ln n_s / c.visits) + W H(s,a) / (c.visits + 1)   (PB / pbW)
-Unvisited children come first (uniformly at random: the child block is shuffled at expansion,
-or sorted by heuristic under `puK`; with RAVE an untried move with AMAF data is ranked by it), a
-proven win is taken at once, proven losses are skipped while another move exists; ties are
-broken uniformly (reservoir sampling).
+The policies: selection (UCT, PUCT) in players/search/selection.pxd, backup (mean, implicit
+minimax, max, solver) in players/search/backup.pxd, playouts below (`_playout_move`,
+`_playout`), the open-loop variant for games of dice in players/search/openloop.pyx. What one
+search reports: players/search/searchstats.py.
 
 Playouts: uniform (the game's fast `random_playout` when nothing else is asked), `ipp`, `egeε`
 (random by the playout policy with probability ε, else the best successor by evaluation),
 `abpN` (each move by a depth-N αβ); with `ipp` the game's forced moves (win at once, stop a
-win in one) come before ε-greedy or αβ choices; `fetX` (stop after X moves and return v0), `detX` (after every
-`dfN` playout moves, default 5, stop with ±1 when |v0| >= X). Rewards are in [-1, 1].
-Node priors (`npN`): N virtual visits at the game's `move_prior`, or with `npk`/`npb` at the
-sigmoid 1 / (1 + e^-(k v + b)) of the evaluation v after the move (the Gomoku report's prior).
-Forced actions (`fa`): before searching, the game's `forced_move` (Gomoku: make or stop a five,
-make or stop an open four) is played at once without search.
-Backpropagation: mean, or with `mbT` the max child value once a node has T visits; implicit
-minimax `v_s = max_a v_{s,a}` (sign by side to move); the solver's proofs.
+win in one) come before ε-greedy or αβ choices; `fetX` (stop after X moves and return v0),
+`detX` (after every `dfN` playout moves, default 5, stop with ±1 when |v0| >= X). Rewards are
+in [-1, 1]. Node priors (`npN`): N virtual visits at the game's node prior (selection.pxd
+`game_prior`). Forced actions (`fa`): before searching, the game's `forced_move` (Gomoku: make
+or stop a five, make or stop an open four) is played at once without search.
 
 Chance nodes (games of dice, closed loop): a chance node's children are its outcomes (their
-probabilities in `bias`, all active at once), selection there draws an outcome by probability
-instead of UCT, playouts roll the dice by probability, implicit minimax backs up the
-expectation of the outcomes' values, `mbT` takes no max there, and the solver proves a chance
-node only when every outcome is proven the same way.
-
-Open loop (`ol`, games of dice): the tree holds the players' moves only; a node stands for a
-sequence of moves, and the dice between them are sampled afresh in every simulation, so the
-node is a different position each time. At a decision the search lists the legal moves of the
-position this simulation reached and selects among the node's children that are legal there
-(played by the side to move there), adding a child for a legal move never seen before (one per
-visit, a uniformly random one, before any seen move is revisited). A child's exploration term
-counts the times it was available instead of its parent's visits (Cowling, Powley & Whitehouse's
-availability counts): C sqrt(ln avail / n). Implicit minimax (`im`) backs up, at each node, the
-running mean over its simulations of the best implicit value among the children legal in that
-simulation (the open-loop estimate of closed loop's expectation over the dice of the max); a
-leaf's value is the evaluation after its move where it was created. A node is not one position,
-so MCTS-Solver proves nothing below the root (the root's children, one fixed position away,
-are proven as in closed loop). Not with exp1, pu, rave or mb (spec.py refuses them).
+probabilities in `bias`, all active at once), selection there draws an outcome by probability,
+playouts roll the dice by probability, implicit minimax backs up the expectation of the
+outcomes' values, `mbT` takes no max there, and the solver proves a chance node only when
+every outcome is proven the same way.
 """
 from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memcpy, memset
-from libc.math cimport log, sqrt, exp
+from libc.string cimport memset
 
-from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
+from mcts_arena.rng cimport rng_seed, rng_below, rng_uniform
 from mcts_arena.games.state cimport (GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP,
                                      PLAYOUT_PLIES_MAX)
 from mcts_arena.clock cimport now
 from mcts_arena.players.search.alphabeta cimport ab_playout_move
+from mcts_arena.players.search.tree cimport (
+    Node, VISITED, CHANCE, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT, RULE_PUCT,
+    init_node, reward0, proven_reward0, descent_ends, sort_by_bias)
+from mcts_arena.players.search.selection cimport (select_uct, select_puct, game_prior,
+                                                  set_priors)
+from mcts_arena.players.search.backup cimport update_node, best_child_mean
 
 from mcts_arena import budgets as _budgets
+from mcts_arena.players.search.searchstats import SearchStats
 
 cdef double TIME_CAP = _budgets.TIME_MAX        # no search runs longer, whatever its budget
 cdef double HARD_CAP = _budgets.HARD_MAX        # ... unless a clock gives it a hard limit
 cdef long SIMS_CAP = _budgets.SIMS_MAX
 
-cdef enum:
-    MAX_PATH = 4096
-    MARK_SIZE = 65536
-    UCB_CACHE = 64      # _select: exploration terms cached per visit count below this
-
-cdef enum:
-    VISITED = 1          # Node.real's bits
-    CHANCE = 2
-
-cdef enum:
-    SEL_PLAIN = 0
-    SEL_IM = 1
-    SEL_CB = 2
-    SEL_PBIM = 3
-
-
-cdef struct Node:
-    double wins          # sum of rewards, mover's view
-    int first            # first child index; -1 = not expanded
-    int move
-    int visits           # real + virtual (node priors) visits
-    int nchild           # size of the child block
-    int nactive          # children activated (== nchild unless exp1)
-    float v              # implicit minimax value (mover's view) / static v0 for cb
-    float bias           # H(s, a) for progressive bias / unpruning order
-    float amaf_w         # RAVE: sum of AMAF rewards (mover's view)
-    int amaf_n
-    signed char mover    # player who made `move`
-    signed char tomove   # side to move at this node
-    signed char proven   # +1 mover wins, -1 mover loses, 0 unknown
-    signed char real     # bit 1: a simulation has passed through (virtual visits aside);
-                         # bit 2 (CHANCE): a chance node, whose children are the outcomes
-
-
-cdef struct Opts:
-    double C
-    int evalfn
-    int policy
-    int fet
-    double det
-    int df
-    double ege
-    int np
-    double npk           # sigmoid node priors: prior = 1 / (1 + e^-(npk v + npb)), v = eval_after
-    double npb
-    bint fa              # forced actions: the game's urgent move at once, before any search
-    int mb
-    double pb
-    int sel
-    double alpha
-    int rave
-    int pu
-    bint exp1
-    int abp
-    int abw              # αβ playouts: moves searched per node (0 = all)
-    bint need_v
-    bint backup_v
-    bint fast_random
-    bint policy_fast     # a non-random policy alone: try the game's policy_playout
-    bint rave_fast       # RAVE with random playouts: the game's recorded_playout
-    bint flat            # flat Monte Carlo: never expand below the root
-    bint open_loop       # open-loop tree over the players' moves (games of dice)
-    long max_nodes
-    double stop          # STOP rule (time budgets): end when the best move cannot change, f
-
-
 NODE_BYTES = sizeof(Node)
-
-
-cdef inline double _reward0(int res) noexcept nogil:
-    """A playout's result as the reward of player 0: a win +1, a loss -1, else (a draw, or a
-    playout cut off unfinished) 0."""
-    if res == 0:
-        return 1.0
-    if res == 1:
-        return -1.0
-    return 0.0
 
 
 #: The option keys MCTSSearch understands; any other key is a mistake and an error.
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
-               "stop")
+               "stop", "puct", "prior")
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
 DEF STOP_EVERY = 64
 
 
 cdef class MCTSSearch:
-    """One MCTS engine: options, PRNG and a node pool reused from move to move."""
-
-    cdef Node* nodes
-    cdef long n_nodes
-    cdef long cap
-    cdef Opts o
-    cdef Rng rng
-    cdef int path[MAX_PATH]
-    cdef int* marks         # RAVE: stamp per (player, move id)
-    cdef int stamp
-    cdef int played[MAX_PATH]
-    cdef signed char played_by[MAX_PATH]
-    cdef int n_played
-    cdef int max_depth
-    cdef long playout_plies
-    cdef bint full
-    cdef bint tracing       # record playout moves (tests, `playout_once`)
-    cdef int* mv_expand     # move buffers of _expand and _playout, sized by the game's max_moves
-    cdef double* pr_expand  # a chance node's outcome probabilities (max_outcomes <= max_moves)
-    cdef int* mv_playout
-    cdef Node* sort_tmp     # merge buffer of the unpruning order, max_moves nodes
-    cdef int mv_cap
-    # _select's exploration term C sqrt(ln n / v) by visit count v, valid while
-    # ucb_gen[v] == ucb_call (one call of _select: ln n is fixed within it)
-    cdef double ucb_term[UCB_CACHE]
-    cdef long ucb_gen[UCB_CACHE]
-    cdef long ucb_call
-    # open loop: the legal moves of the current position, an open-addressing set stamped per
-    # selection (ol_gen), and for each its "has a child" mark; path levels' side to move and
-    # the best implicit value of the available children off the path (for im)
-    cdef int* ol_key
-    cdef long* ol_stamp
-    cdef char* ol_has
-    cdef int ol_mask
-    cdef long ol_gen
-    cdef float path_v[MAX_PATH]
-    cdef signed char path_p[MAX_PATH]
+    """One MCTS engine: options, PRNG and a node pool reused from move to move. Its state is
+    declared in mcts.pxd; the open-loop variant (openloop.pyx) extends it."""
 
     def __cinit__(self):
-        self.ol_key = NULL
-        self.ol_stamp = NULL
-        self.ol_has = NULL
-        self.ol_mask = 0
-        self.ol_gen = 0
         self.mv_expand = self.mv_playout = NULL
         self.pr_expand = NULL
         self.sort_tmp = NULL
         self.mv_cap = 0
-        self.ucb_call = 0
-        memset(self.ucb_gen, 0, sizeof(self.ucb_gen))
+        self.ucb.call = 0
+        memset(self.ucb.gen, 0, sizeof(self.ucb.gen))
         self.cap = 1 << 16
         self.nodes = <Node*>malloc(self.cap * sizeof(Node))
         if self.nodes == NULL:
@@ -223,14 +86,12 @@ cdef class MCTSSearch:
         free(self.sort_tmp)
         free(self.nodes)
         free(self.marks)
-        free(self.ol_key)
-        free(self.ol_stamp)
-        free(self.ol_has)
 
     def __init__(self, dict options, unsigned long long seed=1):
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
-        sel ('im', 'cb', 'pbim' or ''), alpha, rave, pu, exp1, abp, flat, open_loop, max_nodes.
-        Absent = off."""
+        sel ('im', 'cb', 'pbim' or ''), alpha, puct (PUCT's c: PUCT selection), prior (PUCT
+        with the game's node priors), rave, pu, exp1, abp, flat, open_loop (only in
+        openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -251,6 +112,9 @@ cdef class MCTSSearch:
         self.o.pb = o.get("pb", 0.0)
         self.o.sel = {"": SEL_PLAIN, "im": SEL_IM, "cb": SEL_CB, "pbim": SEL_PBIM}[o.get("sel", "")]
         self.o.alpha = o.get("alpha", 0.0)
+        self.o.puct = o.get("puct", 0.0)
+        self.o.rule = RULE_PUCT if self.o.puct > 0 else RULE_UCT
+        self.o.prior = o.get("prior", False)
         self.o.rave = o.get("rave", 0)
         self.o.pu = o.get("pu", 0)
         self.o.exp1 = o.get("exp1", False)
@@ -260,9 +124,15 @@ cdef class MCTSSearch:
         self.o.flat = o.get("flat", False)
         self.o.open_loop = o.get("open_loop", False)
         self.o.stop = o.get("stop", 0.0)
+        if self.o.open_loop and type(self) is MCTSSearch:
+            raise ValueError("open loop is its own search: players.search.openloop.OpenLoopSearch")
         if self.o.open_loop and (self.o.exp1 or self.o.pu > 0 or self.o.rave > 0
-                                 or self.o.mb >= 0 or self.o.flat):
-            raise ValueError("open loop does not take exp1, pu, rave, mb or flat")
+                                 or self.o.mb >= 0 or self.o.flat or self.o.puct > 0):
+            raise ValueError("open loop does not take exp1, pu, rave, mb, flat or puct")
+        if self.o.puct > 0 and (self.o.pb > 0 or self.o.pu > 0):
+            raise ValueError("PUCT's prior takes the place of pb and pu")
+        if self.o.prior and self.o.puct <= 0:
+            raise ValueError("prior is PUCT's: give puct too")
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
@@ -302,22 +172,6 @@ cdef class MCTSSearch:
         self.n_nodes = need
         return first
 
-    cdef inline void _init_node(self, Node* nd, int move, int mover, int tomove) noexcept nogil:
-        nd.wins = 0.0
-        nd.first = -1
-        nd.move = move
-        nd.visits = 0
-        nd.nchild = 0
-        nd.nactive = 0
-        nd.v = 0.0
-        nd.bias = 0.0
-        nd.amaf_w = 0.0
-        nd.amaf_n = 0
-        nd.mover = mover
-        nd.tomove = tomove
-        nd.proven = 0
-        nd.real = 0
-
     # ---- expansion ------------------------------------------------------------------------
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil:
         """Create the children of `node` (state s is at node). False if the pool is full."""
@@ -336,9 +190,11 @@ cdef class MCTSSearch:
             return False
         for i in range(n):
             self._make_child(s, &self.nodes[first + i], moves[i], me, np_visits)
+        if self.o.rule == RULE_PUCT:
+            set_priors(&self.nodes[first], n, self.o.prior)
         if self.o.pu > 0:
             # children sorted by heuristic, best first: unpruning reveals them in this order
-            self._sort_by_bias(&self.nodes[first], n)
+            sort_by_bias(&self.nodes[first], self.sort_tmp, n)
         else:
             # a random order (exp1: the activation order): selection then takes the first
             # untried child, a uniformly random one, with no random draw per untried child
@@ -352,26 +208,24 @@ cdef class MCTSSearch:
         c.first = first
         c.nchild = n
         c.nactive = 1 if self.o.exp1 else n
-        self._update_node(node)
+        update_node(self.nodes, node, self.o.backup_v)
         return True
 
-    cdef inline void _make_child(self, GameState s, Node* c, int move, int me,
-                                 int np_visits) noexcept nogil:
-        """A new child for `move` of side `me` at s: its bias, node prior and look-ahead."""
-        cdef double prior
-        self._init_node(c, move, me, me)
+    cdef void _make_child(self, GameState s, Node* c, int move, int me,
+                          int np_visits) noexcept nogil:
+        """A new child for `move` of side `me` at s: its bias (or PUCT's prior, normalised
+        over the siblings by _expand), node prior and look-ahead."""
+        cdef double prior = -1.0
+        init_node(c, move, me, me)
         if self.o.pb > 0 or self.o.pu > 0:
             c.bias = s.move_bias(move)
-        if np_visits > 0:
-            if self.o.npk > 0:
-                # the Gomoku report's prior: a sigmoid of the evaluation after the move
-                prior = 1.0 / (1.0 + exp(-(self.o.npk * s.eval_after(move, self.o.evalfn)
-                                           + self.o.npb)))
-            else:
-                prior = s.move_prior(move)
-            if prior >= 0:
-                c.visits = np_visits
-                c.wins = np_visits * (2.0 * prior - 1.0)
+        if np_visits > 0 or self.o.prior:
+            prior = game_prior(s, move, &self.o)
+        if self.o.prior:
+            c.bias = <float>prior
+        if np_visits > 0 and prior >= 0:
+            c.visits = np_visits
+            c.wins = np_visits * (2.0 * prior - 1.0)
         self._look_ahead(s, c, move, me)
 
     cdef inline void _look_ahead(self, GameState s, Node* c, int move, int me) noexcept nogil:
@@ -408,7 +262,7 @@ cdef class MCTSSearch:
             return False
         for i in range(n):
             c = &self.nodes[first + i]
-            self._init_node(c, outs[i], me, me)
+            init_node(c, outs[i], me, me)
             c.bias = <float>probs[i]
             self._look_ahead(s, c, outs[i], me)
         c = &self.nodes[node]
@@ -416,7 +270,7 @@ cdef class MCTSSearch:
         c.nchild = n
         c.nactive = n
         c.real |= CHANCE
-        self._update_node(node)
+        update_node(self.nodes, node, self.o.backup_v)
         return True
 
     cdef int _sample_outcome(self, GameState s, int node) noexcept nogil:
@@ -428,176 +282,6 @@ cdef class MCTSSearch:
                 return i
         return nd.first         # cannot happen: the outcomes are the children
 
-    cdef void _sort_by_bias(self, Node* a, int n) noexcept nogil:
-        """Stable sort of a[0:n] by bias, highest first (bottom-up merge sort through
-        sort_tmp): O(n log n) where an insertion sort cost O(n^2) on 225-child Gomoku nodes;
-        stable, so equal biases keep the generation order as before."""
-        cdef Node* src = a
-        cdef Node* dst = self.sort_tmp
-        cdef Node* t
-        cdef int width = 1, lo, mid, hi, i, j, k
-        while width < n:
-            lo = 0
-            while lo < n:
-                mid = lo + width if lo + width < n else n
-                hi = lo + 2 * width if lo + 2 * width < n else n
-                i = lo
-                j = mid
-                k = lo
-                while i < mid and j < hi:
-                    if src[j].bias > src[i].bias:     # strictly greater: stable
-                        dst[k] = src[j]
-                        j += 1
-                    else:
-                        dst[k] = src[i]
-                        i += 1
-                    k += 1
-                while i < mid:
-                    dst[k] = src[i]
-                    i += 1
-                    k += 1
-                while j < hi:
-                    dst[k] = src[j]
-                    j += 1
-                    k += 1
-                lo = hi
-            t = src
-            src = dst
-            dst = t
-            width *= 2
-        if src != a:
-            for i in range(n):
-                a[i] = src[i]
-
-    cdef void _update_node(self, int node) noexcept nogil:
-        """Implicit minimax backup and solver proof of `node` from its active children."""
-        cdef Node* nd = &self.nodes[node]
-        cdef Node* c
-        cdef int i
-        cdef double best = -2.0
-        cdef bint all_lost = nd.nactive == nd.nchild
-        cdef bint won = False
-        cdef double sign = 1.0 if nd.tomove == nd.mover else -1.0
-        if nd.real & CHANCE:
-            self._update_chance(nd, sign)
-            return
-        for i in range(nd.first, nd.first + nd.nactive):
-            c = &self.nodes[i]
-            if c.v > best:
-                best = c.v
-            if c.proven == 1:
-                won = True
-            elif c.proven != -1:
-                all_lost = False
-        if self.o.backup_v:
-            nd.v = <float>(sign * best)
-        if nd.proven == 0:
-            if won:
-                nd.proven = 1 if nd.tomove == nd.mover else -1
-            elif all_lost:
-                nd.proven = -1 if nd.tomove == nd.mover else 1
-
-    cdef void _update_chance(self, Node* nd, double sign) noexcept nogil:
-        """A chance node's implicit value is the expectation of its outcomes' (Lanctot et
-        al.'s implicit minimax, with the mean where the dice choose), and it is proven only
-        when every outcome is proven the same way."""
-        cdef Node* c
-        cdef int i, wins = 0, losses = 0
-        cdef double ev = 0.0
-        for i in range(nd.first, nd.first + nd.nchild):
-            c = &self.nodes[i]
-            ev += c.bias * c.v
-            if c.proven == 1:
-                wins += 1
-            elif c.proven == -1:
-                losses += 1
-        if self.o.backup_v:
-            nd.v = <float>(sign * ev)
-        if nd.proven == 0:
-            if wins == nd.nchild:
-                nd.proven = 1 if nd.tomove == nd.mover else -1
-            elif losses == nd.nchild:
-                nd.proven = -1 if nd.tomove == nd.mover else 1
-
-    # ---- selection ------------------------------------------------------------------------
-    cdef inline double _blend(self, Node* c, double q) noexcept nogil:
-        """The mean q of visited child c blended with its value v by im, cb or pbim."""
-        cdef double a = self.o.alpha
-        if self.o.sel == SEL_IM or self.o.sel == SEL_CB:
-            return (1.0 - a) * q + a * c.v
-        if self.o.sel == SEL_PBIM:
-            return (1.0 - a) * q + a * c.v / (c.visits + 1.0)
-        return q
-
-    cdef inline bint _better(self, double val, double* best, int* ties) noexcept nogil:
-        """Does a child of selection value `val` replace the choice so far? Above the best,
-        yes; equal to it, with probability 1/ties (reservoir sampling of the ties)."""
-        if val > best[0]:
-            best[0] = val
-            ties[0] = 1
-            return True
-        if val == best[0]:
-            ties[0] += 1
-            return rng_below(&self.rng, ties[0]) == 0
-        return False
-
-    cdef int _select(self, int node) noexcept nogil:
-        cdef Node* nd = &self.nodes[node]
-        cdef Node* c
-        cdef int i, last, choice = -1, ties = 0, fallback = -1
-        cdef double best = -1e300, val, q, beta, logn
-        cdef long limit
-        logn = log(nd.visits if nd.visits > 0 else 1)
-        self.ucb_call += 1
-        last = nd.first + nd.nactive
-        if self.o.pu > 0 and nd.visits >= 40:
-            limit = self.o.pu + 1 + <long>(log(nd.visits / 40.0) / log(1.3))
-            if nd.first + limit < last:
-                last = nd.first + <int>limit
-        elif self.o.pu > 0 and nd.first + self.o.pu < last:
-            last = nd.first + self.o.pu
-        for i in range(nd.first, last):
-            c = &self.nodes[i]
-            if c.proven == 1:
-                return i
-            if c.proven == -1:
-                fallback = i
-                continue
-            if c.visits == 0:
-                if self.o.rave > 0 and c.amaf_n > 0:
-                    # RAVE ranks the untried moves by their AMAF value (as one visit's worth of
-                    # exploration): "unvisited first at random" threw away what RAVE knows
-                    # (MCTS(rave300) vs MCTS on 7x7 Hex at 2,000 sims: 48% before)
-                    q = c.amaf_w / c.amaf_n
-                    val = q + self.o.C * sqrt(logn)
-                else:
-                    # untried: the children were shuffled at expansion (by heuristic under pu),
-                    # so the first one is a random (best-ordered) pick
-                    return i
-            else:
-                q = c.wins / c.visits
-                if self.o.rave > 0 and c.amaf_n > 0:
-                    beta = (self.o.rave - nd.visits) / <double>self.o.rave
-                    if beta > 0:
-                        q = (1.0 - beta) * q + beta * (c.amaf_w / c.amaf_n)
-                q = self._blend(c, q)
-                if c.visits < UCB_CACHE:
-                    # the same product as below, computed once per visit count and call: wide
-                    # nodes (Hex, Gomoku) have many children with equal small counts
-                    if self.ucb_gen[c.visits] != self.ucb_call:
-                        self.ucb_gen[c.visits] = self.ucb_call
-                        self.ucb_term[c.visits] = self.o.C * sqrt(logn / c.visits)
-                    val = q + self.ucb_term[c.visits]
-                else:
-                    val = q + self.o.C * sqrt(logn / c.visits)
-                if self.o.pb > 0:
-                    val += self.o.pb * c.bias / (c.visits + 1.0)
-            if self._better(val, &best, &ties):
-                choice = i
-        if choice < 0:
-            # every considered move is a proven loss: any of them (or the first active)
-            return fallback if fallback >= 0 else nd.first
-        return choice
 
     # ---- playout --------------------------------------------------------------------------
     cdef int _playout_move(self, GameState s, int* moves, int n) noexcept nogil:
@@ -628,14 +312,14 @@ cdef class MCTSSearch:
                                      counts)
             self.n_played += counts[0]
             self.playout_plies += counts[1]
-            return _reward0(res)
+            return reward0(res)
         if self.o.fast_random and not self.tracing:
-            return _reward0(s.random_playout(&self.rng, PLAYOUT_PLIES_MAX))
+            return reward0(s.random_playout(&self.rng, PLAYOUT_PLIES_MAX))
         if self.o.policy_fast and not self.tracing:
             # the game's own whole-playout path for its policy (Hex bridge playouts); -3: none
             res = s.policy_playout(self.o.policy, &self.rng)
             if res == 0 or res == 1 or res == DRAW:
-                return _reward0(res)
+                return reward0(res)
         while True:
             res = s.result()
             if res != ONGOING:
@@ -678,20 +362,16 @@ cdef class MCTSSearch:
 
     # ---- one simulation -------------------------------------------------------------------
     cdef void _simulate(self, GameState s, int np_visits) noexcept nogil:
-        cdef int node = 0, depth = 0, child, res, i
+        """One simulation from the root (s is at the root; restored afterwards): select down
+        the tree, expand a leaf visited once already, play out, back up."""
+        cdef int node = 0, depth = 0, child, i
         cdef double r0 = 0.0
         cdef Node* nd
         self.path[0] = 0
         self.n_played = 0
         while True:
             nd = &self.nodes[node]
-            if node != 0 and nd.proven != 0:
-                # a proven node returns its value: mover wins (+1) or loses (-1)
-                r0 = nd.proven if nd.mover == 0 else -nd.proven
-                break
-            res = s.result()
-            if res != ONGOING:
-                r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
+            if descent_ends(s, nd, node == 0, &r0):
                 break
             if nd.first < 0:
                 if (node != 0 and not (nd.real & VISITED)) or (node != 0 and self.o.flat) or \
@@ -703,15 +383,17 @@ cdef class MCTSSearch:
                     continue
             elif nd.nactive < nd.nchild:
                 nd.nactive += 1          # exp1: activate one more child, then play it out
-                self._update_node(node)
+                update_node(self.nodes, node, self.o.backup_v)
                 child = nd.first + nd.nactive - 1
                 self._descend(s, child, &depth)
                 r0 = self._leaf_value(s, child)
                 break
             if nd.real & CHANCE:
                 child = self._sample_outcome(s, node)
+            elif self.o.rule == RULE_PUCT:
+                child = select_puct(self.nodes, node, &self.o, &self.rng)
             else:
-                child = self._select(node)
+                child = select_uct(self.nodes, node, &self.o, &self.rng, &self.ucb)
             self._descend(s, child, &depth)
             node = child
         self._backprop(depth, r0)
@@ -733,14 +415,15 @@ cdef class MCTSSearch:
     cdef double _leaf_value(self, GameState s, int child) noexcept nogil:
         cdef Node* c = &self.nodes[child]
         if c.proven != 0:
-            return c.proven if c.mover == 0 else -c.proven
+            return proven_reward0(c)
         return self._playout(s)
 
     cdef void _backprop(self, int depth, double r0) noexcept nogil:
-        cdef int i, k, node
+        """Back up reward r0 (player 0's) along the path: the mean at every node, implicit
+        minimax and the solver's proofs, RAVE's AMAF counts, max backup (backup.pxd)."""
+        cdef int i, node
         cdef Node* nd
-        cdef Node* c
-        cdef double best, q
+        cdef double best
         if self.o.rave > 0:
             self._rave_mark_playout(depth)
         for i in range(depth, -1, -1):
@@ -757,192 +440,17 @@ cdef class MCTSSearch:
                 # a wide node's main cost here, is skipped)
                 if self.o.backup_v or (nd.proven == 0 and
                                        (i == depth or self.nodes[self.path[i + 1]].proven != 0)):
-                    self._update_node(node)
+                    update_node(self.nodes, node, self.o.backup_v)
                 if self.o.rave > 0:
                     self._rave_update(node, i, r0)
                 if self.o.mb >= 0 and nd.visits >= self.o.mb and nd.proven == 0 and \
                         not (nd.real & CHANCE):       # the dice take no max
                     # max backpropagation: pass up the best child's mean instead of the sample
-                    best = -2.0
-                    for k in range(nd.first, nd.first + nd.nactive):
-                        c = &self.nodes[k]
-                        if c.visits > 0:
-                            q = c.wins / c.visits
-                            if q > best:
-                                best = q
+                    best = best_child_mean(self.nodes, nd)
                     if best > -2.0:
                         r0 = best if nd.tomove == 0 else -best
             if nd.proven != 0 and i > 0:
-                r0 = nd.proven if nd.mover == 0 else -nd.proven
-
-    # ---- open loop ------------------------------------------------------------------------
-    cdef inline int _ol_slot(self, int move) noexcept nogil:
-        """The slot of `move` in the legal-move set of this selection (ol_gen): where it is, or
-        the empty slot where it would go (linear probing; the set is at most half full)."""
-        cdef int i = <int>((<unsigned int>move * <unsigned int>2654435761) >> 7) & self.ol_mask
-        while self.ol_stamp[i] == self.ol_gen and self.ol_key[i] != move:
-            i = (i + 1) & self.ol_mask
-        return i
-
-    cdef int _select_open(self, GameState s, int node, int n, int level,
-                          int np_visits) noexcept nogil:
-        """The child of open-loop `node` to follow at s, whose legal moves are mv_expand[0:n]:
-        a proven win (the root's children only), an untried child, a new child for a legal move
-        never seen here (uniformly among them), else UCT over the children legal at s with
-        availability counts. Counts each available child's availability (amaf_n); records the
-        side to move and the best implicit value of the available children besides the chosen
-        one (path_p, path_v) for the backup. -1 when a new child does not fit the pool."""
-        cdef int* moves = self.mv_expand
-        cdef Node* nd = &self.nodes[node]
-        cdef Node* c
-        cdef int i, k, slot, p = s.player, choice = -1, ties = 0, fallback = -1, untried = -1
-        cdef int fresh = -1, nfresh = 0, best_i = -1
-        cdef double best = -1e300, val
-        cdef float v1 = -2.0, v2 = -2.0
-        self.ol_gen += 1
-        for i in range(n):
-            slot = self._ol_slot(moves[i])
-            self.ol_stamp[slot] = self.ol_gen
-            self.ol_key[slot] = moves[i]
-            self.ol_has[slot] = 0
-        for k in range(nd.first, nd.first + nd.nactive):
-            c = &self.nodes[k]
-            if c.mover != p:
-                continue
-            slot = self._ol_slot(c.move)
-            if self.ol_stamp[slot] != self.ol_gen:
-                continue                        # not legal in this simulation's position
-            self.ol_has[slot] = 1
-            c.amaf_n += 1                       # available once more
-            if c.v > v1:
-                v2 = v1
-                v1 = c.v
-                best_i = k
-            elif c.v > v2:
-                v2 = c.v
-            if c.proven == 1:                   # proven at the root, whose position is fixed
-                self.path_p[level] = p
-                self.path_v[level] = -2.0
-                return k
-            if c.proven == -1:
-                fallback = k
-                continue
-            if c.visits == 0:
-                if untried < 0:
-                    untried = k
-                continue
-            val = self._blend(c, c.wins / c.visits) + self.o.C * sqrt(log(c.amaf_n) / c.visits)
-            if self.o.pb > 0:
-                val += self.o.pb * c.bias / (c.visits + 1.0)
-            if self._better(val, &best, &ties):
-                choice = k
-        if untried >= 0:
-            choice = untried
-        else:
-            for i in range(n):
-                slot = self._ol_slot(moves[i])
-                if not self.ol_has[slot]:
-                    self.ol_has[slot] = 1       # a move listed twice counts once
-                    nfresh += 1
-                    if rng_below(&self.rng, nfresh) == 0:
-                        fresh = moves[i]
-            if fresh >= 0:
-                choice = self._add_child_open(s, node, fresh, np_visits)
-                if choice < 0:
-                    return -1
-                c = &self.nodes[choice]
-                c.amaf_n = 1
-                if c.v > v1:
-                    v2 = v1
-                    v1 = c.v
-                    best_i = choice
-                elif c.v > v2:
-                    v2 = c.v
-            elif choice < 0:
-                choice = fallback if fallback >= 0 else untried
-        self.path_p[level] = p
-        self.path_v[level] = v2 if choice == best_i else v1
-        return choice
-
-    cdef int _add_child_open(self, GameState s, int node, int move, int np_visits) noexcept nogil:
-        """A child of open-loop `node` for `move` of the side to move at s, appended to the
-        node's block (nactive children in use of nchild reserved; a full block moves to one
-        twice its size at the end of the pool). No proof: the node is not one position."""
-        cdef Node* nd = &self.nodes[node]
-        cdef int first, cap, k
-        if nd.first < 0 or nd.nactive == nd.nchild:
-            cap = 4 if nd.nchild < 2 else 2 * nd.nchild
-            first = self._alloc(cap)
-            if first < 0:
-                return -1
-            nd = &self.nodes[node]              # the pool may have moved
-            if nd.first >= 0:
-                memcpy(&self.nodes[first], &self.nodes[nd.first], nd.nactive * sizeof(Node))
-            for k in range(first + nd.nactive, first + cap):
-                self._init_node(&self.nodes[k], -1, 0, 0)
-            nd.first = first
-            nd.nchild = cap
-        k = nd.first + nd.nactive
-        nd.nactive += 1
-        self._make_child(s, &self.nodes[k], move, s.player, np_visits)
-        self.nodes[k].proven = 0
-        return k
-
-    cdef void _simulate_open(self, GameState s, int np_visits) noexcept nogil:
-        """One open-loop simulation: the dice sampled on the way down, a node per move."""
-        cdef int node = 0, depth = 0, plies = 0, child, res, n, i
-        cdef double r0 = 0.0
-        cdef Node* nd
-        cdef float x, bv
-        self.path[0] = 0
-        while True:
-            nd = &self.nodes[node]
-            if node != 0 and nd.proven != 0:
-                r0 = nd.proven if nd.mover == 0 else -nd.proven
-                break
-            res = s.result()
-            if res != ONGOING:
-                r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
-                break
-            if node != 0 and not (nd.real & VISITED):
-                r0 = self._playout(s)
-                break
-            if s.is_chance():
-                s.do_move(s.sample_chance(&self.rng))
-                plies += 1
-                continue
-            n = s.search_moves(self.mv_expand)
-            if n == 0 or depth >= MAX_PATH - 2:
-                r0 = self._playout(s)
-                break
-            child = self._select_open(s, node, n, depth, np_visits)
-            if child < 0:
-                r0 = self._playout(s)
-                break
-            s.do_move(self.nodes[child].move)
-            plies += 1
-            depth += 1
-            self.path[depth] = child
-            if depth > self.max_depth:
-                self.max_depth = depth
-            node = child
-        for i in range(depth, -1, -1):
-            nd = &self.nodes[self.path[i]]
-            nd.visits += 1
-            nd.real |= VISITED
-            nd.wins += r0 if nd.mover == 0 else -r0
-            if self.o.backup_v and i < depth:
-                # the best value among the moves this simulation's dice allowed, as a running
-                # mean over the node's simulations (its creation's evaluation the first)
-                bv = self.nodes[self.path[i + 1]].v
-                if self.path_v[i] > bv:
-                    bv = self.path_v[i]
-                x = bv if self.path_p[i] == nd.mover else -bv
-                nd.v += (x - nd.v) / nd.visits
-            if nd.proven != 0 and i > 0:
-                r0 = nd.proven if nd.mover == 0 else -nd.proven
-        for i in range(plies):  # no-cython-lint: the count is the point
-            s.undo_move()
+                r0 = proven_reward0(nd)
 
     # ---- RAVE -----------------------------------------------------------------------------
     cdef void _rave_mark_playout(self, int depth) noexcept nogil:
@@ -969,6 +477,7 @@ cdef class MCTSSearch:
             if c.move < MARK_SIZE and self.marks[p * MARK_SIZE + c.move] == self.stamp:
                 c.amaf_n += 1
                 c.amaf_w += <float>(r0 if p == 0 else -r0)
+
 
     # ---- search ---------------------------------------------------------------------------
     cdef bint _settled(self, double remaining) noexcept nogil:
@@ -1011,7 +520,6 @@ cdef class MCTSSearch:
 
     cdef void _size_buffers(self, GameState s) except *:
         """Move buffers for a game whose positions have up to s.max_moves legal moves."""
-        cdef int size = 16
         if s.max_moves <= self.mv_cap:
             return
         free(self.mv_expand)
@@ -1027,59 +535,32 @@ cdef class MCTSSearch:
             self.mv_cap = 0
             raise MemoryError()
         self.mv_cap = s.max_moves
-        if self.o.open_loop:
-            while size < 2 * s.max_moves:
-                size *= 2
-            free(self.ol_key)
-            free(self.ol_stamp)
-            free(self.ol_has)
-            self.ol_key = <int*>malloc(size * sizeof(int))
-            self.ol_stamp = <long*>calloc(size, sizeof(long))
-            self.ol_has = <char*>malloc(size)
-            if self.ol_key == NULL or self.ol_stamp == NULL or self.ol_has == NULL:
-                self.mv_cap = 0
-                raise MemoryError()
-            self.ol_mask = size - 1
-            self.ol_gen = 0
 
     def search(self, GameState state, double seconds=0.0, sims=0, int np_visits=-1,
                checkpoints=None, double hard=0.0):
-        """Search from `state` (not modified): (move, stats). Budget: seconds and/or sims.
+        """Search from `state` (not modified): (move, SearchStats). Budget: seconds and/or
+        sims.
 
         Budgets outside mcts_arena.budgets' ranges (NaN, inf, more than SIMS_MAX) raise a
         ValueError; the search never runs longer than budgets.TIME_MAX seconds, or than `hard`
         seconds when it is given (a game clock's time left plus its margin, up to HARD_MAX),
         which then replaces TIME_MAX and bounds `seconds`.
 
-        stats: sims, nodes, depth (deepest tree ply), time, playout_plies, proven (+1 the side
-        to move has a proven win, -1 a proven loss, 0 unknown), pool_full, `settled` (only when
-        the STOP rule ended a time-budgeted search early), and children: one
-        (move, visits, mean reward, implicit value v, proven) per root move, mover's view.
-        With `checkpoints` (increasing simulation counts) stats also has `trace`: the move the
-        search would play after each checkpoint's simulations, [(sims, move, seconds)] (a
+        With `checkpoints` (increasing simulation counts) the stats' `trace` holds the move
+        the search would play after each checkpoint's simulations, [(sims, move, seconds)] (a
         search stopped early, e.g. proven, repeats its last choice for the later ones).
         """
-        cdef long* cps = NULL
-        cdef int* cp_move = NULL
-        cdef double* cp_time = NULL
-        cdef int ncp = 0, icp = 0
         cdef GameState s = state.clone()
-        cdef double t0, deadline, elapsed, t, left
-        cdef double cap = hard if hard > 0 else TIME_CAP
-        cdef bint settled = False
-        cdef long done = 0
-        cdef long nsims
-        cdef int i, best
-        cdef Node* root
-        cdef Node* c
+        cdef int best
         if not (0.0 <= hard <= HARD_CAP):
             raise ValueError(f"MCTS hard time limit must be 0 to {HARD_CAP:g} seconds, got {hard}")
-        if not (0.0 <= seconds <= cap):
-            raise ValueError(f"MCTS time budget must be 0 to {cap:g} seconds, got {seconds}")
+        self.time_cap = hard if hard > 0 else TIME_CAP
+        if not (0.0 <= seconds <= self.time_cap):
+            raise ValueError(f"MCTS time budget must be 0 to {self.time_cap:g} seconds, got "
+                             f"{seconds}")
         if not (0 <= sims <= SIMS_CAP) or sims != int(sims):
             raise ValueError(f"MCTS simulation budget must be 0 to {SIMS_CAP}, got {sims}")
-        nsims = int(sims)
-        if seconds <= 0 and nsims <= 0:
+        if seconds <= 0 and int(sims) <= 0:
             raise ValueError("MCTS needs a budget: seconds > 0 or sims > 0")
         if s.result() != ONGOING:
             raise ValueError("no legal move: the game is over")
@@ -1091,77 +572,92 @@ cdef class MCTSSearch:
             # forced actions (the Gomoku report, 4.3): an urgent move is played without search
             best = s.forced_move(self.mv_expand, s.gen_moves(self.mv_expand), &self.rng)
             if best >= 0:
-                return best, {"sims": 0, "nodes": 0, "playout_plies": 0, "depth": 0,
-                              "time": 0.0, "proven": 0, "pool_full": False, "children": [],
-                              "forced": True,
-                              **({"trace": [(cp, best, 0.0) for cp in checkpoints]}
-                                 if checkpoints else {})}
+                return best, SearchStats.forced_move(best, checkpoints)
         self.n_nodes = 0
         self.full = False
         self.max_depth = 0
         self.playout_plies = 0
         self._alloc(1)
-        self._init_node(&self.nodes[0], -1, 1 - s.player, s.player)
+        init_node(&self.nodes[0], -1, 1 - s.player, s.player)
         if np_visits < 0:
             np_visits = self.o.np
-        if checkpoints:
-            ncp = len(checkpoints)
-            cps = <long*>malloc(ncp * sizeof(long))
-            cp_move = <int*>malloc(ncp * sizeof(int))
-            cp_time = <double*>malloc(ncp * sizeof(double))
-            for i in range(ncp):
-                cps[i] = checkpoints[i]
-        t0 = now()
-        deadline = t0 + (seconds if seconds > 0 else cap)
-        with nogil:
-            if not self._expand(s, 0, np_visits):
-                pass
-            while True:
-                while icp < ncp and done >= cps[icp] and self.nodes[0].first >= 0:
-                    cp_move[icp] = self._current_move()
-                    cp_time[icp] = now() - t0
-                    icp += 1
-                if nsims > 0 and done >= nsims:
+        return self._searched(s, seconds, int(sims), np_visits, list(checkpoints or ()))
+
+    cdef tuple _searched(self, GameState s, double seconds, long nsims, int np_visits,
+                         list checkpoints):
+        """The search itself from a fresh root, its checkpoints held in C arrays meanwhile."""
+        cdef Checkpoints cp
+        cdef bint settled = False
+        cdef long done
+        cdef double t0, elapsed
+        cdef int i
+        cp.n = len(checkpoints)
+        cp.reached = 0
+        cp.sims = <long*>malloc((cp.n + 1) * sizeof(long))
+        cp.move = <int*>malloc((cp.n + 1) * sizeof(int))
+        cp.secs = <double*>malloc((cp.n + 1) * sizeof(double))
+        try:
+            if cp.sims == NULL or cp.move == NULL or cp.secs == NULL:
+                raise MemoryError()
+            for i in range(cp.n):
+                cp.sims[i] = checkpoints[i]
+            t0 = now()
+            with nogil:
+                done = self._run(s, seconds, nsims, np_visits, &cp, t0, &settled)
+            elapsed = now() - t0
+            if self.nodes[0].first < 0:
+                raise RuntimeError("MCTS could not expand the root")
+            trace = [(cp.sims[i], cp.move[i], cp.secs[i]) if i < cp.reached else
+                     (cp.sims[i], self._current_move(), elapsed) for i in range(cp.n)]
+        finally:
+            free(cp.sims)
+            free(cp.move)
+            free(cp.secs)
+        return self._report(done, elapsed, settled, trace or None)
+
+    cdef long _run(self, GameState s, double seconds, long nsims, int np_visits,
+                   Checkpoints* cp, double t0, bint* settled) noexcept nogil:
+        """Simulations until the budget is spent, the root is proven or has one move, or the
+        STOP rule settles it; the number run. Records the move at each checkpoint reached."""
+        cdef double deadline = t0 + (seconds if seconds > 0 else self.time_cap), t, left
+        cdef long done = 0
+        if not self._expand(s, 0, np_visits):
+            pass
+        while True:
+            while cp.reached < cp.n and done >= cp.sims[cp.reached] and self.nodes[0].first >= 0:
+                cp.move[cp.reached] = self._current_move()
+                cp.secs[cp.reached] = now() - t0
+                cp.reached += 1
+            if nsims > 0 and done >= nsims:
+                break
+            t = now()
+            if t >= deadline:
+                break
+            if self.o.stop > 0 and seconds > 0 and done % STOP_EVERY == STOP_EVERY - 1 \
+                    and t > t0:
+                # the simulations still to come at this search's rate so far
+                left = (deadline - t) * done / (t - t0)
+                if nsims > 0 and nsims - done < left:
+                    left = nsims - done
+                if self._settled(self.o.stop * left):
+                    settled[0] = True
                     break
-                t = now()
-                if t >= deadline:
-                    break
-                if self.o.stop > 0 and seconds > 0 and done % STOP_EVERY == STOP_EVERY - 1 \
-                        and t > t0:
-                    # the simulations still to come at this search's rate so far
-                    left = (deadline - t) * done / (t - t0)
-                    if nsims > 0 and nsims - done < left:
-                        left = nsims - done
-                    if self._settled(self.o.stop * left):
-                        settled = True
-                        break
-                if self.nodes[0].proven != 0 or self.nodes[0].first < 0:
-                    break
-                if self.nodes[0].nchild == 1:
-                    break        # forced-move shortcut: one legal move, play it now
-                if self.o.open_loop:
-                    self._simulate_open(s, np_visits)
-                else:
-                    self._simulate(s, np_visits)
-                done += 1
-        elapsed = now() - t0
-        root = &self.nodes[0]
-        if root.first < 0:
-            free(cps); free(cp_move); free(cp_time)
-            raise RuntimeError("MCTS could not expand the root")
-        trace = None
-        if ncp:
-            trace = []
-            for i in range(ncp):
-                if i < icp:
-                    trace.append((cps[i], cp_move[i], cp_time[i]))
-                else:
-                    trace.append((cps[i], self._current_move(), elapsed))
-            free(cps); free(cp_move); free(cp_time)
-        best = self._final_choice()
+            if self.nodes[0].proven != 0 or self.nodes[0].first < 0:
+                break
+            if self.nodes[0].nchild == 1:
+                break        # forced-move shortcut: one legal move, play it now
+            self._simulate(s, np_visits)
+            done += 1
+        return done
+
+    cdef object _report(self, long done, double elapsed, bint settled, list trace):
+        """The SearchStats of the search just run, its move chosen by _final_choice (first:
+        the choice may draw from the PRNG, as it always did after the simulations)."""
+        cdef Node* root = &self.nodes[0]
+        cdef int i, best = self._final_choice()
         # the search's value of the position for the side to move: the chosen move's mean
         # reward (its mover's view, which is the root's side to move), +-1 once proven
-        c = &self.nodes[best]
+        cdef Node* c = &self.nodes[best]
         value = 1.0 if c.proven == 1 else -1.0 if c.proven == -1 else (
             c.wins / c.visits if c.visits else 0.0)
         children = []
@@ -1169,11 +665,10 @@ cdef class MCTSSearch:
             c = &self.nodes[i]
             children.append((c.move, c.visits, (c.wins / c.visits) if c.visits else 0.0,
                              c.v, c.proven))
-        return self.nodes[best].move, {
-            "sims": done, "nodes": self.n_nodes, "playout_plies": self.playout_plies, "depth": self.max_depth, "time": elapsed,
-            "proven": -root.proven, "pool_full": bool(self.full), "children": children,
-            "value": value, **({"settled": True} if settled else {}),
-            **({"trace": trace} if trace is not None else {})}
+        return self.nodes[best].move, SearchStats(
+            sims=done, nodes=self.n_nodes, playout_plies=self.playout_plies,
+            depth=self.max_depth, time=elapsed, proven=-root.proven, pool_full=bool(self.full),
+            children=children, value=value, settled=bool(settled), trace=trace)
 
     cdef int _final_choice(self):
         """Proven win at once; else most visits among moves not proven lost (ties at random)."""
@@ -1213,7 +708,8 @@ cdef class MCTSSearch:
         return r0, [self.played[i] for i in range(self.n_played)]
 
     def tree_nodes(self):
-        """Dump the tree as a list of dicts (for tests): index, move, visits, mean, v, children."""
+        """Dump the tree as a list of dicts (for tests): index, move, visits, mean, v, children,
+        bias (PB's heuristic, or PUCT's prior)."""
         out = []
         cdef Node* nd
         cdef int i
@@ -1222,5 +718,5 @@ cdef class MCTSSearch:
             out.append({"index": i, "move": nd.move, "visits": nd.visits, "wins": nd.wins,
                         "v": nd.v, "mover": nd.mover, "tomove": nd.tomove, "proven": nd.proven,
                         "first": nd.first, "nchild": nd.nchild, "nactive": nd.nactive,
-                        "amaf_n": nd.amaf_n, "amaf_w": nd.amaf_w})
+                        "amaf_n": nd.amaf_n, "amaf_w": nd.amaf_w, "bias": nd.bias})
         return out
