@@ -177,6 +177,14 @@ class TuneResults:
 
         return render(self.state)
 
+    def as_dict(self) -> dict:
+        """The tune as plain data, as `arena report DIR --format json` gives it: the value
+        found with its range, the path or trials, the confirmation with its interval and
+        SPRT (results/tune.py's `panel`)."""
+        from mcts_arena.results.tune import panel
+
+        return panel(self.state)
+
     def picture(self, path: str | os.PathLike) -> Path:
         """The picture of the path (PNG, SVG or PDF by the suffix)."""
         from mcts_arena.report.tune import picture

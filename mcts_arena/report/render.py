@@ -298,7 +298,9 @@ def json_rows(report: Report) -> list[dict]:
 
 def render_json(report: Report) -> str:
     """The pairings' rows, then one object per doubling ladder, `{"experiment": NAME,
-    "scaling": FIT}` (report/scaling.py, Scaling.as_dict), where an experiment has ladders."""
+    "scaling": FIT}` (report/scaling.py, Scaling.as_dict), where an experiment has ladders,
+    and one per tune, `{"experiment": NAME, "tune": PANEL}` (results/tune.py's `panel`: the
+    value found with its range, the path or trials, the confirmation and its SPRT)."""
     def clean(v):
         if isinstance(v, float) and not math.isfinite(v):
             return None
@@ -309,6 +311,8 @@ def render_json(report: Report) -> str:
         return v
     fits = [{"experiment": e.info.get("experiment"), "scaling": sc.as_dict()}
             for e in report.experiments for sc in e.scaling]
+    fits += [{"experiment": e.info.get("experiment"), "tune": e.tune}
+             for e in report.experiments if e.tune is not None]
     return json.dumps(clean(json_rows(report) + fits), indent=2, ensure_ascii=False) + "\n"
 
 
