@@ -122,7 +122,7 @@ def test_spsa_step_by_hand():
     assert len(path) == 5 and path[-1][0] == pytest.approx(theta)
     # θ+ and θ- are the batch's θ moved by ±c_k along Δ_k
     st = steps[2]
-    assert st.plus["a"] == pytest.approx(st.theta[0] + st.c * st.delta[0], abs=1e-4)
+    assert st.plus["a"] == pytest.approx(st.theta[0] + st.c[0] * st.delta[0], abs=1e-4)
     # a missing game ends the path at its batch
     steps, path = tune_state.spsa_path(s, {0: (1.0, 1.0)}.get)
     assert len(steps) == 2 and len(path) == 1

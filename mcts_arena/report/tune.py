@@ -13,6 +13,7 @@ from mcts_arena.report.figures import _figure, _save
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.results.tune import (
     TuneState,
+    fishtest_inputs,
     read,
     response_at,
     response_fit,
@@ -43,6 +44,14 @@ def render(st: TuneState, every: int = 0) -> str:
         lines.append(f"  SPSA: {s.steps} steps (a pair each, θ+cΔ vs θ-cΔ), {g.batch} at a "
                      f"time; a {g.a:.4g}, c {g.c:g}, A {g.A:g}, alpha {g.alpha:g}, "
                      f"gamma {g.gamma:g} (unit coordinates)")
+        own = "each parameter its own" if g.c_each else "shared"
+        lines.append(f"  as fishtest's inputs ({own}; c_end in the parameter's units"
+                     f"{', at its start for a log scale' if any(p.log for p in s.params) else ''}"
+                     f"): " + "; ".join(f"{p.name} c_end {c:.4g} r_end {r:.4g}" for p, (c, r)
+                                        in zip(s.params, fishtest_inputs(s))))
+        if any(p.kind == "int" for p in s.params):
+            how = "at random (as fishtest)" if g.rounding == "random" else "to the nearest"
+            lines.append(f"  integers at θ±cΔ rounded {how}")
         lines.append("")
         lines.append(f"  {'step':>5} {'games':>6}  " + "  ".join(f"{p.name:>8}" for p in s.params))
         every = every or max(1, (len(st.path) - 1) // 20)

@@ -17,7 +17,11 @@ integer parameter is rounded only when it is written into a player spec.
 SPSA (Spall 1998; fishtest's form): step k plays one seat-swapped pair between θ+c_kΔ_k and
 θ-c_kΔ_k on opening k (Δ_k: ±1 per parameter, drawn from the seed and k); its result r_k is the
 pair's wins minus losses of θ+ (in [-2, 2]); θ ← θ + a_k r_k Δ_k / (2 c_k), clipped to [0, 1].
-Gains a_k = a / (A + k + 1)^α, c_k = c / (k + 1)^γ. Steps are played `batch` at a time from the
+Gains a_k = a / (A + k + 1)^α, c_k = c / (k + 1)^γ, one a and c for every parameter or each
+its own (made from fishtest's per-parameter c_end and r_end: `fishtest_inputs` gives the
+translation both ways). An integer parameter at θ±c_kΔ_k is rounded at random, up with the
+chance of its fraction, from a draw of the seed, k, the side and its name (fishtest's rule: the
+two sides never round into one integer for a whole stretch of θ). Steps are played `batch` at a time from the
 θ at the batch's start (the batch's pairs run in parallel), their updates applied in step order:
 the trajectory depends on the seed and `batch`, not on how many workers played it.
 """
@@ -62,16 +66,29 @@ class Param:
             return (math.log(x) - math.log(self.low)) / (math.log(self.high) - math.log(self.low))
         return (x - self.low) / (self.high - self.low)
 
-    def from_unit(self, u: float) -> float | int:
-        """The value at unit coordinate u (clipped to [0, 1]); an integer rounded."""
+    def exact(self, u: float) -> float:
+        """The value at unit coordinate u (clipped to [0, 1]), not rounded."""
         u = min(1.0, max(0.0, float(u)))
         if self.log:
-            x = math.exp(math.log(self.low) + u * (math.log(self.high) - math.log(self.low)))
-        else:
-            x = self.low + u * (self.high - self.low)
+            return math.exp(math.log(self.low) + u * (math.log(self.high) - math.log(self.low)))
+        return self.low + u * (self.high - self.low)
+
+    def from_unit(self, u: float, draw: float | None = None) -> float | int:
+        """The value at unit coordinate u (clipped to [0, 1]); an integer rounded to the
+        nearest, or with `draw` (uniform in [0, 1)) at random: down or up with the chances
+        that make its mean the exact value (fishtest's rounding of θ±cΔ)."""
+        x = self.exact(u)
         if self.kind == "int":
-            return int(min(self.high, max(self.low, round(x))))
+            r = round(x) if draw is None else math.floor(x + draw)
+            return int(min(self.high, max(self.low, r)))
         return round(x, DIGITS)
+
+    def unit_span(self) -> float:
+        """The parameter's own units per unit coordinate: the range, or for a log-scaled
+        one its slope at the start (start x ln(high/low))."""
+        if self.log:
+            return float(self.start) * math.log(self.high / self.low)
+        return self.high - self.low
 
     def text(self, x) -> str:
         """How value x is written into the player template."""
@@ -94,12 +111,19 @@ class SpsaGains:
     gamma: float = 0.101
     batch: int = 8
     tail: float = 0.25              # the part of the trajectory the estimate averages
+    #: each parameter's own c and a (unit coordinates, in the params' order), made from its
+    #: `c_end` and `r_end` (fishtest's inputs; `fishtest_inputs`); empty: all take c and a
+    c_each: tuple[float, ...] = ()
+    a_each: tuple[float, ...] = ()
+    #: how an integer parameter is rounded at θ±c_kΔ: "random" (fishtest's: no dead zone where
+    #: θ+ and θ- round to one integer) or "nearest" (stores made before random rounding)
+    rounding: str = "nearest"
 
-    def a_k(self, k: int) -> float:
-        return self.a / (self.A + k + 1) ** self.alpha
+    def a_k(self, k: int, i: int = 0) -> float:
+        return (self.a_each[i] if self.a_each else self.a) / (self.A + k + 1) ** self.alpha
 
-    def c_k(self, k: int) -> float:
-        return self.c / (k + 1) ** self.gamma
+    def c_k(self, k: int, i: int = 0) -> float:
+        return (self.c_each[i] if self.c_each else self.c) / (k + 1) ** self.gamma
 
 
 @dataclass(frozen=True)
@@ -151,7 +175,9 @@ class TuneSettings:
         d = dict(d)
         d["params"] = tuple(Param(**{**p, "choices": tuple(p["choices"]),
                                      "grid": tuple(p.get("grid", ()))}) for p in d["params"])
-        d["spsa"] = SpsaGains(**d["spsa"]) if d.get("spsa") else None
+        d["spsa"] = SpsaGains(**{**d["spsa"], "c_each": tuple(d["spsa"].get("c_each", ())),
+                                 "a_each": tuple(d["spsa"].get("a_each", ()))}) \
+            if d.get("spsa") else None
         d["bo"] = BoSettings(**d["bo"]) if d.get("bo") else None
         d["confirm_sprt"] = Sprt(**d["confirm_sprt"]) if d.get("confirm_sprt") else None
         return cls(**d)
@@ -174,12 +200,46 @@ def delta(seed: int, k: int, n: int) -> list[int]:
     return [rng.choice((-1, 1)) for _ in range(n)]
 
 
+def fishtest_inputs(s: TuneSettings) -> list[tuple[float, float]]:
+    """Each parameter's SPSA gains as fishtest takes them: (c_end, r_end), c_end in the
+    parameter's own units (Param.unit_span) and r_end as fishtest's (the last step moves θ by
+    r_end x c_end per unit of result). With N steps, in unit coordinates: c_end = c / N^gamma,
+    r_end = a / (2 (A + N)^alpha c_end^2), since SPSA here moves θ by a_k r / (2 c_k) where
+    fishtest moves it by (a_k / c_k^2) c_k r."""
+    g, n = s.spsa, s.steps
+    out = []
+    for i, p in enumerate(s.params):
+        c_end = g.c_k(n - 1, i)
+        out.append((c_end * p.unit_span(), g.a_k(n - 1, i) / (2 * c_end ** 2)))
+    return out
+
+
+def gains_from_fishtest(c_end: float, r_end: float, steps: int, A: float, alpha: float,
+                        gamma: float) -> tuple[float, float]:
+    """A parameter's (c, a) in unit coordinates from fishtest's c_end (unit coordinates) and
+    r_end: `fishtest_inputs` inverted."""
+    return c_end * steps ** gamma, 2 * r_end * c_end ** 2 * (A + steps) ** alpha
+
+
+def _rounding_draw(seed: int, k: int, side: str, name: str) -> float:
+    """The uniform draw that rounds integer parameter `name` at step k's θ+ or θ-."""
+    return random.Random(f"spsa-round/{seed}/{k}/{side}/{name}").random()
+
+
+def _point(s: TuneSettings, u: list[float], k: int, side: str) -> dict:
+    """The values at unit coordinates u of step k's θ+ or θ- (integers rounded as set)."""
+    rand = s.spsa.rounding == "random"
+    return {p.name: p.from_unit(x, _rounding_draw(s.seed, k, side, p.name)
+                                if rand and p.kind == "int" else None)
+            for p, x in zip(s.params, u)}
+
+
 @dataclass(frozen=True)
 class SpsaStep:
     k: int
     theta: tuple[float, ...]        # unit coordinates the step was played from
     delta: tuple[int, ...]
-    c: float
+    c: tuple[float, ...]            # each parameter's c_k
     plus: dict                      # the values of θ+cΔ and θ-cΔ
     minus: dict
     result: float | None            # wins minus losses of θ+ over the pair; None: not played
@@ -198,9 +258,9 @@ def spsa_path(s: TuneSettings, pair_scores) -> tuple[list[SpsaStep], list[tuple[
         batch = []
         for k in range(b0, min(s.steps, b0 + g.batch)):
             d = delta(s.seed, k, len(s.params))
-            ck = g.c_k(k)
-            plus = s.unit_values([t + ck * x for t, x in zip(base, d)])
-            minus = s.unit_values([t - ck * x for t, x in zip(base, d)])
+            ck = tuple(g.c_k(k, i) for i in range(len(s.params)))
+            plus = _point(s, [t + c * x for t, c, x in zip(base, ck, d)], k, "+")
+            minus = _point(s, [t - c * x for t, c, x in zip(base, ck, d)], k, "-")
             sc = pair_scores(k)
             r = None if sc is None else 2 * sum(sc) - 2
             batch.append(SpsaStep(k, tuple(base), tuple(d), ck, plus, minus, r))
@@ -208,8 +268,8 @@ def spsa_path(s: TuneSettings, pair_scores) -> tuple[list[SpsaStep], list[tuple[
         if any(st.result is None for st in batch):
             break
         for st in batch:
-            step = g.a_k(st.k) * st.result / (2 * st.c)
-            theta = [min(1.0, max(0.0, t + step * x)) for t, x in zip(theta, st.delta)]
+            theta = [min(1.0, max(0.0, t + g.a_k(st.k, i) * st.result / (2 * c) * x))
+                     for i, (t, c, x) in enumerate(zip(theta, st.c, st.delta))]
             path.append(tuple(theta))
     return steps, path
 

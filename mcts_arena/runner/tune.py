@@ -76,6 +76,7 @@ from mcts_arena.results.tune import (
     SpsaGains,
     TuneSettings,
     TuneState,
+    gains_from_fishtest,
     progress_line,
     scores_by_pair,
     settings_of,
@@ -90,8 +91,9 @@ from mcts_arena.runner.plan import Job, Plan, derive_seed, pair_games, pair_open
 FIELDS = ("name", "description", "game", "template", "params", "budget", "games", "method",
           "seed", "opponent", "confirm", "spsa", "bo", "bracket", "openings", "max_plies",
           "macros")
-PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices", "grid")
-SPSA_FIELDS = ("a", "c", "A", "alpha", "gamma", "batch", "tail", "first_step")
+PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices", "grid", "c_end", "r_end")
+SPSA_FIELDS = ("a", "c", "A", "alpha", "gamma", "batch", "tail", "first_step", "rounding")
+FISHTEST_FIELDS = ("c_end", "r_end")    # a parameter's own SPSA gains, as fishtest takes them
 BO_FIELDS = ("games_per_trial", "batch", "startup")
 BRACKET_FIELDS = ("games", "tie")
 FIRST_STEP = 0.02
@@ -192,7 +194,9 @@ def _positive(v: cfg.Validator, d: dict, key: str, path: str, default, integer=F
     return x
 
 
-def _spsa(v: cfg.Validator, d, steps: int) -> SpsaGains:
+def _spsa(v: cfg.Validator, d, steps: int, params: tuple[Param, ...], raw: dict) -> SpsaGains:
+    """SPSA's gains: the shared `spsa:` section, and each parameter's own `c_end` and `r_end`
+    (`raw`: the params' mappings) where any is given (results/tune.py's fishtest_inputs)."""
     d = v.mapping(d, "spsa", "a mapping of SPSA gains")
     v.known_keys(d, "spsa", SPSA_FIELDS)
     c = _positive(v, d, "c", "spsa", 0.25)
@@ -208,7 +212,27 @@ def _spsa(v: cfg.Validator, d, steps: int) -> SpsaGains:
     if tail > 1:
         v.fail("spsa.tail", f"expected a part of the trajectory in (0, 1], got {tail:g}")
     batch = _positive(v, d, "batch", "spsa", 8, integer=True)
-    return SpsaGains(a=a, c=c, A=A, alpha=alpha, gamma=gamma, batch=batch, tail=tail)
+    rounding = d.get("rounding", "random")
+    if rounding not in ("random", "nearest"):
+        v.fail("spsa.rounding", f"expected random or nearest, got {cfg.shown(rounding)}")
+    gains = SpsaGains(a=a, c=c, A=A, alpha=alpha, gamma=gamma, batch=batch, tail=tail,
+                      rounding=rounding)
+    if not any(k in raw[p.name] for p in params for k in FISHTEST_FIELDS):
+        return gains
+    # fishtest's per-parameter inputs; a parameter without one takes the shared gains' value
+    c_end = c / steps ** gamma
+    r_end = a / (2 * (A + steps) ** alpha * c_end ** 2)
+    each = []
+    for p in params:
+        r, path = raw[p.name], f"params.{p.name}"
+        cu = _positive(v, r, "c_end", path, 1.0) / p.unit_span() if "c_end" in r else c_end
+        if cu > 0.5:
+            v.fail(f"{path}.c_end", f"expected at most half the parameter's range "
+                                    f"({0.5 * p.unit_span():.4g}), got {cfg.shown(r['c_end'])}")
+        each.append(gains_from_fishtest(cu, _positive(v, r, "r_end", path, r_end), steps, A,
+                                        alpha, gamma))
+    return dataclasses.replace(gains, c_each=tuple(c for c, _ in each),
+                               a_each=tuple(a for _, a in each))
 
 
 def _bo(v: cfg.Validator, d) -> BoSettings:
@@ -290,7 +314,12 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
                                         "method bo")
         if games < 2:
             v.fail("games", f"SPSA's step is a pair of games: expected at least 2, got {games}")
-        spsa = _spsa(v, d.get("spsa", {}), games // 2)
+        spsa = _spsa(v, d.get("spsa", {}), games // 2, plist, raw)
+    else:
+        given = [(k, f) for k in params for f in FISHTEST_FIELDS if f in raw[k]]
+        if given:
+            v.fail(f"params.{given[0][0]}.{given[0][1]}", f"SPSA's gain; method {method} "
+                                                          f"takes none")
     if method == "bo":        # (a config may keep both sections: one method reads its own)
         bo = _bo(v, d.get("bo", {}))
         if games < bo.games_per_trial:
