@@ -32,3 +32,18 @@ def test_tune_value_range_and_confirmation_in_json_and_api(tmp_path, monkeypatch
     c = got["confirmation"]
     assert c["played"] == 2 and c["games"] == 2 and c["tuned"] == t.confirmation.tuned
     assert c["low"] <= c["score"] <= c["high"]
+
+
+def test_bracket_refuses_confirm_rather_than_ignoring_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    f = tmp_path / "b.yaml"
+    f.write_text(FAKE_TUNE.format(name="b", d=0, games=4, method="bracket")
+                 .replace("start: 0.5}", "start: 0.5, grid: [0.1, 0.9]}"))
+    res = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (
+        f"arena: error: {f}: confirm: a bracket plays no confirmation: its final decides "
+        f"between the last two values (play one with 'arena run' against the winner, or tune "
+        f"with spsa or bo)")
+    assert not (tmp_path / "results").exists()

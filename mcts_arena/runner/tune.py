@@ -374,6 +374,10 @@ def _bracket_check(v: cfg.Validator, d: dict, params: tuple[Param, ...]) -> None
                          f"tune several at once with spsa or bo")
     if len(params[0].grid) < 2:
         v.fail(f"params.{params[0].name}.grid", "a bracket needs at least two values")
+    if "confirm" in d:      # never accepted and left unplayed
+        v.fail("confirm", "a bracket plays no confirmation: its final decides between the "
+                          "last two values (play one with 'arena run' against the winner, or "
+                          "tune with spsa or bo)")
     b = v.mapping(d.get("bracket", {}), "bracket", "a mapping with games and tie")
     v.known_keys(b, "bracket", BRACKET_FIELDS)
     g = b.get("games", 200)
