@@ -47,3 +47,65 @@ def test_bracket_refuses_confirm_rather_than_ignoring_it(tmp_path, monkeypatch):
         f"between the last two values (play one with 'arena run' against the winner, or tune "
         f"with spsa or bo)")
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("method", ["spsa", "bo", "bracket"])
+def test_dry_run_plans_and_writes_nothing(tmp_path, monkeypatch, method):
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "d.yaml"
+    text = f"""name: d
+game: kalah
+template: "MCTS(fet{{n}})"
+params:
+  n: {{low: 1, high: 100, type: int, log: true, start: 10, grid: [2, 4, 8]}}
+budget: {{sims: 50}}
+games: 40
+method: {method}
+bo: {{games_per_trial: 8}}
+bracket: {{games: 20}}
+"""
+    if method != "bracket":
+        text += "confirm: {games: 30, against: \"MCTS(fet4)\", sprt: {elo0: 0, elo1: 30}}\n"
+    f.write_text(text)
+    res = CliRunner().invoke(cli, ["tune", str(f), "--dry-run", "--jobs", "2"])
+    assert res.exit_code == 0, res.output
+    out = res.output
+    total = {"spsa": 70, "bo": 70, "bracket": 40}[method]
+    assert f"{total} games, 0 stored, {total} to play; estimated " in out
+    assert "CPU, about " in out and "on 2 workers" in out
+    assert out.rstrip().endswith("results: results/d (dry run: nothing played)")
+    if method == "spsa":
+        assert out.startswith("tune d: spsa of MCTS(fet{n}) on kalah")
+        assert "as fishtest's inputs (shared; " in out and "n c_end " in out
+        assert "search: 40 games (20 steps of a pair" in out
+        assert "confirmation: at most 30 games of the tuned player against MCTS(fet4), stopped" \
+            in out
+    elif method == "bo":
+        assert "search: 40 games (5 trials of 8 games against MCTS(fet10))" in out
+    else:
+        assert "over n in 2, 4, 8: 2 matches of 20 games, at most 40 games" in out
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.slow
+def test_dry_run_counts_the_games_stored(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "s.yaml"
+    f.write_text("""name: s
+game: kalah
+template: "MCTS(fet{n})"
+params:
+  n: {low: 1, high: 8, type: int, start: 4}
+budget: {sims: 5}
+games: 4
+method: spsa
+spsa: {batch: 2}
+confirm: {games: 2}
+""")
+    res = CliRunner().invoke(cli, ["tune", str(f), "--quiet", "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    before = sorted(p.name for p in (tmp_path / "results" / "s").iterdir())
+    res = CliRunner().invoke(cli, ["tune", str(f), "--dry-run"])
+    assert res.exit_code == 0, res.output
+    assert "6 games, 6 stored, 0 to play; estimated 0m00s CPU" in res.output
+    assert sorted(p.name for p in (tmp_path / "results" / "s").iterdir()) == before

@@ -12,6 +12,7 @@ import numpy as np
 from mcts_arena.report.figures import _figure, _save
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.results.tune import (
+    TuneSettings,
     TuneState,
     fishtest_inputs,
     read,
@@ -29,10 +30,12 @@ def text_of(directory: str | Path) -> str | None:
     return None if st is None else render(st)
 
 
-def render(st: TuneState, every: int = 0) -> str:
-    """The tune as plain text: settings, the path (every `every`-th SPSA point; 0: about 20
-    lines), the estimate and the confirmation."""
-    s = st.settings
+def settings_text(s: TuneSettings) -> str:
+    """The tune's settings as `render` and `arena tune --dry-run` begin with them."""
+    return "\n".join(_settings_lines(s)) + "\n"
+
+
+def _settings_lines(s: TuneSettings) -> list[str]:
     lines = [f"tune {s.name}: {s.method} of {s.template} on {s.game}, budget "
              f"{_budget(s.budget)}, seed {s.seed}"]
     for p in s.params:
@@ -52,6 +55,19 @@ def render(st: TuneState, every: int = 0) -> str:
         if any(p.kind == "int" for p in s.params):
             how = "at random (as fishtest)" if g.rounding == "random" else "to the nearest"
             lines.append(f"  integers at θ±cΔ rounded {how}")
+    else:
+        b = s.bo
+        lines.append(f"  BO: Optuna TPE, {s.steps} trials of {b.games_per_trial} games against "
+                     f"{s.opponent}, {b.batch} at a time, {b.startup} random first")
+    return lines
+
+
+def render(st: TuneState, every: int = 0) -> str:
+    """The tune as plain text: settings, the path (every `every`-th SPSA point; 0: about 20
+    lines), the estimate and the confirmation."""
+    s = st.settings
+    lines = _settings_lines(s)
+    if s.method == "spsa":
         lines.append("")
         lines.append(f"  {'step':>5} {'games':>6}  " + "  ".join(f"{p.name:>8}" for p in s.params))
         every = every or max(1, (len(st.path) - 1) // 20)
@@ -62,9 +78,6 @@ def render(st: TuneState, every: int = 0) -> str:
             lines.append(f"  {i:>5} {2 * i:>6}  " +
                          "  ".join(f"{p.text(vals[p.name]):>8}" for p in s.params))
     else:
-        b = s.bo
-        lines.append(f"  BO: Optuna TPE, {s.steps} trials of {b.games_per_trial} games against "
-                     f"{s.opponent}, {b.batch} at a time, {b.startup} random first")
         lines.append("")
         lines.append(f"  {'trial':>5} {'games':>6} {'score':>6}  " +
                      "  ".join(f"{p.name:>8}" for p in s.params))

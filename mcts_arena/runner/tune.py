@@ -703,3 +703,75 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
 def _progress(st: TuneState) -> tuple:
     c = st.confirmation
     return st.search_games, len(st.trials), c.played if c else 0, c is not None and c.decided
+
+
+# ---- the plan (`arena tune --dry-run`) -----------------------------------------------------
+def _game_seconds(spec: TuneSpec, seats: tuple[str, str], make: _Specs, costs) -> float | None:
+    """CPU seconds of one game between two player texts at the game's typical length: a move
+    costs its time budget, or what runner/estimate.py measured at the start position."""
+    from mcts_arena.runner.plan import typical_plies
+
+    total = 0.0
+    for text in seats:
+        canon, own = make(text, "the plan")
+        b = own or spec.budget
+        cost = b.time if b.time is not None else costs.of(canon, b).seconds
+        if cost is None:
+            return None
+        total += cost
+    return typical_plies(spec.settings.game) / 2 * total
+
+
+def dry_run(spec: TuneSpec, directory: Path, workers: int, players=None) -> str:
+    """What `arena tune --dry-run` prints after the settings (report/tune.py's
+    settings_text): the plan (the games of the search and of the confirmation, or the
+    bracket's matches), the games stored, and the CPU it should take (each search game timed
+    as the start player's, the confirmation's as the start against the reference). Plays and
+    writes nothing."""
+    from mcts_arena.runner.estimate import Costs
+    from mcts_arena.runner.plan import hms, typical_plies
+
+    s = spec.settings
+    make = _Specs(spec, cfg.players_provider(players) if players else None)
+    costs = Costs(s.game, dict(spec.macros) or None)
+    start = s.spec_text(s.start_values())
+    lines = []
+    if s.method == "bracket":
+        from mcts_arena.runner.tournament import most_games
+
+        search, confirm = most_games(bracket(spec)), 0
+        p = s.params[0]
+        lines.append(f"tune {s.name}: bracket of {s.template} on {s.game} over {p.name} in "
+                     f"{', '.join(p.text(x) for x in p.grid)}: {len(p.grid) - 1} matches of "
+                     f"{spec.bracket['games']} games, at most {search:,} games")
+        opponent = start
+    else:
+        search = s.steps * (2 if s.method == "spsa" else s.bo.games_per_trial)
+        confirm = s.confirm_games
+        opponent = s.opponent if s.method == "bo" else start
+        what = (f"{s.steps} steps of a pair, θ+cΔ vs θ-cΔ" if s.method == "spsa" else
+                f"{s.steps} trials of {s.bo.games_per_trial} games against {s.opponent}")
+        lines.append(f"search: {search:,} games ({what})")
+        if confirm:
+            test = f", stopped once its {s.confirm_sprt} decides" if s.confirm_sprt else ""
+            lines.append(f"confirmation: {'at most ' if test else ''}{confirm:,} games of the "
+                         f"tuned player against {s.reference}{test}")
+    stored = 0
+    if (directory / "arena.sqlite").is_file():
+        with Store.open(directory) as store:
+            stored = store.game_count()
+    per_search = _game_seconds(spec, (start, opponent), make, costs)
+    per_confirm = _game_seconds(spec, (start, s.reference), make, costs) if confirm else 0.0
+    left = max(0, search + confirm - stored)
+    line = f"{search + confirm:,} games, {stored:,} stored, {left:,} to play"
+    if per_search is None or per_confirm is None:
+        line += "; CPU time unknown (an external engine's speed is not known before it plays)"
+    else:
+        whole = per_search * search + per_confirm * confirm
+        est = whole * left / max(1, search + confirm)
+        line += (f"; estimated {hms(est)} CPU, about {hms(est / max(1, workers))} on {workers} "
+                 f"worker{'s' if workers != 1 else ''} (at {typical_plies(s.game)} plies per "
+                 f"game, the tuned player timed at its start, at the start position)")
+    lines.append(line)
+    lines.append(f"results: {directory} (dry run: nothing played)")
+    return "\n".join(lines) + "\n"
