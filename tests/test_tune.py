@@ -262,6 +262,7 @@ def test_bracket_from_the_same_config(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
     text = FAKE_TUNE.format(name="br", d=0, games=4, method="bracket").replace(
+        "confirm: {games: 2}\n", "").replace(
         "start: 0.5}", "start: 0.5, grid: [0.1, 0.4, 0.7]}") + "bracket: {games: 2}\n"
     f = _write(tmp_path, text)
     res = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])

@@ -486,6 +486,9 @@ class Report:
     #: the folder a written document is read from: its picture links are relative to it
     #: (None: the current directory, for a document printed on stdout)
     base: str | None = None
+    #: the stores under the results roots reported (cli/report.py's expand_roots, each
+    #: with its `pairings`), shown as an index before the experiments; None: no root
+    index: list[dict] | None = None
 
     @property
     def rows(self) -> list[PairingRow]:
