@@ -57,7 +57,9 @@ def _settings_lines(s: TuneSettings) -> list[str]:
             lines.append(f"  integers at θ±cΔ rounded {how}")
     else:
         b = s.bo
-        lines.append(f"  BO: Optuna TPE, {s.steps} trials of {b.games_per_trial} games against "
+        how = ("a Gaussian process told each trial's variance" if b.sampler == "gp" else
+               "Optuna TPE")
+        lines.append(f"  BO: {how}, {s.steps} trials of {b.games_per_trial} games against "
                      f"{s.opponent}, {b.batch} at a time, {b.startup} random first")
     return lines
 

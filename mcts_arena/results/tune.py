@@ -135,6 +135,9 @@ class BoSettings:
     games_per_trial: int = 8
     batch: int = 4
     startup: int = 10
+    #: "tpe" (Optuna's TPE) or "gp" (a Gaussian process told each trial's variance: results/
+    #: gp.py; its estimate the model's optimum)
+    sampler: str = "tpe"
 
 
 @dataclass(frozen=True)
@@ -384,6 +387,108 @@ def bo_estimate(s: TuneSettings, trials: list[dict], seed: int = 0,
                     f"2.5-97.5 percentiles over {len(boots)} bootstrap resamples of the trials")
 
 
+# ---- the Gaussian process (bo with sampler gp) ------------------------------------------------
+GP_DRAWS = 200                  # posterior draws the optimum's range is read from
+GP_SUBSET = 300                 # the candidates (best by mean + 2 sd) the draws are made at
+
+
+def encode(s: TuneSettings, values: dict) -> np.ndarray:
+    """A point's coordinates for the GP: each number's unit coordinate, each choice one-hot."""
+    out: list[float] = []
+    for p in s.params:
+        if p.kind == "choice":
+            out += [float(str(values[p.name]) == c) for c in p.choices]
+        else:
+            out.append(p.to_unit(values[p.name]))
+    return np.array(out)
+
+
+def decode(s: TuneSettings, x: np.ndarray) -> dict:
+    """`encode` inverted: the values at GP coordinates x (a choice: its largest coordinate)."""
+    out, i = {}, 0
+    for p in s.params:
+        if p.kind == "choice":
+            out[p.name] = p.choices[int(np.argmax(x[i:i + len(p.choices)]))]
+            i += len(p.choices)
+        else:
+            v = p.from_unit(x[i])
+            out[p.name] = round(v, DIGITS) if p.kind == "float" else v
+            i += 1
+    return out
+
+
+def candidates(s: TuneSettings, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n random points for the GP: numbers uniform in unit coordinates, choices one-hot."""
+    cols = []
+    for p in s.params:
+        if p.kind == "choice":
+            cols.append(np.eye(len(p.choices))[rng.integers(0, len(p.choices), n)])
+        else:
+            cols.append(rng.random((n, 1)))
+    return np.hstack(cols)
+
+
+def gp_model(s: TuneSettings, trials: list[dict], seed: int = 0):
+    """The GP of the trials played (each its mean score and the variance of that mean)."""
+    from mcts_arena.results import gp
+
+    x = np.array([encode(s, t["values"]) for t in trials])
+    y = np.array([t["score"] for t in trials])
+    noise = np.array([gp.score_variance(t["score"], t["games"]) for t in trials])
+    return gp.fit(x, y, noise, seed)
+
+
+def _gp_points(s: TuneSettings, rng: np.random.Generator) -> np.ndarray:
+    """Where the GP's optimum is looked for: the numbers on `_grid`, with every choice's
+    value (at most 64 combinations, drawn beyond)."""
+    import itertools
+
+    num = [p for p in s.params if p.kind != "choice"]
+    grid = _grid(len(num), rng) if num else np.zeros((1, 0))
+    names = [p.name for p in s.params if p.kind == "choice"]
+    combos = list(itertools.product(*[p.choices for p in s.params if p.kind == "choice"]))
+    if len(combos) > 64:
+        combos = [combos[i] for i in sorted(rng.choice(len(combos), 64, replace=False))]
+    rows = []
+    for combo in combos:
+        for g in grid:
+            values = {**dict(zip(names, combo)),
+                      **{p.name: p.exact(g[j]) for j, p in enumerate(num)}}
+            rows.append(encode(s, values))
+    return np.array(rows)
+
+
+def gp_estimate(s: TuneSettings, trials: list[dict], seed: int = 0) -> Estimate:
+    """The optimum of the GP's mean over the trials played (what chess-tuning-tools reports)
+    and its 95% range: the 2.5-97.5 percentiles of the optimum of GP_DRAWS joint draws of the
+    posterior (at the GP_SUBSET likeliest candidates); the expected score there with its
+    standard deviation."""
+    done = [t for t in trials if t.get("games")]
+    if len(done) < 2:
+        v = dict(done[0]["values"]) if done else s.start_values()
+        return Estimate(v, v, v, "too few trials for a model" if done else "no trial played")
+    rng = np.random.default_rng(seed)
+    model = gp_model(s, done, seed)
+    pts = _gp_points(s, rng)
+    mu, var = model.posterior(pts)
+    top = int(np.argmax(mu))
+    keep = np.unique(np.append(np.argsort(-(mu + 2 * np.sqrt(var)))[:GP_SUBSET], top))
+    draws = model.samples(pts[keep], GP_DRAWS, rng)
+    best = [decode(s, pts[keep][j]) for j in np.argmax(draws, axis=1)]
+    values = decode(s, pts[top])
+    low, high = dict(values), dict(values)
+    for p in s.params:
+        if p.kind != "choice":
+            u = np.array([p.to_unit(b[p.name]) for b in best])
+            low[p.name] = p.from_unit(np.percentile(u, 2.5))
+            high[p.name] = p.from_unit(np.percentile(u, 97.5))
+    return Estimate(values, low, high,
+                    f"optimum of a Gaussian process over {len(done)} trials, each with its own "
+                    f"noise variance: expected score {100 * mu[top]:.1f}% ± "
+                    f"{100 * math.sqrt(var[top]):.1f}; range: 2.5-97.5 percentiles of the "
+                    f"optimum of {GP_DRAWS} draws of the posterior")
+
+
 # ---- the state of a store --------------------------------------------------------------------
 @dataclass
 class Confirmation:
@@ -485,8 +590,9 @@ def state(s: TuneSettings, res: dict, trial_points: list[dict]) -> TuneState:
             st.trials.append({"trial": t["trial"], "values": t["values"], "games": len(got),
                               "score": sum(got) / len(got) if got else None})
         st.search_games = sum(t["games"] for t in st.trials)
-        st.estimate = bo_estimate(s, [t for t in st.trials
-                                      if t["games"] == s.bo.games_per_trial], seed=s.seed)
+        fit = gp_estimate if s.bo.sampler == "gp" else bo_estimate
+        st.estimate = fit(s, [t for t in st.trials if t["games"] == s.bo.games_per_trial],
+                          seed=s.seed)
     if s.confirm_games and st.search_done:
         tuned = s.spec_text(st.estimate.values)
         c = Confirmation(tuned, s.reference, s.confirm_games)

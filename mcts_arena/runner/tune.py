@@ -19,7 +19,7 @@ A config::
     confirm: {games: 400, against: "MCTS(bl,im0.4)"}   # [default: 0 games; the start]
     # confirm: {games: 400, sprt: {elo0: 0, elo1: 20}}   # a GSPRT, stopped once it decides
     spsa: {c: 0.25, a: ..., A: ..., alpha: 0.602, gamma: 0.101, batch: 8, tail: 0.25}
-    bo: {games_per_trial: 8, batch: 4, startup: 10}
+    bo: {games_per_trial: 8, batch: 4, startup: 10, sampler: tpe}    # or sampler: gp
     openings: ..., max_plies: ..., macros: ...          # as in a run's config
 
 `start` defaults to the middle of the domain (the geometric middle when log-scaled; the first
@@ -44,6 +44,8 @@ the noise. A trial's objective is its mean score against the opponent over `game
 games (seat-swapped pairs). The sampler is made afresh for each batch of trials, seeded from
 the seed and the batch, and given the completed trials: so a resumed tune asks exactly the
 points an uninterrupted one asked.
+`sampler: gp` asks with a Gaussian process told each trial's variance instead (`ask_gp`,
+results/gp.py; docs/tuning.md says why a GP of our own).
 The confirmation's `sprt` (the keys and checks of an experiment's `sprt`, runner/config.py)
 makes it a GSPRT with `games` as its cap: its batch is an experiment with that test, whose
 runner stops dispatching the confirmation's pairs once the test decides and keeps the decision.
@@ -94,7 +96,10 @@ FIELDS = ("name", "description", "game", "template", "params", "budget", "games"
 PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices", "grid", "c_end", "r_end")
 SPSA_FIELDS = ("a", "c", "A", "alpha", "gamma", "batch", "tail", "first_step", "rounding")
 FISHTEST_FIELDS = ("c_end", "r_end")    # a parameter's own SPSA gains, as fishtest takes them
-BO_FIELDS = ("games_per_trial", "batch", "startup")
+BO_FIELDS = ("games_per_trial", "batch", "startup", "sampler")
+SAMPLERS = ("tpe", "gp")
+GP_KAPPA = 1.96                 # the GP asks where mean + GP_KAPPA sd is highest
+GP_CANDIDATES = 2000            # random points that acquisition is maximised over
 BRACKET_FIELDS = ("games", "tie")
 FIRST_STEP = 0.02
 
@@ -241,8 +246,11 @@ def _bo(v: cfg.Validator, d) -> BoSettings:
     g = _positive(v, d, "games_per_trial", "bo", 8, integer=True)
     if g % 2:
         v.fail("bo.games_per_trial", f"expected an even number (seat-swapped pairs), got {g}")
+    sampler = d.get("sampler", "tpe")
+    if sampler not in SAMPLERS:
+        v.fail("bo.sampler", f"expected {' or '.join(SAMPLERS)}, got {cfg.shown(sampler)}")
     return BoSettings(g, _positive(v, d, "batch", "bo", 4, integer=True),
-                      _positive(v, d, "startup", "bo", 10, integer=True))
+                      _positive(v, d, "startup", "bo", 10, integer=True), sampler)
 
 
 def _template(v: cfg.Validator, d: dict, params: dict) -> str:
@@ -527,20 +535,51 @@ def ask_trials(s: TuneSettings, done: list[dict], first: int) -> list[dict]:
     return out
 
 
+def ask_gp(s: TuneSettings, done: list[dict], first: int) -> list[dict]:
+    """The points of trials first.. first+batch-1 by the noise-aware GP (results/gp.py): at
+    random (seeded from the seed and the trial) until `startup` trials are done, then where
+    the GP of the completed trials `done` has the highest mean + GP_KAPPA sd among
+    GP_CANDIDATES random points (seeded from the seed and the batch), each later point of a
+    batch asked of the model told the earlier ones' means (the kriging believer)."""
+    import numpy as np
+
+    from mcts_arena.results.gp import score_variance
+    from mcts_arena.results.tune import candidates, decode, gp_model
+
+    out = []
+    model = gp_model(s, done, first) if len(done) >= max(2, s.bo.startup) else None
+    noise = float(np.median([score_variance(t["score"], t["games"]) for t in done])) \
+        if done else 0.0
+    rng = np.random.default_rng(derive_seed(s.seed, "gp", first) % 2**32)
+    for i in range(first, min(s.steps, first + s.bo.batch)):
+        if model is None:
+            x = candidates(s, 1, np.random.default_rng(derive_seed(s.seed, "gp", i)
+                                                       % 2**32))[0]
+        else:
+            pts = candidates(s, GP_CANDIDATES, rng)
+            mu, var = model.posterior(pts)
+            x = pts[int(np.argmax(mu + GP_KAPPA * np.sqrt(var)))]
+            model = model.believe(x, noise)
+        out.append({"trial": i, "values": decode(s, x)})
+    return out
+
+
 def _ask_next(s: TuneSettings, st: TuneState, store) -> None:
     """Ask the batch of the first trial not complete (again, after a kill: the same points) and
     record the trials' points in the store's meta."""
     complete = {t["trial"] for t in st.trials if t["games"] == s.bo.games_per_trial}
     missing = next(i for i in range(s.steps) if i not in complete)
     first = missing - missing % s.bo.batch
-    points = ask_trials(s, [t for t in st.trials if t["trial"] < first], first)
+    ask = ask_gp if s.bo.sampler == "gp" else ask_trials
+    points = ask(s, [t for t in st.trials if t["trial"] < first], first)
     stored = {t["trial"]: t for t in stored_trials(store)}
+    lib = "numpy or scipy" if s.bo.sampler == "gp" else "Optuna"
     for t in points:
         old = stored.get(t["trial"])
         if old is not None and old["values"] != t["values"]:
             raise UserError(f"{store.directory}: trial {t['trial']} was played at "
                             f"{json.dumps(old['values'])}, asked now at "
-                            f"{json.dumps(t['values'])} (another Optuna version?); choose "
+                            f"{json.dumps(t['values'])} (another {lib} version?); choose "
                             f"another --out DIR")
         stored[t["trial"]] = t
     store.set_meta(TRIALS_KEY, json.dumps([stored[k] for k in sorted(stored)], sort_keys=True))
