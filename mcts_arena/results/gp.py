@@ -61,9 +61,16 @@ class GP:
         ks = matern52(xs, self.x, self.length, self.signal)
         mu = self.mean + ks @ self._alpha
         cov = matern52(xs, xs, self.length, self.signal) - ks @ cho_solve(self._chol, ks.T)
-        cov = (cov + cov.T) / 2 + np.eye(len(xs)) * 1e-8
-        w, q = np.linalg.eigh(cov)
-        root = q * np.sqrt(np.maximum(w, 0))
+        cov = (cov + cov.T) / 2
+        # a Cholesky root (an eigendecomposition costs seconds where BLAS threads contend for
+        # a loaded machine's cores), with jitter added until the nearly singular matrix takes it
+        jitter = 1e-8 * max(self.signal, 1e-12)
+        while True:
+            try:
+                root = np.linalg.cholesky(cov + np.eye(len(xs)) * jitter)
+                break
+            except np.linalg.LinAlgError:
+                jitter *= 10
         return mu + rng.standard_normal((n, len(xs))) @ root.T
 
     def believe(self, x: np.ndarray, noise: float) -> GP:

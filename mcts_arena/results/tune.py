@@ -389,7 +389,7 @@ def bo_estimate(s: TuneSettings, trials: list[dict], seed: int = 0,
 
 # ---- the Gaussian process (bo with sampler gp) ------------------------------------------------
 GP_DRAWS = 200                  # posterior draws the optimum's range is read from
-GP_SUBSET = 300                 # the candidates (best by mean + 2 sd) the draws are made at
+GP_SUBSET = 100                 # the candidates (best by mean + 2 sd) the draws are made at
 
 
 def encode(s: TuneSettings, values: dict) -> np.ndarray:
