@@ -99,3 +99,66 @@ def test_gp_tune_end_to_end_from_the_same_config(tmp_path, monkeypatch):
         assert st.done and st.settings.bo.sampler == "gp" and len(st.trials) == 6
     again = CliRunner().invoke(cli, ["tune", str(f), "--jobs", "2"])
     assert again.exit_code == 0 and "value found after 12 games" in again.output
+
+
+@pytest.mark.parametrize("sampler", ["tpe", "gp"])
+def test_picture_has_a_panel_per_parameter_in_its_units(tmp_path, sampler):
+    from mcts_arena.report import tune as tune_report
+
+    s = _settings((Param("a", "float", 0, 1, start=0.5),
+                   Param("n", "int", 1, 1000, log=True, start=10),
+                   Param("e", "choice", choices=("x", "y"))))
+    s = TuneSettings(**{**s.__dict__, "bo": BoSettings(8, 4, 4, sampler)})
+    rng = np.random.default_rng(4)
+    trials = _trials(s, lambda x: 0.3 + 0.4 * x[0] * x[2], 30, rng)
+    st = tune_state.state(s, {}, [])
+    st.trials = trials
+    fit = tune_state.gp_estimate if sampler == "gp" else tune_state.bo_estimate
+    st.estimate = fit(s, trials, seed=1)
+    drawn = []
+    real = tune_report._figure
+
+    def spy(w, h):
+        fig = real(w, h)
+        drawn.append(fig)
+        return fig
+    import unittest.mock as mock
+    with mock.patch.object(tune_report, "_figure", spy):
+        out = tune_report.picture(st, tmp_path / "t.png")
+    assert out.stat().st_size > 1000
+    axes = drawn[0].axes
+    assert [ax.get_xlabel() for ax in axes] == ["a", "n", "e"]
+    assert axes[1].get_xscale() == "log" and axes[0].get_xlim()[1] <= 1.1
+    assert [t.get_text() for t in axes[2].get_xticklabels()] == ["x", "y"]
+
+
+def test_spsa_picture_in_the_parameters_units(tmp_path):
+    import unittest.mock as mock
+
+    import yaml
+
+    from mcts_arena.report import tune as tune_report
+
+    spec = tune.loads(yaml.safe_load("""game: kalah
+template: "MCTS(fet{n},C={c})"
+params:
+  n: {low: 1, high: 1000, type: int, log: true, start: 100}
+  c: {low: 0.1, high: 2, start: 1}
+budget: {sims: 5}
+games: 32
+method: spsa
+"""), "p.yaml", "p")
+    results = {k: (1.0, 0.0) for k in range(16)}
+    st = tune_state.state(spec.settings, {tune_state.step_id("spsa", k): {k: {0: 1.0, 1: 0.0}}
+                                          for k in results}, [])
+    drawn = []
+    real = tune_report._figure
+    with mock.patch.object(tune_report, "_figure",
+                           lambda w, h: drawn.append(real(w, h)) or drawn[-1]):
+        tune_report.picture(st, tmp_path / "s.png")
+    axes = drawn[0].axes
+    assert [ax.get_ylabel() for ax in axes] == ["n", "c"]
+    assert axes[0].get_yscale() == "log" and axes[0].get_ylim() == (1, 1000)
+    assert axes[1].get_yscale() == "linear" and axes[1].get_ylim() == (0.1, 2)
+    y = axes[1].lines[0].get_ydata()
+    assert y[0] == 1 and all(0.1 <= v <= 2 for v in y)

@@ -20,7 +20,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 from scipy.optimize import minimize
 
-LENGTH = (0.05, 3.0)            # length scales in unit coordinates
+LENGTH = (0.1, 3.0)             # length scales in unit coordinates
 SIGNAL = (1e-4, 0.25)           # the response's variance: a score lies in [0, 1]
 JITTER = 1e-9
 
