@@ -109,3 +109,20 @@ confirm: {games: 2}
     assert res.exit_code == 0, res.output
     assert "6 games, 6 stored, 0 to play; estimated 0m00s CPU" in res.output
     assert sorted(p.name for p in (tmp_path / "results" / "s").iterdir()) == before
+
+
+@pytest.mark.slow
+def test_progress_lines_during_the_confirmation(tmp_path, monkeypatch):
+    """A confirmation of 100 games on one worker reports after every 40 (20 pairs), not only
+    once at its end; the games and the answer are those of the confirmation in one go."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    f = tmp_path / "c.yaml"
+    f.write_text(FAKE_TUNE.format(name="c", d=0, games=4, method="spsa").replace(
+        "confirm: {games: 2}", "confirm: {games: 100}"))
+    res = CliRunner().invoke(cli, ["tune", str(f), "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    lines = [x for x in res.output.splitlines() if x.startswith("confirmation ")]
+    assert [x.split(" games:")[0] for x in lines] == [
+        "confirmation 40/100", "confirmation 80/100", "confirmation 100/100"]
+    assert "confirmation: Sleepy(d0,im" in res.output and "100 of 100 games" in res.output

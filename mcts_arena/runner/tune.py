@@ -102,6 +102,7 @@ GP_KAPPA = 1.96                 # the GP asks where mean + GP_KAPPA sd is highes
 GP_CANDIDATES = 2000            # random points that acquisition is maximised over
 BRACKET_FIELDS = ("games", "tie")
 FIRST_STEP = 0.02
+CONFIRM_PART = 20               # pairs of the confirmation played between two progress lines
 
 
 @dataclass(frozen=True)
@@ -597,21 +598,23 @@ def _bo_pairings(s: TuneSettings, st: TuneState, make: _Specs) -> list[tuple[Pai
     return out
 
 
-def _confirm_pairing(s: TuneSettings, st: TuneState, make: _Specs
+def _confirm_pairing(s: TuneSettings, st: TuneState, make: _Specs, upto: int | None = None
                      ) -> list[tuple[Pairing, range]]:
     tuned, tb = make(s.spec_text(st.estimate.values), "the tuned player")
     ref, rb = make(s.reference, "confirm.against")
+    pairs = s.confirm_games // 2 if upto is None else min(upto, s.confirm_games // 2)
     return [(Pairing(CONFIRM, tuned, ref, s.confirm_games, "confirmation", tb, rb),
-             range(s.confirm_games // 2))]
+             range(pairs))]
 
 
-def pairings(s: TuneSettings, st: TuneState, make: _Specs) -> list[tuple[Pairing, range]]:
+def pairings(s: TuneSettings, st: TuneState, make: _Specs, upto: int | None = None
+             ) -> list[tuple[Pairing, range]]:
     """Every pairing of the tune so far (the store's check of a resumed run wants all of them)
     and its pair indices: the steps or trials played and next to play, the confirmation once
-    the search is done."""
+    the search is done (its pairs below `upto`: a part of it at a time, to report on)."""
     out = _spsa_pairings(s, st, make) if s.method == "spsa" else _bo_pairings(s, st, make)
     if st.search_done and st.confirmation is not None:
-        out += _confirm_pairing(s, st, make)
+        out += _confirm_pairing(s, st, make, upto)
     return out
 
 
@@ -713,12 +716,16 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
     # one set of workers for every batch (a batch is a few games: starting workers for each
     # would cost more than some batches take)
     with LocalPoolBackend(workers, players=players, keep_workers=True) as pool:
+        upto, pairs = 0, s.confirm_games // 2
         while not st.done:
             if not st.search_done and s.method == "bo":
                 with Writer.open(directory) as store:
                     _ask_next(s, st, store)
                 st = _read(directory, s)
-            wanted = pairings(s, st, make)
+            if st.search_done:      # the confirmation a part at a time, a line after each
+                upto = min(pairs, max(upto, st.confirmation.played // 2)
+                           + max(CONFIRM_PART, 4 * workers))
+            wanted = pairings(s, st, make, upto if st.search_done else None)
             exp = _experiment(spec, [p for p, _ in wanted],
                               s.confirm_sprt if st.search_done else None)
             plan = _jobs(exp, wanted)
@@ -732,7 +739,8 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
                 return TuneResult(st, True, played, directory, r.terminated)
             if r.all_error:
                 raise AllErrorGames(all_error_message(r.all_error))
-            if r.played == 0 and _progress(before) == _progress(st):
+            if r.played == 0 and _progress(before) == _progress(st) and not (
+                    st.search_done and upto < pairs):
                 raise UserError(f"tune {s.name}: no game could be stored; see 'arena report "
                                 f"{directory}'")
             echo(progress_line(st))
