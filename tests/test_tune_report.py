@@ -126,3 +126,47 @@ def test_progress_lines_during_the_confirmation(tmp_path, monkeypatch):
     assert [x.split(" games:")[0] for x in lines] == [
         "confirmation 40/100", "confirmation 80/100", "confirmation 100/100"]
     assert "confirmation: Sleepy(d0,im" in res.output and "100 of 100 games" in res.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["spsa", "bo"])
+def test_a_finished_tune_extended_by_more_games(tmp_path, monkeypatch, method):
+    """A config that asks a finished tune for more games goes on from where it stopped: the
+    path or trials so far unchanged (SPSA keeps the gains of its first budget), a new
+    confirmation of the new estimate beside the old one; any other change is still refused."""
+    from mcts_arena.results import tune as tune_state
+    from mcts_arena.results.store import Store
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.PLAYERS_ENV, "fakes")
+    f = tmp_path / "x.yaml"
+    f.write_text(FAKE_TUNE.format(name="x", d=0, games=8, method=method))
+    res = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])
+    assert res.exit_code == 0, res.output
+    with Store.open(tmp_path / "results" / "x") as store:
+        short = tune_state.read(store)
+    f.write_text(FAKE_TUNE.format(name="x", d=0, games=16, method=method))
+    longer = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])
+    assert longer.exit_code == 0, longer.output
+    assert "value found after 16 games" in longer.output
+    with Store.open(tmp_path / "results" / "x") as store:
+        st = tune_state.read(store)
+        assert store.game_count() == 8 + 2 + 8 + 2
+    s = st.settings
+    assert s.games == 16 and s.extends == (8,) and st.done
+    if method == "spsa":
+        assert s.spsa == short.settings.spsa and st.path[:5] == short.path
+    else:
+        assert st.trials[:4] == short.trials and len(st.trials) == 8
+    assert st.confirmation.played == 2 and short.confirmation.played == 2
+    again = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])      # resumes: nothing new
+    assert again.exit_code == 0
+    with Store.open(tmp_path / "results" / "x") as store:
+        assert store.game_count() == 20
+    f.write_text(FAKE_TUNE.format(name="x", d=0, games=16, method=method).replace(
+        "seed: 4", "seed: 5"))
+    refused = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])
+    assert refused.exit_code == 2 and "with other settings: " in refused.output
+    f.write_text(FAKE_TUNE.format(name="x", d=0, games=12, method=method))
+    shrunk = CliRunner().invoke(cli, ["tune", str(f), "--quiet"])
+    assert shrunk.exit_code == 2 and "games was 16, now 12" in shrunk.output

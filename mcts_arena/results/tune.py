@@ -158,6 +158,15 @@ class TuneSettings:
     bo: BoSettings | None = None
     budget: dict = field(default_factory=dict)
     confirm_sprt: Sprt | None = None    # the confirmation stops once this test decides
+    #: the game budgets the tune had before it was extended to `games` (oldest first): its
+    #: gains stay those of the first, and its confirmation is its own pairing (`confirm_id`)
+    extends: tuple[int, ...] = ()
+
+    @property
+    def confirm_id(self) -> str:
+        """The confirmation's pairing id: CONFIRM, or for a tune extended to more games
+        `confirm-<games>` (the confirmation of the shorter tune stays in the store apart)."""
+        return f"{CONFIRM}-{self.games}" if self.extends else CONFIRM
 
     @property
     def steps(self) -> int:
@@ -183,6 +192,7 @@ class TuneSettings:
             if d.get("spsa") else None
         d["bo"] = BoSettings(**d["bo"]) if d.get("bo") else None
         d["confirm_sprt"] = Sprt(**d["confirm_sprt"]) if d.get("confirm_sprt") else None
+        d["extends"] = tuple(d.get("extends", ()))
         return cls(**d)
 
     def spec_text(self, values: dict) -> str:
@@ -596,7 +606,7 @@ def state(s: TuneSettings, res: dict, trial_points: list[dict]) -> TuneState:
     if s.confirm_games and st.search_done:
         tuned = s.spec_text(st.estimate.values)
         c = Confirmation(tuned, s.reference, s.confirm_games)
-        for g in res.get(CONFIRM, {}).values():
+        for g in res.get(s.confirm_id, {}).values():
             for score in g.values():
                 if score is None:
                     continue
@@ -615,7 +625,7 @@ def state_of(store, s: TuneSettings, res: dict) -> TuneState:
     c = st.confirmation
     if c is not None and s.confirm_sprt is not None:
         try:
-            c.sprt = pairing_sprt(store, s.confirm_sprt, CONFIRM)
+            c.sprt = pairing_sprt(store, s.confirm_sprt, s.confirm_id)
         except (ArithmeticError, ValueError) as e:     # a test no config could ask
             raise store.corrupt(f"meta {META_KEY!r}", "value", f"confirm_sprt: {e}") from None
     return st

@@ -68,7 +68,6 @@ from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import Store
 from mcts_arena.results.tune import (
     BRACKET_KEY,
-    CONFIRM,
     DIGITS,
     META_KEY,
     METHODS,
@@ -457,7 +456,7 @@ def _experiment(spec: TuneSpec, pairings: list[Pairing], sprt: Sprt | None = Non
                       games=2, seed=s.seed, openings=spec.openings, max_plies=spec.max_plies,
                       macros=spec.macros, pairings=tuple(pairings), source=f"tune {s.name}",
                       description=spec.description or f"{s.method} tune of {s.template}",
-                      sprt=sprt, sprt_pairings=(CONFIRM,) if sprt is not None else ())
+                      sprt=sprt, sprt_pairings=(s.confirm_id,) if sprt is not None else ())
 
 
 def _jobs(exp: Experiment, wanted: list[tuple[Pairing, range]]) -> Plan:
@@ -603,7 +602,8 @@ def _confirm_pairing(s: TuneSettings, st: TuneState, make: _Specs, upto: int | N
     tuned, tb = make(s.spec_text(st.estimate.values), "the tuned player")
     ref, rb = make(s.reference, "confirm.against")
     pairs = s.confirm_games // 2 if upto is None else min(upto, s.confirm_games // 2)
-    return [(Pairing(CONFIRM, tuned, ref, s.confirm_games, "confirmation", tb, rb),
+    label = "confirmation" if not s.extends else f"confirmation after {s.games} games"
+    return [(Pairing(s.confirm_id, tuned, ref, s.confirm_games, label, tb, rb),
              range(pairs))]
 
 
@@ -618,6 +618,20 @@ def pairings(s: TuneSettings, st: TuneState, make: _Specs, upto: int | None = No
     return out
 
 
+def _earlier_confirmations(s: TuneSettings, directory: Path, make: _Specs
+                           ) -> list[tuple[Pairing, range]]:
+    """The confirmations an extended tune played at its earlier budgets (nothing more to play:
+    the store checks a run against every pairing it holds), each of the estimate the tune
+    had then."""
+    out = []
+    for i, g in enumerate(s.extends):
+        then = dataclasses.replace(s, games=g, extends=s.extends[:i])
+        st = _read(directory, then)
+        if st.confirmation is not None:
+            out += [(p, range(0)) for p, _ in _confirm_pairing(then, st, make)]
+    return out
+
+
 def _check_settings(store, spec: TuneSpec) -> None:
     old = settings_of(store)
     if old is None:
@@ -625,9 +639,12 @@ def _check_settings(store, spec: TuneSpec) -> None:
             raise UserError(f"{store.directory} holds games of an experiment that is not this "
                             f"tune; choose another --out DIR")
         return
-    if old != spec.settings:
+    grown = spec.settings.games > old.games and spec.settings.extends == (
+        *old.extends, old.games) and dataclasses.replace(
+        spec.settings, games=old.games, extends=old.extends) == old
+    if old != spec.settings and not grown:
         a, b = json.loads(old.as_json()), json.loads(spec.settings.as_json())
-        k = next(k for k in sorted(a) if a[k] != b.get(k))
+        k = next(k for k in sorted(a, key=lambda k: (k == "extends", k)) if a[k] != b.get(k))
         raise UserError(f"{store.directory} holds tune {old.name!r} with other settings: {k} "
                         f"was {json.dumps(a[k])[:60]}, now {json.dumps(b.get(k))[:60]}; "
                         f"choose another --out DIR")
@@ -642,14 +659,49 @@ def prepare(path: str, out: str | None = None, players=None, seed: int | None = 
             ) -> tuple[TuneSpec, Path]:
     """`arena tune`: the config (its seed replaced by `seed`, default directory
     results/<name>-seed<seed>) and its results directory, checked before anything is
-    written."""
+    written; a config that asks a stored tune for more games extends it (`extended`)."""
     if out is not None and not out.strip():
         raise UserError("--out must name a directory, got ''")
-    spec = load(path, players)
-    if seed is not None:
-        s = dataclasses.replace(spec.settings, seed=seed, name=f"{spec.name}-seed{seed}")
-        spec = dataclasses.replace(spec, settings=s)
+    data = inputs.load_yaml(Path(path), "a tune config (YAML)")
+
+    def made(games: int | None = None) -> TuneSpec:
+        d = data if games is None or not isinstance(data, dict) else {**data, "games": games}
+        spec = loads(d, str(path), Path(path).stem, players)
+        if seed is not None:
+            s = dataclasses.replace(spec.settings, seed=seed, name=f"{spec.name}-seed{seed}")
+            spec = dataclasses.replace(spec, settings=s)
+        return spec
+    spec = made()
+    directory = Path(out) if out else Path("results") / spec.name
+    spec = extended(spec, directory, made)
     return spec, check_directory(spec, out)
+
+
+def extended(spec: TuneSpec, directory: Path, made: Callable[[int], TuneSpec]) -> TuneSpec:
+    """`spec` as the extension of the SPSA or BO tune stored in `directory`, where the config
+    asks for more games and is otherwise the stored tune's config (`made(games)`: the config
+    with another game budget): the stored settings, gains included (SPSA's A and a were made
+    for the first budget; the path so far stays as played), with the new budget, the old ones
+    in `extends`. Anything else: `spec` as it is (the directory's check refuses a conflict)."""
+    db = directory / "arena.sqlite"
+    new = spec.settings
+    if new.method == "bracket" or not db.is_file() or not db.stat().st_size:
+        return spec
+    with Store.open(directory) as store:
+        old = settings_of(store)
+    if old is None or old == new or new.games < old.games:
+        return spec
+    first = old.extends[0] if old.extends else old.games
+    try:
+        base = made(first).settings
+    except ConfigError:
+        return spec
+    if base != dataclasses.replace(old, games=first, extends=()):
+        return spec
+    if new.games == old.games:
+        return dataclasses.replace(spec, settings=old)
+    return dataclasses.replace(spec, settings=dataclasses.replace(
+        old, games=new.games, extends=(*old.extends, old.games)))
 
 
 def check_directory(spec: TuneSpec, out: str | None) -> Path:
@@ -717,6 +769,7 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
     # would cost more than some batches take)
     with LocalPoolBackend(workers, players=players, keep_workers=True) as pool:
         upto, pairs = 0, s.confirm_games // 2
+        earlier = _earlier_confirmations(s, directory, make)
         while not st.done:
             if not st.search_done and s.method == "bo":
                 with Writer.open(directory) as store:
@@ -725,7 +778,7 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
             if st.search_done:      # the confirmation a part at a time, a line after each
                 upto = min(pairs, max(upto, st.confirmation.played // 2)
                            + max(CONFIRM_PART, 4 * workers))
-            wanted = pairings(s, st, make, upto if st.search_done else None)
+            wanted = pairings(s, st, make, upto if st.search_done else None) + earlier
             exp = _experiment(spec, [p for p, _ in wanted],
                               s.confirm_sprt if st.search_done else None)
             plan = _jobs(exp, wanted)
