@@ -71,8 +71,9 @@ def run_gnubg(gnubg: str, mat_text: str, games_count: int, plies: int, jacoby: b
         mat = Path(tmp) / "games.mat"
         mat.write_text(mat_text, encoding="utf-8")
         try:
-            done = subprocess.run([gnubg, "-t", "-q"], input=commands(mat, games_count, plies, jacoby),
-                                  capture_output=True, text=True, cwd=tmp,
+            said = commands(mat, games_count, plies, jacoby)
+            done = subprocess.run([gnubg, "-t", "-q"], input=said, capture_output=True,
+                                  text=True, cwd=tmp,
                                   env={**os.environ, "HOME": tmp},    # its settings stay here
                                   timeout=30 + SECONDS_PER_GAME[plies] * games_count)
         except subprocess.TimeoutExpired:

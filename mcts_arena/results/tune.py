@@ -21,9 +21,10 @@ Gains a_k = a / (A + k + 1)^α, c_k = c / (k + 1)^γ, one a and c for every para
 its own (made from fishtest's per-parameter c_end and r_end: `fishtest_inputs` gives the
 translation both ways). An integer parameter at θ±c_kΔ_k is rounded at random, up with the
 chance of its fraction, from a draw of the seed, k, the side and its name (fishtest's rule: the
-two sides never round into one integer for a whole stretch of θ). Steps are played `batch` at a time from the
-θ at the batch's start (the batch's pairs run in parallel), their updates applied in step order:
-the trajectory depends on the seed and `batch`, not on how many workers played it.
+two sides never round into one integer for a whole stretch of θ). Steps are played `batch` at a
+time from the θ at the batch's start (the batch's pairs run in parallel), their updates applied
+in step order: the trajectory depends on the seed and `batch`, not on how many workers played
+it.
 """
 from __future__ import annotations
 
