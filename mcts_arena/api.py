@@ -177,6 +177,14 @@ class TuneResults:
 
         return render(self.state)
 
+    def as_dict(self) -> dict:
+        """The tune as plain data, as `arena report DIR --format json` gives it: the value
+        found with its range, the path or trials, the confirmation with its interval and
+        SPRT (results/tune.py's `panel`)."""
+        from mcts_arena.results.tune import panel
+
+        return panel(self.state)
+
     def picture(self, path: str | os.PathLike) -> Path:
         """The picture of the path (PNG, SVG or PDF by the suffix)."""
         from mcts_arena.report.tune import picture
@@ -195,8 +203,14 @@ def tune(config: str | os.PathLike | dict, *, jobs: int = 1, out: str | os.PathL
 
     workers = worker_count(jobs)
     if isinstance(config, dict):
-        spec = tune_mod.loads(yaml.safe_load(yaml.safe_dump(dict(config))), "<api>",
-                              config.get("name", "tune"))
+        data = yaml.safe_load(yaml.safe_dump(dict(config)))
+
+        def made(games: int | None = None):
+            return tune_mod.loads({**data, "games": games} if games else data, "<api>",
+                                  config.get("name", "tune"))
+        spec = made()
+        where = Path(out) if out is not None else Path("results") / spec.name
+        spec = tune_mod.extended(spec, where, made)
         directory = tune_mod.check_directory(spec, None if out is None else str(out))
     else:
         spec, directory = tune_mod.prepare(str(config), None if out is None else str(out))

@@ -427,6 +427,7 @@ def tune_root(tmp_path_factory):
                 pass
         f = base / "br.yaml"
         f.write_text(FAKE_TUNE.format(name="br", d=0, games=8, method="bracket").replace(
+            "confirm: {games: 2}\n", "").replace(
             "start: 0.5}", "start: 0.5, grid: [0.1, 0.4, 0.7]}") + "bracket: {games: 2}\n")
         res = CliRunner().invoke(tune_cmd, [str(f), "--out", str(r / "br"), "--quiet"])
         assert res.exit_code == 0, res.output

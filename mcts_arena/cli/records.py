@@ -54,6 +54,31 @@ def export_cmd(results_dir: str, fmt: str, pairing: str | None, player: str | No
                + (f" to {out}" if out else ""), err=True)
 
 
+@cli.command("luck")
+@click.argument("results_dir", metavar="RESULTS")
+@click.option("--plies", type=Integer(0, 2), default=0, show_default=True,
+              help="gnubg's analysis depth (0 ply: about 0.1 s a game).")
+@click.option("--pairing", default=None, metavar="ID",
+              help="Only this pairing: its id (the report's pairing_id) or 'A vs B'.")
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "json"]))
+def luck_cmd(results_dir: str, plies: int, pairing: str | None, fmt: str) -> None:
+    """Backgammon results with the dice's luck taken out: GNU Backgammon analyses every
+    finished game of RESULTS (cube off) and each pairing's luck-adjusted points per game are
+    printed beside its raw score and points per game, each with its 95% interval. Reads the
+    store only."""
+    import json
+
+    from mcts_arena.players.gnubg_player import gnubg_path
+    from mcts_arena.results.frames import require_results_dir
+    from mcts_arena.results.luck import analyse, text
+
+    rows = analyse(require_results_dir(results_dir), gnubg_path(), plies, pairing)
+    click.echo(json.dumps(rows, indent=2) if fmt == "json" else text(rows, plies), nl=False)
+    if fmt == "json":
+        click.echo()
+
+
 @cli.command("openings")
 @click.argument("game")
 @click.option("--plies", type=Integer(0, 1000), required=True,

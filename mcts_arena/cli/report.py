@@ -1,6 +1,8 @@
 """`arena report PATH...`: tables, pictures and the paper beside ours (mcts_arena.report)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from mcts_arena.cli.app import DerivedChoice, Integer, cli
@@ -37,12 +39,17 @@ def _ci_methods():
 def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
                compare: str | None, figures: str, dpi: int) -> None:
     """Tables (W/D/L, score with CI, Elo, LOS, per-seat wins, game length, sims per move),
-    sweep plots and tournament brackets for the results directories PATH... The stores are
-    only read; the pictures (and an html page) are written to --out, by default
-    <first PATH>/report/."""
+    sweep plots and tournament brackets for the results directories PATH... A PATH may be a
+    results root (results/): every experiment under it, after an index of them (experiment,
+    game, games, pairings, state). The stores are only read; the pictures (and an html page)
+    are written to --out, by default <first PATH>/report/."""
     from mcts_arena.report.output import report
+    from mcts_arena.serve.catalog import expand_roots
 
-    for chunk in report(list(paths), fmt, ci, out, compare, figures, dpi):
+    dirs, index = expand_roots(list(paths))
+    if out is None and index is not None and paths[0] not in dirs:
+        out = str(Path(paths[0]) / "report")     # a root's report beside its experiments
+    for chunk in report(dirs, fmt, ci, out, compare, figures, dpi, index=index):
         click.echo(chunk, nl=False)
 
 

@@ -16,20 +16,27 @@ from mcts_arena.cli.app import JOBS, cli, exit_if_stopped
 @click.option("--seed", type=click.IntRange(0, None), default=None,
               help="The tune's seed instead of the config's (results/<name>-seed<N>).")
 @click.option("--quiet", is_flag=True, help="No line per batch of steps or trials.")
+@click.option("--dry-run", "dry_run", is_flag=True,
+              help="Print the plan (settings, games, games stored, estimated CPU) and play "
+                   "nothing.")
 @click.option("--allow-mixed-builds", is_flag=True,
               help="Add games to results another build of mcts_arena played (refused "
                    "otherwise).")
 def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: bool,
-             allow_mixed_builds: bool) -> None:
+             dry_run: bool, allow_mixed_builds: bool) -> None:
     """Tune the parameters of CONFIG's player template (method spsa or bo), then play the
     confirmation match; prints the path, the value found with its range and the
     confirmation, and writes tune.png beside the store. Run again to resume."""
-    from mcts_arena.report.tune import picture, render
+    from mcts_arena.report.tune import picture, render, settings_text
     from mcts_arena.runner import tune
     from mcts_arena.runner.pool import worker_count
 
     workers = worker_count(jobs)
     spec, directory = tune.prepare(config, out, seed=seed)
+    if dry_run:
+        head = "" if spec.settings.method == "bracket" else settings_text(spec.settings)
+        click.echo(head + tune.dry_run(spec, directory, workers), nl=False)
+        return
     click.echo(f"tune {spec.name}: {spec.settings.method}, {workers} worker(s), results in "
                f"{directory}", err=True)
     if spec.settings.method == "bracket":

@@ -13,9 +13,12 @@ from mcts_arena.results.suites import has_suite_results, summarise
 
 
 def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | None = None,
-           compare: str | None = None, figures: str = "png", dpi: int = 100) -> Iterator[str]:
+           compare: str | None = None, figures: str = "png", dpi: int = 100,
+           index: list[dict] | None = None) -> Iterator[str]:
     """The texts to print, in order, each as soon as it is made (each ends with a newline);
-    the pictures as `figures` (png, svg, pdf) at `dpi`."""
+    the pictures as `figures` (png, svg, pdf) at `dpi`; `index`: the results roots' stores
+    (cli/report.py's expand_roots), shown before the experiments' tables with each one's
+    pairings counted from its rows."""
     if fmt == "html" and figures == "pdf":
         # checked before anything is read or written: a page cannot show a PDF inline
         raise UserError("--figures pdf cannot be embedded in an html page; use png or svg "
@@ -26,17 +29,21 @@ def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | Non
         yield (json.dumps(summary, indent=2) + "\n" if fmt == "json"
                else suites.format_table(summary))
     paths = [p for p in paths if p not in suite_dirs]
-    if not paths:
+    if not paths and index is None:
         return
-    if fmt == "text":
-        for p in paths:         # a tune's path, estimate and confirmation before its tables
-            tuned = tune.text_of(p)
-            if tuned:
-                yield tuned + "\n"
+    if fmt == "text" and index is None:
+        yield from _tunes(paths)
     folder = Path(out) if out else Path(paths[0]) / "report"
     if folder.exists() and not folder.is_dir():
         raise UserError(f"--out {folder}: is a file, expected a folder for the report")
     rep = tables.build_report(paths, ci=ci, compare=compare)
+    if index is not None:
+        rows_of = {str(Path(p)): e.rows for p, e in zip(paths, rep.experiments)}
+        rep.index = [{**x, "pairings": len(rows_of.get(str(Path(x["directory"])), ()))}
+                     for x in index]
+        if fmt == "text":       # the index first, then the tunes, then every table
+            yield render.index_text(rep.index)
+            yield from _tunes(paths)
     try:
         plots.write_figures(rep, folder, figures, dpi)
         if fmt in DOCUMENTS:
@@ -54,6 +61,14 @@ def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | Non
     except OSError as e:
         raise UserError(f"cannot write the report in {folder}: {e.strerror or e}") from None
     yield text
+
+
+def _tunes(paths: list[str]) -> Iterator[str]:
+    """Each tune's path, estimate and confirmation (printed before the tables)."""
+    for p in paths:
+        tuned = tune.text_of(p)
+        if tuned:
+            yield tuned + "\n"
 
 
 #: The formats also written as a document into the report's folder, and its file name.

@@ -203,6 +203,46 @@ def _scaling_tables(e) -> list[tuple[str, list[str], list[list[str]]]]:
     return [t for sc in e.scaling for t in scaling.tables(sc)]
 
 
+# ---- a results root's index ----------------------------------------------------------------
+INDEX_HEAD = ["experiment", "game", "kind", "games", "pairings", "state"]
+
+
+def index_cells(x: dict) -> list[str]:
+    """One store of a root's index: its path under the root, game, kind (a tune with its
+    method), games stored (of those planned), pairings, state (and why it is unreadable)."""
+    kind = x.get("kind") or "experiment"
+    if kind == "tune" and x.get("tune"):
+        kind = f"tune ({x['tune'].get('method')})"
+    games = f"{x.get('stored', 0):,}"
+    if x.get("planned") and x["planned"] != x.get("stored"):
+        games += f" of {x['planned']:,}"
+    state = x.get("state") or ""
+    if x.get("error"):
+        state += f": {x['error']}"
+    return [x["id"], x.get("game") or "-", kind, games, str(x.get("pairings", 0)), state]
+
+
+def _index_caption(index: list[dict]) -> str:
+    roots = sorted({x["root"] for x in index})
+    return (f"results root{'s' if len(roots) > 1 else ''} {', '.join(roots)}: "
+            f"{len(index)} experiment{'s' if len(index) != 1 else ''}")
+
+
+def index_text(index: list[dict]) -> str:
+    """A root's index as text (what `arena report ROOT` prints first)."""
+    return "\n".join([_index_caption(index) + ":",
+                      *_text_table(INDEX_HEAD, [index_cells(x) for x in index])]) + "\n\n"
+
+
+def index_json(x: dict) -> dict:
+    """One store of the index as `--format json` gives it."""
+    return {"experiment": x.get("name"), "id": x["id"], "root": x["root"],
+            "directory": x["directory"], "game": x.get("game"), "kind": x.get("kind"),
+            "games": x.get("stored", 0), "planned": x.get("planned", 0),
+            "errors": x.get("errors", 0), "pairings": x.get("pairings", 0),
+            "state": x.get("state"), "error": x.get("error"), "tune": x.get("tune")}
+
+
 def render_text(report: Report) -> str:
     out: list[str] = []
     for e in report.experiments:
@@ -257,6 +297,9 @@ def _md_table(head, rows) -> list[str]:
 
 def render_markdown(report: Report) -> str:
     out: list[str] = []
+    if report.index is not None:
+        out += [f"## {_index_caption(report.index)}", ""]
+        out += _md_table(INDEX_HEAD, [index_cells(x) for x in report.index]) + [""]
     for e in report.experiments:
         out += [f"## {e.info['experiment']}", "", _header_line(e.info, report.base), ""]
         out += _md_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
@@ -298,7 +341,10 @@ def json_rows(report: Report) -> list[dict]:
 
 def render_json(report: Report) -> str:
     """The pairings' rows, then one object per doubling ladder, `{"experiment": NAME,
-    "scaling": FIT}` (report/scaling.py, Scaling.as_dict), where an experiment has ladders."""
+    "scaling": FIT}` (report/scaling.py, Scaling.as_dict), where an experiment has ladders,
+    and one per tune, `{"experiment": NAME, "tune": PANEL}` (results/tune.py's `panel`: the
+    value found with its range, the path or trials, the confirmation and its SPRT); a results
+    root's report begins with `{"index": [...]}`, one object per store (`index_json`)."""
     def clean(v):
         if isinstance(v, float) and not math.isfinite(v):
             return None
@@ -309,7 +355,10 @@ def render_json(report: Report) -> str:
         return v
     fits = [{"experiment": e.info.get("experiment"), "scaling": sc.as_dict()}
             for e in report.experiments for sc in e.scaling]
-    return json.dumps(clean(json_rows(report) + fits), indent=2, ensure_ascii=False) + "\n"
+    fits += [{"experiment": e.info.get("experiment"), "tune": e.tune}
+             for e in report.experiments if e.tune is not None]
+    index = [] if report.index is None else [{"index": [index_json(x) for x in report.index]}]
+    return json.dumps(clean(index + json_rows(report) + fits), indent=2, ensure_ascii=False) + "\n"
 
 
 def flat_row(r: PairingRow) -> dict:
@@ -441,14 +490,33 @@ def _html_table(head, rows) -> str:
             f"</table></div>")
 
 
+def _html_index(index: list[dict], experiments) -> str:
+    """The root's index as a table whose experiments link to their sections of the page."""
+    section = {str(Path(e.info.get("directory", ""))): f"exp-{i}"
+               for i, e in enumerate(experiments)}
+    rows = []
+    for x in index:
+        cells = [html.escape(c) for c in index_cells(x)]
+        anchor = section.get(str(Path(x["directory"])))
+        if anchor:
+            cells[0] = f'<a href="#{anchor}">{cells[0]}</a>'
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    h = "".join(f"<th>{html.escape(c)}</th>" for c in INDEX_HEAD)
+    return (f'<div class="scroll"><table><thead><tr>{h}</tr></thead><tbody>{"".join(rows)}'
+            f"</tbody></table></div>")
+
+
 def render_html(report: Report) -> str:
     # the viewport line: a phone lays the page out at its own width (else at 980 px, shrunk)
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              "<title>arena report</title>", f"<style>{_CSS}</style></head><body>",
              "<h1>arena report</h1>"]
-    for e in report.experiments:
-        parts.append(f"<h2>{html.escape(e.info['experiment'])}</h2>")
+    if report.index is not None:
+        parts.append(f"<h2>{html.escape(_index_caption(report.index))}</h2>")
+        parts.append(_html_index(report.index, report.experiments))
+    for i, e in enumerate(report.experiments):
+        parts.append(f'<h2 id="exp-{i}">{html.escape(e.info["experiment"])}</h2>')
         parts.append(f'<p class="note">{html.escape(_header_line(e.info, report.base))}</p>')
         parts.append(_html_table(MAIN_HEAD, [main_cells(r) for r in e.rows]))
         paired = [r for r in e.rows if r["pairs"]]

@@ -19,6 +19,7 @@ from mcts_arena.report import scaling
 from mcts_arena.report.pairing_row import Judged, PairingRow, PairRule, PaperEntry
 from mcts_arena.results import aggregates, tournament
 from mcts_arena.results import rows as row_rules
+from mcts_arena.results import tune as tune_state
 from mcts_arena.results.sprt import sprt_status, sprt_text
 from mcts_arena.results.standings import elo_interval_text
 from mcts_arena.results.store import Store
@@ -449,6 +450,9 @@ class ExperimentReport:
     ratings: list[dict] | None = None
     #: the fit of each doubling ladder of the experiment (report/scaling.py)
     scaling: list = field(default_factory=list)
+    #: a tune's value found, range, path or trials and confirmation (results/tune.py's
+    #: `panel`); None: the store is not an SPSA or BO tune's
+    tune: dict | None = None
 
 
 def experiment_ratings(rows: list[PairingRow]) -> list[dict] | None:
@@ -482,6 +486,9 @@ class Report:
     #: the folder a written document is read from: its picture links are relative to it
     #: (None: the current directory, for a document printed on stdout)
     base: str | None = None
+    #: the stores under the results roots reported (cli/report.py's expand_roots, each
+    #: with its `pairings`), shown as an index before the experiments; None: no root
+    index: list[dict] | None = None
 
     @property
     def rows(self) -> list[PairingRow]:
@@ -499,10 +506,12 @@ def build_report(paths: list[str], ci: str = "auto", compare: str | None = None)
             rows = pairing_rows(store, ci)
             state = tournament.stored_state(store)
             config = (store.experiment() or {}).get("config") or {}
+            tuned = tune_state.read_counted(store)
             exps.append(ExperimentReport(experiment_info(store), rows,
                                          tournament.render_stored(store), state,
                                          experiment_ratings(rows) if state is None else None,
-                                         scaling.fits(config, rows)))
+                                         scaling.fits(config, rows),
+                                         None if tuned is None else tune_state.panel(tuned)))
     all_rows = [r for e in exps for r in e.rows]
     sweeps = find_sweeps(all_rows)
     comparisons = compare_paper(all_rows) if compare == "paper" else None

@@ -13,7 +13,11 @@ from mcts_arena import budgets
 from mcts_arena.report.figures import _figure, _save
 from mcts_arena.results.store import DB_NAME, Store
 from mcts_arena.results.tune import (
+    TuneSettings,
     TuneState,
+    encode,
+    fishtest_inputs,
+    gp_model,
     read,
     response_at,
     response_fit,
@@ -29,10 +33,12 @@ def text_of(directory: str | Path) -> str | None:
     return None if st is None else render(st)
 
 
-def render(st: TuneState, every: int = 0) -> str:
-    """The tune as plain text: settings, the path (every `every`-th SPSA point; 0: about 20
-    lines), the estimate and the confirmation."""
-    s = st.settings
+def settings_text(s: TuneSettings) -> str:
+    """The tune's settings as `render` and `arena tune --dry-run` begin with them."""
+    return "\n".join(_settings_lines(s)) + "\n"
+
+
+def _settings_lines(s: TuneSettings) -> list[str]:
     lines = [f"tune {s.name}: {s.method} of {s.template} on {s.game}, budget "
              f"{_budget(s.budget)}, seed {s.seed}"]
     for p in s.params:
@@ -44,6 +50,29 @@ def render(st: TuneState, every: int = 0) -> str:
         lines.append(f"  SPSA: {s.steps} steps (a pair each, θ+cΔ vs θ-cΔ), {g.batch} at a "
                      f"time; a {g.a:.4g}, c {g.c:g}, A {g.A:g}, alpha {g.alpha:g}, "
                      f"gamma {g.gamma:g} (unit coordinates)")
+        own = "each parameter its own" if g.c_each else "shared"
+        lines.append(f"  as fishtest's inputs ({own}; c_end in the parameter's units"
+                     f"{', at its start for a log scale' if any(p.log for p in s.params) else ''}"
+                     f"): " + "; ".join(f"{p.name} c_end {c:.4g} r_end {r:.4g}" for p, (c, r)
+                                        in zip(s.params, fishtest_inputs(s))))
+        if any(p.kind == "int" for p in s.params):
+            how = "at random (as fishtest)" if g.rounding == "random" else "to the nearest"
+            lines.append(f"  integers at θ±cΔ rounded {how}")
+    else:
+        b = s.bo
+        how = ("a Gaussian process told each trial's variance" if b.sampler == "gp" else
+               "Optuna TPE")
+        lines.append(f"  BO: {how}, {s.steps} trials of {b.games_per_trial} games against "
+                     f"{s.opponent}, {b.batch} at a time, {b.startup} random first")
+    return lines
+
+
+def render(st: TuneState, every: int = 0) -> str:
+    """The tune as plain text: settings, the path (every `every`-th SPSA point; 0: about 20
+    lines), the estimate and the confirmation."""
+    s = st.settings
+    lines = _settings_lines(s)
+    if s.method == "spsa":
         lines.append("")
         lines.append(f"  {'step':>5} {'games':>6}  " + "  ".join(f"{p.name:>8}" for p in s.params))
         every = every or max(1, (len(st.path) - 1) // 20)
@@ -54,9 +83,6 @@ def render(st: TuneState, every: int = 0) -> str:
             lines.append(f"  {i:>5} {2 * i:>6}  " +
                          "  ".join(f"{p.text(vals[p.name]):>8}" for p in s.params))
     else:
-        b = s.bo
-        lines.append(f"  BO: Optuna TPE, {s.steps} trials of {b.games_per_trial} games against "
-                     f"{s.opponent}, {b.batch} at a time, {b.startup} random first")
         lines.append("")
         lines.append(f"  {'trial':>5} {'games':>6} {'score':>6}  " +
                      "  ".join(f"{p.name:>8}" for p in s.params))
@@ -92,49 +118,105 @@ def _budget(d: dict) -> str:
 
 
 def picture(st: TuneState, path: str | Path, dpi: int = 100) -> Path:
-    """SPSA: every parameter (its unit coordinate, labelled by value) against the games played,
-    the estimate's range shaded. BO: each trial's score against the first numeric parameter,
-    the fitted response surface along it (the others at the estimate), the estimate marked."""
+    """One panel per parameter, in the parameter's own units (a log axis where its domain is
+    log-scaled). SPSA: the parameter's value against the games played, the estimate and its
+    range shaded. BO: each trial's score against the parameter (a choice: its choices on the
+    axis), the fitted response along it with the other parameters at the estimate (the
+    quadratic surface; with the GP sampler the GP's mean ± 2 sd), the estimate and its range
+    marked."""
     s = st.settings
-    fig = _figure(6.4, 3.6)
-    ax = fig.add_subplot(1, 1, 1)
-    e = st.estimate
+    n = len(s.params)
+    fig = _figure(6.4, 1.2 + 2.2 * n)
+    axes = [fig.add_subplot(n, 1, i + 1) for i in range(n)]
     if s.method == "spsa":
-        games = 2 * np.arange(len(st.path))
-        path_arr = np.array(st.path)
-        for i, p in enumerate(s.params):
-            line, = ax.plot(games, path_arr[:, i], label=p.name)
-            lo, hi = p.to_unit(e.low[p.name]), p.to_unit(e.high[p.name])
-            ax.axhspan(lo, hi, color=line.get_color(), alpha=0.15)
-        ax.set_xlabel("games")
-        ax.set_ylabel("unit coordinate (0 = low, 1 = high)")
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_title(f"SPSA: {s.template} ({s.game})", fontsize=9)
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+        _spsa_panels(st, axes)
     else:
-        num = [p for p in s.params if p.kind != "choice"]
-        done = [t for t in st.trials if t["score"] is not None]
-        if num and done:
-            p0 = num[0]
-            x = [t["values"][p0.name] for t in done]
-            y = [100 * t["score"] for t in done]
-            ax.scatter(x, y, s=[6 + 2 * t["games"] for t in done], alpha=0.6,
-                       label="trials (area: games)")
-            u = np.array([[q.to_unit(t["values"][q.name]) for q in num] for t in done])
-            coef = response_fit(u, np.array([t["score"] for t in done]),
-                                np.array([t["games"] for t in done], dtype=float))
-            if coef is not None:
-                grid = np.linspace(0, 1, 101)
-                pts = np.array([[g if q is p0 else q.to_unit(e.values[q.name]) for q in num]
-                                for g in grid])
-                ax.plot([p0.from_unit(g) for g in grid], 100 * response_at(coef, pts),
-                        label="fitted response")
-            ax.axvline(e.values[p0.name], color="k", lw=1, label="estimate")
-            ax.axvspan(e.low[p0.name], e.high[p0.name], color="k", alpha=0.1)
-            if p0.log:
-                ax.set_xscale("log")
-            ax.set_xlabel(p0.name)
-        ax.set_ylabel(f"score vs {s.opponent} (%)")
-        ax.set_title(f"BO (TPE): {s.template} ({s.game})", fontsize=9)
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+        _bo_panels(st, axes)
+    what = "SPSA" if s.method == "spsa" else (
+        "BO (Gaussian process)" if s.bo.sampler == "gp" else "BO (TPE)")
+    axes[0].set_title(f"{what}: {s.template} ({s.game})", fontsize=9)
+    fig.tight_layout()
     return _save(fig, path, dpi)
+
+
+def _spsa_panels(st: TuneState, axes) -> None:
+    s, e = st.settings, st.estimate
+    games = 2 * np.arange(len(st.path))
+    for i, (p, ax) in enumerate(zip(s.params, axes)):
+        ax.plot(games, [p.exact(u[i]) for u in st.path], lw=1, label="θ")
+        ax.axhline(float(e.values[p.name]), color="k", lw=1, label="estimate")
+        ax.axhspan(float(e.low[p.name]), float(e.high[p.name]), color="k", alpha=0.1,
+                   label="its range")
+        ax.set_ylim(p.low, p.high)
+        if p.log:
+            ax.set_yscale("log")
+        ax.set_ylabel(p.name)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    axes[-1].set_xlabel("games")
+
+
+def _bo_panels(st: TuneState, axes) -> None:
+    s, e = st.settings, st.estimate
+    done = [t for t in st.trials if t["score"] is not None]
+    curve = _response_along(st, done)
+    for p, ax in zip(s.params, axes):
+        ax.set_ylabel(f"score vs {s.opponent} (%)", fontsize=7)
+        ax.set_xlabel(p.name)
+        if not done:
+            continue
+        if p.kind == "choice":
+            pos = {c: k for k, c in enumerate(p.choices)}
+            ax.scatter([pos[str(t["values"][p.name])] for t in done],
+                       [100 * t["score"] for t in done],
+                       s=[6 + 2 * t["games"] for t in done], alpha=0.6)
+            ax.set_xticks(range(len(p.choices)), p.choices)
+            ax.axvline(pos[str(e.values[p.name])], color="k", lw=1)
+            continue
+        ax.scatter([t["values"][p.name] for t in done], [100 * t["score"] for t in done],
+                   s=[6 + 2 * t["games"] for t in done], alpha=0.6,
+                   label="trials (area: games)")
+        line = curve(p)
+        if line is not None:
+            xs, mu, sd = line
+            ax.plot(xs, 100 * mu, label="fitted response")
+            if sd is not None:
+                ax.fill_between(xs, 100 * (mu - 2 * sd), 100 * (mu + 2 * sd), alpha=0.15,
+                                label="± 2 sd")
+        ax.axvline(float(e.values[p.name]), color="k", lw=1, label="estimate")
+        ax.axvspan(float(e.low[p.name]), float(e.high[p.name]), color="k", alpha=0.1)
+        if p.log:
+            ax.set_xscale("log")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+
+
+def _response_along(st: TuneState, done: list[dict]):
+    """A function of a numeric parameter p: (its values, the response's mean, its sd or None)
+    along p's range with the others at the estimate, or None without a model."""
+    s, e = st.settings, st.estimate
+    grid = np.linspace(0, 1, 101)
+    if s.bo.sampler == "gp":
+        if len(done) < 2:
+            return lambda p: None
+        model = gp_model(s, done, s.seed)
+
+        def along(p):
+            pts = np.array([encode(s, {**e.values, p.name: p.exact(g)}) for g in grid])
+            mu, var = model.posterior(pts)
+            return [p.exact(g) for g in grid], mu, np.sqrt(var)
+        return along
+    num = [q for q in s.params if q.kind != "choice"]
+    same = [t for t in done if all(t["values"][q.name] == e.values[q.name]
+                                   for q in s.params if q.kind == "choice")]
+    if not same:
+        return lambda p: None
+    u = np.array([[q.to_unit(t["values"][q.name]) for q in num] for t in same])
+    coef = response_fit(u, np.array([t["score"] for t in same]),
+                        np.array([t["games"] for t in same], dtype=float))
+    if coef is None:
+        return lambda p: None
+
+    def quadratic(p):
+        pts = np.array([[g if q is p else q.to_unit(e.values[q.name]) for q in num]
+                        for g in grid])
+        return [p.exact(g) for g in grid], response_at(coef, pts), None
+    return quadratic

@@ -28,6 +28,9 @@ Choices (the format has no word for them):
 - **The pairing's player in the left column**, whichever seat it had (x or o only say who moved
   first, which the first line shows), so a pairing reads as one session of two players; a file
   of several pairings changes names at the game where the pairing changes.
+- **Cubeless**: the format has no word for a game without the doubling cube (gnubg's importer
+  reads none from the header), so a `;` comment line says so and names the gnubg settings
+  (`set cube use off`) that analyse the games as they were played.
 - **Names**: the spec, without `:` (the format's separator) and cut to 31 characters (gnubg's
   limit); the full specs, the seat, seeds and game id of each game are in `;` comment lines
   before the match line, which readers skip (a comment between games is read as a move).
@@ -49,7 +52,11 @@ def header(recs: list[dict]) -> str:
     """The start of a file: comment lines (`;`) with what the format has no place for, one per
     game, then the match line (the games follow)."""
     lines = ["; mcts_arena backgammon records, Jellyfish .mat format (a money session: one "
-             "game per stored game)"]
+             "game per stored game)",
+             "; cubeless games: no doubling cube was used. The format has no word for it: in "
+             "gnubg give 'set cube use off' before 'import mat' (and 'set jacoby on' where the "
+             "game's scoring counts a gammon single), or its analysis reports cube decisions "
+             "that were never there"]
     for number, rec in enumerate(recs, 1):
         left = rec["swap"]
         lines.append(f"; Game {number} = {rec['game_id']}, {rec['game']}, left "

@@ -17,9 +17,14 @@ integer parameter is rounded only when it is written into a player spec.
 SPSA (Spall 1998; fishtest's form): step k plays one seat-swapped pair between θ+c_kΔ_k and
 θ-c_kΔ_k on opening k (Δ_k: ±1 per parameter, drawn from the seed and k); its result r_k is the
 pair's wins minus losses of θ+ (in [-2, 2]); θ ← θ + a_k r_k Δ_k / (2 c_k), clipped to [0, 1].
-Gains a_k = a / (A + k + 1)^α, c_k = c / (k + 1)^γ. Steps are played `batch` at a time from the
-θ at the batch's start (the batch's pairs run in parallel), their updates applied in step order:
-the trajectory depends on the seed and `batch`, not on how many workers played it.
+Gains a_k = a / (A + k + 1)^α, c_k = c / (k + 1)^γ, one a and c for every parameter or each
+its own (made from fishtest's per-parameter c_end and r_end: `fishtest_inputs` gives the
+translation both ways). An integer parameter at θ±c_kΔ_k is rounded at random, up with the
+chance of its fraction, from a draw of the seed, k, the side and its name (fishtest's rule: the
+two sides never round into one integer for a whole stretch of θ). Steps are played `batch` at a
+time from the θ at the batch's start (the batch's pairs run in parallel), their updates applied
+in step order: the trajectory depends on the seed and `batch`, not on how many workers played
+it.
 """
 from __future__ import annotations
 
@@ -62,16 +67,29 @@ class Param:
             return (math.log(x) - math.log(self.low)) / (math.log(self.high) - math.log(self.low))
         return (x - self.low) / (self.high - self.low)
 
-    def from_unit(self, u: float) -> float | int:
-        """The value at unit coordinate u (clipped to [0, 1]); an integer rounded."""
+    def exact(self, u: float) -> float:
+        """The value at unit coordinate u (clipped to [0, 1]), not rounded."""
         u = min(1.0, max(0.0, float(u)))
         if self.log:
-            x = math.exp(math.log(self.low) + u * (math.log(self.high) - math.log(self.low)))
-        else:
-            x = self.low + u * (self.high - self.low)
+            return math.exp(math.log(self.low) + u * (math.log(self.high) - math.log(self.low)))
+        return self.low + u * (self.high - self.low)
+
+    def from_unit(self, u: float, draw: float | None = None) -> float | int:
+        """The value at unit coordinate u (clipped to [0, 1]); an integer rounded to the
+        nearest, or with `draw` (uniform in [0, 1)) at random: down or up with the chances
+        that make its mean the exact value (fishtest's rounding of θ±cΔ)."""
+        x = self.exact(u)
         if self.kind == "int":
-            return int(min(self.high, max(self.low, round(x))))
+            r = round(x) if draw is None else math.floor(x + draw)
+            return int(min(self.high, max(self.low, r)))
         return round(x, DIGITS)
+
+    def unit_span(self) -> float:
+        """The parameter's own units per unit coordinate: the range, or for a log-scaled
+        one its slope at the start (start x ln(high/low))."""
+        if self.log:
+            return float(self.start) * math.log(self.high / self.low)
+        return self.high - self.low
 
     def text(self, x) -> str:
         """How value x is written into the player template."""
@@ -94,12 +112,19 @@ class SpsaGains:
     gamma: float = 0.101
     batch: int = 8
     tail: float = 0.25              # the part of the trajectory the estimate averages
+    #: each parameter's own c and a (unit coordinates, in the params' order), made from its
+    #: `c_end` and `r_end` (fishtest's inputs; `fishtest_inputs`); empty: all take c and a
+    c_each: tuple[float, ...] = ()
+    a_each: tuple[float, ...] = ()
+    #: how an integer parameter is rounded at θ±c_kΔ: "random" (fishtest's: no dead zone where
+    #: θ+ and θ- round to one integer) or "nearest" (stores made before random rounding)
+    rounding: str = "nearest"
 
-    def a_k(self, k: int) -> float:
-        return self.a / (self.A + k + 1) ** self.alpha
+    def a_k(self, k: int, i: int = 0) -> float:
+        return (self.a_each[i] if self.a_each else self.a) / (self.A + k + 1) ** self.alpha
 
-    def c_k(self, k: int) -> float:
-        return self.c / (k + 1) ** self.gamma
+    def c_k(self, k: int, i: int = 0) -> float:
+        return (self.c_each[i] if self.c_each else self.c) / (k + 1) ** self.gamma
 
 
 @dataclass(frozen=True)
@@ -111,6 +136,9 @@ class BoSettings:
     games_per_trial: int = 8
     batch: int = 4
     startup: int = 10
+    #: "tpe" (Optuna's TPE) or "gp" (a Gaussian process told each trial's variance: results/
+    #: gp.py; its estimate the model's optimum)
+    sampler: str = "tpe"
 
 
 @dataclass(frozen=True)
@@ -131,6 +159,15 @@ class TuneSettings:
     bo: BoSettings | None = None
     budget: dict = field(default_factory=dict)
     confirm_sprt: Sprt | None = None    # the confirmation stops once this test decides
+    #: the game budgets the tune had before it was extended to `games` (oldest first): its
+    #: gains stay those of the first, and its confirmation is its own pairing (`confirm_id`)
+    extends: tuple[int, ...] = ()
+
+    @property
+    def confirm_id(self) -> str:
+        """The confirmation's pairing id: CONFIRM, or for a tune extended to more games
+        `confirm-<games>` (the confirmation of the shorter tune stays in the store apart)."""
+        return f"{CONFIRM}-{self.games}" if self.extends else CONFIRM
 
     @property
     def steps(self) -> int:
@@ -151,9 +188,12 @@ class TuneSettings:
         d = dict(d)
         d["params"] = tuple(Param(**{**p, "choices": tuple(p["choices"]),
                                      "grid": tuple(p.get("grid", ()))}) for p in d["params"])
-        d["spsa"] = SpsaGains(**d["spsa"]) if d.get("spsa") else None
+        d["spsa"] = SpsaGains(**{**d["spsa"], "c_each": tuple(d["spsa"].get("c_each", ())),
+                                 "a_each": tuple(d["spsa"].get("a_each", ()))}) \
+            if d.get("spsa") else None
         d["bo"] = BoSettings(**d["bo"]) if d.get("bo") else None
         d["confirm_sprt"] = Sprt(**d["confirm_sprt"]) if d.get("confirm_sprt") else None
+        d["extends"] = tuple(d.get("extends", ()))
         return cls(**d)
 
     def spec_text(self, values: dict) -> str:
@@ -174,12 +214,46 @@ def delta(seed: int, k: int, n: int) -> list[int]:
     return [rng.choice((-1, 1)) for _ in range(n)]
 
 
+def fishtest_inputs(s: TuneSettings) -> list[tuple[float, float]]:
+    """Each parameter's SPSA gains as fishtest takes them: (c_end, r_end), c_end in the
+    parameter's own units (Param.unit_span) and r_end as fishtest's (the last step moves θ by
+    r_end x c_end per unit of result). With N steps, in unit coordinates: c_end = c / N^gamma,
+    r_end = a / (2 (A + N)^alpha c_end^2), since SPSA here moves θ by a_k r / (2 c_k) where
+    fishtest moves it by (a_k / c_k^2) c_k r."""
+    g, n = s.spsa, s.steps
+    out = []
+    for i, p in enumerate(s.params):
+        c_end = g.c_k(n - 1, i)
+        out.append((c_end * p.unit_span(), g.a_k(n - 1, i) / (2 * c_end ** 2)))
+    return out
+
+
+def gains_from_fishtest(c_end: float, r_end: float, steps: int, A: float, alpha: float,
+                        gamma: float) -> tuple[float, float]:
+    """A parameter's (c, a) in unit coordinates from fishtest's c_end (unit coordinates) and
+    r_end: `fishtest_inputs` inverted."""
+    return c_end * steps ** gamma, 2 * r_end * c_end ** 2 * (A + steps) ** alpha
+
+
+def _rounding_draw(seed: int, k: int, side: str, name: str) -> float:
+    """The uniform draw that rounds integer parameter `name` at step k's θ+ or θ-."""
+    return random.Random(f"spsa-round/{seed}/{k}/{side}/{name}").random()
+
+
+def _point(s: TuneSettings, u: list[float], k: int, side: str) -> dict:
+    """The values at unit coordinates u of step k's θ+ or θ- (integers rounded as set)."""
+    rand = s.spsa.rounding == "random"
+    return {p.name: p.from_unit(x, _rounding_draw(s.seed, k, side, p.name)
+                                if rand and p.kind == "int" else None)
+            for p, x in zip(s.params, u)}
+
+
 @dataclass(frozen=True)
 class SpsaStep:
     k: int
     theta: tuple[float, ...]        # unit coordinates the step was played from
     delta: tuple[int, ...]
-    c: float
+    c: tuple[float, ...]            # each parameter's c_k
     plus: dict                      # the values of θ+cΔ and θ-cΔ
     minus: dict
     result: float | None            # wins minus losses of θ+ over the pair; None: not played
@@ -198,9 +272,9 @@ def spsa_path(s: TuneSettings, pair_scores) -> tuple[list[SpsaStep], list[tuple[
         batch = []
         for k in range(b0, min(s.steps, b0 + g.batch)):
             d = delta(s.seed, k, len(s.params))
-            ck = g.c_k(k)
-            plus = s.unit_values([t + ck * x for t, x in zip(base, d)])
-            minus = s.unit_values([t - ck * x for t, x in zip(base, d)])
+            ck = tuple(g.c_k(k, i) for i in range(len(s.params)))
+            plus = _point(s, [t + c * x for t, c, x in zip(base, ck, d)], k, "+")
+            minus = _point(s, [t - c * x for t, c, x in zip(base, ck, d)], k, "-")
             sc = pair_scores(k)
             r = None if sc is None else 2 * sum(sc) - 2
             batch.append(SpsaStep(k, tuple(base), tuple(d), ck, plus, minus, r))
@@ -208,8 +282,8 @@ def spsa_path(s: TuneSettings, pair_scores) -> tuple[list[SpsaStep], list[tuple[
         if any(st.result is None for st in batch):
             break
         for st in batch:
-            step = g.a_k(st.k) * st.result / (2 * st.c)
-            theta = [min(1.0, max(0.0, t + step * x)) for t, x in zip(theta, st.delta)]
+            theta = [min(1.0, max(0.0, t + g.a_k(st.k, i) * st.result / (2 * c) * x))
+                     for i, (t, c, x) in enumerate(zip(theta, st.c, st.delta))]
             path.append(tuple(theta))
     return steps, path
 
@@ -324,6 +398,108 @@ def bo_estimate(s: TuneSettings, trials: list[dict], seed: int = 0,
                     f"2.5-97.5 percentiles over {len(boots)} bootstrap resamples of the trials")
 
 
+# ---- the Gaussian process (bo with sampler gp) ------------------------------------------------
+GP_DRAWS = 200                  # posterior draws the optimum's range is read from
+GP_SUBSET = 100                 # the candidates (best by mean + 2 sd) the draws are made at
+
+
+def encode(s: TuneSettings, values: dict) -> np.ndarray:
+    """A point's coordinates for the GP: each number's unit coordinate, each choice one-hot."""
+    out: list[float] = []
+    for p in s.params:
+        if p.kind == "choice":
+            out += [float(str(values[p.name]) == c) for c in p.choices]
+        else:
+            out.append(p.to_unit(values[p.name]))
+    return np.array(out)
+
+
+def decode(s: TuneSettings, x: np.ndarray) -> dict:
+    """`encode` inverted: the values at GP coordinates x (a choice: its largest coordinate)."""
+    out, i = {}, 0
+    for p in s.params:
+        if p.kind == "choice":
+            out[p.name] = p.choices[int(np.argmax(x[i:i + len(p.choices)]))]
+            i += len(p.choices)
+        else:
+            v = p.from_unit(x[i])
+            out[p.name] = round(v, DIGITS) if p.kind == "float" else v
+            i += 1
+    return out
+
+
+def candidates(s: TuneSettings, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n random points for the GP: numbers uniform in unit coordinates, choices one-hot."""
+    cols = []
+    for p in s.params:
+        if p.kind == "choice":
+            cols.append(np.eye(len(p.choices))[rng.integers(0, len(p.choices), n)])
+        else:
+            cols.append(rng.random((n, 1)))
+    return np.hstack(cols)
+
+
+def gp_model(s: TuneSettings, trials: list[dict], seed: int = 0):
+    """The GP of the trials played (each its mean score and the variance of that mean)."""
+    from mcts_arena.results import gp
+
+    x = np.array([encode(s, t["values"]) for t in trials])
+    y = np.array([t["score"] for t in trials])
+    noise = np.array([gp.score_variance(t["score"], t["games"]) for t in trials])
+    return gp.fit(x, y, noise, seed)
+
+
+def _gp_points(s: TuneSettings, rng: np.random.Generator) -> np.ndarray:
+    """Where the GP's optimum is looked for: the numbers on `_grid`, with every choice's
+    value (at most 64 combinations, drawn beyond)."""
+    import itertools
+
+    num = [p for p in s.params if p.kind != "choice"]
+    grid = _grid(len(num), rng) if num else np.zeros((1, 0))
+    names = [p.name for p in s.params if p.kind == "choice"]
+    combos = list(itertools.product(*[p.choices for p in s.params if p.kind == "choice"]))
+    if len(combos) > 64:
+        combos = [combos[i] for i in sorted(rng.choice(len(combos), 64, replace=False))]
+    rows = []
+    for combo in combos:
+        for g in grid:
+            values = {**dict(zip(names, combo)),
+                      **{p.name: p.exact(g[j]) for j, p in enumerate(num)}}
+            rows.append(encode(s, values))
+    return np.array(rows)
+
+
+def gp_estimate(s: TuneSettings, trials: list[dict], seed: int = 0) -> Estimate:
+    """The optimum of the GP's mean over the trials played (what chess-tuning-tools reports)
+    and its 95% range: the 2.5-97.5 percentiles of the optimum of GP_DRAWS joint draws of the
+    posterior (at the GP_SUBSET likeliest candidates); the expected score there with its
+    standard deviation."""
+    done = [t for t in trials if t.get("games")]
+    if len(done) < 2:
+        v = dict(done[0]["values"]) if done else s.start_values()
+        return Estimate(v, v, v, "too few trials for a model" if done else "no trial played")
+    rng = np.random.default_rng(seed)
+    model = gp_model(s, done, seed)
+    pts = _gp_points(s, rng)
+    mu, var = model.posterior(pts)
+    top = int(np.argmax(mu))
+    keep = np.unique(np.append(np.argsort(-(mu + 2 * np.sqrt(var)))[:GP_SUBSET], top))
+    draws = model.samples(pts[keep], GP_DRAWS, rng)
+    best = [decode(s, pts[keep][j]) for j in np.argmax(draws, axis=1)]
+    values = decode(s, pts[top])
+    low, high = dict(values), dict(values)
+    for p in s.params:
+        if p.kind != "choice":
+            u = np.array([p.to_unit(b[p.name]) for b in best])
+            low[p.name] = p.from_unit(np.percentile(u, 2.5))
+            high[p.name] = p.from_unit(np.percentile(u, 97.5))
+    return Estimate(values, low, high,
+                    f"optimum of a Gaussian process over {len(done)} trials, each with its own "
+                    f"noise variance: expected score {100 * mu[top]:.1f}% ± "
+                    f"{100 * math.sqrt(var[top]):.1f}; range: 2.5-97.5 percentiles of the "
+                    f"optimum of {GP_DRAWS} draws of the posterior")
+
+
 # ---- the state of a store --------------------------------------------------------------------
 @dataclass
 class Confirmation:
@@ -425,12 +601,13 @@ def state(s: TuneSettings, res: dict, trial_points: list[dict]) -> TuneState:
             st.trials.append({"trial": t["trial"], "values": t["values"], "games": len(got),
                               "score": sum(got) / len(got) if got else None})
         st.search_games = sum(t["games"] for t in st.trials)
-        st.estimate = bo_estimate(s, [t for t in st.trials
-                                      if t["games"] == s.bo.games_per_trial], seed=s.seed)
+        fit = gp_estimate if s.bo.sampler == "gp" else bo_estimate
+        st.estimate = fit(s, [t for t in st.trials if t["games"] == s.bo.games_per_trial],
+                          seed=s.seed)
     if s.confirm_games and st.search_done:
         tuned = s.spec_text(st.estimate.values)
         c = Confirmation(tuned, s.reference, s.confirm_games)
-        for g in res.get(CONFIRM, {}).values():
+        for g in res.get(s.confirm_id, {}).values():
             for score in g.values():
                 if score is None:
                     continue
@@ -449,7 +626,7 @@ def state_of(store, s: TuneSettings, res: dict) -> TuneState:
     c = st.confirmation
     if c is not None and s.confirm_sprt is not None:
         try:
-            c.sprt = pairing_sprt(store, s.confirm_sprt, CONFIRM)
+            c.sprt = pairing_sprt(store, s.confirm_sprt, s.confirm_id)
         except (ArithmeticError, ValueError) as e:     # a test no config could ask
             raise store.corrupt(f"meta {META_KEY!r}", "value", f"confirm_sprt: {e}") from None
     return st

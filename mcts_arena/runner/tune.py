@@ -20,7 +20,7 @@ A config::
     confirm: {games: 400, against: "MCTS(bl,im0.4)"}   # [default: 0 games; the start]
     # confirm: {games: 400, sprt: {elo0: 0, elo1: 20}}   # a GSPRT, stopped once it decides
     spsa: {c: 0.25, a: ..., A: ..., alpha: 0.602, gamma: 0.101, batch: 8, tail: 0.25}
-    bo: {games_per_trial: 8, batch: 4, startup: 10}
+    bo: {games_per_trial: 8, batch: 4, startup: 10, sampler: tpe}    # or sampler: gp
     openings: ..., max_plies: ..., macros: ...          # as in a run's config
 
 `start` defaults to the middle of the domain (the geometric middle when log-scaled; the first
@@ -45,6 +45,8 @@ the noise. A trial's objective is its mean score against the opponent over `game
 games (seat-swapped pairs). The sampler is made afresh for each batch of trials, seeded from
 the seed and the batch, and given the completed trials: so a resumed tune asks exactly the
 points an uninterrupted one asked.
+`sampler: gp` asks with a Gaussian process told each trial's variance instead (`ask_gp`,
+results/gp.py; docs/tuning.md says why a GP of our own).
 The confirmation's `sprt` (the keys and checks of an experiment's `sprt`, runner/config.py)
 makes it a GSPRT with `games` as its cap: its batch is an experiment with that test, whose
 runner stops dispatching the confirmation's pairs once the test decides and keeps the decision.
@@ -67,7 +69,6 @@ from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import Store
 from mcts_arena.results.tune import (
     BRACKET_KEY,
-    CONFIRM,
     DIGITS,
     META_KEY,
     METHODS,
@@ -77,6 +78,7 @@ from mcts_arena.results.tune import (
     SpsaGains,
     TuneSettings,
     TuneState,
+    gains_from_fishtest,
     progress_line,
     scores_by_pair,
     settings_of,
@@ -91,11 +93,16 @@ from mcts_arena.runner.plan import Job, Plan, derive_seed, pair_games, pair_open
 FIELDS = ("name", "description", "game", "template", "params", "budget", "games", "method",
           "seed", "opponent", "confirm", "spsa", "bo", "bracket", "openings", "max_plies",
           "macros", "clock", "timemargin")
-PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices", "grid")
-SPSA_FIELDS = ("a", "c", "A", "alpha", "gamma", "batch", "tail", "first_step")
-BO_FIELDS = ("games_per_trial", "batch", "startup")
+PARAM_FIELDS = ("low", "high", "type", "log", "start", "choices", "grid", "c_end", "r_end")
+SPSA_FIELDS = ("a", "c", "A", "alpha", "gamma", "batch", "tail", "first_step", "rounding")
+FISHTEST_FIELDS = ("c_end", "r_end")    # a parameter's own SPSA gains, as fishtest takes them
+BO_FIELDS = ("games_per_trial", "batch", "startup", "sampler")
+SAMPLERS = ("tpe", "gp")
+GP_KAPPA = 1.96                 # the GP asks where mean + GP_KAPPA sd is highest
+GP_CANDIDATES = 2000            # random points that acquisition is maximised over
 BRACKET_FIELDS = ("games", "tie")
 FIRST_STEP = 0.02
+CONFIRM_PART = 20               # pairs of the confirmation played between two progress lines
 
 
 @dataclass(frozen=True)
@@ -193,7 +200,9 @@ def _positive(v: cfg.Validator, d: dict, key: str, path: str, default, integer=F
     return x
 
 
-def _spsa(v: cfg.Validator, d, steps: int) -> SpsaGains:
+def _spsa(v: cfg.Validator, d, steps: int, params: tuple[Param, ...], raw: dict) -> SpsaGains:
+    """SPSA's gains: the shared `spsa:` section, and each parameter's own `c_end` and `r_end`
+    (`raw`: the params' mappings) where any is given (results/tune.py's fishtest_inputs)."""
     d = v.mapping(d, "spsa", "a mapping of SPSA gains")
     v.known_keys(d, "spsa", SPSA_FIELDS)
     c = _positive(v, d, "c", "spsa", 0.25)
@@ -209,7 +218,27 @@ def _spsa(v: cfg.Validator, d, steps: int) -> SpsaGains:
     if tail > 1:
         v.fail("spsa.tail", f"expected a part of the trajectory in (0, 1], got {tail:g}")
     batch = _positive(v, d, "batch", "spsa", 8, integer=True)
-    return SpsaGains(a=a, c=c, A=A, alpha=alpha, gamma=gamma, batch=batch, tail=tail)
+    rounding = d.get("rounding", "random")
+    if rounding not in ("random", "nearest"):
+        v.fail("spsa.rounding", f"expected random or nearest, got {cfg.shown(rounding)}")
+    gains = SpsaGains(a=a, c=c, A=A, alpha=alpha, gamma=gamma, batch=batch, tail=tail,
+                      rounding=rounding)
+    if not any(k in raw[p.name] for p in params for k in FISHTEST_FIELDS):
+        return gains
+    # fishtest's per-parameter inputs; a parameter without one takes the shared gains' value
+    c_end = c / steps ** gamma
+    r_end = a / (2 * (A + steps) ** alpha * c_end ** 2)
+    each = []
+    for p in params:
+        r, path = raw[p.name], f"params.{p.name}"
+        cu = _positive(v, r, "c_end", path, 1.0) / p.unit_span() if "c_end" in r else c_end
+        if cu > 0.5:
+            v.fail(f"{path}.c_end", f"expected at most half the parameter's range "
+                                    f"({0.5 * p.unit_span():.4g}), got {cfg.shown(r['c_end'])}")
+        each.append(gains_from_fishtest(cu, _positive(v, r, "r_end", path, r_end), steps, A,
+                                        alpha, gamma))
+    return dataclasses.replace(gains, c_each=tuple(c for c, _ in each),
+                               a_each=tuple(a for _, a in each))
 
 
 def _bo(v: cfg.Validator, d) -> BoSettings:
@@ -218,8 +247,11 @@ def _bo(v: cfg.Validator, d) -> BoSettings:
     g = _positive(v, d, "games_per_trial", "bo", 8, integer=True)
     if g % 2:
         v.fail("bo.games_per_trial", f"expected an even number (seat-swapped pairs), got {g}")
+    sampler = d.get("sampler", "tpe")
+    if sampler not in SAMPLERS:
+        v.fail("bo.sampler", f"expected {' or '.join(SAMPLERS)}, got {cfg.shown(sampler)}")
     return BoSettings(g, _positive(v, d, "batch", "bo", 4, integer=True),
-                      _positive(v, d, "startup", "bo", 10, integer=True))
+                      _positive(v, d, "startup", "bo", 10, integer=True), sampler)
 
 
 def _template(v: cfg.Validator, d: dict, params: dict) -> str:
@@ -299,7 +331,12 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
                                         "method bo")
         if games < 2:
             v.fail("games", f"SPSA's step is a pair of games: expected at least 2, got {games}")
-        spsa = _spsa(v, d.get("spsa", {}), games // 2)
+        spsa = _spsa(v, d.get("spsa", {}), games // 2, plist, raw)
+    else:
+        given = [(k, f) for k in params for f in FISHTEST_FIELDS if f in raw[k]]
+        if given:
+            v.fail(f"params.{given[0][0]}.{given[0][1]}", f"SPSA's gain; method {method} "
+                                                          f"takes none")
     if method == "bo":        # (a config may keep both sections: one method reads its own)
         bo = _bo(v, d.get("bo", {}))
         if games < bo.games_per_trial:
@@ -356,6 +393,10 @@ def _bracket_check(v: cfg.Validator, d: dict, params: tuple[Param, ...]) -> None
                          f"tune several at once with spsa or bo")
     if len(params[0].grid) < 2:
         v.fail(f"params.{params[0].name}.grid", "a bracket needs at least two values")
+    if "confirm" in d:      # never accepted and left unplayed
+        v.fail("confirm", "a bracket plays no confirmation: its final decides between the "
+                          "last two values (play one with 'arena run' against the winner, or "
+                          "tune with spsa or bo)")
     b = v.mapping(d.get("bracket", {}), "bracket", "a mapping with games and tie")
     v.known_keys(b, "bracket", BRACKET_FIELDS)
     g = b.get("games", 200)
@@ -426,7 +467,7 @@ def _experiment(spec: TuneSpec, pairings: list[Pairing], sprt: Sprt | None = Non
                       games=2, seed=s.seed, openings=spec.openings, max_plies=spec.max_plies,
                       macros=spec.macros, pairings=tuple(pairings), source=f"tune {s.name}",
                       description=spec.description or f"{s.method} tune of {s.template}",
-                      sprt=sprt, sprt_pairings=(CONFIRM,) if sprt is not None else ())
+                      sprt=sprt, sprt_pairings=(s.confirm_id,) if sprt is not None else ())
 
 
 def _jobs(exp: Experiment, wanted: list[tuple[Pairing, range]]) -> Plan:
@@ -505,20 +546,51 @@ def ask_trials(s: TuneSettings, done: list[dict], first: int) -> list[dict]:
     return out
 
 
+def ask_gp(s: TuneSettings, done: list[dict], first: int) -> list[dict]:
+    """The points of trials first.. first+batch-1 by the noise-aware GP (results/gp.py): at
+    random (seeded from the seed and the trial) until `startup` trials are done, then where
+    the GP of the completed trials `done` has the highest mean + GP_KAPPA sd among
+    GP_CANDIDATES random points (seeded from the seed and the batch), each later point of a
+    batch asked of the model told the earlier ones' means (the kriging believer)."""
+    import numpy as np
+
+    from mcts_arena.results.gp import score_variance
+    from mcts_arena.results.tune import candidates, decode, gp_model
+
+    out = []
+    model = gp_model(s, done, first) if len(done) >= max(2, s.bo.startup) else None
+    noise = float(np.median([score_variance(t["score"], t["games"]) for t in done])) \
+        if done else 0.0
+    rng = np.random.default_rng(derive_seed(s.seed, "gp", first) % 2**32)
+    for i in range(first, min(s.steps, first + s.bo.batch)):
+        if model is None:
+            x = candidates(s, 1, np.random.default_rng(derive_seed(s.seed, "gp", i)
+                                                       % 2**32))[0]
+        else:
+            pts = candidates(s, GP_CANDIDATES, rng)
+            mu, var = model.posterior(pts)
+            x = pts[int(np.argmax(mu + GP_KAPPA * np.sqrt(var)))]
+            model = model.believe(x, noise)
+        out.append({"trial": i, "values": decode(s, x)})
+    return out
+
+
 def _ask_next(s: TuneSettings, st: TuneState, store) -> None:
     """Ask the batch of the first trial not complete (again, after a kill: the same points) and
     record the trials' points in the store's meta."""
     complete = {t["trial"] for t in st.trials if t["games"] == s.bo.games_per_trial}
     missing = next(i for i in range(s.steps) if i not in complete)
     first = missing - missing % s.bo.batch
-    points = ask_trials(s, [t for t in st.trials if t["trial"] < first], first)
+    ask = ask_gp if s.bo.sampler == "gp" else ask_trials
+    points = ask(s, [t for t in st.trials if t["trial"] < first], first)
     stored = {t["trial"]: t for t in stored_trials(store)}
+    lib = "numpy or scipy" if s.bo.sampler == "gp" else "Optuna"
     for t in points:
         old = stored.get(t["trial"])
         if old is not None and old["values"] != t["values"]:
             raise UserError(f"{store.directory}: trial {t['trial']} was played at "
                             f"{json.dumps(old['values'])}, asked now at "
-                            f"{json.dumps(t['values'])} (another Optuna version?); choose "
+                            f"{json.dumps(t['values'])} (another {lib} version?); choose "
                             f"another --out DIR")
         stored[t["trial"]] = t
     store.set_meta(TRIALS_KEY, json.dumps([stored[k] for k in sorted(stored)], sort_keys=True))
@@ -536,21 +608,38 @@ def _bo_pairings(s: TuneSettings, st: TuneState, make: _Specs) -> list[tuple[Pai
     return out
 
 
-def _confirm_pairing(s: TuneSettings, st: TuneState, make: _Specs
+def _confirm_pairing(s: TuneSettings, st: TuneState, make: _Specs, upto: int | None = None
                      ) -> list[tuple[Pairing, range]]:
     tuned, tb = make(s.spec_text(st.estimate.values), "the tuned player")
     ref, rb = make(s.reference, "confirm.against")
-    return [(Pairing(CONFIRM, tuned, ref, s.confirm_games, "confirmation", tb, rb),
-             range(s.confirm_games // 2))]
+    pairs = s.confirm_games // 2 if upto is None else min(upto, s.confirm_games // 2)
+    label = "confirmation" if not s.extends else f"confirmation after {s.games} games"
+    return [(Pairing(s.confirm_id, tuned, ref, s.confirm_games, label, tb, rb),
+             range(pairs))]
 
 
-def pairings(s: TuneSettings, st: TuneState, make: _Specs) -> list[tuple[Pairing, range]]:
+def pairings(s: TuneSettings, st: TuneState, make: _Specs, upto: int | None = None
+             ) -> list[tuple[Pairing, range]]:
     """Every pairing of the tune so far (the store's check of a resumed run wants all of them)
     and its pair indices: the steps or trials played and next to play, the confirmation once
-    the search is done."""
+    the search is done (its pairs below `upto`: a part of it at a time, to report on)."""
     out = _spsa_pairings(s, st, make) if s.method == "spsa" else _bo_pairings(s, st, make)
     if st.search_done and st.confirmation is not None:
-        out += _confirm_pairing(s, st, make)
+        out += _confirm_pairing(s, st, make, upto)
+    return out
+
+
+def _earlier_confirmations(s: TuneSettings, directory: Path, make: _Specs
+                           ) -> list[tuple[Pairing, range]]:
+    """The confirmations an extended tune played at its earlier budgets (nothing more to play:
+    the store checks a run against every pairing it holds), each of the estimate the tune
+    had then."""
+    out = []
+    for i, g in enumerate(s.extends):
+        then = dataclasses.replace(s, games=g, extends=s.extends[:i])
+        st = _read(directory, then)
+        if st.confirmation is not None:
+            out += [(p, range(0)) for p, _ in _confirm_pairing(then, st, make)]
     return out
 
 
@@ -561,9 +650,12 @@ def _check_settings(store, spec: TuneSpec) -> None:
             raise UserError(f"{store.directory} holds games of an experiment that is not this "
                             f"tune; choose another --out DIR")
         return
-    if old != spec.settings:
+    grown = spec.settings.games > old.games and spec.settings.extends == (
+        *old.extends, old.games) and dataclasses.replace(
+        spec.settings, games=old.games, extends=old.extends) == old
+    if old != spec.settings and not grown:
         a, b = json.loads(old.as_json()), json.loads(spec.settings.as_json())
-        k = next(k for k in sorted(a) if a[k] != b.get(k))
+        k = next(k for k in sorted(a, key=lambda k: (k == "extends", k)) if a[k] != b.get(k))
         raise UserError(f"{store.directory} holds tune {old.name!r} with other settings: {k} "
                         f"was {json.dumps(a[k])[:60]}, now {json.dumps(b.get(k))[:60]}; "
                         f"choose another --out DIR")
@@ -578,14 +670,49 @@ def prepare(path: str, out: str | None = None, players=None, seed: int | None = 
             ) -> tuple[TuneSpec, Path]:
     """`arena tune`: the config (its seed replaced by `seed`, default directory
     results/<name>-seed<seed>) and its results directory, checked before anything is
-    written."""
+    written; a config that asks a stored tune for more games extends it (`extended`)."""
     if out is not None and not out.strip():
         raise UserError("--out must name a directory, got ''")
-    spec = load(path, players)
-    if seed is not None:
-        s = dataclasses.replace(spec.settings, seed=seed, name=f"{spec.name}-seed{seed}")
-        spec = dataclasses.replace(spec, settings=s)
+    data = inputs.load_yaml(Path(path), "a tune config (YAML)")
+
+    def made(games: int | None = None) -> TuneSpec:
+        d = data if games is None or not isinstance(data, dict) else {**data, "games": games}
+        spec = loads(d, str(path), Path(path).stem, players)
+        if seed is not None:
+            s = dataclasses.replace(spec.settings, seed=seed, name=f"{spec.name}-seed{seed}")
+            spec = dataclasses.replace(spec, settings=s)
+        return spec
+    spec = made()
+    directory = Path(out) if out else Path("results") / spec.name
+    spec = extended(spec, directory, made)
     return spec, check_directory(spec, out)
+
+
+def extended(spec: TuneSpec, directory: Path, made: Callable[[int], TuneSpec]) -> TuneSpec:
+    """`spec` as the extension of the SPSA or BO tune stored in `directory`, where the config
+    asks for more games and is otherwise the stored tune's config (`made(games)`: the config
+    with another game budget): the stored settings, gains included (SPSA's A and a were made
+    for the first budget; the path so far stays as played), with the new budget, the old ones
+    in `extends`. Anything else: `spec` as it is (the directory's check refuses a conflict)."""
+    db = directory / "arena.sqlite"
+    new = spec.settings
+    if new.method == "bracket" or not db.is_file() or not db.stat().st_size:
+        return spec
+    with Store.open(directory) as store:
+        old = settings_of(store)
+    if old is None or old == new or new.games < old.games:
+        return spec
+    first = old.extends[0] if old.extends else old.games
+    try:
+        base = made(first).settings
+    except ConfigError:
+        return spec
+    if base != dataclasses.replace(old, games=first, extends=()):
+        return spec
+    if new.games == old.games:
+        return dataclasses.replace(spec, settings=old)
+    return dataclasses.replace(spec, settings=dataclasses.replace(
+        old, games=new.games, extends=(*old.extends, old.games)))
 
 
 def check_directory(spec: TuneSpec, out: str | None) -> Path:
@@ -652,12 +779,17 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
     # one set of workers for every batch (a batch is a few games: starting workers for each
     # would cost more than some batches take)
     with LocalPoolBackend(workers, players=players, keep_workers=True) as pool:
+        upto, pairs = 0, s.confirm_games // 2
+        earlier = _earlier_confirmations(s, directory, make)
         while not st.done:
             if not st.search_done and s.method == "bo":
                 with Writer.open(directory) as store:
                     _ask_next(s, st, store)
                 st = _read(directory, s)
-            wanted = pairings(s, st, make)
+            if st.search_done:      # the confirmation a part at a time, a line after each
+                upto = min(pairs, max(upto, st.confirmation.played // 2)
+                           + max(CONFIRM_PART, 4 * workers))
+            wanted = pairings(s, st, make, upto if st.search_done else None) + earlier
             exp = _experiment(spec, [p for p, _ in wanted],
                               s.confirm_sprt if st.search_done else None)
             plan = _jobs(exp, wanted)
@@ -671,7 +803,8 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
                 return TuneResult(st, True, played, directory, r.terminated)
             if r.all_error:
                 raise AllErrorGames(all_error_message(r.all_error))
-            if r.played == 0 and _progress(before) == _progress(st):
+            if r.played == 0 and _progress(before) == _progress(st) and not (
+                    st.search_done and upto < pairs):
                 raise UserError(f"tune {s.name}: no game could be stored; see 'arena report "
                                 f"{directory}'")
             echo(progress_line(st))
@@ -681,3 +814,75 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
 def _progress(st: TuneState) -> tuple:
     c = st.confirmation
     return st.search_games, len(st.trials), c.played if c else 0, c is not None and c.decided
+
+
+# ---- the plan (`arena tune --dry-run`) -----------------------------------------------------
+def _game_seconds(spec: TuneSpec, seats: tuple[str, str], make: _Specs, costs) -> float | None:
+    """CPU seconds of one game between two player texts at the game's typical length: a move
+    costs its time budget, or what runner/estimate.py measured at the start position."""
+    from mcts_arena.runner.plan import typical_plies
+
+    total = 0.0
+    for text in seats:
+        canon, own = make(text, "the plan")
+        b = own or spec.budget
+        cost = b.time if b.time is not None else costs.of(canon, b).seconds
+        if cost is None:
+            return None
+        total += cost
+    return typical_plies(spec.settings.game) / 2 * total
+
+
+def dry_run(spec: TuneSpec, directory: Path, workers: int, players=None) -> str:
+    """What `arena tune --dry-run` prints after the settings (report/tune.py's
+    settings_text): the plan (the games of the search and of the confirmation, or the
+    bracket's matches), the games stored, and the CPU it should take (each search game timed
+    as the start player's, the confirmation's as the start against the reference). Plays and
+    writes nothing."""
+    from mcts_arena.runner.estimate import Costs
+    from mcts_arena.runner.plan import hms, typical_plies
+
+    s = spec.settings
+    make = _Specs(spec, cfg.players_provider(players) if players else None)
+    costs = Costs(s.game, dict(spec.macros) or None)
+    start = s.spec_text(s.start_values())
+    lines = []
+    if s.method == "bracket":
+        from mcts_arena.runner.tournament import most_games
+
+        search, confirm = most_games(bracket(spec)), 0
+        p = s.params[0]
+        lines.append(f"tune {s.name}: bracket of {s.template} on {s.game} over {p.name} in "
+                     f"{', '.join(p.text(x) for x in p.grid)}: {len(p.grid) - 1} matches of "
+                     f"{spec.bracket['games']} games, at most {search:,} games")
+        opponent = start
+    else:
+        search = s.steps * (2 if s.method == "spsa" else s.bo.games_per_trial)
+        confirm = s.confirm_games
+        opponent = s.opponent if s.method == "bo" else start
+        what = (f"{s.steps} steps of a pair, θ+cΔ vs θ-cΔ" if s.method == "spsa" else
+                f"{s.steps} trials of {s.bo.games_per_trial} games against {s.opponent}")
+        lines.append(f"search: {search:,} games ({what})")
+        if confirm:
+            test = f", stopped once its {s.confirm_sprt} decides" if s.confirm_sprt else ""
+            lines.append(f"confirmation: {'at most ' if test else ''}{confirm:,} games of the "
+                         f"tuned player against {s.reference}{test}")
+    stored = 0
+    if (directory / "arena.sqlite").is_file():
+        with Store.open(directory) as store:
+            stored = store.game_count()
+    per_search = _game_seconds(spec, (start, opponent), make, costs)
+    per_confirm = _game_seconds(spec, (start, s.reference), make, costs) if confirm else 0.0
+    left = max(0, search + confirm - stored)
+    line = f"{search + confirm:,} games, {stored:,} stored, {left:,} to play"
+    if per_search is None or per_confirm is None:
+        line += "; CPU time unknown (an external engine's speed is not known before it plays)"
+    else:
+        whole = per_search * search + per_confirm * confirm
+        est = whole * left / max(1, search + confirm)
+        line += (f"; estimated {hms(est)} CPU, about {hms(est / max(1, workers))} on {workers} "
+                 f"worker{'s' if workers != 1 else ''} (at {typical_plies(s.game)} plies per "
+                 f"game, the tuned player timed at its start, at the start position)")
+    lines.append(line)
+    lines.append(f"results: {directory} (dry run: nothing played)")
+    return "\n".join(lines) + "\n"

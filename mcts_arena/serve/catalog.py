@@ -270,3 +270,30 @@ def _facts(store: Store, running: bool) -> dict:
             "budget": budgets.text(cfg.get("budget")) if cfg.get("budget") else None,
             "description": cfg.get("description", ""), "tune": tuned}
 
+
+def expand_roots(paths: list[str]) -> tuple[list[str], list[dict] | None]:
+    """PATH... with each results root (a folder that is no results or suite directory itself
+    but holds some below it, as `arena serve` reads one) replaced by its results directories,
+    and the roots' index: per store `arena serve`'s index facts (serve/catalog.py: name, game,
+    kind, games stored and planned, state, why it is unreadable) with its `root` and
+    `directory`. A store that cannot be read is in the index, not among the directories (its
+    tables would stop the report). None: no root among PATH..."""
+    from mcts_arena.results.suites import has_suite_results
+
+    dirs: list[str] = []
+    index: list[dict] | None = None
+    for p in paths:
+        d = Path(p)
+        found = (find_stores(d) if d.is_dir() and not (d / DB_NAME).exists()
+                 and not has_suite_results(p) else [])
+        if not found:
+            dirs.append(p)
+            continue
+        index = index or []
+        locks = kernel_locks()
+        for entry in found:
+            facts = summary(entry, locks)
+            index.append({**facts, "root": p, "directory": str(entry.directory)})
+            if facts["state"] != "unreadable":
+                dirs.append(str(entry.directory))
+    return dirs, index

@@ -1,0 +1,106 @@
+"""`arena luck`: backgammon results with the dice's luck taken out by GNU Backgammon's analysis
+(cube off), beside the raw score and points per game with their intervals; the .mat says the
+games are cubeless; bad input is one line, exit 2, nothing written."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+from helpers import GNUBG, needs_gnubg, play_into
+
+from mcts_arena.cli import cli
+from mcts_arena.errors import UserError
+from mcts_arena.results import luck
+
+BG = """name: bgluck
+game: backgammon
+budget: {sims: 10}
+games: 6
+seed: 3
+matches:
+  - {player: "Star2(d1)", opponent: Random}
+"""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return play_into(BG, tmp_path_factory.mktemp("luck") / "bgluck", "mcts_arena.players", 1)
+
+
+def test_commands_turn_the_cube_off_and_ask_every_game():
+    text = luck.commands(__import__("pathlib").Path("/x/games.mat"), 3, 1, True)
+    lines = text.splitlines()
+    assert lines[:3] == ["set cube use off", "set jacoby on",
+                         "set analysis chequerplay evaluation plies 1"]
+    assert "import mat games.mat" in lines and lines.count("show statistics game") == 3
+    assert "set jacoby off" in luck.commands(__import__("pathlib").Path("g.mat"), 1, 0, False)
+
+
+def test_the_per_game_results_are_read_and_counted():
+    out = "\n".join(f"Player  A  B\nLuck adjusted result   {v}   {-v}\n" for v in (1.25, -0.5))
+    assert luck.luck_per_game(out, 2) == [1.25, -0.5]
+    with pytest.raises(UserError, match="gave 2 luck-adjusted results for 3 games"):
+        luck.luck_per_game(out, 3)
+
+
+def test_the_mat_says_the_games_are_cubeless(store, tmp_path):
+    out = tmp_path / "g.mat"
+    res = CliRunner().invoke(cli, ["export", str(store), "--format", "mat", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    head = out.read_text().split(" 0 point match")[0]
+    assert "; cubeless games: no doubling cube was used" in head
+    assert "'set cube use off' before 'import mat'" in head
+
+
+@needs_gnubg
+@pytest.mark.process
+def test_luck_adjusted_results_beside_the_raw_ones(store, tmp_path):
+    assert GNUBG is not None, "no gnubg: CI must run the gnubg tests (make test installs it)"
+    res = CliRunner().invoke(cli, ["luck", str(store), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output)
+    assert row["player"] == "Star2(d1)" and row["games"] + row["left_out"] == 6
+    n = row["games"]
+    assert row["wins"] + row["losses"] == n
+    assert row["score"]["low"] <= row["score"]["mean"] <= row["score"]["high"]
+    # raw points per game under scoring 1: 2 x score - 1
+    assert row["ppg"]["mean"] == pytest.approx(2 * row["score"]["mean"] - 1)
+    lo, mean, hi = (row["luck_ppg"][k] for k in ("low", "mean", "high"))
+    assert lo < mean < hi
+    # the games' luck-adjusted results add up to gnubg's own total for the whole session
+    mat = tmp_path / "all.mat"
+    CliRunner().invoke(cli, ["export", str(store), "--format", "mat", "--out", str(mat)])
+    run = subprocess.run([GNUBG, "-t", "-q"], input="set cube use off\nset jacoby on\n"
+                         f"import mat {mat}\nanalyse match\nshow statistics match\n",
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "HOME": str(tmp_path)})
+    total = float(re.search(r"^Luck adjusted result\s+([-+]?[\d.]+)", run.stdout, re.M)[1])
+    assert mean * n == pytest.approx(total, abs=0.002 * n)
+    # no cube decisions were analysed: the cube was off
+    assert re.search(r"^Total cube decisions\s+0\s+0", run.stdout, re.M)
+    text = CliRunner().invoke(cli, ["luck", str(store)])
+    assert text.exit_code == 0 and "Star2(d1) vs Random" in text.output
+    assert "gnubg 0-ply analysis, cube off" in text.output
+
+
+def test_bad_input_is_one_line(store, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    other = play_into("name: k\ngame: kalah\nbudget: {sims: 5}\ngames: 2\nseed: 1\n"
+                      "matches:\n  - {player: Random, opponent: Random}\n", tmp_path / "k",
+                      "mcts_arena.players", 1)
+    before = sorted(p.name for p in other.iterdir())
+    for args, message in (
+            (["luck", str(other)], f"arena: error: {other}: luck-adjusted results are "
+                                   f"backgammon's (gnubg analyses them); this store holds kalah"),
+            (["luck", "nowhere"], "arena: error: nowhere: not a results directory (no such "
+                                  "directory)")):
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 2 and res.output.startswith(message), res.output
+        assert res.output.count("\n") == 1
+    res = CliRunner().invoke(cli, ["luck", str(store), "--plies", "3"])
+    assert res.exit_code == 2 and "--plies" in res.output
+    assert sorted(p.name for p in other.iterdir()) == before
