@@ -193,7 +193,7 @@ def test_prove_pig(run):
 
 def test_players_and_games_describe_chance(run):
     r = run("players", "backgammon")
-    assert "a game with dice" in r.output and "αβ and GTP(...) cannot" in r.output
+    assert "a game with dice" in r.output and "αβ, GTP(...) and gameframe(...) cannot" in r.output
     assert "PigOptimal" in run("players", "pig").output
     assert re.search(r"^pig .*\n +evaluations: .*; solved exactly: arena prove, PigOptimal$",
                      run("games").output, re.M)

@@ -67,16 +67,28 @@ def test_rewrite_entry_changes_one_entry_only():
              source: "other"}
         ''')
     e = {"game": "breakthrough", "player": "MCTS(bl)", "label": "lab_a"}
-    out = measure.rewrite_entry(text, e, 21000, (19000, 23500), 10, 480)
+    out = measure.rewrite_entry(text, e, 21000, (19000, 23500), 10, 480, 0.97, 0.384)
     assert out.startswith("# a comment that stays\n")
     data = yaml.safe_load(out)["rates"]
     assert data[0] | {"source": ""} == {"game": "breakthrough", "player": "MCTS(bl)",
                                         "unit": "sims", "per_second": 21000,
                                         "ci95": [19000, 23500], "games": 10, "moves": 480,
+                                        "cpu_share": 0.97, "gc_share": 0.38,
                                         "label": "lab_a", "source": ""}
     assert data[1] == yaml.safe_load(text)["rates"][1]
     rates = effort.parse_rates(yaml.safe_load(out))
     assert rates[0].ci95 == (19000.0, 23500.0) and rates[0].games == 10
+
+
+def test_the_cpu_share_leaves_out_the_collectors_pauses():
+    """A search that ran 0.6 s of CPU in a 1 s move whose collectors paused it 0.4 s had the
+    machine to itself: share 1.0, GC 0.4; one that ran 0.3 s with no pause had 0.3."""
+    games = [[{"cpu_ns": 600_000_000, "wall_ns": 1_000_000_000, "gc_ms": 400},
+              {"cpu_ns": 590_000_000, "wall_ns": 1_000_000_000, "gc_ms": 400}]]
+    own, gc = measure.cpu_share(games)
+    assert own == pytest.approx((1.0 + 590 / 600) / 2) and gc == pytest.approx(0.4)
+    busy = [[{"cpu_ns": 300_000_000, "wall_ns": 1_000_000_000, "gc_ms": 0}]]
+    assert measure.cpu_share(busy) == (pytest.approx(0.3), 0.0)
 
 
 @pytest.mark.parametrize("field, value, message", [
