@@ -269,3 +269,20 @@ def test_the_store_s_build_commits_are_read_into_the_experiment_s_facts(tmp_path
         w.set_meta("build/bad", "not json")
     with Store.open(d) as st:
         assert tables.build_commits(st) == {"abc": {"commit": "0123456", "dirty": True}}
+
+
+def test_figure_4s_progressive_bias_curve_is_judged_against_its_no_loss_claim():
+    """The paper claims only that α in [0.05, 0.3] does not hurt MCTS with progressive bias:
+    points holding 50% (fig4.md's α = 0.05 and 0.1) were counted undecided."""
+    from mcts_arena.paper import load_paper_results
+    from mcts_arena.report.record_markdown import _claim_cell
+    from mcts_arena.report.record_model import Ours
+
+    figs = {f.id: f for f in load_paper_results().figures}
+    assert figs["fig4-abp-pb"].no_loss and not figs["fig4-abp"].no_loss
+    level = Ours(48.3, 35.1, 61.8, "pairs")
+    assert row_verdict(level, None, on_curve=True, no_loss=True).verdict.side == "right"
+    assert row_verdict(level, None, on_curve=True).verdict.side == "undecided"
+    below = Ours(30.0, 20.0, 45.0, "pairs")
+    assert row_verdict(below, None, on_curve=True, no_loss=True).verdict.side == "wrong"
+    assert _claim_cell(figs["fig4-abp-pb"]).startswith("not below 50 (fig4-abp-pb")

@@ -90,7 +90,8 @@ def _paper_cell(pr) -> str:
 
 
 def _claim_cell(fig) -> str:
-    return f"above 50 ({fig.id}: best α in [{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}])"
+    where = "not below 50" if getattr(fig, "no_loss", False) else "above 50"
+    return f"{where} ({fig.id}: best α in [{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}])"
 
 
 def _verdict_cell(m: RowModel) -> str:
@@ -265,12 +266,13 @@ VERDICT_LEGEND = ("Each verdict says two things apart. *Side*: our interval excl
                   "the paper's side (right), on the other side (wrong), or holds 50% "
                   "(undecided); unclaimed where the paper's own row does not differ from 50% "
                   "(its ± or its n games hold 50%), so there is no side to be on. *Value*: the "
-                  "paper's win rate lies inside our interval, above ours "
-                  "or below ours (a figure's claim, above 50% in its best α range, has no "
-                  "value); it is judged only at the paper's own effort, since matched effort does "
-                  "not keep the paper's balances over a factor of ten (MCTS(bl) against the "
-                  "TT-less αβ: 24.5% at 0.1 of the effort, 51.0% at 1.0), so at a fraction of it "
-                  "a row tests the side and its value is shown, not counted. The interval judged "
+                  "paper's win rate lies inside our interval, above ours or below ours (a "
+                  "figure's claim, above 50% in its best α range, or not below it where the "
+                  "paper claims only that α does no harm, has no value); it is judged only at "
+                  "the paper's own effort, since matched effort does not keep the paper's "
+                  "balances over a factor of ten (MCTS(bl) against the TT-less αβ: 24.5% at 0.1 "
+                  "of the effort, 51.0% at 1.0), so at a fraction of it a row tests the side and "
+                  "its value is shown, not counted. The interval judged "
                   "is at the level its stop rule states: 95% for a row played to a fixed count; "
                   "for a row played in looks, the rule's own z (2.50 for four looks: the 5% split "
                   "over them), so the verdict keeps its 95% whichever look the row stopped at.")

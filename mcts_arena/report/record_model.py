@@ -154,19 +154,20 @@ def paper_range(pr) -> tuple[float, float] | None:
 
 def row_verdict(ours: Ours | None, paper_pct: float | None, claim: bool = False,
                 on_curve: bool | None = None, value_judged: bool = True,
-                paper_ci: tuple[float, float] | None = None) -> Judgement:
+                paper_ci: tuple[float, float] | None = None, no_loss: bool = False
+                ) -> Judgement:
     """The verdict of one row or sweep point: the one rule of every page. Against the paper's
     claim (above 50%: a side, no value) where a figure judges it (`claim`: a best-α row;
     `on_curve`: a point of the figure's curve, True inside its best α range, False outside,
     where it is not judged), else against the paper's table value `paper_pct` (its value
     judged only at the paper's own effort: `value_judged`; its side unclaimed where the paper's
-    own interval `paper_ci` holds 50%)."""
+    own interval `paper_ci` holds 50%; `no_loss`: the figure claims only "not below 50%")."""
     if on_curve is False:
         return Judgement(None, "not judged")
     if ours is None:
         return Judgement(None, "no games")
     if claim or on_curve:
-        return Judgement(judge(ours.low, ours.high, claims_above=True))
+        return Judgement(judge(ours.low, ours.high, claims_above=True, no_loss=no_loss))
     if paper_pct is None:
         return Judgement(None, "no paper row")
     return Judgement(judge(ours.low, ours.high, paper_pct, value_judged=value_judged,
@@ -470,7 +471,12 @@ def _as_row_is(m: RowModel, x: Ours | None, value_judged: bool) -> Judgement:
         return Judgement(None, BRACKET_MATCH)
     pr = m.paper
     return row_verdict(x, pr.win_pct if pr else None, m.figure is not None and m.on_curve is None,
-                       m.on_curve, value_judged, paper_range(pr))
+                       m.on_curve, value_judged, paper_range(pr), _no_loss(m.figure))
+
+
+def _no_loss(fig) -> bool:
+    """Does figure `fig` (or None) claim only that α does no harm in its best range?"""
+    return bool(getattr(fig, "no_loss", False))
 
 
 def _paper_share_interval(wins: int, losses: int) -> tuple[float, float]:
@@ -631,8 +637,9 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
                                "ci_high": None if o is None else o.high / 100,
                                "paper_pct": pr.win_pct if pr else None})
             on_curve = point[1] if point else None
+            figure = claim[0] if claim else point[0] if point else None
             j = row_verdict(o, pr.win_pct if pr else None, claim is not None, on_curve,
-                            value_judged, paper_range(pr))
+                            value_judged, paper_range(pr), _no_loss(figure))
             pw = (power(pr.win_pct, (row.get("judged") or {}).get("n"),
                         o.z if o is not None and o.z is not None else POWER_Z)
                   if pr else None)
@@ -644,7 +651,6 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
             if counted:
                 tally.add(j, o, pw)
                 tabled[id(row)] = j
-            figure = claim[0] if claim else point[0] if point else None
             models.append(RowModel(row, o, pr, figure, on_curve, None if bracket else j,
                                    counted, pw))
         not_played, other, tables = _not_played(exp.info, matched, secs)
@@ -663,7 +669,7 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
                 if not _in_range(fig, x):
                     continue
                 o = _ours(row)
-                j = row_verdict(o, None, on_curve=True)
+                j = row_verdict(o, None, on_curve=True, no_loss=_no_loss(fig))
                 shared = tabled.get(id(row))
                 if shared is None:
                     tally.add(j, o, None)

@@ -22,9 +22,11 @@ exact form; the split is exact as a bound, stated in advance on every page, and 
 the rows stopped by.
 
 A figure of the paper publishes no value, only a claim (above 50% in its best α range): its
-points get a side and no value. A paper row whose own interval holds 50% (its ± or its n games;
-a value of exactly 50% always) claims no side, so ours has none to be on: its side is
-*unclaimed*, counted apart, and its value is judged as any other.
+points get a side and no value. Where the claim is only that α does no harm there (Figure 4
+with progressive bias: "does not significantly decrease the performance"), a point is on its
+side unless its interval lies wholly below 50%. A paper row whose own interval holds 50% (its ±
+or its n games; a value of exactly 50% always) claims no side, so ours has none to be on: its
+side is *unclaimed*, counted apart, and its value is judged as any other.
 """
 from __future__ import annotations
 
@@ -62,19 +64,22 @@ class Verdict:
 
 def judge(lo_pct: float, hi_pct: float, paper_pct: float | None = None,
           claims_above: bool = False, value_judged: bool = True,
-          paper_range: tuple[float, float] | None = None) -> Verdict:
+          paper_range: tuple[float, float] | None = None, no_loss: bool = False) -> Verdict:
     """The verdict on our interval [lo_pct, hi_pct] (percent) against the paper's win rate
     `paper_pct`, or, with `claims_above` and no value, against the paper's claim that the row
     lies above 50%. `value_judged`: False at a fraction of the paper's effort, where the value
     is shown and not judged. `paper_range`: the paper's own 95% interval of its value (percent),
-    where it is known: one that holds 50% claims no side."""
+    where it is known: one that holds 50% claims no side. `no_loss` (with `claims_above`): the
+    claim is only "not below 50%"."""
     if paper_pct is None and not claims_above:
         raise ValueError("judge: a paper value or a claim is needed")
     paper_side = 1 if claims_above or paper_pct > 50.0 else -1 if paper_pct < 50.0 else 0
     if not claims_above and paper_range is not None and paper_range[0] <= 50.0 <= paper_range[1]:
         paper_side = 0
     ours = 1 if lo_pct > 50.0 else -1 if hi_pct < 50.0 else 0
-    if paper_side == 0:
+    if claims_above and no_loss:
+        side = "wrong" if ours == -1 else "right"
+    elif paper_side == 0:
         side = "unclaimed"
     else:
         side = "undecided" if ours == 0 else "right" if ours == paper_side else "wrong"
