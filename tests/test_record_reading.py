@@ -39,7 +39,7 @@ def _row(penta, player="MCTS(bl)", opponent="αβ(efMS,hh=0)", rule=None, looks=
     return row
 
 
-# ---- M1: the stop rule's level ------------------------------------------------------------
+# ---- verdicts at the stop rule's level ------------------------------------------------------
 def test_the_split_level_is_the_runners_and_its_looks_are_read_from_the_rule():
     prec = reproduce.Precision(half_width=4, cap=600, aim="paper")
     assert prec.z_stop(200) == stats.looks_z(4) == pytest.approx(2.4977, abs=1e-4)
@@ -84,7 +84,7 @@ def test_a_pair_rule_row_is_judged_at_its_stop_rules_level_too():
     assert o.low < 50.0 < o.high            # decided at 95%, not at the rule's level
 
 
-# ---- M3: values judged at the paper's effort only -------------------------------------------
+# ---- values judged at the paper's effort only -----------------------------------------------
 def test_values_are_judged_at_the_papers_effort_only():
     assert at_paper_effort(1.0) and at_paper_effort(None) and not at_paper_effort(0.1)
     o = _ours(_row((40, 0, 48, 0, 12), player="MCTS(bl,im0.4)"))      # table4.md: 36.0
@@ -97,7 +97,7 @@ def test_values_are_judged_at_the_papers_effort_only():
     assert tally.counts["sides"]["right"] == 2 and sum(tally.counts["values"].values()) == 1
 
 
-# ---- M2: implicit minimax's gain ------------------------------------------------------------
+# ---- implicit minimax's gain ----------------------------------------------------------------
 def test_without_im():
     assert without_im("MCTS(bl,im0.4)") == "MCTS(bl)"
     assert without_im("MCTS(im0.2)") == "MCTS"
@@ -175,7 +175,7 @@ def test_a_page_prints_the_gain_and_judges_values_at_the_papers_effort_only(tabl
     assert Path(docs / "pg.md").exists()
 
 
-# ---- minors: a paper row without a side, the Kalah unit table, headings -------------------
+# ---- a paper row without a side, the Kalah unit table, headings -----------------------------
 def test_a_paper_row_whose_own_interval_holds_50_claims_no_side():
     """table5.md's 50.91 (n = 6,000: [49.6, 52.2]) gave ours "side right"; Appendix B's
     100-100 match gave an interval holding 50% "side right" and 101-99 ones "side wrong"."""
