@@ -140,6 +140,8 @@ class PaperFigure:
     games_per_point: int
     best_alpha: tuple[float, float]
     claim: str
+    #: the claim in the best range is that α does no harm (not below 50%), not that it helps
+    no_loss: bool = False
 
 
 @dataclass(frozen=True)

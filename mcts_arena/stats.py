@@ -147,6 +147,31 @@ def interval(
     return wilson_interval(s, n, z)
 
 
+def looks_z(looks: int, alpha: float = 0.05) -> float:
+    """The z of a two-sided interval whose error `alpha` is split evenly over `looks` looks
+    (Bonferroni): intervals at this z hold the true score at every look at once with chance at
+    least 1 - alpha, so the one read at a look chosen by the data (a sequential stop) still
+    covers at 1 - alpha. One look: the plain two-sided z."""
+    from scipy.stats import norm
+
+    if looks < 1:
+        raise ValueError(f"looks_z: looks must be at least 1, got {looks}")
+    return float(norm.ppf(1.0 - alpha / 2.0 / looks))
+
+
+def mean_variance(counts: Sequence[float], scores: Sequence[float]) -> tuple[float, float]:
+    """(mean, variance of the mean) of units scored `scores` seen `counts` times each: the
+    plug-in (maximum-likelihood) variance over the number of units. Pentanomial counts with
+    PENTA_SCORES, games (L, D, W) with TRI_SCORES, decisive pairs (lost, won) with (0, 1).
+    No units: (0.5, inf)."""
+    n = float(sum(counts))
+    if n <= 0:
+        return 0.5, math.inf
+    mu = sum(c * x for c, x in zip(counts, scores)) / n
+    var = sum(c * (x - mu) ** 2 for c, x in zip(counts, scores)) / n
+    return mu, var / n
+
+
 # --------------------------------------------------------------------------------------------
 # Elo and LOS
 # --------------------------------------------------------------------------------------------

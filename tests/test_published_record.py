@@ -95,3 +95,61 @@ def test_the_published_games_keep_within_the_records_size_budget():
     total = sum(p.stat().st_size for p in DATA.glob("*.jsonl.gz"))
     assert total <= 60 * 2**20, f"{total / 2**20:.1f} MB of published games"
     assert "The budget for the whole record's games is 60 MB" in (DATA / "README.md").read_text()
+
+
+def test_the_checksums_list_every_published_file_and_match_it():
+    """data/SHA256SUMS lets a reader check the files without mcts_arena (`sha256sum -c`)."""
+    import hashlib
+
+    sums = DATA / "SHA256SUMS"
+    assert sums.exists(), "docs/reproduction/data has no SHA256SUMS"
+    listed = {}
+    for line in sums.read_text().splitlines():
+        digest, name = line.split(maxsplit=1)
+        listed[name.lstrip("*")] = digest
+    files = {p.name for p in DATA.glob("*.jsonl.gz")}
+    assert set(listed) == files, ("SHA256SUMS does not list exactly the published files; "
+                                  "run `sha256sum *.jsonl.gz > SHA256SUMS` in "
+                                  "docs/reproduction/data")
+    for name, digest in listed.items():
+        assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == digest, name
+
+
+def _notes_rates_table() -> list[tuple[str, str, str]]:
+    """(player, first harness, committed harness) of notes.md §8.1's table."""
+    rows, inside = [], False
+    for line in (DOCS / "notes.md").read_text().splitlines():
+        if line.startswith("| player | first harness"):
+            inside = True
+            continue
+        if inside and not line.startswith("|"):
+            break
+        if inside and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows.append((cells[0], cells[1], cells[2]))
+    return rows
+
+
+def test_the_notes_quote_the_rates_in_force_and_call_no_older_figure_so():
+    """notes.md §1 called a superseded table "the table in force", with rates 1.4-2.3x the ones
+    every page was played on: the rates it quotes as current are engine_rates.yaml's, and no
+    sentence that says "in force" quotes the older harness's figures."""
+    from mcts_arena import inputs
+
+    entries = {e["player"]: e for e in inputs.load_yaml(
+        ROOT / "mcts_arena" / "runner" / "data" / "engine_rates.yaml", "rates")["rates"]
+        if e["game"] == "breakthrough"}
+    table = _notes_rates_table()
+    assert len(table) >= 8, table
+    old = set()
+    for player, first, committed in table:
+        nums = [int(x.replace(",", "")) for x in re.findall(r"\d[\d,]*", committed)]
+        e = entries[player]
+        assert nums == [e["per_second"], *e["ci95"]], (player, committed, e)
+        old.update(re.findall(r"\d{1,3}(?:,\d{3})+", first))
+    assert old, table
+    text = (DOCS / "notes.md").read_text()
+    for sentence in re.split(r"(?<=[.;])\s", text):
+        if "in force" in sentence:
+            quoted = old & set(re.findall(r"\d{1,3}(?:,\d{3})+", sentence))
+            assert not quoted, f"a sentence calls superseded rates in force: {sentence!r}"

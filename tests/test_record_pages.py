@@ -143,7 +143,7 @@ def test_each_verdict_states_the_side_and_the_value_apart(bt_sweep):
                         r"\(pairs: .*\)", table_row), table_row
     assert re.search(r": side (right|wrong|undecided)$", listed["- α = 0.5"]), listed
     assert sum(res.counts["sides"].values()) == 2 and sum(res.counts["values"].values()) == 1
-    assert "**Verdicts** (2 judged rows): side: " in page and "*Side*: our 95% interval" in page
+    assert "**Verdicts** (2 judged rows): side: " in page and "*Side*: our interval" in page
 
 
 # ---- titles --------------------------------------------------------------------------------

@@ -108,9 +108,10 @@ def forest_label(row: Mapping) -> str:
 
 
 def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = None,
-                dpi: int = DEFAULT_DPI) -> Path:
-    """One line per pairing: our win % with its 95% CI as a horizontal bar, the paper's value as
-    a red diamond (hollow when the paper's budget is far from ours), a dashed line at 50%.
+                dpi: int = DEFAULT_DPI, interval: str = "95% CI") -> Path:
+    """One line per pairing: our win % with its interval (95% CI, or what `interval` names) as a
+    horizontal bar, the paper's value as a red diamond (hollow when the paper's budget is far
+    from ours), a dashed line at 50%.
 
     Row keys: `player`, `opponent`, `budget` (text), `games` (counted games), `score`,
     `ci_low`, `ci_high` (fractions in [0, 1]; None or `games` 0: drawn as "no games", no bar).
@@ -132,7 +133,7 @@ def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = N
         if r.get("games") and r.get("score") is not None:
             s, lo, hi = _pct(r["score"]), _pct(r["ci_low"]), _pct(r["ci_high"])
             ax.plot([lo, hi], [y, y], color=OURS, linewidth=2.5, solid_capstyle="butt",
-                    label=None if drawn["ours"] else "ours, 95% CI")
+                    label=None if drawn["ours"] else f"ours, {interval}")
             ax.plot([s], [y], "o", color=OURS, markersize=5)
             drawn["ours"] = True
         else:
@@ -150,7 +151,7 @@ def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = N
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_ylim(-0.7, n - 0.3)
     _pct_axis(ax.set_xlim, ax.set_xticks)
-    ax.set_xlabel("win % of the first player (draws half), 95% CI")
+    ax.set_xlabel(f"win % of the first player (draws half), {interval}")
     ax.grid(True, axis="x", alpha=0.3)
     _title(ax, title, width, 10)
     if any(drawn.values()):

@@ -57,6 +57,9 @@ class Precision(TypedDict):
     half_width: float | None
     basis: str
     rule: str
+    #: the looks the rule allowed the row (its z splits 5% over them: stats.looks_z); records
+    #: written before it was kept say it in `rule` ("split over the 4 looks")
+    looks: NotRequired[int]
 
 
 class SprtState(TypedDict):

@@ -26,6 +26,13 @@ def _interval(o: Ours | None) -> str:
     return "—" if o is None else f"{o.score:.1f} [{o.low:.1f}, {o.high:.1f}]"
 
 
+def _judged(o: Ours) -> str:
+    """"pairs: 58.0 [51.3, 64.5]"; "pairs at z = 2.50: 58.0 [49.4, 66.3]" for an interval at
+    a stop rule's level."""
+    level = "" if o.z is None else f" at z = {o.z:.2f}"
+    return f"{o.basis}{level}: {_interval(o)}"
+
+
 def _side_budget(b: dict | None, work: float | None, unit: str | None) -> str:
     if not b:
         return "?"
@@ -42,7 +49,7 @@ def _counted(row: PairingRow) -> str:
     pairs = row.get("pairs")
     if pairs is not None:
         return (f"{row['wins']}-{row['draws']}-{row['losses']}; pairs {pairs['won']}-"
-                f"{pairs['lost']} ({pairs['discarded']} discarded)")
+                f"{pairs['lost']} ({pairs['drawn']} drawn, {pairs['discarded']} discarded)")
     if not row["games"]:
         return "0 games"
     return f"{row['wins']}-{row['draws']}-{row['losses']} of {row['games']}"
@@ -83,7 +90,8 @@ def _paper_cell(pr) -> str:
 
 
 def _claim_cell(fig) -> str:
-    return f"above 50 ({fig.id}: best α in [{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}])"
+    where = "not below 50" if getattr(fig, "no_loss", False) else "above 50"
+    return f"{where} ({fig.id}: best α in [{fig.best_alpha[0]:g}, {fig.best_alpha[1]:g}])"
 
 
 def _verdict_cell(m: RowModel) -> str:
@@ -94,7 +102,7 @@ def _verdict_cell(m: RowModel) -> str:
     if j.reason == "not judged":
         return (f"a point of {m.figure.id}'s curve outside the paper's best α "
                 f"[{m.figure.best_alpha[0]:g}, {m.figure.best_alpha[1]:g}]: not judged")
-    judged = "" if m.ours is None else f" ({m.ours.basis}: {_interval(m.ours)})"
+    judged = "" if m.ours is None else f" ({_judged(m.ours)})"
     where = f"; a point of {m.figure.id}'s curve, counted below" if m.on_curve else ""
     return f"{j.text}{judged if j.reason != 'no games' else ''}{where}"
 
@@ -111,6 +119,11 @@ def _row_line(m: RowModel) -> str:
     return (f"| {row['player']} vs {row['opponent']} | {bud} | {_counted(row)}{err} "
             f"| {_games_cell(row)} | {_pair_cell(row)} | {paper} | {_verdict_cell(m)} | "
             f"{inf} | {pw} | {_stop_cell(row)} |")
+
+
+def _level(o: Ours | None) -> str:
+    """An interval with its level where it is not 95%."""
+    return _interval(o) if o is None or o.z is None else f"at z = {o.z:.2f}: {_interval(o)}"
 
 
 def _share(part: int, whole: int) -> str:
@@ -138,8 +151,8 @@ def _pair_rule_lines(models: list[PairRuleModel]) -> list[str]:
             over.append(f"{m.paper_decisive[0]:,} of {m.paper_decisive[1]:,}")
         out.append(f"| {m.row['player']} vs {m.row['opponent']} | {paper} | "
                    f"{_share(*m.decisive_pairs)} | {_share(*m.decisive_games)} | "
-                   f"{m.per_game_verdict.text} ({_interval(m.per_game)}) | "
-                   f"{m.by_pairs_verdict.text} ({_interval(m.by_pairs)}) |")
+                   f"{m.per_game_verdict.text} ({_level(m.per_game)}) | "
+                   f"{m.by_pairs_verdict.text} ({_level(m.by_pairs)}) |")
     out.append("")
     if over:
         out += [f"The paper's n counts pairs, not single games: {', '.join(over)} decisive "
@@ -147,6 +160,42 @@ def _pair_rule_lines(models: list[PairRuleModel]) -> list[str]:
                 f"(discarded) are common where drawn single games are rare, so the paper's "
                 f"share of decisive results is to be set beside our decisive pairs, not our "
                 f"decisive games (the table above gives both).", ""]
+    return out
+
+
+def _signed(x: float | None, d: int = 1) -> str:
+    return "—" if x is None else f"{x:+.{d}f}"
+
+
+def _gain_lines(e: ExperimentModel) -> list[str]:
+    """Implicit minimax's gain against the same opponent (report/im_gain.py), ours with its
+    interval beside the paper's, and the paper's gains this experiment cannot compute."""
+    if not e.gains and not e.gains_unplayed:
+        return []
+    out = []
+    if e.gains:
+        out += ["Implicit minimax's gain against the same opponent (the paper's headline "
+                "quantity: the row with im minus the row without it; ours a normal interval of "
+                "the difference of the two rows' means at the stricter of their levels, the Elo "
+                "gain by the delta method; the paper's ± from its two rows' n; not counted among "
+                "the rows' verdicts):", "",
+                "| gain | against | ours: points [CI] | ours: Elo [CI] | paper: points | "
+                "paper: Elo | verdict (the paper's gain against ours) | ours − paper: z (both "
+                "uncertainties) |", "|---|---|---|---|---|---|---|---|"]
+        for g in e.gains:
+            level = "" if abs(g.z - 1.96) < 0.01 else f" (z = {g.z:.2f})"
+            elo = ("—" if g.elo is None else
+                   f"{g.elo:+.0f} [{g.elo_low:+.0f}, {g.elo_high:+.0f}]")
+            half = "" if g.paper_half is None else f" ± {g.paper_half:.1f}"
+            out.append(f"| {g.player} over {g.base} | {g.opponent} | {g.points:+.1f} "
+                       f"[{g.low:+.1f}, {g.high:+.1f}]{level} | {elo} | {g.paper:+.2f}{half} | "
+                       f"{g.paper_elo:+.0f} | {g.verdict.text} | {_signed(g.z_diff, 2)} |")
+        out.append("")
+    for player, twin, pct in e.gains_unplayed:
+        out.append(f"Not computed: {player}'s gain, since the paper's row {twin} "
+                   f"({pct:.2f}%) is not played in this experiment.")
+    if e.gains_unplayed:
+        out.append("")
     return out
 
 
@@ -213,18 +262,30 @@ def counts_text(counts: dict[str, dict[str, int]]) -> str:
 
 
 #: What a page's verdict says, once per page, under its counts.
-VERDICT_LEGEND = ("Each verdict says two things apart. *Side*: our 95% interval excludes 50% on "
+VERDICT_LEGEND = ("Each verdict says two things apart. *Side*: our interval excludes 50% on "
                   "the paper's side (right), on the other side (wrong), or holds 50% "
-                  "(undecided). *Value*: the paper's win rate lies inside our interval, above ours "
-                  "or below ours (a figure's claim, above 50% in its best α range, has no "
-                  "value).")
+                  "(undecided); unclaimed where the paper's own row does not differ from 50% "
+                  "(its ± or its n games hold 50%), so there is no side to be on. *Value*: the "
+                  "paper's win rate lies inside our interval, above ours or below ours (a "
+                  "figure's claim, above 50% in its best α range, or not below it where the "
+                  "paper claims only that α does no harm, has no value); it is judged only at "
+                  "the paper's own effort, since matched effort does not keep the paper's "
+                  "balances over a factor of ten (MCTS(bl) against the TT-less αβ: 24.5% at 0.1 "
+                  "of the effort, 51.0% at 1.0), so at a fraction of it a row tests the side and "
+                  "its value is shown, not counted. The interval judged "
+                  "is at the level its stop rule states: 95% for a row played to a fixed count; "
+                  "for a row played in looks, the rule's own z (2.50 for four looks: the 5% split "
+                  "over them), so the verdict keeps its 95% whichever look the row stopped at.")
 
 
 def _experiment_lines(e: ExperimentModel) -> list[str]:
     info = e.info
     name = info["experiment"]
     rows = [m.row for m in e.rows]
-    lines = [f"## {info.get('description') or name}", ""]
+    heading = info.get("description") or name
+    if e.tournament and str(info.get("game", "")).lower() not in heading.lower():
+        heading += f" ({info['game']})"      # the same bracket is played in several games
+    lines = [f"## {heading}", ""]
     stored = sum(r["games"] + r["errors"] for r in rows)
     errors = sum(r["errors"] for r in rows)
     per = sorted({r["games"] for r in rows})
@@ -238,7 +299,8 @@ def _experiment_lines(e: ExperimentModel) -> list[str]:
                     f", {per[0]}-{per[-1]} per pairing" if per else ""))
     builds = {b for r in rows for b in (r.get("builds") or {})}
     if builds:
-        facts.append("played by build " + ", ".join(sorted(builds))
+        facts.append("played by build " + ", ".join(_build_text(b, info.get("commits") or {})
+                                                    for b in sorted(builds))
                      + (" (mixed: see the rows' builds)" if len(builds) > 1 else ""))
     lines += ["; ".join(facts) + ".", ""]
     if len(builds) > 1:
@@ -254,6 +316,7 @@ def _experiment_lines(e: ExperimentModel) -> list[str]:
     lines.append("")
     lines += _stop_rule_lines(rows)
     lines += _pair_rule_lines(e.pair_rule)
+    lines += _gain_lines(e)
     lines += _left_out_lines(e)
     if e.forest_image:
         lines += [f"![forest plot: {name}]({e.forest_image})", ""]
@@ -261,6 +324,15 @@ def _experiment_lines(e: ExperimentModel) -> list[str]:
         lines += ["```", e.tournament.rstrip(), "```", ""]
     lines += _paper_match_lines(e)
     return lines
+
+
+def _build_text(build: str, commits: dict) -> str:
+    """"126446d2d77f (git ea1eb1f)", "... (git 89f899c, uncommitted changes)": a fingerprint
+    with the commit its games were played from, where the store recorded it."""
+    c = commits.get(build) or {}
+    if not c.get("commit"):
+        return build
+    return f"{build} (git {c['commit']}{', uncommitted changes' if c.get('dirty') else ''})"
 
 
 def _stop_rule_lines(rows: list[dict]) -> list[str]:
@@ -341,9 +413,11 @@ def render_page(m: PageModel) -> str:
     powers = [j["power"] for j in m.judged if j["power"] is not None]
     width, pw = median(widths), median(powers)
     informative = sum(bool(j["informative"]) for j in m.judged)
+    shown = "" if m.values_judged else (
+        " (values shown, not judged: a fraction of the paper's effort)")
     verdicts = "" if m.brackets and not m.judged else (
-        f"**Verdicts** ({len(m.judged)} judged rows): {counts_text(m.counts)}. "
-        f"**Informative**: {informative} of {len(m.judged)} judged rows have a 95% interval "
+        f"**Verdicts** ({len(m.judged)} judged rows): {counts_text(m.counts)}{shown}. "
+        f"**Informative**: {informative} of {len(m.judged)} judged rows have a judged interval "
         f"that excludes 50%"
         + (f"; median interval width {width:.1f} points" if width is not None else "")
         + (f"; median power to detect the paper's effect at the games counted "

@@ -12,8 +12,16 @@ from pathlib import Path
 
 from mcts_arena import stats
 from mcts_arena.paper import spec_key
+from mcts_arena.report.im_gain import Gain, gain, without_im
 from mcts_arena.report.pairing_row import PairingRow
-from mcts_arena.report.tables import Sweep, build_report, strip_budget
+from mcts_arena.report.tables import (
+    Sweep,
+    build_report,
+    judged,
+    judged_at,
+    stop_looks,
+    strip_budget,
+)
 from mcts_arena.report.verdict import SIDES, VALUES, Verdict, judge
 
 #: Why a row has no verdict, as the pages and the index count it.
@@ -72,12 +80,14 @@ def power(paper_pct: float | None, n: int | None, z: float = POWER_Z) -> float |
 # ---- the verdict model: what a page says of every row, as data ------------------------------
 @dataclass(frozen=True)
 class Ours:
-    """An interval as a verdict judges it: score and bounds in percent, and its basis."""
+    """An interval as a verdict judges it: score and bounds in percent, its basis, and its
+    level: `z` None for 95%, else the z of a sequential stop rule's split (stats.looks_z)."""
 
     score: float
     low: float
     high: float
     basis: str          # "pair rule", "pairs" or "games" (tables.judged)
+    z: float | None = None
 
     @property
     def informative(self) -> bool:
@@ -85,25 +95,33 @@ class Ours:
         return self.low > 50.0 or self.high < 50.0
 
 
+def verdict_z(row: PairingRow) -> float | None:
+    """The z a row's verdict is read at: its stop rule's level for a row played in more than
+    one possible look (report/verdict.py says why), None (95%) otherwise."""
+    looks = stop_looks(row)
+    return stats.looks_z(looks) if looks and looks > 1 else None
+
+
 def _ours(row: PairingRow) -> Ours | None:
     """A row's interval as its verdict judges it (`tables.judged`): the pair rule for games
     scored by pairs (Kalah), the pentanomial where seat-swapped pairs are complete, else the
-    games; None with nothing counted."""
-    j = row.get("judged")
+    games; at the level of the row's stop rule (`verdict_z`); None with nothing counted."""
+    z = verdict_z(row)
+    j = row.get("judged") if z is None else judged_at(row, z)
     if j is None:
         return None
-    return Ours(100 * j["score"], 100 * j["ci_low"], 100 * j["ci_high"], j["basis"])
+    return Ours(100 * j["score"], 100 * j["ci_low"], 100 * j["ci_high"], j["basis"], z)
 
 
 def _per_game(row: PairingRow) -> Ours | None:
     """A pair-rule row's interval per game (draws half): the seat-swapped pairs' interval where
-    pairs are complete, else the games'."""
-    if row.get("pentanomial"):
-        return Ours(100 * row["pair_score"], 100 * row["pair_ci_low"],
-                    100 * row["pair_ci_high"], "pairs")
-    if not row["games"]:
+    pairs are complete, else the games'; at the level of the row's stop rule, as `_ours`."""
+    z = verdict_z(row)
+    per_game = {**row, "pairs": None}         # judged as if the game were scored game by game
+    j = judged(per_game) if z is None else judged_at(per_game, z)
+    if j is None:
         return None
-    return Ours(100 * row["score"], 100 * row["ci_low"], 100 * row["ci_high"], "games")
+    return Ours(100 * j["score"], 100 * j["ci_low"], 100 * j["ci_high"], j["basis"], z)
 
 
 @dataclass(frozen=True)
@@ -120,21 +138,40 @@ class Judgement:
         return self.verdict.text if self.verdict is not None else str(self.reason)
 
 
+def paper_range(pr) -> tuple[float, float] | None:
+    """The paper's own 95% interval of a row's value (percent): its printed ±, else the Wald
+    interval of its n games; None where the paper gives neither."""
+    if pr is None:
+        return None
+    p = pr.win_pct
+    if pr.ci_pct is not None:
+        return p - pr.ci_pct, p + pr.ci_pct
+    if pr.games:
+        half = 100.0 * stats.wald_half_width(p / 100.0, pr.games)
+        return p - half, p + half
+    return None
+
+
 def row_verdict(ours: Ours | None, paper_pct: float | None, claim: bool = False,
-                on_curve: bool | None = None) -> Judgement:
+                on_curve: bool | None = None, value_judged: bool = True,
+                paper_ci: tuple[float, float] | None = None, no_loss: bool = False
+                ) -> Judgement:
     """The verdict of one row or sweep point: the one rule of every page. Against the paper's
     claim (above 50%: a side, no value) where a figure judges it (`claim`: a best-α row;
     `on_curve`: a point of the figure's curve, True inside its best α range, False outside,
-    where it is not judged), else against the paper's table value `paper_pct`."""
+    where it is not judged), else against the paper's table value `paper_pct` (its value
+    judged only at the paper's own effort: `value_judged`; its side unclaimed where the paper's
+    own interval `paper_ci` holds 50%; `no_loss`: the figure claims only "not below 50%")."""
     if on_curve is False:
         return Judgement(None, "not judged")
     if ours is None:
         return Judgement(None, "no games")
     if claim or on_curve:
-        return Judgement(judge(ours.low, ours.high, claims_above=True))
+        return Judgement(judge(ours.low, ours.high, claims_above=True, no_loss=no_loss))
     if paper_pct is None:
         return Judgement(None, "no paper row")
-    return Judgement(judge(ours.low, ours.high, paper_pct))
+    return Judgement(judge(ours.low, ours.high, paper_pct, value_judged=value_judged,
+                           paper_range=paper_ci))
 
 
 @dataclass(frozen=True)
@@ -199,8 +236,7 @@ class PaperMatch:
     def paper_interval(self) -> tuple[float, float]:
         """The 95% interval of the paper's share, by the record's rule (percent): how sure the
         paper's own match was."""
-        low, high = stats.interval(self.paper_wins[0], 0, self.paper_wins[1])
-        return 100.0 * low, 100.0 * high
+        return _paper_share_interval(*self.paper_wins)
 
 
 @dataclass(frozen=True)
@@ -227,6 +263,10 @@ class ExperimentModel:
     one_rate: str | None
     #: a bracket of the paper's: its matches the paper's bracket played too
     paper_matches: list[PaperMatch] = field(default_factory=list)
+    #: implicit minimax's gain for each pair of rows the paper has both of (report/im_gain.py)
+    gains: list[Gain] = field(default_factory=list)
+    #: [(row with im, the paper's row without it that is not played here, its paper value)]
+    gains_unplayed: list[tuple[str, str, float]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -291,17 +331,45 @@ class PageModel:
     games: int
     last_game: float | None
     played: bool = True
+    values_judged: bool = True      # at the paper's own effort (`at_paper_effort`)
 
 
-def _paper_for(row: PairingRow, seconds: float | None):
+def _paper_for(row: PairingRow, seconds: float | None, player: str | None = None):
+    """The paper's row for `row` (or for `player` against its opponent) at `seconds`."""
     from mcts_arena.paper import match_paper
 
     try:
-        found = match_paper(row["game"], strip_budget(row["player"]),
+        found = match_paper(row["game"], player or strip_budget(row["player"]),
                             strip_budget(row["opponent"]), seconds=seconds)
     except ValueError:
         found = []
     return found[0] if found else None
+
+
+def _gains(models: list[RowModel], secs: float | None, value_judged: bool
+           ) -> tuple[list[Gain], list[tuple[str, str, float]]]:
+    """Implicit minimax's gain for every row with im and a paper value whose twin without im
+    (the same opponent) is a row too, and the paper's twins that are not played."""
+    rows = [m for m in models if m.paper is not None and not m.row.get("sweep")]
+    out, unplayed = [], []
+    for m in rows:
+        base = without_im(strip_budget(m.row["player"]))
+        if base is None:
+            continue
+        twin = next((t for t in rows if strip_budget(t.row["player"]) == base
+                     and t.row["opponent"] == m.row["opponent"]), None)
+        if twin is None:
+            pr = _paper_for(m.row, secs, base)
+            if pr is not None:
+                unplayed.append((m.row["player"], f"{base} vs {m.row['opponent']}", pr.win_pct))
+            continue
+        zs = [verdict_z(r) for r in (m.row, twin.row)]
+        z = max([x for x in zs if x is not None], default=stats.Z95)
+        g = gain(m.row, twin.row, m.paper.win_pct, twin.paper.win_pct,
+                 (m.paper.games, twin.paper.games), z, value_judged)
+        if g is not None:
+            out.append(g)
+    return out, unplayed
 
 
 def _figure_claims(sweeps) -> list[dict]:
@@ -370,24 +438,51 @@ def _not_played(info: dict, matched: list, secs: float | None) -> tuple[list, di
     return same, other, sorted(tables)
 
 
-def _pair_rule_models(rows: list[PairingRow], secs: float | None) -> list[PairRuleModel]:
-    """For games scored by pairs (Kalah): each row on both bases, each with its verdict."""
+#: a bracket's match in the Kalah unit table: the bracket is judged by its winner
+BRACKET_MATCH = "a bracket's match, not judged"
+
+
+def _pair_rule_models(models: list[RowModel], value_judged: bool = True
+                      ) -> list[PairRuleModel]:
+    """For games scored by pairs (Kalah): each row on both bases, each judged as its row is (a
+    figure's point against the figure's claim, a table row against the paper's value)."""
     out = []
-    for r in rows:
+    for m in models:
+        r, pr = m.row, m.paper
         if r.get("pairs") is None or not r["games"]:
             continue
-        pr = _paper_for(r, secs)
         pairs = r["pairs"]
         dp = pairs["won"] + pairs["lost"]
         paper = None
         if pr is not None and pr.wins_a is not None and pr.games:
             paper = (pr.wins_a + pr.wins_b, pr.games)
-        p_pct = pr.win_pct if pr else None
         g, o = _per_game(r), _ours(r)
         out.append(PairRuleModel(r, paper, (dp, dp + pairs["drawn"] + pairs["discarded"]),
                                  (r["wins"] + r["losses"], r["games"]), g,
-                                 row_verdict(g, p_pct), o, row_verdict(o, p_pct)))
+                                 _as_row_is(m, g, value_judged), o,
+                                 _as_row_is(m, o, value_judged)))
     return out
+
+
+def _as_row_is(m: RowModel, x: Ours | None, value_judged: bool) -> Judgement:
+    """Interval `x` of row `m` judged as the row is: a bracket's match not at all, a figure's
+    point against the figure's claim, a table row against the paper's value."""
+    if m.judgement is None:
+        return Judgement(None, BRACKET_MATCH)
+    pr = m.paper
+    return row_verdict(x, pr.win_pct if pr else None, m.figure is not None and m.on_curve is None,
+                       m.on_curve, value_judged, paper_range(pr), _no_loss(m.figure))
+
+
+def _no_loss(fig) -> bool:
+    """Does figure `fig` (or None) claim only that α does no harm in its best range?"""
+    return bool(getattr(fig, "no_loss", False))
+
+
+def _paper_share_interval(wins: int, losses: int) -> tuple[float, float]:
+    """The 95% interval of the paper's share of a match's wins (percent), by the record's rule."""
+    low, high = stats.interval(wins, 0, losses)
+    return 100.0 * low, 100.0 * high
 
 
 def paper_matches(st) -> list[PaperMatch]:
@@ -415,7 +510,9 @@ def paper_matches(st) -> list[PaperMatch]:
             if w + lo:
                 low, high = stats.interval(w, 0, lo)
                 ours = (_share(w, lo), 100.0 * low, 100.0 * high)
-                verdict = judge(ours[1], ours[2], _share(p.wins_a, p.wins_b))
+                share = _share(p.wins_a, p.wins_b)
+                verdict = judge(ours[1], ours[2], share,
+                                paper_range=_paper_share_interval(p.wins_a, p.wins_b))
             out.append(PaperMatch(r.number, p.a, p.b, (p.wins_a, p.wins_b), (w, lo), ours,
                                   verdict, m.winner == p.a))
     return out
@@ -470,7 +567,7 @@ class _Tally:
     def add(self, j: Judgement, ours: Ours | None, pw: float | None) -> None:
         if j.verdict is not None:
             self.counts["sides"][j.verdict.side] += 1
-            if j.verdict.value is not None:
+            if j.verdict.value is not None and j.verdict.value_judged:
                 self.counts["values"][j.verdict.value] += 1
             self.judged.append({"informative": ours.informative, "width": ours.high - ours.low,
                                 "power": pw})
@@ -499,14 +596,22 @@ def one_rate(rows: list[PairingRow]) -> str | None:
     return next(iter(entries)) if len(entries) == 1 else None
 
 
+def at_paper_effort(effort: float | None) -> bool:
+    """Is a page at `effort` (a fraction of the paper's search effort; None: not a scaled
+    reproduction) one whose values are judged?"""
+    return effort is None or abs(effort - 1.0) < 1e-9
+
+
 def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], command: str,
-               scale: str = "") -> PageModel:
+               scale: str = "", effort: float | None = None) -> PageModel:
     """What the page of `page` says, as data: every row judged by `row_verdict`, the figures'
-    points, the counts. Reads the results directories of `dirs` that exist (read-only)."""
+    points, the counts. Reads the results directories of `dirs` that exist (read-only). At an
+    `effort` other than the paper's own the rows' values are shown, not judged."""
+    value_judged = at_paper_effort(effort)
     have = [d for d in dirs if (d / "arena.sqlite").exists()]
     if not have:
         return PageModel(page.id, page.title, command, scale, [], [], [], no_counts(), [], 0,
-                         None, played=False)
+                         None, played=False, values_judged=value_judged)
     report = build_report([str(d) for d in have], compare=None)
     claims = _figure_claims(report.sweeps)
     points = _figure_points(claims)
@@ -532,8 +637,12 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
                                "ci_high": None if o is None else o.high / 100,
                                "paper_pct": pr.win_pct if pr else None})
             on_curve = point[1] if point else None
-            j = row_verdict(o, pr.win_pct if pr else None, claim is not None, on_curve)
-            pw = power(pr.win_pct, (row.get("judged") or {}).get("n")) if pr else None
+            figure = claim[0] if claim else point[0] if point else None
+            j = row_verdict(o, pr.win_pct if pr else None, claim is not None, on_curve,
+                            value_judged, paper_range(pr), _no_loss(figure))
+            pw = (power(pr.win_pct, (row.get("judged") or {}).get("n"),
+                        o.z if o is not None and o.z is not None else POWER_Z)
+                  if pr else None)
             # a bracket's match is judged by the tournament's winner; a figure's point in the
             # figure's list; a sweep point no figure reads and no table has, not at all
             bracket = bool(exp.tournament) and pr is None
@@ -542,15 +651,15 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
             if counted:
                 tally.add(j, o, pw)
                 tabled[id(row)] = j
-            figure = claim[0] if claim else point[0] if point else None
             models.append(RowModel(row, o, pr, figure, on_curve, None if bracket else j,
                                    counted, pw))
         not_played, other, tables = _not_played(exp.info, matched, secs)
+        gains, unplayed = _gains(models, secs, value_judged)
         experiments.append(ExperimentModel(
-            exp.info, secs, models, _pair_rule_models(exp.rows, secs), not_played, other,
+            exp.info, secs, models, _pair_rule_models(models, value_judged), not_played, other,
             tables, forest, f"{page.id}-{name}-forest.png" if forest else None,
             exp.tournament, rates_taken(exp.rows), one_rate(exp.rows),
-            paper_matches(exp.tournament_state)))
+            paper_matches(exp.tournament_state), gains, unplayed))
     sweeps = []
     for claim in claims:
         sw, fig = claim["sweep"], claim["figure"]
@@ -560,7 +669,7 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
                 if not _in_range(fig, x):
                     continue
                 o = _ours(row)
-                j = row_verdict(o, None, on_curve=True)
+                j = row_verdict(o, None, on_curve=True, no_loss=_no_loss(fig))
                 shared = tabled.get(id(row))
                 if shared is None:
                     tally.add(j, o, None)
@@ -572,4 +681,5 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
                 if b is not None]
     games = sum(r["games"] + r["errors"] for e in report.experiments for r in e.rows)
     return PageModel(page.id, page.title, command, scale, experiments, sweeps, brackets,
-                     tally.counts, tally.judged, games, last_game(have))
+                     tally.counts, tally.judged, games, last_game(have),
+                     values_judged=value_judged)

@@ -9,8 +9,10 @@ A page is written in two steps: `record_model.page_model` reads the stores and j
 pictures the model names and writes the file, and `write_index` the index and record.json.
 
 Each judged row gets a verdict of two statements kept apart (report/verdict.py): its **side**
-(our 95% interval excludes 50% on the paper's side: right; on the other side: wrong; holds 50%:
-undecided) and its **value** (the paper's win rate inside our interval, above it or below it).
+(our interval excludes 50% on the paper's side: right; on the other side: wrong; holds 50%:
+undecided) and its **value** (the paper's win rate inside our interval, above it or below it;
+judged, and counted, on pages at the paper's own effort only). The interval is at the level the
+row's stop rule states (95%, or a sequential rule's split z).
 The paper's row is the one at the budget the experiment stands for: a scaled-down run of the 1 s
 table is compared with the paper's 1 s numbers only. A row without a verdict says why: "no
 games" (nothing counted yet: no percentage is shown) or "no paper row" (the paper publishes no
@@ -80,7 +82,7 @@ def _utc(t: float | None) -> str:
 
 
 def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], docs: Path,
-               command: str, scale: str = "") -> PageResult:
+               command: str, scale: str = "", effort: float | None = None) -> PageResult:
     """Write docs/<page.id>.md (and its PNGs) from the results directories that exist.
 
     The page states the command that played it and its scale, and per experiment the games it
@@ -92,15 +94,16 @@ def write_page(page, dirs: list[Path], paper_seconds: dict[str, float | None], d
     from mcts_arena.report.figures import forest_plot
     from mcts_arena.report.plots import plot_sweep
 
-    m = page_model(page, dirs, paper_seconds, command, scale)
+    m = page_model(page, dirs, paper_seconds, command, scale, effort)
     res = PageResult(page.id, page.title, render_page(m), m.counts, m.games,
                      judged=m.judged, command=command, scale=scale, last_game=m.last_game)
     for e in m.experiments:
         if e.forest_image:
             name = e.info["experiment"]
             forest_plot(e.forest, docs / e.forest_image,
-                        title=f"{e.info.get('description') or name}: ours (95% CI) and the "
-                              f"paper's value")
+                        title=f"{e.info.get('description') or name}: ours (the interval "
+                              f"judged) and the paper's value",
+                        interval="interval judged (95%, or its stop rule's level)")
             res.images.append(e.forest_image)
     for s in m.sweeps:
         plot_sweep(s.sweep, docs / s.image)
@@ -187,9 +190,10 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
              "Evaluations using Implicit Minimax Backups* (2014, arXiv:1406.0486), replayed by "
              "mcts_arena. Each page says the command that played it; the table below gives, per "
              "page, the scale (a fraction of the paper's search effort, as matched effort), the "
-             "games stored, how many judged rows have a 95% interval that excludes 50% "
+             "games stored, how many judged rows have a judged interval that excludes 50% "
              "(informative), their median interval width, the median power to detect the "
-             "paper's effect at the games counted, and the verdicts.", "",
+             "paper's effect at the games counted, and the verdicts (values at the paper's own "
+             "effort only).", "",
              f"- last game played: "
              f"{max((p['written'] for _, p in pages if p['written'] != '—'), default='—')}",
              f"- games stored: {sum(p['games'] for _, p in pages)}", "",
@@ -210,9 +214,10 @@ def write_index(results: list[PageResult], docs: Path, order: list[str], effort:
     lines += ["", VERDICT_LEGEND + " The interval judged is the seat-swapped pairs' "
               "(pentanomial) where both games of a pair are counted, the paper's pair rule in "
               "Kalah, else the games'. Figure points (and the best-α rows) count only inside the "
-              "α range the paper names as best. Power: the chance that a 95% test rejects 50% "
-              "at the games counted if the paper's win rate were true (normal approximation).",
-              ""]
+              "α range the paper names as best. The value columns count the pages at the "
+              "paper's own effort (scale 1) alone. Power: the chance that a test at the judged "
+              "interval's level rejects 50% at the games counted if the paper's win rate were "
+              "true (normal approximation).", ""]
     if notes:
         lines += [notes.rstrip(), ""]
     (docs / RECORD_FILE).write_text(json.dumps({"pages": record}, indent=1, sort_keys=True)
@@ -246,7 +251,7 @@ def write_record(pages, docs: Path, command: str, scale_text: str, order: list[s
     docs = Path(docs)
     docs.mkdir(parents=True, exist_ok=True)
     before = load_record(docs)
-    results = [write_page(page, list(dirs), seconds, docs, command, scale_text)
+    results = [write_page(page, list(dirs), seconds, docs, command, scale_text, effort)
                for page, dirs, seconds in pages]
     _remove_stale_pictures(docs, before, results)
     notes = docs / "notes.md"

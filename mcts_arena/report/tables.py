@@ -175,6 +175,36 @@ def judged(row: PairingRow) -> Judged | None:
             "ci_high": row["ci_high"], "n": row["games"]}
 
 
+def stop_looks(row: PairingRow) -> int | None:
+    """The looks the sequential stop rule allowed `row` (`arena reproduce --precision`), None
+    for a row played without one. Records written before the count was kept state it in their
+    rule's text ("... (5% split over the 4 looks)")."""
+    prec = row.get("precision")
+    if not prec:
+        return None
+    if prec.get("looks"):
+        return int(prec["looks"])
+    found = re.search(r"split over the (\d+) looks?\b", prec.get("rule") or "")
+    return int(found.group(1)) if found else None
+
+
+def judged_at(row: PairingRow, z: float) -> Judged | None:
+    """`judged(row)` with its interval at `z` instead of 95%: the same basis and the same rule
+    (the pair rule's and the games' interval: Wilson below 100, Wald from 100, clipped to
+    [0, 1]; the pentanomial's profile likelihood)."""
+    j = judged(row)
+    if j is None:
+        return None
+    if j["basis"] == "pairs":
+        low, high = stats.pentanomial_interval(row["pentanomial"], z)
+    else:
+        w, d, lo = ((row["pairs"]["won"], 0, row["pairs"]["lost"]) if j["basis"] == "pair rule"
+                    else (row["wins"], row["draws"], row["losses"]))
+        low, high = stats.interval(w, d, lo, "auto", z)
+        low, high = max(0.0, low), min(1.0, high)
+    return {**j, "ci_low": low, "ci_high": high}
+
+
 def builds_text(builds: dict) -> str:
     """`75f66cb1df9b (40)`, several joined by `, `; "unrecorded" for old games."""
     return ", ".join(f"{b} ({n})" for b, n in builds.items()) or "—"
@@ -213,7 +243,25 @@ def experiment_info(store: Store) -> dict:
             "updated": exp.get("updated"), "version": exp.get("version"),
             "machine": f"{m.get('cpu', '?')}, {m.get('usable_cores', '?')} cores",
             "sprt": cfg.get("sprt"), "games_stored": sum(r["games"] for r in store.aggregates()[0]),
-            "description": cfg.get("description", "")}
+            "description": cfg.get("description", ""), "commits": build_commits(store)}
+
+
+def build_commits(store: Store) -> dict[str, dict]:
+    """{build fingerprint: {"commit": the git commit it was played from (short) or None,
+    "dirty": whether that tree had uncommitted changes}} as the writer recorded them."""
+    import json
+
+    out = {}
+    for key, raw in sorted(store.meta_items("build/").items()):
+        try:
+            b = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(b, dict):
+            commit = b.get("git_commit")
+            out[key[len("build/"):]] = {"commit": commit[:7] if isinstance(commit, str) else None,
+                                        "dirty": bool(b.get("dirty"))}
+    return out
 
 
 # ---- sweeps --------------------------------------------------------------------------------

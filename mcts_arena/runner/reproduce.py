@@ -78,9 +78,9 @@ class Precision:
         return out
 
     def z_stop(self, first: int) -> float:
-        from scipy.stats import norm
+        from mcts_arena import stats
 
-        return float(norm.ppf(1 - 0.025 / len(self.looks(first))))
+        return stats.looks_z(len(self.looks(first)))
 
     def describe(self, first: int) -> str:
         looks = self.looks(first)
@@ -547,6 +547,7 @@ def next_looks(exp: cfg.Experiment, directory: Path, scale: Scale,
         rec = look_decision(counts, pair_rule, prec, scale.games, p.games,
                             _paper_value(exp, p, seconds) if prec.aim == "paper" else None)
         rec["rule"] = prec.describe(scale.games)
+        rec["looks"] = len(looks)       # the verdict's level is the stop rule's (looks_z)
         decisions[p.id] = rec
         if rec["stop"] is None:
             later = [n for n in looks if n > p.games]
