@@ -1,5 +1,5 @@
 """What watching costs a run: games per hour of a 2-worker `arena run` with and without 50
-clients polling its `arena serve` page, and how fast the page answers (issue 22).
+clients polling its `arena serve` page, and how fast the page answers.
 
     python benchmarks/serve_load.py [--clients 50] [--phase 45] [--blocks 3] [--json out.json]
 
