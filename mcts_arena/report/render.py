@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from mcts_arena.report import scaling
-from mcts_arena.report.pairing_row import ROW_FIELDS, PairingRow
+from mcts_arena.report.pairing_row import PairingRow, row_fields
 from mcts_arena.report.tables import Report
 from mcts_arena.results.standings import UNDEFINED
 
@@ -292,7 +292,7 @@ def render_markdown(report: Report) -> str:
 
 # ---- json and csv --------------------------------------------------------------------------
 def json_rows(report: Report) -> list[dict]:
-    keys = ROW_FIELDS + (("paper",) if report.comparisons is not None else ())
+    keys = row_fields() + (("paper",) if report.comparisons is not None else ())
     return [{k: r.get(k) for k in keys} for r in report.rows]
 
 
@@ -314,7 +314,7 @@ def render_json(report: Report) -> str:
 
 def flat_row(r: PairingRow) -> dict:
     out = {}
-    for k in ROW_FIELDS:
+    for k in row_fields():
         v = r.get(k)
         if k in ("player_budget", "opponent_budget"):
             out[k] = json.dumps(v, sort_keys=True) if v else ""
