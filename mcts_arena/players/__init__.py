@@ -58,17 +58,7 @@ def check_startup(text: str, game: str, budget: Budget, reached_by_moves: bool =
     one line naming the player and the problem; an engine without set_position when some
     opening is not `reached_by_moves`). Other players were checked when parsed."""
     spec = parse(text, game, macros)
-    if spec.kind == "gnubg":
-        from mcts_arena.players.gnubg_player import check_startup as gnubg_check
-
-        try:
-            gnubg_check(spec)
-        except ExternalError as e:
-            raise SpecError(str(e)) from None
-    if spec.kind in ("GTP", "gameframe"):
-        from mcts_arena.players.gtp_player import check_startup as gtp_check
-
-        try:
-            gtp_check(spec, Budget.of(budget), reached_by_moves)
-        except ExternalError as e:
-            raise SpecError(str(e)) from None
+    try:
+        BY_NAME[spec.kind].check_startup(spec, Budget.of(budget), reached_by_moves)
+    except ExternalError as e:
+        raise SpecError(str(e)) from None

@@ -426,6 +426,12 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
     rows += [(f"{label(o)} ({'MCMS' if o.kinds <= {'MCMS'} else '*-minimax'})", o.meaning)
              for o in tokens_of("MCMS").values()
              if ok(o, STAR) and not ("alphabeta" in o.kinds and "alphabeta" in able)]
+    listed = {o.field for k in ("MCTS", "alphabeta", "MCMS") for o in tokens_of(k).values()}
+    for kind in kind_table.KINDS:          # a registered kind's own tokens, under its heading
+        own = [o for o in tokens_of(kind.name).values()
+               if o.field not in listed and ok(o, frozenset({kind.name}))]
+        rows += [(f"{label(o)} ({kind.tokens_heading or kind.display})", o.meaning) for o in own]
+        listed |= {o.field for o in own}
     return rows
 
 

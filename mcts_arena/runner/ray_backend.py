@@ -36,6 +36,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 
+from mcts_arena import plugins
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
 from mcts_arena.provenance import build_identity
@@ -61,6 +62,7 @@ def _load_players(players_name: str | None):
     from mcts_arena.runner.config import players_provider
 
     try:
+        plugins.load()      # those a node's environment names (Ray's runtime_env env_vars)
         return players_provider(players_name), None
     except Exception as e:  # noqa: BLE001 - a node without the players: the run must stop
         return None, f"cannot load the players ({players_name or 'default'}): " \
