@@ -5,7 +5,8 @@
 - no Cython line over 100 characters (ruff holds the Python to the same width);
 - no source file over FILE_LINES lines and no function over FUNCTION_LINES, as budgets that can
   only shrink: the files and functions over them today are listed with their sizes; one that
-  grows, or a new one over the line, fails, and one that shrank asks for its entry to shrink too.
+  grows, or a new one over the line, fails, and one that shrank asks for its entry to shrink too;
+- no branch on a player kind's name outside the kind table, beyond the ones counted here.
 
 A function's size is its span from the `def` line to its last line, docstring and comments
 included: `ast` for Python, an indentation scan for Cython.
@@ -54,6 +55,17 @@ LONG_LINES_LEFT = {
     "mcts_arena/players/search/alphabeta.pyx": 1,
     "mcts_arena/players/search/mcts.pyx": 3,
     "mcts_arena/players/search/prover.pyx": 1,
+}
+
+#: Lines of the package (outside the kind table) that branch on a player kind's name, by file:
+#: what a kind is and does belongs in its entry of players/kinds.py (docs/extending.md, "Adding
+#: a player kind"); the count may only shrink.
+KIND_BRANCHES = {
+    "mcts_arena/players/builtin.py": 1,         # StarPlayer: its own four kinds
+    "mcts_arena/players/gtp_player.py": 1,      # the GTP kind's own module
+    "mcts_arena/players/spec.py": 5,            # MCTS's macros and C, gnubg's path, GTP's syntax
+    "mcts_arena/runner/config.py": 1,           # a GTP command's {sims} placeholder
+    "mcts_arena/runner/effort.py": 2,           # αβ's cost features (its table, its evaluation)
 }
 
 _DEF = re.compile(r"^[ \t]*DEF[ \t]+\w+[ \t]*=", re.M)
@@ -196,6 +208,25 @@ def test_cython_lines_fit_in_100_characters():
             if len(line) > CYTHON_LINE:
                 long_lines.setdefault(_rel(f), []).append(n)
     _budget({f: len(ns) for f, ns in long_lines.items()}, LONG_LINES_LEFT, 0, "long lines")
+
+
+_KIND_TEST = re.compile(r"\bkind\b(?:\.name)?\s*(?:==|!=|(?:not\s+)?in\b)(.*)")
+
+
+def test_the_code_asks_the_kind_table_not_a_kinds_name():
+    from mcts_arena.players.kinds import SPELLINGS
+
+    names = set(SPELLINGS) | {k.name for k in SPELLINGS.values()}
+    found: dict[str, int] = {}
+    for f in _sources(PY):
+        rel = _rel(f)
+        if not rel.startswith("mcts_arena/") or rel == "mcts_arena/players/kinds.py":
+            continue
+        for line in f.read_text(encoding="utf-8").splitlines():
+            m = _KIND_TEST.search(line.split("#")[0])
+            if m and set(re.findall(r"[\"']([^\"']+)[\"']", m.group(1))) & names:
+                found[rel] = found.get(rel, 0) + 1
+    _budget(found, KIND_BRANCHES, 0, "kind-name branches")
 
 
 def test_source_files_keep_their_line_budget():
