@@ -16,6 +16,7 @@ from mcts_arena import api, games, plugins, results
 from mcts_arena.cli import cli
 from mcts_arena.players import kinds, options, spec
 from mcts_arena.results import aggregates
+from mcts_arena.serve.live import Live
 
 PLUGIN = Path(__file__).resolve().parent / "data" / "plugin"
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,6 +83,12 @@ def test_a_plugin_kind_and_statistic_play_and_report(tmp_path, registries):
     assert list(row)[-1] == "decisive"              # after every built-in field
     counts = results.pairing_counts(results.load(out))
     assert int(counts["decisive"].iloc[0]) == row["decisive"]
+    text = CliRunner().invoke(cli, ["report", str(out), "--out", str(tmp_path / "rep")]).output
+    head = next(line for line in text.splitlines() if line.startswith("pairing"))
+    assert head.split()[-1] == "decisive"               # its own column, after the built-ins
+    live = json.loads(Live(tmp_path / "runs").experiment("nth").body)
+    assert live["statistics"] == {"head": ["decisive"],
+                                  "cells": {row["pairing_id"]: [str(row["decisive"])]}}
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ import pandas as pd
 from mcts_arena.report import scaling
 from mcts_arena.report.pairing_row import PairingRow, row_fields
 from mcts_arena.report.tables import Report
+from mcts_arena.results import aggregates
 from mcts_arena.results.standings import UNDEFINED
 
 # ---- cells ---------------------------------------------------------------------------------
@@ -60,7 +61,16 @@ def _time_cell(r: PairingRow) -> str:
     return f"{one(r.get('player_time'))} / {one(r.get('opponent_time'))}"
 
 
+def main_head() -> tuple[str, ...]:
+    """MAIN_HEAD and a column per statistic shown in one of its own (results/aggregates.py)."""
+    return MAIN_HEAD + tuple(s.heading for s in aggregates.shown())
+
+
 def main_cells(r: PairingRow) -> list[str]:
+    return _main_cells(r) + aggregates.cells(r)
+
+
+def _main_cells(r: PairingRow) -> list[str]:
     return [f"{r['player']} vs {r['opponent']}", str(r["games"]), str(r["wins"]),
             str(r["draws"]), str(r["losses"]), _score_cell(r), _elo_cell(r),
             NONE if r["los"] is None else f"{100 * r['los']:.1f}",
@@ -207,7 +217,7 @@ def render_text(report: Report) -> str:
     out: list[str] = []
     for e in report.experiments:
         out.append(_header_line(e.info, report.base))
-        out += _text_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
+        out += _text_table(main_head(), [main_cells(r) for r in e.rows])
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
             out.append("")
@@ -259,7 +269,7 @@ def render_markdown(report: Report) -> str:
     out: list[str] = []
     for e in report.experiments:
         out += [f"## {e.info['experiment']}", "", _header_line(e.info, report.base), ""]
-        out += _md_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
+        out += _md_table(main_head(), [main_cells(r) for r in e.rows])
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
             out += ["", "Kalah pair rule:", ""]
@@ -450,7 +460,7 @@ def render_html(report: Report) -> str:
     for e in report.experiments:
         parts.append(f"<h2>{html.escape(e.info['experiment'])}</h2>")
         parts.append(f'<p class="note">{html.escape(_header_line(e.info, report.base))}</p>')
-        parts.append(_html_table(MAIN_HEAD, [main_cells(r) for r in e.rows]))
+        parts.append(_html_table(main_head(), [main_cells(r) for r in e.rows]))
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
             parts.append("<p>Kalah pair rule:</p>")

@@ -173,12 +173,24 @@ class Pairing:
 @dataclass(frozen=True)
 class Statistic:
     """One column of a pairing's counts: its name, what it means, its value for a pairing
-    (`value(Pairing)`) and for a pairing without a stored game (`empty`)."""
+    (`value(Pairing)`) and for a pairing without a stored game (`empty`). With a `heading`, the
+    report's tables and the live page show it in a column of its own after the built-in ones
+    (the built-in statistics have their places there already), written by `text`."""
 
     name: str
     meaning: str
     value: Callable[[Pairing], object]
     empty: object = None
+    heading: str = ""
+    text: Callable[[object], str] | None = None
+
+    def cell(self, value) -> str:
+        """The value as a table cell: `text(value)`, else "-" for None, 3 digits for a float."""
+        if self.text is not None:
+            return self.text(value)
+        if value is None:
+            return "-"
+        return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 def _work(p: Pairing, side: str) -> tuple[float | None, str | None]:
@@ -274,6 +286,16 @@ def count_columns() -> tuple[str, ...]:
 def no_games() -> dict:
     """The counts of a pairing with no stored game."""
     return {s.name: s.empty for s in STATISTICS}
+
+
+def shown() -> list[Statistic]:
+    """The statistics with a column of their own in the tables and the live page (`heading`)."""
+    return [s for s in STATISTICS if s.heading]
+
+
+def cells(row: Mapping) -> list[str]:
+    """A report row's cells of the `shown` statistics."""
+    return [s.cell(row.get(s.name)) for s in shown()]
 
 
 def pairing_counts(tally: list[dict], pairs: list[dict]) -> dict[str, dict]:

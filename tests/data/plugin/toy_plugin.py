@@ -38,4 +38,5 @@ options.register(options.Option("n", "int", 0, 100, "which legal move Nth plays 
                                 symbol="K"))
 aggregates.register(aggregates.Statistic(
     "decisive", "games won or lost (not drawn)",
-    lambda p: p.total("games", result="win") + p.total("games", result="loss"), 0))
+    lambda p: p.total("games", result="win") + p.total("games", result="loss"), 0,
+    heading="decisive"))
