@@ -38,6 +38,23 @@ SUMS = ("games", "plies") + tuple(f"{who}_{c}" for who in ("player", "opponent")
 MINS = ("first_game", "first_finished")
 MAXES = ("last_finished",)
 TALLY_COLUMNS = KEY + SUMS + MINS + MAXES
+
+
+def _sql_type(column: str) -> str:
+    """A tally column's SQL type: text keys, real seconds and times, and no type for the sums
+    of simulations and nodes (a player may report either as an integer or a float: kept as
+    given)."""
+    if column in ("pairing_id", "result", "reason", "version", "build"):
+        return "TEXT "
+    if column.endswith(("_sims", "_nodes")):
+        return ""
+    return "REAL " if column.endswith(("_wall", "_finished")) else "INTEGER "
+
+
+#: The store's `tally` table (results/store.py's SCHEMA), written from the columns above.
+TALLY_TABLE = ("CREATE TABLE IF NOT EXISTS tally (\n    "
+               + ", ".join(f"{c} {_sql_type(c)}NOT NULL" for c in TALLY_COLUMNS)
+               + f",\n    PRIMARY KEY ({', '.join(KEY)}))")
 PAIR_KEY = ("pairing_id", "outcome", "points")
 PAIR_COLUMNS = PAIR_KEY + ("pairs",)
 RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
