@@ -253,6 +253,15 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         evalfn = info.default_eval
     if found.evaluation == "none":
         evalfn = ""
+    _settle(kind, opts, info, text)
+    return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
+                      label=" ".join(text.split()), budget=Budget.of(budget),
+                      seed_salt=seed_salt)
+
+
+def _settle(kind: str, opts: dict, info, text: str) -> None:
+    """The options of a parsed spec as its canonical form keeps them (defaults left out), and
+    the combinations refused."""
     if kind == "MCTS" and "C" in opts and opts["C"] == info.default_c:
         del opts["C"]              # the game's own constant is no option
     for name in [k for k, v in opts.items() if BY_FIELD[k].off is not None
@@ -267,9 +276,6 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         if len(present) > 1:
             raise SpecError(f"options {' and '.join(present)} in {text!r} cannot be combined "
                             "(each is a different use of the evaluation in selection)")
-    return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
-                      label=" ".join(text.split()), budget=Budget.of(budget),
-                      seed_salt=seed_salt)
 
 
 #: What each option open-loop MCTS refuses would need: a node that is one position.
