@@ -63,7 +63,6 @@ KIND_BRANCHES = {
     "mcts_arena/players/gtp_player.py": 1,      # the GTP kind's own module
     "mcts_arena/players/spec.py": 5,            # MCTS's macros and C, gnubg's path, GTP's syntax
     "mcts_arena/runner/config.py": 1,           # a GTP command's {sims} placeholder
-    "mcts_arena/runner/effort.py": 2,           # αβ's cost features (its table, its evaluation)
 }
 
 _DEF = re.compile(r"^[ \t]*DEF[ \t]+\w+[ \t]*=", re.M)

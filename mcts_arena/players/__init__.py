@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import ExternalError, SpecError
+from mcts_arena.players import kinds
 from mcts_arena.players.kinds import BY_NAME
 from mcts_arena.players.notation import display_name
 from mcts_arena.players.player import Player
@@ -59,6 +60,6 @@ def check_startup(text: str, game: str, budget: Budget, reached_by_moves: bool =
     opening is not `reached_by_moves`). Other players were checked when parsed."""
     spec = parse(text, game, macros)
     try:
-        BY_NAME[spec.kind].check_startup(spec, Budget.of(budget), reached_by_moves)
+        kinds.of(spec).check_startup(spec, Budget.of(budget), reached_by_moves)
     except ExternalError as e:
         raise SpecError(str(e)) from None

@@ -148,6 +148,7 @@ KINDS: list[Kind] = [
 ]
 
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
+_UNKNOWN = Kind("?", ("?",), "a kind outside the table", "")
 #: Every spelling -> its kind.
 SPELLINGS: dict[str, Kind] = {s: k for k in KINDS for s in k.spellings}
 
@@ -163,6 +164,12 @@ def register(kind: Kind) -> None:
     KINDS.append(kind)
     BY_NAME[kind.name] = kind
     SPELLINGS.update({s: kind for s in kind.spellings})
+
+
+def of(spec) -> Kind:
+    """The kind of a parsed spec; a spec of another players provider (a test's fakes) that
+    names no kind of the table gets a plain one (no search, nothing to start, probed)."""
+    return BY_NAME.get(getattr(spec, "kind", None)) or _UNKNOWN
 
 
 def kind_of(text: str) -> Kind | None:

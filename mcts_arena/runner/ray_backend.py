@@ -189,9 +189,11 @@ class RayBackend:
             if not verbose:
                 _quiet_environment()
             try:
+                named = {plugins.ENV: os.environ[plugins.ENV]} if plugins.named() else {}
                 ray.init(address=address, log_to_driver=verbose, include_dashboard=False,
                          logging_level=logging.INFO if verbose else logging.ERROR,
-                         configure_logging=True)
+                         configure_logging=True,
+                         **({"runtime_env": {"env_vars": named}} if named else {}))
             except ConnectionError as e:
                 raise UserError(f"cannot reach the Ray cluster at {address}: "
                                 f"{_one_line(e)}") from None
