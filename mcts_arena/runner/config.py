@@ -662,7 +662,8 @@ class Validator:
                                 f"contradicts the ladder's; leave time=/sims=/effort= out")
             if base in bases:
                 self.fail(path, f"{base} is named twice")
-            external = kind_table.of(spec).external
+            its = kind_table.of(spec)
+            external = its.external and not its.rated_by_label     # no engine rate
             if kind == "sims" and external and spec.kind == "GTP" and \
                     "{sims}" not in spec.target:
                 self.fail(path, f"{base} cannot be given simulations: its cmd has no {{sims}} "
