@@ -7,6 +7,7 @@ import re
 import shlex
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -41,9 +42,11 @@ def test_every_quoted_command_exists_with_its_options():
                 if cmd is None:
                     bad.append(f"{path.relative_to(ROOT)}:{n}: no command 'arena {name}'")
                     continue
+                words = shlex.split(rest.replace("{", " ").replace("}", " "), posix=False)
+                if isinstance(cmd, click.Group) and words and words[0] in cmd.commands:
+                    cmd = cmd.commands[words[0]]        # a group's command: its own options
                 opts = {o for p in cmd.params for o in getattr(p, "opts", [])}
-                for word in shlex.split(rest.replace("{", " ").replace("}", " "),
-                                        posix=False):
+                for word in words:
                     flag = word.split("=")[0]
                     if flag.startswith("--") and flag not in opts and flag != "--help":
                         bad.append(f"{path.relative_to(ROOT)}:{n}: 'arena {name}' has no "
