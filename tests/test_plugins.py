@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def registries(monkeypatch):
     """Every registry a plug-in adds to, as it was before the test (the objects the rest of the
-    package imported by name, restored in place)."""
-    monkeypatch.delenv(plugins.ENV, raising=False)
+    package imported by name, restored in place), and the environment that names plug-ins
+    (set here so that monkeypatch removes what `plugins.use` adds)."""
+    monkeypatch.setenv(plugins.ENV, "")
     saved = [(games._GAMES, dict(games._GAMES)), (games._RESOLVED, dict(games._RESOLVED)),
              (kinds.BY_NAME, dict(kinds.BY_NAME)), (kinds.SPELLINGS, dict(kinds.SPELLINGS)),
              (options.BY_FIELD, dict(options.BY_FIELD)), (plugins._loaded, dict(plugins._loaded)),

@@ -158,7 +158,8 @@ def register(kind: Kind) -> None:
     parser, `arena players`, `players.make`, the options that every searching or seeded kind
     takes (players/options.py) and the runner follow it from then on; options of its own are
     `options.register`'s."""
-    taken = [s for s in (kind.name, *kind.spellings) if s in BY_NAME or s in SPELLINGS]
+    taken = [s for s in dict.fromkeys((kind.name, *kind.spellings))
+             if s in BY_NAME or s in SPELLINGS]
     if taken:
         raise ValueError(f"kind {kind.name}: {', '.join(taken)} taken")
     KINDS.append(kind)

@@ -33,7 +33,7 @@ if (HERE / "toy_nim.py").exists() or any(HERE.glob("toy_nim.*.so")) or \
     games.register("toynim", "toy_nim")
 options.register_kind(Kind("Nth", ("Nth", "nth"), "the n-th legal move (a plug-in's kind)",
                            f"{__name__}:NthPlayer", written="Nth(n=K)"))
-options.register(options.Option("n", "int", 0, 100, "which legal move Nth plays (0: the first)",
+options.register(options.Option("n", "int", 0, 100, "Nth plays the K-th legal move (0: the first)",
                                 kinds=frozenset({"Nth"}), key=True, written="key", off=0,
                                 symbol="K"))
 aggregates.register(aggregates.Statistic(
