@@ -35,8 +35,13 @@ run: build
 # process alone.
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null) && echo $$((n + 1)) || echo auto)
 TEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup
+# The suite's 25 slowest tests and its wall time, printed, never judged: time is a benchmark
+# figure (docs/architecture.md), not a failing test.
+TEST_TIMES = --durations=25 --durations-min=1
 test: build browser gnubg
-	$(PY) -m pytest tests $(TEST_PARALLEL)
+	@start=$$(date +%s); $(PY) -m pytest tests $(TEST_PARALLEL) $(TEST_TIMES); rc=$$?; \
+	echo "suite: $$(( $$(date +%s) - start )) s wall on $$(nproc 2>/dev/null || echo ?) cores," \
+	     "$(TEST_WORKERS) workers"; exit $$rc
 
 # The browser tests (arena serve's page, the html report) drive Debian's Chromium through its
 # chromedriver: installed with apt when missing and this is root (CI: a fresh Debian machine);

@@ -1,4 +1,4 @@
-/* Plain C reference for Hex 11x11 random playouts (issue 11): shuffle the empty cells, fill the
+/* Plain C reference for Hex 11x11 random playouts: shuffle the empty cells, fill the
  * board alternately, one flood fill from the top edge. Prints playouts per second.
  * gcc -O3 -o /tmp/hex_playout_ref benchmarks/hex_playout_ref.c && /tmp/hex_playout_ref 2 */
 #include <stdint.h>

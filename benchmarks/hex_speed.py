@@ -1,4 +1,4 @@
-"""Hex speed, side by side in one run (issue 11): MCTS simulations/s on 11x11 of this tree and,
+"""Hex speed, side by side in one run: MCTS simulations/s on 11x11 of this tree and,
 optionally, of an older build of mcts_arena (--base), OpenSpiel's C++ MCTS (--openspiel-python,
 a Python with `pyspiel`), and the plain C fill-and-test loop (benchmarks/hex_playout_ref.c).
 
@@ -31,7 +31,7 @@ ROOT = HERE.parent
 PROBE = r"""
 import json, random, sys, time
 from mcts_arena import games, players
-try:                                            # the layout since issue 25
+try:                                            # the layout with the prover and bench/
     from mcts_arena.players.search.prover import Prover
     from mcts_arena.bench.loops import playout_rate
 except ImportError:                             # an older tree (--base)

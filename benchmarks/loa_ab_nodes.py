@@ -1,5 +1,5 @@
 """Nodes the αβ needs to finish depth D on a fixed set of LOA positions, one line per option
-set (issue 23: the MIA-like switches, each on alone over principal variation search, and all
+set (the MIA-like switches, each on alone over principal variation search, and all
 together), beside today's αβ: a deterministic count, so one run on any machine gives it.
 
 The positions: the first 20 of games/data/loa_openings.txt and 10 reached by αβ(efWB,d2)

@@ -1,8 +1,8 @@
-/* A plain C loop as the yardstick for `arena bench loa` (issue 23): uniformly random Lines of
+/* A plain C loop as the yardstick for `arena bench loa`: uniformly random Lines of
  * Action games from the start position, written the plain way: a square array, moves found by
  * counting the pieces on each line and walking to the target square, connection by a flood
  * fill of the mover (and of the opponent after a capture), a side without a move loses.
- * Repetition is not checked (our playout checks it since issue 23: it costs it a little; a
+ * Repetition is not checked (our playout checks it: it costs it a little; a
  * game longer than 1000 plies is counted a draw here).
  * Usage: loa_playout_ref SECONDS  -> prints "<playouts per second> <black> <white> <draws>".
  * Compiled and run by mcts_arena/bench (gcc -O3) in the same run as our core. */

@@ -1,4 +1,4 @@
-"""Lines of Action speed, side by side in one run (issue 23): simulations/s of MCTS with αβ
+"""Lines of Action speed, side by side in one run: simulations/s of MCTS with αβ
 playouts, `MCTS(ipp,det0.5,abp2)`, beside the same player without them, `MCTS(ipp,det0.5)`, and
 their ratio; random playouts/s beside the plain C loop (benchmarks/loa_playout_ref.c); αβ nodes/s
 and depth; for this tree and, optionally, an older build (--base).

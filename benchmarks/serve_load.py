@@ -1,5 +1,5 @@
 """What watching costs a run: games per hour of a 2-worker `arena run` with and without 50
-clients polling its `arena serve` page, and how fast the page answers (issue 22).
+clients polling its `arena serve` page, and how fast the page answers.
 
     python benchmarks/serve_load.py [--clients 50] [--phase 45] [--blocks 3] [--json out.json]
 
@@ -125,7 +125,21 @@ def main() -> None:
                               "--port", "0"], stdout=subprocess.PIPE, text=True)
     port = int(serve.stdout.readline().split("open http://127.0.0.1:")[1].split("/")[0])
     time.sleep(10)                      # the run's workers up, the server warm
+    phases, requests = _phases(args, port, serve.pid)
+    run.send_signal(signal.SIGINT)
+    run.wait(60)
+    serve.send_signal(signal.SIGINT)
+    serve.wait(30)
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+        finished = sorted(r[0] for r in c.execute("SELECT finished FROM game"))
+    out = _figures(args, phases, requests, finished)
+    print(json.dumps({k: v for k, v in out.items() if k != "phases"}, indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
 
+
+def _phases(args, port: int, server_pid: int) -> tuple[list[dict], dict[str, list]]:
+    """Play the A B B A blocks: (each phase's times and CPU, the watched phases' requests)."""
     phases = []
     requests: dict[str, list] = {"A": [], "B": []}
     rng = random.Random(1)
@@ -133,7 +147,7 @@ def main() -> None:
     for kind in order:
         start = time.time()
         end = start + args.phase
-        cpu0 = (cpu_seconds(serve.pid), time.process_time())
+        cpu0 = (cpu_seconds(server_pid), time.process_time())
         clients = []
         if kind == "B":
             clients = [Client(port, "watched", end, requests["B"], rng)
@@ -144,17 +158,14 @@ def main() -> None:
         for c in clients:
             c.join(35)
         phases.append({"kind": kind, "start": start, "end": end,
-                       "server_cpu_s": cpu_seconds(serve.pid) - cpu0[0],
+                       "server_cpu_s": cpu_seconds(server_pid) - cpu0[0],
                        "clients_cpu_s": time.process_time() - cpu0[1]})
         print(f"phase {len(phases)}/{len(order)} {kind} done", file=sys.stderr)
+    return phases, requests
 
-    run.send_signal(signal.SIGINT)
-    run.wait(60)
-    serve.send_signal(signal.SIGINT)
-    serve.wait(30)
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
-        finished = sorted(r[0] for r in c.execute("SELECT finished FROM game"))
 
+def _figures(args, phases: list[dict], requests: dict[str, list], finished: list[float]) -> dict:
+    """Games per hour by phase and block, the drop while watched, the requests' latencies."""
     for p in phases:
         lo, hi = p["start"] + SETTLE, p["end"]
         p["games"] = sum(lo <= t < hi for t in finished)
@@ -203,9 +214,7 @@ def main() -> None:
                                      4),
         "phases": phases, "machine": {"cpus": os.cpu_count(), "load": os.getloadavg()},
     }
-    print(json.dumps({k: v for k, v in out.items() if k != "phases"}, indent=1))
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1))
+    return out
 
 
 if __name__ == "__main__":

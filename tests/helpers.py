@@ -1,13 +1,18 @@
 """Helpers the tests share (not tests themselves): the environment of an `arena` subprocess
 with the fake players, counting stored games, hashing a directory tree, playing an experiment
 into a directory, waiting for a condition, a GameRecord to store, a report whose pictures are
-named but not drawn; GNU Backgammon's command and the mark of the tests that need it; GTP
+named but not drawn; a stored golden report compared by its numbers; GNU Backgammon's command and the mark of the tests that need it; GTP
 engines (tests/data/external/fake_gtp.py) and one-game jobs for the external players."""
+import csv
 import dataclasses
 import hashlib
 import importlib
 import importlib.util
+import io
+import json
+import math
 import os
+import re
 import shlex
 import shutil
 import sqlite3
@@ -215,3 +220,45 @@ spsa: {{batch: 2}}
 bo: {{games_per_trial: 2, batch: 2, startup: 2}}
 confirm: {{games: 2}}
 """
+
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:e[-+]?\d+)?", re.I)
+
+
+def _close(a, b) -> bool:
+    """`a` (a stored output's value, parsed) holds `b` (the golden's): numbers equal to 12
+    significant digits (the means of wall seconds and work per move may sum their games in
+    another order than the build that wrote the golden), a mapping every key of `b` (columns
+    added since are not the golden's business), a list item for item."""
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
+            not isinstance(a, bool) and not isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=1e-12)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return all(k in a and _close(a[k], b[k]) for k in b)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _csv_rows(text: str) -> list[dict]:
+    def num(c):
+        try:
+            return float(c) if _NUMBER.fullmatch(c) else c
+        except ValueError:
+            return c
+    return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(io.StringIO(text))]
+
+
+def same_numbers(got: str, want: str, fmt: str) -> None:
+    """A report of a stored golden says what the golden says, compared by its numbers, not its
+    layout, so a statistic added since rewrites no golden: json and csv value by value (every
+    field of the golden's rows, floats to 12 digits; new fields allowed), a text format by the
+    numbers it prints, in order (the golden's a subsequence of the output's)."""
+    if fmt == "json":
+        assert _close(json.loads(got), json.loads(want))
+    elif fmt == "csv":
+        assert _close(_csv_rows(got), _csv_rows(want))
+    else:
+        numbers = iter(_NUMBER.findall(got))
+        missing = [n for n in _NUMBER.findall(want) if not any(n == m for m in numbers)]
+        assert not missing, f"the golden's numbers missing, in order, from the output: {missing}"

@@ -1,5 +1,5 @@
 """The MIA-like αβ's switches: pvs, qs, nm, etc, lmr. Off, they are today's αβ node
-for node (tests/test_loa_speed.py checks its digests); each changes the search when on; PVS
+for node (tests/test_loa_identity.py checks its digests); each changes the search when on; PVS
 alone keeps the minimax value; the LOA hooks they use (captures, the pass) follow the rules."""
 import pytest
 from helpers import positions_with_a_win_in_one

@@ -35,7 +35,8 @@ def test_the_tables_agree():
     assert {kind for o in OPTIONS for kind in o.kinds} <= set(kinds.BY_NAME)
     assert set(notation.EXTERNAL_KINDS) == {s for k in kinds.KINDS if k.external
                                            for s in k.spellings}
-    assert effort.UNITS == {"MCTS": "sims", "FlatMC": "sims", "alphabeta": "nodes"}
+    assert effort.UNITS == {k.name: k.unit for k in kinds.KINDS if k.unit}
+    assert effort.UNITS["MCTS"] == "sims" and effort.UNITS["alphabeta"] == "nodes"
     assert len(kinds.SPELLINGS) == sum(len(k.spellings) for k in kinds.KINDS)
 
 

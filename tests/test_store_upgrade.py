@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import tree
+from helpers import same_numbers, tree
 
 from mcts_arena.cli import cli
 from mcts_arena.results import rows
@@ -84,7 +84,11 @@ def test_the_v3_store_upgraded_reads_and_reports_as_the_old_build_wrote(tmp_path
     for name, args in V3_OUTPUTS.items():
         out = arena(*args)
         assert out.exit_code == 0, out.output
-        assert out.stdout == (DATA / "store_v3" / f"bt.{name}").read_text(encoding="utf-8"), name
+        want = (DATA / "store_v3" / f"bt.{name}").read_text(encoding="utf-8")
+        if name.startswith("report."):     # a report: its numbers, not its layout
+            same_numbers(out.stdout, want, name.partition(".")[2])
+        else:                              # an export: the games, byte for byte
+            assert out.stdout == want, name
     raw = tree(d)
     again = arena("upgrade", "bt-v3")
     assert again.exit_code == 0 and "nothing to do" in again.output and tree(d) == raw

@@ -1,6 +1,6 @@
 """Print hashes of Lines of Action behaviour, one per part, from fixed seeds: two builds that print
 the same hash for a part behave identically in it, so a speed change must leave them all as
-they were (issue 23: the αβ playouts' moves for a fixed seed).
+they were (the αβ playouts' moves for a fixed seed among them).
 
 Parts: `rules` (move lists, results, hashes and the text form along random games, perft),
 `evals` (efWB and efLOA0 to the last bit, the raw efWB score and features, move categories,
@@ -9,15 +9,15 @@ is_decisive), `abp` (αβ playout move sequences: 2-ply selective, 2-ply full wi
 (whole MCTS trees with αβ playouts: visits, sums of rewards to the last bit, implicit values),
 `alphabeta` (the αβ search object as the old `αβ(efWB)` builds it: move, nodes, depth, value
 by node budget) and `playouts` (the fast uniformly random playout's results, which the
-repetition rule of issue 23 changed on purpose).
+repetition rule changed on purpose).
 
     .venv/bin/python tools/loa_identity.py                            # this tree
     (cd /tmp/loa-base && PYTHONPATH=. $OLDPWD/.venv/bin/python $OLDPWD/tools/loa_identity.py)
 
 `--quick` checks a fifth of everything (the test suite's form); `--check` compares with the
-digests recorded from main's build before issue 23 (tests/data/loa_identity.json; for the one
-part changed on purpose, `playouts`, the corrected digest the file records with the reason) and
-exits 1 when a part differs.
+digests recorded from main's build before the MIA-like αβ and the playouts' repetition rule
+(tests/data/loa_identity.json; for the one part changed on purpose, `playouts`, the corrected
+digest the file records with the reason) and exits 1 when a part differs.
 """
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ RECORDED = Path(__file__).resolve().parents[1] / "tests" / "data" / "loa_identit
 if __name__ == "__main__":
     scale = "quick" if "--quick" in sys.argv else "full"
     recorded = json.loads(RECORDED.read_text())
-    # main's digests, but for the parts issue 23 changed on purpose (the file says why)
+    # main's digests, but for the parts changed on purpose since (the file says why)
     want = {**recorded[scale], **recorded["corrected"][scale]} if "--check" in sys.argv else {}
     differ = False
     for part, digest in digests(1 if scale == "quick" else 5).items():

@@ -1,4 +1,4 @@
-"""Generate the proven tactical suites of suites/ (issue 11): Breakthrough and LOA wins in a few
+"""Generate the proven tactical suites of suites/: Breakthrough and LOA wins in a few
 moves, Kalah endgames. Every answer comes from the exact solver (mcts_arena.players.search.prover, the one
 behind `arena prove`); nothing is guessed.
 

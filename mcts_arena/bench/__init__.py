@@ -63,7 +63,7 @@ def search_speed(names: list[str], seconds: float) -> dict:
     decision (the first outcome of the opening roll). OpenSpiel's MCTS at the same settings:
     `bench.openspiel.compare` (`arena bench --openspiel`)."""
     from mcts_arena import players
-    from mcts_arena.players.options import STAR
+    from mcts_arena.players import kinds
     from mcts_arena.players.search.mcts import NODE_BYTES
 
     out = {}
@@ -79,7 +79,7 @@ def search_speed(names: list[str], seconds: float) -> dict:
                 p = players.make(spec, name, seed=1)
                 _, st = p.choose(state, time=seconds)
                 key = p.name if where == "start" else f"{p.name} @{where}"
-                if p.spec.kind == "alphabeta" or p.spec.kind in STAR:
+                if kinds.of(p.spec).counts == "nodes":
                     rows[key] = {"nodes_per_s": round(st["nodes"] / st["time"], 1),
                                  "depth": st["depth"], "seconds": round(st["time"], 3)}
                 else:

@@ -31,7 +31,8 @@ def playout_rate(GameState state, double seconds, unsigned long long seed=1):
     return count, t
 
 
-def average_plies(GameState state, int playouts, unsigned long long seed=1, int max_plies=PLAYOUT_PLIES_MAX):
+def average_plies(GameState state, int playouts, unsigned long long seed=1,
+                  int max_plies=PLAYOUT_PLIES_MAX):
     """Mean length in plies of uniformly random games from `state` (do/undo path); the dice of
     a game with chance nodes come up by their probabilities (and count as plies)."""
     cdef Rng rng

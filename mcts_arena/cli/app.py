@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from mcts_arena import __version__, budgets, inputs
+from mcts_arena import __version__, budgets, inputs, plugins
 from mcts_arena.errors import (
     EXIT_ALL_ERRORS,
     EXIT_INTERRUPTED,
@@ -145,6 +145,7 @@ class DerivedChoice(click.Choice):
 @click.version_option(__version__, prog_name="arena")
 def cli() -> None:
     """mcts_arena: head-to-head game-AI tournaments on compiled game cores."""
+    plugins.load()          # MCTS_ARENA_PLUGINS: games, kinds, statistics from outside
 
 
 def _terminate(signum, frame) -> None:

@@ -109,6 +109,16 @@ def names() -> list[str]:
     return list(_GAMES)
 
 
+def register(name: str, module: str) -> None:
+    """Add a game from outside the package (a plug-in, mcts_arena.plugins): `module` (a name
+    importable where the game is played) ends with `GAME = GameInfo(...)` named `name`."""
+    if name in _GAMES:
+        raise ValueError(f"a game named {name!r} exists")
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
+        raise ValueError(f"game name {name!r}: letters, digits and _, a letter first")
+    _GAMES[name] = module
+
+
 def built_names() -> list[str]:
     """Registered games whose core is compiled (importable)."""
     out = []

@@ -1296,7 +1296,8 @@ GAME = GameInfo(
     scoring="game",
     options=frozenset(),
     typical_plies=200,
-    bench_players=("MCTS", "MCTS(im0.3)", "expectimax", "Star2"),   # the searches docs/chance.md times
+    # the searches docs/chance.md times
+    bench_players=("MCTS", "MCTS(im0.3)", "expectimax", "Star2"),
     bench_playouts=200,
     gtp_colors=("x", "o"),
     capabilities=frozenset({"gnubg"}),

@@ -39,7 +39,8 @@ cdef uint64_t FILE_H = 0x8080808080808080ULL
 cdef uint64_t RANK_1 = 0xFFULL
 cdef uint64_t RANK_8 = 0xFF00000000000000ULL
 
-# Lorentz & Horey piece values by row counted from the side's own home row (docs/paper.md section 6).
+# Lorentz & Horey piece values by row counted from the side's own home row
+# (docs/paper.md section 6).
 cdef int LH_ROWS[8][8]
 LH_ROWS[0][:] = [5, 15, 15, 5, 5, 15, 15, 5]
 LH_ROWS[1][:] = [2, 3, 3, 3, 3, 3, 3, 2]
@@ -57,7 +58,8 @@ for _sq in range(64):
     LH[0][_sq] = LH_ROWS[_sq >> 3][_sq & 7]
     LH[1][_sq] = LH_ROWS[7 - (_sq >> 3)][_sq & 7]
 
-# Node-prior win rates by rows left to the goal after the move (Lorentz & Horey via the paper's code).
+# Node-prior win rates by rows left to the goal after the move (Lorentz & Horey via the paper's
+# code).
 cdef double NP_SAFE[8]
 NP_SAFE[:] = [1.0, 1.0, 0.95, 0.85, 0.75, 0.60, 0.30, 0.30]
 
@@ -124,7 +126,8 @@ cdef class Breakthrough(GameState):
                 self.lh[1] += LH[1][sq]
 
     # ---- rules ----------------------------------------------------------------------------
-    cdef inline void _targets(self, int p, uint64_t* fwd, uint64_t* left, uint64_t* right) noexcept nogil:
+    cdef inline void _targets(self, int p, uint64_t* fwd, uint64_t* left,
+                              uint64_t* right) noexcept nogil:
         """Destination sets: straight, toward file a, toward file h (diagonals may capture)."""
         cdef uint64_t own = self.bb[p]
         cdef uint64_t empty = ~(self.bb[0] | self.bb[1])

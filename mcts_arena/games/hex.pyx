@@ -1095,7 +1095,8 @@ GAME = GameInfo(
                            "connection minus mine, tanh(d / 4)"},
     default_c=1.0,
     params={"size": Param(default=11, low=3, high=19, meaning="board side"),
-            "swap": Param(default=0, low=0, high=1, meaning="swap (pie) rule on White's first move")},
+            "swap": Param(default=0, low=0, high=1,
+                          meaning="swap (pie) rule on White's first move")},
     # Browne's "UCT with bridge playouts": the game's improved playout policy is the bridge reply
     macros={"bridge": "ipp"},
     options=frozenset({"policy", "np", "abp"}),

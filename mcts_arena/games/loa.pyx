@@ -45,11 +45,8 @@ include "loa_tables.pxi"
 
 cdef enum:
     NULL_MIN_PIECES = 4     # do_null refuses with this many pieces or fewer to move
-
-
-# A side's moves in a position, ordered, for its children to share (loa_abp.pxi); one slot
-# per parent ply, RSLOTS of them.
-cdef enum:
+    # A side's moves in a position, ordered, for its children to share (loa_abp.pxi); one
+    # slot per parent ply, RSLOTS of them.
     RSLOTS = 8
 
 
@@ -152,7 +149,8 @@ cdef inline bint connected(uint64_t b) noexcept nogil:
         g = x
 
 
-cdef inline int gen_into(uint64_t own, uint64_t opp, const unsigned char* cnt, int* out) noexcept nogil:
+cdef inline int gen_into(uint64_t own, uint64_t opp, const unsigned char* cnt,
+                         int* out) noexcept nogil:
     """Legal moves of the side owning `own` given the line counts `cnt`."""
     cdef uint64_t x = own
     cdef int n = 0, sq, d, k, t

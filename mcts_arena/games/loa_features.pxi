@@ -134,8 +134,10 @@ cdef inline double compos_of(int n, int sr, int sc) noexcept nogil:
 cdef inline void side_features(uint64_t b, double* f) noexcept nogil:
     """f[0..5] := conc, cent, euler, conn, unif, compos of the pieces b."""
     cdef int n = popcount(b)
-    cdef int sr = popcount(b & ROWBIT[0]) + 2 * popcount(b & ROWBIT[1]) + 4 * popcount(b & ROWBIT[2])
-    cdef int sc = popcount(b & COLBIT[0]) + 2 * popcount(b & COLBIT[1]) + 4 * popcount(b & COLBIT[2])
+    cdef int sr = (popcount(b & ROWBIT[0]) + 2 * popcount(b & ROWBIT[1])
+                   + 4 * popcount(b & ROWBIT[2]))
+    cdef int sc = (popcount(b & COLBIT[0]) + 2 * popcount(b & COLBIT[1])
+                   + 4 * popcount(b & COLBIT[2]))
     cdef int pst = (-4 * popcount(b & PSTMASK[0]) - 2 * popcount(b & PSTMASK[1])
                     + popcount(b & PSTMASK[2]) + 2 * popcount(b & PSTMASK[3]))
     f[0] = conc_of(b, n, sr, sc)

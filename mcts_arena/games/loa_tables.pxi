@@ -53,7 +53,8 @@ for _sq in range(64):
             if 0 <= _r + DR[_d] * _k < 8 and 0 <= _c + DC[_d] * _k < 8:
                 TGT[_sq][_d][_k] = (_r + DR[_d] * _k) * 8 + _c + DC[_d] * _k
                 for _t in range(1, _k):
-                    PATH[_sq][_d][_k] |= (<uint64_t>1) << ((_r + DR[_d] * _t) * 8 + _c + DC[_d] * _t)
+                    PATH[_sq][_d][_k] |= ((<uint64_t>1)
+                                          << ((_r + DR[_d] * _t) * 8 + _c + DC[_d] * _t))
 
 _md = [0] + [1] * 8 + [2] * 16
 for _k in range(13):

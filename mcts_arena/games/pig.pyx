@@ -459,7 +459,8 @@ GAME = GameInfo(
     scoring="game",
     options=frozenset(),
     typical_plies=120,
-    bench_players=("MCTS", "MCTS(im0.3)", "expectimax", "Star2"),   # the searches docs/chance.md times
+    # the searches docs/chance.md times
+    bench_players=("MCTS", "MCTS(im0.3)", "expectimax", "Star2"),
     gtp_colors=("b", "w"),
     exact_solver=_exact,
     draw=draw,

@@ -555,7 +555,8 @@ cdef class GameState:
             return GameState.best_successor(self, ef, buf, n, &r)
         return self.best_successor(ef, buf, n, &r)
 
-    def py_recorded_playout(self, unsigned long long seed=1, int cap=PLAYOUT_PLIES_MAX, bint base=False):
+    def py_recorded_playout(self, unsigned long long seed=1, int cap=PLAYOUT_PLIES_MAX,
+                            bint base=False):
         """(result, moves recorded, their movers, plies played) of the recorded playout (RAVE's)
         from here, state restored; base=True runs GameState's own loop."""
         cdef Rng r

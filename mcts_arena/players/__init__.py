@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import ExternalError, SpecError
+from mcts_arena.players import kinds
 from mcts_arena.players.kinds import BY_NAME
 from mcts_arena.players.notation import display_name
 from mcts_arena.players.player import Player
@@ -58,17 +59,7 @@ def check_startup(text: str, game: str, budget: Budget, reached_by_moves: bool =
     one line naming the player and the problem; an engine without set_position when some
     opening is not `reached_by_moves`). Other players were checked when parsed."""
     spec = parse(text, game, macros)
-    if spec.kind == "gnubg":
-        from mcts_arena.players.gnubg_player import check_startup as gnubg_check
-
-        try:
-            gnubg_check(spec)
-        except ExternalError as e:
-            raise SpecError(str(e)) from None
-    if spec.kind in ("GTP", "gameframe"):
-        from mcts_arena.players.gtp_player import check_startup as gtp_check
-
-        try:
-            gtp_check(spec, Budget.of(budget), reached_by_moves)
-        except ExternalError as e:
-            raise SpecError(str(e)) from None
+    try:
+        kinds.of(spec).check_startup(spec, Budget.of(budget), reached_by_moves)
+    except ExternalError as e:
+        raise SpecError(str(e)) from None

@@ -219,8 +219,9 @@ class GnubgPlayer(Player):
         return move, {"time": round(wall, 6)}
 
 
-def check_startup(spec) -> None:
-    """Start gnubg once and ask its version (ExternalError naming the problem)."""
+def check_startup(spec, budget=None, reached_by_moves: bool = True) -> None:
+    """Start gnubg once and ask its version (ExternalError naming the problem); the budget and
+    the openings do not matter to it (the kind table's start-up check takes them)."""
     try:
         eng = GnubgEngine(int(spec.get("plies", 0) or 0))
     except (EngineError, OSError) as e:

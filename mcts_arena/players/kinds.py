@@ -21,6 +21,7 @@ from mcts_arena.games.info import CAPABILITIES
 #: game's default when the spec names none (written only when it is another), or always write it
 #: (αβ and Greedy are nothing without one, so their canonical spec names it).
 EVALUATION = ("none", "default", "shown")
+TRACES = ("search", "checkpoints", "once")
 
 
 @dataclass(frozen=True)
@@ -40,14 +41,29 @@ class Kind:
     external: bool = False      # an outside program or class (GTP, py): its own `key=value` syntax
     #: its effort budget comes from the rates entry carrying its label (the authors' engine)
     rated_by_label: bool = False
+    #: what its search counts and reports per move: "sims", "nodes" or None (no search)
+    counts: str | None = None
+    seeded: bool = False        # takes a `seed=` salt (players/options.py)
+    #: how `arena solve` reads its move at each budget: "search" (a fresh search per budget),
+    #: "checkpoints" (one search, `player.trace(state, budgets)`), "once" (no budget: one move)
+    trace: str = "search"
+    #: "module:callable": callable(spec, budget, reached_by_moves) starts the engine once and
+    #: raises ExternalError on a fault, before anything is written (None: nothing to start)
+    startup: str | None = None
+    probed: bool = True         # a probe move measures its cost (an outside engine's: no)
+    #: the heading of its tokens in `arena players` ("" for MCTS's, listed first)
+    tokens_heading: str = ""
 
     def __post_init__(self):
         if self.evaluation not in EVALUATION:
             raise ValueError(f"{self.name}: evaluation {self.evaluation!r} not in {EVALUATION}")
         if self.needs is not None and self.needs not in CAPABILITIES:
             raise ValueError(f"{self.name}: needs {self.needs!r}, not in {sorted(CAPABILITIES)}")
-        if self.unit not in (None, "sims", "nodes"):
-            raise ValueError(f"{self.name}: unit {self.unit!r} is not sims or nodes")
+        for what, v in (("unit", self.unit), ("counts", self.counts)):
+            if v not in (None, "sims", "nodes"):
+                raise ValueError(f"{self.name}: {what} {v!r} is not sims or nodes")
+        if self.trace not in TRACES:
+            raise ValueError(f"{self.name}: trace {self.trace!r} not in {TRACES}")
 
     @property
     def display(self) -> str:
@@ -63,10 +79,24 @@ class Kind:
         return (self.plays_chance or not info.has_chance) and (
             self.needs is None or info.has(self.needs))
 
+    @property
+    def searches(self) -> bool:
+        """Does it search under a budget (takes time=, sims=)?"""
+        return self.counts is not None
+
     def make(self, spec, seed: int):
         """The player `spec` describes."""
-        module, _, name = self.factory.partition(":")
-        return getattr(importlib.import_module(module), name)(spec, int(seed))
+        return _load(self.factory)(spec, int(seed))
+
+    def check_startup(self, spec, budget, reached_by_moves: bool = True) -> None:
+        """Start the kind's engine once (its `startup`), ExternalError naming a fault."""
+        if self.startup is not None:
+            _load(self.startup)(spec, budget, reached_by_moves)
+
+
+def _load(target: str):
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 _BUILTIN = "mcts_arena.players.builtin"
@@ -74,48 +104,73 @@ _STAR = "mcts_arena.players.builtin:StarPlayer"
 _NO_AB_CHANCE = ("the αβ search has no chance nodes (expectimax, Star1 and Star2 are αβ with "
                  "them)")
 
-KINDS: tuple[Kind, ...] = (
+KINDS: list[Kind] = [
     Kind("MCTS", ("MCTS", "mcts"), "Monte Carlo tree search (the tokens below)",
-         f"{_BUILTIN}:MCTSPlayer", written="MCTS(...)", evaluation="default", unit="sims"),
+         f"{_BUILTIN}:MCTSPlayer", written="MCTS(...)", evaluation="default", unit="sims",
+         counts="sims", seeded=True, trace="checkpoints"),
     Kind("alphabeta", ("αβ", "ab", "alphabeta", "AB"), "αβ: iterative deepening minimax",
          f"{_BUILTIN}:AlphaBetaPlayer", written="αβ(...)", evaluation="shown",
-         no_chance=_NO_AB_CHANCE, unit="nodes"),
+         no_chance=_NO_AB_CHANCE, unit="nodes", counts="nodes", seeded=True,
+         tokens_heading="αβ"),
     Kind("Random", ("Random", "random"), "uniformly random legal moves",
-         f"{_BUILTIN}:RandomPlayer"),
+         f"{_BUILTIN}:RandomPlayer", seeded=True, trace="once"),
     Kind("Greedy", ("Greedy", "greedy"), "the best 1-ply evaluation",
-         f"{_BUILTIN}:GreedyPlayer", written="Greedy(ef...)", evaluation="shown"),
+         f"{_BUILTIN}:GreedyPlayer", written="Greedy(ef...)", evaluation="shown", seeded=True),
     Kind("FlatMC", ("FlatMC", "flatmc"), "flat Monte Carlo: UCB over the root's moves",
-         f"{_BUILTIN}:flat_mc", written="FlatMC(...)", evaluation="default", unit="sims"),
+         f"{_BUILTIN}:flat_mc", written="FlatMC(...)", evaluation="default", unit="sims",
+         counts="sims", seeded=True, trace="checkpoints"),
     Kind("expectimax", ("expectimax", "Expectimax"), "minimax with chance nodes averaged",
-         _STAR, written="expectimax(...)", evaluation="default"),
+         _STAR, written="expectimax(...)", evaluation="default", counts="nodes", seeded=True),
     Kind("Star1", ("Star1", "star1"), "*-minimax, Ballard 1983: expectimax with αβ bounds",
-         _STAR, written="Star1(...)", evaluation="default"),
+         _STAR, written="Star1(...)", evaluation="default", counts="nodes", seeded=True),
     Kind("Star2", ("Star2", "star2"), "Star1 with probing of chance nodes", _STAR,
-         written="Star2(...)", evaluation="default"),
+         written="Star2(...)", evaluation="default", counts="nodes", seeded=True),
     Kind("MCMS", ("MCMS", "mcms"), "Monte Carlo *-minimax: outcomes sampled at chance nodes",
-         _STAR, written="MCMS(cN,...)", evaluation="default"),
+         _STAR, written="MCMS(cN,...)", evaluation="default", counts="nodes", seeded=True),
     Kind("PigOptimal", ("PigOptimal", "pigoptimal"), "the game's exact solution's moves",
          f"{_BUILTIN}:PigOptimalPlayer", needs="exact_solution"),
     Kind("gnubg", ("gnubg",), "GNU Backgammon over its external socket, one point match",
          "mcts_arena.players.gnubg_player:GnubgPlayer", written="gnubg(plies=N)",
-         needs="gnubg"),
+         needs="gnubg", startup="mcts_arena.players.gnubg_player:check_startup"),
     Kind("GTP", ("GTP", "gtp"), "an outside engine over GTP (docs: bring your own engine)",
          "mcts_arena.players.gtp_player:GTPPlayer",
          written='GTP(cmd="...",...)', no_chance="GTP carries no dice",
-         external=True),
+         external=True, startup="mcts_arena.players.gtp_player:check_startup", probed=False),
     Kind("gameframe", ("gameframe",), "the paper authors' Java engine (mcts_gameframe "
          "e8e21fd6), one of its labelled players, over GTP (docs/engines.md)",
          "mcts_arena.players.gameframe_player:GameframePlayer", written="gameframe(LABEL,...)",
          needs="gameframe", no_chance="the authors' engine plays Breakthrough and Kalah",
-         external=True, rated_by_label=True),
+         external=True, rated_by_label=True,
+         startup="mcts_arena.players.gtp_player:check_startup"),
     Kind("py", ("py",), "a Python class (docs: bring your own engine)",
          "mcts_arena.players.python_player:PyPlayer",
          written="py(module:Class,...)", external=True),
-)
+]
 
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
+_UNKNOWN = Kind("?", ("?",), "a kind outside the table", "")
 #: Every spelling -> its kind.
 SPELLINGS: dict[str, Kind] = {s: k for k in KINDS for s in k.spellings}
+
+
+def register(kind: Kind) -> None:
+    """Add a kind from outside the package (a plug-in): its name and spellings not taken. The
+    parser, `arena players`, `players.make`, the options that every searching or seeded kind
+    takes (players/options.py) and the runner follow it from then on; options of its own are
+    `options.register`'s."""
+    taken = [s for s in dict.fromkeys((kind.name, *kind.spellings))
+             if s in BY_NAME or s in SPELLINGS]
+    if taken:
+        raise ValueError(f"kind {kind.name}: {', '.join(taken)} taken")
+    KINDS.append(kind)
+    BY_NAME[kind.name] = kind
+    SPELLINGS.update({s: kind for s in kind.spellings})
+
+
+def of(spec) -> Kind:
+    """The kind of a parsed spec; a spec of another players provider (a test's fakes) that
+    names no kind of the table gets a plain one (no search, nothing to start, probed)."""
+    return BY_NAME.get(getattr(spec, "kind", None)) or _UNKNOWN
 
 
 def kind_of(text: str) -> Kind | None:

@@ -22,18 +22,28 @@ ones where they read best).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mcts_arena import budgets
+from mcts_arena.players import kinds as kind_table
 from mcts_arena.players.kinds import KINDS
 from mcts_arena.players.notation import number
 
 MCTS = frozenset({"MCTS"})
 #: The *-minimax kinds (players/search/expectimax.pyx): games with chance nodes.
 STAR = frozenset({"expectimax", "Star1", "Star2", "MCMS"})
-SEARCHING = frozenset({"MCTS", "alphabeta", "FlatMC"}) | STAR
+
+
+def _every(attribute: str) -> frozenset:
+    return frozenset(k.name for k in KINDS if getattr(k, attribute))
+
+
+#: The kinds that search under a budget (players/kinds.py `counts`): time=, sims=, tm=.
+SEARCHING = _every("searches")
 #: The kinds with an effort unit (players/kinds.py): `effort=` has an engine rate to use.
-EFFORT = frozenset(k.name for k in KINDS if k.unit)
+EFFORT = _every("unit")
+#: The kinds that take a seed salt.
+SEEDED = _every("seeded")
 
 
 @dataclass(frozen=True)
@@ -66,9 +76,12 @@ class Option:
     #: the game knowledge it needs (games/info.py KNOWLEDGE_OPTIONS; "chance": chance nodes): a
     #: game without it refuses the option and `arena players GAME` does not list it
     needs: str | None = None
+    #: the Kind attribute that brings a kind this option ("searches", "unit", "seeded"): every
+    #: kind with it takes it, a registered one too (register_kind)
+    every: str | None = None
 
 
-OPTIONS: tuple[Option, ...] = (
+OPTIONS: list[Option] = [
     Option("open_loop", "flag", 0, 0, "open loop (games of dice): a tree over the players' "
            "moves only, the dice sampled afresh each simulation", token="ol", bare=True,
            written="flag", engine="open_loop", needs="chance"),
@@ -167,28 +180,48 @@ OPTIONS: tuple[Option, ...] = (
     Option("tm", "int", 0, 10**4, "on a clock: each move gets the time left / N + the "
            "increment (default 30; with moves per period, / the fewer of N and the moves to "
            "go); 0: no time management (the move's sims cap alone)", kinds=SEARCHING,
-           key=True, written="key", off=30, symbol="N"),
+           key=True, written="key", off=30, symbol="N", every="searches"),
     Option("stop", "float", 0, 1, "STOP rule (Baier & Winands 2016) under a time budget or a "
            "clock: end the search once the most-visited move cannot be overtaken in f x the "
            "simulations still to come (0, default: off)", key=True, written="key", off=0,
            engine="stop", symbol="f"),
     Option("time", "float", budgets.TIME_MIN, budgets.TIME_MAX, "S seconds per move (overrides "
-           "the experiment budget)", kinds=SEARCHING, key=True, role="budget", symbol="S"),
+           "the experiment budget)", kinds=SEARCHING, key=True, role="budget", symbol="S",
+           every="searches"),
     Option("sims", "int", 1, budgets.SIMS_MAX, "a fixed budget of N simulations per move (the "
            "paper's _sl)", kinds=SEARCHING, token="sl", token_kinds=MCTS, key=True,
            key_meaning="N simulations per move (MCTS, FlatMC) or nodes (αβ, *-minimax)",
-           example="1000",
-           role="budget", symbol="N"),
+           example="1000", role="budget", symbol="N", every="searches"),
     Option("effort", "float", budgets.TIME_MIN, budgets.TIME_MAX, "the search effort the "
            "paper's engine had in S seconds per move (simulations or nodes from its measured "
            "rate; overrides the experiment budget)", kinds=EFFORT,
-           key=True, role="budget", symbol="S"),
+           key=True, role="budget", symbol="S", every="unit"),
     Option("seed", "int", 0, 2**63, "extra seed salt N for this player",
-           kinds=frozenset({"MCTS", "alphabeta", "FlatMC", "Greedy", "Random"}) | STAR,
-           key=True, role="seed", symbol="N"),
-)
+           kinds=SEEDED, key=True, role="seed", symbol="N", every="seeded"),
+]
 
 BY_FIELD: dict[str, Option] = {o.field: o for o in OPTIONS}
+
+
+def register(option: Option) -> None:
+    """Add an option (a plug-in kind's own), after every existing one: the canonical order of
+    the existing options, part of every stored pairing id, stays."""
+    if option.field in BY_FIELD or (option.token and any(o.token == option.token and
+                                                         o.kinds & option.kinds
+                                                         for o in OPTIONS)):
+        raise ValueError(f"option {option.field}: taken")
+    OPTIONS.append(option)
+    BY_FIELD[option.field] = option
+
+
+def register_kind(kind) -> None:
+    """Add a player kind from outside the package (players.kinds.register) with the options
+    every kind like it takes (`Option.every`: time=, sims= and tm= for one that searches,
+    effort= for one with an effort unit, seed= for one that is seeded)."""
+    kind_table.register(kind)
+    for i, o in enumerate(OPTIONS):
+        if o.every is not None and getattr(kind, o.every):
+            OPTIONS[i] = BY_FIELD[o.field] = replace(o, kinds=o.kinds | {kind.name})
 #: Options that exclude each other (each a different use of the evaluation in selection).
 EXCLUSIVE = (("im", "cb", "pbim"),)
 #: The selection rules other than UCT, and the UCT options each takes the place of (PUCT's

@@ -254,6 +254,15 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         evalfn = info.default_eval
     if found.evaluation == "none":
         evalfn = ""
+    _settle(kind, opts, info, text)
+    return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
+                      label=" ".join(text.split()), budget=Budget.of(budget),
+                      seed_salt=seed_salt)
+
+
+def _settle(kind: str, opts: dict, info, text: str) -> None:
+    """The options of a parsed spec as its canonical form keeps them (defaults left out), and
+    the combinations refused."""
     if kind == "MCTS" and "C" in opts and opts["C"] == info.default_c:
         del opts["C"]              # the game's own constant is no option
     for name in [k for k, v in opts.items() if BY_FIELD[k].off is not None
@@ -273,9 +282,6 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         if len(present) > 1:
             raise SpecError(f"options {' and '.join(present)} in {text!r} cannot be combined "
                             "(each is a different use of the evaluation in selection)")
-    return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
-                      label=" ".join(text.split()), budget=Budget.of(budget),
-                      seed_salt=seed_salt)
 
 
 #: What each option open-loop MCTS refuses would need: a node that is one position.
@@ -435,6 +441,12 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
     rows += [(f"{label(o)} ({'MCMS' if o.kinds <= {'MCMS'} else '*-minimax'})", o.meaning)
              for o in tokens_of("MCMS").values()
              if ok(o, STAR) and not ("alphabeta" in o.kinds and "alphabeta" in able)]
+    listed = {o.field for k in ("MCTS", "alphabeta", "MCMS") for o in tokens_of(k).values()}
+    for kind in kind_table.KINDS:          # a registered kind's own tokens, under its heading
+        own = [o for o in tokens_of(kind.name).values()
+               if o.field not in listed and ok(o, frozenset({kind.name}))]
+        rows += [(f"{label(o)} ({kind.tokens_heading or kind.display})", o.meaning) for o in own]
+        listed |= {o.field for o in own}
     return rows
 
 

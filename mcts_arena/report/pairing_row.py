@@ -16,6 +16,8 @@ Fractions are in [0, 1]; counts are the pairing *player's*, the first spec named
 
 from typing import NotRequired, TypedDict
 
+from mcts_arena.results import aggregates
+
 
 class Judged(TypedDict):
     """The interval a verdict on a row uses."""
@@ -246,3 +248,10 @@ class PairingRow(TypedDict):
 #: --compare paper).
 ROW_FIELDS = tuple(k for k in PairingRow.__annotations__
                    if k in PairingRow.__required_keys__)
+
+
+def row_fields() -> tuple[str, ...]:
+    """ROW_FIELDS, then each statistic registered beyond PairingRow's fields
+    (results.aggregates.register): what the JSON and CSV reports write, in order."""
+    return ROW_FIELDS + tuple(s for s in aggregates.count_columns()
+                              if s not in PairingRow.__annotations__)

@@ -17,8 +17,9 @@ from pathlib import Path
 import pandas as pd
 
 from mcts_arena.report import scaling
-from mcts_arena.report.pairing_row import ROW_FIELDS, PairingRow
+from mcts_arena.report.pairing_row import PairingRow, row_fields
 from mcts_arena.report.tables import Report
+from mcts_arena.results import aggregates
 from mcts_arena.results.standings import UNDEFINED
 
 # ---- cells ---------------------------------------------------------------------------------
@@ -60,7 +61,16 @@ def _time_cell(r: PairingRow) -> str:
     return f"{one(r.get('player_time'))} / {one(r.get('opponent_time'))}"
 
 
+def main_head() -> tuple[str, ...]:
+    """MAIN_HEAD and a column per statistic shown in one of its own (results/aggregates.py)."""
+    return MAIN_HEAD + tuple(s.heading for s in aggregates.shown())
+
+
 def main_cells(r: PairingRow) -> list[str]:
+    return _main_cells(r) + aggregates.cells(r)
+
+
+def _main_cells(r: PairingRow) -> list[str]:
     return [f"{r['player']} vs {r['opponent']}", str(r["games"]), str(r["wins"]),
             str(r["draws"]), str(r["losses"]), _score_cell(r), _elo_cell(r),
             NONE if r["los"] is None else f"{100 * r['los']:.1f}",
@@ -247,7 +257,7 @@ def render_text(report: Report) -> str:
     out: list[str] = []
     for e in report.experiments:
         out.append(_header_line(e.info, report.base))
-        out += _text_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
+        out += _text_table(main_head(), [main_cells(r) for r in e.rows])
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
             out.append("")
@@ -302,7 +312,7 @@ def render_markdown(report: Report) -> str:
         out += _md_table(INDEX_HEAD, [index_cells(x) for x in report.index]) + [""]
     for e in report.experiments:
         out += [f"## {e.info['experiment']}", "", _header_line(e.info, report.base), ""]
-        out += _md_table(MAIN_HEAD, [main_cells(r) for r in e.rows])
+        out += _md_table(main_head(), [main_cells(r) for r in e.rows])
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
             out += ["", "Kalah pair rule:", ""]
@@ -335,7 +345,7 @@ def render_markdown(report: Report) -> str:
 
 # ---- json and csv --------------------------------------------------------------------------
 def json_rows(report: Report) -> list[dict]:
-    keys = ROW_FIELDS + (("paper",) if report.comparisons is not None else ())
+    keys = row_fields() + (("paper",) if report.comparisons is not None else ())
     return [{k: r.get(k) for k in keys} for r in report.rows]
 
 
@@ -363,7 +373,7 @@ def render_json(report: Report) -> str:
 
 def flat_row(r: PairingRow) -> dict:
     out = {}
-    for k in ROW_FIELDS:
+    for k in row_fields():
         v = r.get(k)
         if k in ("player_budget", "opponent_budget"):
             out[k] = json.dumps(v, sort_keys=True) if v else ""
@@ -518,7 +528,7 @@ def render_html(report: Report) -> str:
     for i, e in enumerate(report.experiments):
         parts.append(f'<h2 id="exp-{i}">{html.escape(e.info["experiment"])}</h2>')
         parts.append(f'<p class="note">{html.escape(_header_line(e.info, report.base))}</p>')
-        parts.append(_html_table(MAIN_HEAD, [main_cells(r) for r in e.rows]))
+        parts.append(_html_table(main_head(), [main_cells(r) for r in e.rows]))
         paired = [r for r in e.rows if r["pairs"]]
         if paired:
             parts.append("<p>Kalah pair rule:</p>")

@@ -81,16 +81,6 @@ def _finite(x: float) -> float | None:
 _ci = stats.score_interval
 
 
-#: The counts of a pairing with no stored game.
-_NO_GAMES = {k: 0 for k in ("games", "wins", "draws", "losses", "errors", "time_forfeits",
-                            "illegal_moves", "max_plies", "wins_first", "games_first",
-                            "wins_second", "games_second")} | {
-    "avg_plies": None, "player_time": None, "opponent_time": None, "player_work": None,
-    "player_work_unit": None, "opponent_work": None, "opponent_work_unit": None,
-    "pentanomial": None, "pair_games": 0, "pair_score": None, "pair_ci_low": None,
-    "pair_ci_high": None, "builds": {}}
-
-
 def pairing_rows(store: Store, ci: str = "auto") -> list[PairingRow]:
     """The rows (pairing_row.PairingRow) of every pairing in `store`, in config order."""
     if ci not in stats.CI_METHODS:
@@ -108,7 +98,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[PairingRow]:
         pid = p["pairing_id"]
         pb = _clean_budget(p["player_budget"] or default_budget)
         ob = _clean_budget(p["opponent_budget"] or default_budget)
-        c = counts.get(pid, _NO_GAMES)
+        c = counts.get(pid) or aggregates.no_games()
         w, d, lo, n = c["wins"], c["draws"], c["losses"], c["games"]
         ci_low, ci_high, used = _ci(w, d, lo, ci) if n else (None, None, None)
         e = stats.elo_diff(w, d, lo)
@@ -124,7 +114,7 @@ def pairing_rows(store: Store, ci: str = "auto") -> list[PairingRow]:
             "opponent_spec": p["opponent"],
             "budget": pairing_budget_text(pb, ob),
             "player_budget": pb, "opponent_budget": ob, "planned": p["games"], "games": n,
-            **{k: c[k] for k in results.COUNT_COLUMNS if k != "games"},
+            **{k: c[k] for k in aggregates.count_columns() if k != "games"},
             "score": stats.score(w, d, lo) if n else None, "ci_low": ci_low,
             "ci_high": ci_high, "ci_method": used, "elo": _finite(e) if n else None,
             "elo_low": _finite(e_lo), "elo_high": _finite(e_hi),

@@ -20,13 +20,17 @@ opens such a store, and `arena recount` rewrites them from it):
                 (stats.pair_outcome) and `points`, the player's pair score in half points
                 (0..4, the pentanomial's bin; -1 for a pair with an error game)
 
-`pairing_counts` turns them into the counts of `results.pairing_counts` (the DataFrame path,
-which stays for notebooks): the same integers; means whose sums the DataFrame adds in another
-order (wall seconds) may differ in the last bits.
+`pairing_counts` turns them into each pairing's statistics: `STATISTICS`, the one definition
+of each (its name, meaning, value from a pairing's rows and its value without games), which
+the report's rows, its JSON and CSV, and `results.pairing_counts` (the DataFrame path, which
+stays for notebooks: a frame's games are counted into the same rows first) all follow. A new
+statistic derived from the counts is one entry there (or `register` from outside); the
+report's text tables and the live page show the columns they name.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 KEY = ("pairing_id", "swap", "result", "reason", "version", "build")
 SIDE = ("moves", "sims", "nodes", "wall", "walled")
@@ -34,6 +38,23 @@ SUMS = ("games", "plies") + tuple(f"{who}_{c}" for who in ("player", "opponent")
 MINS = ("first_game", "first_finished")
 MAXES = ("last_finished",)
 TALLY_COLUMNS = KEY + SUMS + MINS + MAXES
+
+
+def _sql_type(column: str) -> str:
+    """A tally column's SQL type: text keys, real seconds and times, and no type for the sums
+    of simulations and nodes (a player may report either as an integer or a float: kept as
+    given)."""
+    if column in ("pairing_id", "result", "reason", "version", "build"):
+        return "TEXT "
+    if column.endswith(("_sims", "_nodes")):
+        return ""
+    return "REAL " if column.endswith(("_wall", "_finished")) else "INTEGER "
+
+
+#: The store's `tally` table (results/store.py's SCHEMA), written from the columns above.
+TALLY_TABLE = ("CREATE TABLE IF NOT EXISTS tally (\n    "
+               + ", ".join(f"{c} {_sql_type(c)}NOT NULL" for c in TALLY_COLUMNS)
+               + f",\n    PRIMARY KEY ({', '.join(KEY)}))")
 PAIR_KEY = ("pairing_id", "outcome", "points")
 PAIR_COLUMNS = PAIR_KEY + ("pairs",)
 RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
@@ -98,11 +119,14 @@ class Recount:
         self._scores: dict[tuple, dict[int, float | None]] = {}
 
     def add_game(self, g: Mapping) -> None:
-        key, values = game_entry(g)
+        self.add(*game_entry(g), g["pair_index"], g["score"])
+
+    def add(self, key: tuple, values: tuple, pair_index: int, score: float | None) -> None:
+        """One game's tally key and values (as `game_entry` gives them), its pair and score."""
         old = self.groups.get(key)
         self.groups[key] = list(values) if old is None else merge(old, values)
-        by_swap = self._scores.setdefault((g["pairing_id"], g["pair_index"]), {})
-        by_swap[g["swap"]] = None if result_of(g["score"], g["reason"]) == "error" else g["score"]
+        by_swap = self._scores.setdefault((key[0], pair_index), {})
+        by_swap[key[1]] = None if key[2] == "error" else score
 
     def tally_rows(self) -> list[dict]:
         return [dict(zip(TALLY_COLUMNS, k + tuple(v))) for k, v in self.groups.items()]
@@ -139,19 +163,161 @@ def counted(games: Iterable[Mapping]) -> Recount:
     return r
 
 
-def _work(sims_total: float, nodes_total: float, moves: int) -> tuple[float | None, str | None]:
+class Pairing:
+    """One pairing's aggregates as a statistic reads them: its tally rows (`rows`, error games
+    included; `counted`, without them) and the pentanomial of its complete pairs (`penta`:
+    LL, LD, WL+DD, WD, WW; None without one). Values several statistics share are computed
+    once (`shared`)."""
+
+    def __init__(self, rows: list[dict], penta: list[int] | None):
+        self.rows = rows
+        self.counted = [r for r in rows if r["result"] != "error"]
+        self.penta = penta
+        self._shared: dict = {}
+
+    def total(self, column: str, errors: bool = False, **match) -> int | float:
+        """The sum of `column` over the counted rows (every row with `errors`) whose columns
+        equal `match`."""
+        return sum(r[column] for r in (self.rows if errors else self.counted)
+                   if all(r[k] == v for k, v in match.items()))
+
+    def shared(self, name: str, compute: Callable[[Pairing], object]):
+        if name not in self._shared:
+            self._shared[name] = compute(self)
+        return self._shared[name]
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One column of a pairing's counts: its name, what it means, its value for a pairing
+    (`value(Pairing)`) and for a pairing without a stored game (`empty`). With a `heading`, the
+    report's tables and the live page show it in a column of its own after the built-in ones
+    (the built-in statistics have their places there already), written by `text`."""
+
+    name: str
+    meaning: str
+    value: Callable[[Pairing], object]
+    empty: object = None
+    heading: str = ""
+    text: Callable[[object], str] | None = None
+
+    def cell(self, value) -> str:
+        """The value as a table cell: `text(value)`, else "-" for None, 3 digits for a float."""
+        if self.text is not None:
+            return self.text(value)
+        if value is None:
+            return "-"
+        return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def _work(p: Pairing, side: str) -> tuple[float | None, str | None]:
     """Mean simulations per move over all the side's moves; nodes for a side that never
     reports simulations (αβ); None for a side that reports neither (a GTP engine)."""
-    if not moves or (sims_total <= 0 and nodes_total <= 0):
+    sims, nodes = float(p.total(f"{side}_sims")), float(p.total(f"{side}_nodes"))
+    moves = int(p.total(f"{side}_moves"))
+    if not moves or (sims <= 0 and nodes <= 0):
         return None, None
-    if sims_total > 0:
-        return sims_total / moves, "sims"
-    return nodes_total / moves, "nodes"
+    if sims > 0:
+        return sims / moves, "sims"
+    return nodes / moves, "nodes"
+
+
+def _time(p: Pairing, side: str) -> float | None:
+    timed = p.total(f"{side}_walled")
+    return float(p.total(f"{side}_wall")) / timed if timed else None
+
+
+def _pairs(p: Pairing) -> dict:
+    return p.shared("pairs", lambda p: pair_statistics(p.penta))
+
+
+def _builds(p: Pairing) -> dict[str, int]:
+    return {b or "unrecorded": k for (_v, b), k in
+            _ordered_builds(p.rows, key=lambda r: (r["build"],)).items()}
+
+
+def _side_statistics(side: str) -> list[Statistic]:
+    return [Statistic(f"{side}_work", f"the {side}'s mean simulations per move (nodes where "
+                      "it reports none)", lambda p: p.shared(side, lambda p: _work(p, side))[0]),
+            Statistic(f"{side}_work_unit", f"sims or nodes: what {side}_work counts",
+                      lambda p: p.shared(side, lambda p: _work(p, side))[1])]
+
+
+#: The statistics of a pairing, in the order every table, row and frame lists them: the one
+#: definition of each that the DataFrame path (results.frames), the report's rows and the JSON
+#: and CSV reports follow. `register` adds one.
+STATISTICS: list[Statistic] = [
+    Statistic("games", "counted games (error games never count)", lambda p: p.total("games"),
+              0),
+    Statistic("wins", "the player's wins", lambda p: p.total("games", result="win"), 0),
+    Statistic("draws", "draws", lambda p: p.total("games", result="draw"), 0),
+    Statistic("losses", "the player's losses", lambda p: p.total("games", result="loss"), 0),
+    Statistic("errors", "error games (counted in no other column)",
+              lambda p: p.total("games", errors=True) - p.total("games"), 0),
+    Statistic("time_forfeits", "games lost on time",
+              lambda p: p.total("games", reason="time_forfeit"), 0),
+    Statistic("illegal_moves", "games lost by an illegal move",
+              lambda p: p.total("games", reason="illegal_move"), 0),
+    Statistic("max_plies", "games ended at the ply limit",
+              lambda p: p.total("games", reason="max_plies"), 0),
+    Statistic("wins_first", "the player's wins where it moved first",
+              lambda p: p.total("games", swap=0, result="win"), 0),
+    Statistic("games_first", "games where the player moved first",
+              lambda p: p.total("games", swap=0), 0),
+    Statistic("wins_second", "the player's wins where it moved second",
+              lambda p: p.total("games", swap=1, result="win"), 0),
+    Statistic("games_second", "games where the player moved second",
+              lambda p: p.total("games", swap=1), 0),
+    Statistic("avg_plies", "mean plies of the counted games",
+              lambda p: float(p.total("plies")) / n if (n := p.total("games")) else None),
+    Statistic("player_time", "the player's mean wall seconds per move",
+              lambda p: _time(p, "player")),
+    Statistic("opponent_time", "the opponent's mean wall seconds per move",
+              lambda p: _time(p, "opponent")),
+    *_side_statistics("player"),
+    *_side_statistics("opponent"),
+    Statistic("pentanomial", "the complete pairs' pentanomial (LL, LD, WL+DD, WD, WW)",
+              lambda p: _pairs(p)["pentanomial"]),
+    Statistic("pair_games", "games in complete pairs", lambda p: _pairs(p)["pair_games"], 0),
+    Statistic("pair_score", "the pair score", lambda p: _pairs(p)["pair_score"]),
+    Statistic("pair_ci_low", "its 95% interval's low end", lambda p: _pairs(p)["pair_ci_low"]),
+    Statistic("pair_ci_high", "its high end", lambda p: _pairs(p)["pair_ci_high"]),
+    Statistic("builds", "{build fingerprint (or unrecorded): games}, error games included",
+              _builds, {}),
+]
+
+
+def register(statistic: Statistic) -> None:
+    """Add a statistic (its name not taken): every pairing's counts, the report's rows, its JSON
+    and CSV and `results.pairing_counts` carry it from then on."""
+    if any(s.name == statistic.name for s in STATISTICS):
+        raise ValueError(f"a statistic named {statistic.name!r} exists")
+    STATISTICS.append(statistic)
+
+
+def count_columns() -> tuple[str, ...]:
+    """The statistics' names, in order (results.COUNT_COLUMNS: the built-in ones)."""
+    return tuple(s.name for s in STATISTICS)
+
+
+def no_games() -> dict:
+    """The counts of a pairing with no stored game."""
+    return {s.name: s.empty for s in STATISTICS}
+
+
+def shown() -> list[Statistic]:
+    """The statistics with a column of their own in the tables and the live page (`heading`)."""
+    return [s for s in STATISTICS if s.heading]
+
+
+def cells(row: Mapping) -> list[str]:
+    """A report row's cells of the `shown` statistics."""
+    return [s.cell(row.get(s.name)) for s in shown()]
 
 
 def pairing_counts(tally: list[dict], pairs: list[dict]) -> dict[str, dict]:
-    """Per pairing id with stored games, the counts of `results.COUNT_COLUMNS` (see
-    results.frames.pairing_counts, which computes them from a DataFrame of every game)."""
+    """Per pairing id with stored games, its statistics (STATISTICS, by name) from its tally
+    rows and its complete pairs (pair_tally rows)."""
     by_pairing: dict[str, list[dict]] = {}
     for r in tally:
         by_pairing.setdefault(r["pairing_id"], []).append(r)
@@ -161,34 +327,8 @@ def pairing_counts(tally: list[dict], pairs: list[dict]) -> dict[str, dict]:
             penta.setdefault(p["pairing_id"], [0] * 5)[p["points"]] += p["pairs"]
     out = {}
     for pid, groups in by_pairing.items():
-        ok = [r for r in groups if r["result"] != "error"]
-
-        def total(col, where=lambda r: True, rows=ok):
-            return sum(r[col] for r in rows if where(r))
-        n = total("games")
-        row = {"games": n,
-               **{f"{res}s" if res != "loss" else "losses":
-                  total("games", lambda r, res=res: r["result"] == res)
-                  for res in ("win", "draw", "loss")},
-               "errors": total("games", rows=groups) - n,
-               **{col: total("games", lambda r, why=why: r["reason"] == why)
-                  for col, why in (("time_forfeits", "time_forfeit"),
-                                   ("illegal_moves", "illegal_move"), ("max_plies", "max_plies"))},
-               "wins_first": total("games", lambda r: r["swap"] == 0 and r["result"] == "win"),
-               "games_first": total("games", lambda r: r["swap"] == 0),
-               "wins_second": total("games", lambda r: r["swap"] == 1 and r["result"] == "win"),
-               "games_second": total("games", lambda r: r["swap"] == 1),
-               "avg_plies": float(total("plies")) / n if n else None}
-        for side in ("player", "opponent"):
-            row[f"{side}_work"], row[f"{side}_work_unit"] = _work(
-                float(total(f"{side}_sims")), float(total(f"{side}_nodes")),
-                int(total(f"{side}_moves")))
-            timed = total(f"{side}_walled")
-            row[f"{side}_time"] = float(total(f"{side}_wall")) / timed if timed else None
-        row.update(pair_statistics(penta.get(pid)))
-        row["builds"] = {b or "unrecorded": k for (_v, b), k in
-                         _ordered_builds(groups, key=lambda r: (r["build"],)).items()}
-        out[pid] = row
+        view = Pairing(groups, penta.get(pid))
+        out[pid] = {s.name: s.value(view) for s in STATISTICS}
     return out
 
 

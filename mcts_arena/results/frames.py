@@ -37,9 +37,10 @@ moves=True)` adds them as a column `moves`, each game's list of moves in notatio
                             (None for a game stored before games carried their build)
 
 `pairing_counts(games)` aggregates it per pairing (W/D/L, errors, per-seat wins, mean plies,
-work per move) as `arena report` counts; the report reads the same counts from the store's
-aggregates (results/aggregates.py) instead of every game, and tests hold the two equal. This
-module sits below the report: it imports the store and the statistics leaf only.
+work per move) as `arena report` counts: the games are counted into the store's aggregates and
+those into the statistics of results/aggregates.py, the one definition of each, which the
+report reads from the store's aggregates instead of every game. This module sits below the
+report: it imports the store and the aggregates only.
 """
 from __future__ import annotations
 
@@ -49,8 +50,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mcts_arena import stats
 from mcts_arena.errors import UserError
+from mcts_arena.results import aggregates
 from mcts_arena.results.store import DB_NAME, GAME_TABLE_COLUMNS, Store
 
 GAME_COLUMNS = ("experiment", "game", "game_id", "pairing", "pair_index", "swap", "player",
@@ -60,11 +61,8 @@ GAME_COLUMNS = ("experiment", "game", "game_id", "pairing", "pair_index", "swap"
                 "opponent_nodes", "player_time", "opponent_time", "player_wall",
                 "opponent_wall", "duration", "version", "build")
 RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
-COUNT_COLUMNS = ("games", "wins", "draws", "losses", "errors", "time_forfeits", "illegal_moves",
-                 "max_plies", "wins_first", "games_first", "wins_second", "games_second",
-                 "avg_plies", "player_time", "opponent_time", "player_work", "player_work_unit",
-                 "opponent_work", "opponent_work_unit", "pentanomial", "pair_games",
-                 "pair_score", "pair_ci_low", "pair_ci_high", "builds")
+#: The built-in statistics' names (results/aggregates.py defines each).
+COUNT_COLUMNS = aggregates.count_columns()
 
 
 def _side(stats: list[dict], seat: int) -> dict:
@@ -144,71 +142,37 @@ def load(directory: str | Path, moves: bool = False) -> pd.DataFrame:
         return frame(store, moves)
 
 
-def _work(sims_total: float, nodes_total: float, moves: int) -> tuple[float | None, str | None]:
-    """Mean simulations per move over all the side's moves; nodes for a side that never
-    reports simulations (αβ)."""
-    if not moves or (sims_total <= 0 and nodes_total <= 0):   # no search reported (GTP)
-        return None, None
-    if sims_total > 0:
-        return sims_total / moves, "sims"
-    return nodes_total / moves, "nodes"
+def _side_sums(r, side: str) -> tuple:
+    """(moves, sims, nodes, wall, walled) of a side in one game's frame row, as
+    aggregates.side_totals sums its moves (the frame keeps means per move)."""
+    n = int(getattr(r, f"{side}_moves"))
+
+    def times_n(v) -> float:
+        return 0.0 if pd.isna(v) else float(v) * n
+    wall = getattr(r, f"{side}_wall")
+    return (n, times_n(getattr(r, f"{side}_sims")), times_n(getattr(r, f"{side}_nodes")),
+            times_n(wall), 0 if pd.isna(wall) else n)
 
 
 def pairing_counts(games: pd.DataFrame) -> pd.DataFrame:
-    """Per pairing (index: pairing id), the counts `arena report` shows (`COUNT_COLUMNS`):
-    W/D/L of the player (counted by `stats.tally`, as the run summary and tournaments count)
-    over the counted games (error games are never counted, `errors`
-    says how many), time forfeits and ply-limit draws, wins and games per seat, mean plies,
-    and each side's mean simulations per move (`*_work`; nodes where a side reports no
-    simulations, `*_work_unit` says which; pooled over all moves of the counted games).
-
-    Pair statistics over the complete seat-swapped pairs (both games stored, neither an error
-    game): `pentanomial` (LL, LD, WL+DD, WD, WW as a list), `pair_games` (2 per pair),
-    `pair_score` and its 95% interval `pair_ci_low`/`pair_ci_high`
-    (`stats.pentanomial_interval`); None for a pairing without a complete pair. `builds`:
-    {build fingerprint (or "unrecorded"): games} of every stored game, error games included."""
-    out = {}
-    for pid, g in games.groupby("pairing", sort=False):
-        t = stats.tally({"score": None if r.result == "error" else r.score, "reason": r.reason}
-                        for r in g.itertuples())
-        ok = g[g["result"] != "error"]
-        n = len(ok)
-        assert n == t.games
-        first = ok[ok["swap"] == 0]
-        second = ok[ok["swap"] == 1]
-        row = {"games": t.games, "wins": t.wins, "draws": t.draws, "losses": t.losses,
-               "errors": t.errors, "time_forfeits": t.time_forfeits,
-               "illegal_moves": t.illegal_moves, "max_plies": t.max_plies,
-               "wins_first": int((first["result"] == "win").sum()), "games_first": len(first),
-               "wins_second": int((second["result"] == "win").sum()), "games_second": len(second),
-               "avg_plies": float(ok["plies"].mean()) if n else None}
-        for side in ("player", "opponent"):
-            moves = ok[f"{side}_moves"]
-            w, u = _work(float((ok[f"{side}_sims"].fillna(0) * moves).sum()),
-                         float((ok[f"{side}_nodes"].fillna(0) * moves).sum()), int(moves.sum()))
-            row[f"{side}_work"], row[f"{side}_work_unit"] = w, u
-            # wall seconds per move, as the match loop measured it (external engines too)
-            walls = ok[f"{side}_wall"]
-            timed = int(moves[walls.notna()].sum())
-            row[f"{side}_time"] = (float((walls.fillna(0) * moves).sum()) / timed
-                                   if timed else None)
-        row.update(pair_statistics(ok))
-        row["builds"] = {str(b) if isinstance(b, str) else "unrecorded": int(k)
-                         for b, k in g["build"].value_counts(dropna=False).items()}
-        out[pid] = row
-    return pd.DataFrame.from_dict(out, orient="index", columns=list(COUNT_COLUMNS))
-
-
-def pair_statistics(counted: pd.DataFrame) -> dict:
-    """The pentanomial of the complete pairs among `counted` (one pairing's games without
-    error games) with its score and interval (see pairing_counts)."""
-    by_pair = counted.groupby("pair_index")["score"]
-    pairs = [tuple(v) for _, v in by_pair if len(v) == 2]
-    if not pairs:
-        return {"pentanomial": None, "pair_games": 0, "pair_score": None,
-                "pair_ci_low": None, "pair_ci_high": None}
-    penta = stats.pentanomial((float(a), float(b)) for a, b in pairs)
-    low, high = stats.pentanomial_interval(penta)
-    return {"pentanomial": list(penta), "pair_games": 2 * len(pairs),
-            "pair_score": stats.pentanomial_score(penta), "pair_ci_low": low,
-            "pair_ci_high": high}
+    """Per pairing (index: pairing id), the statistics `arena report` shows (COUNT_COLUMNS and
+    any registered since: results.aggregates.STATISTICS, where each is defined): the frame's
+    games are counted into the store's aggregates (aggregates.Recount) and those into the
+    statistics, as the report counts a store. W/D/L of the player over the counted games
+    (error games are never counted, `errors` says how many), time forfeits and ply-limit
+    draws, wins and games per seat, mean plies, each side's mean simulations per move
+    (`*_work`; nodes where a side reports no simulations, `*_work_unit` says which) and wall
+    seconds per move; the complete pairs' pentanomial, pair score and interval; `builds`."""
+    r = aggregates.Recount()
+    for g in games.itertuples():
+        err = g.result == "error"
+        key = (g.pairing, g.swap, "error" if err else g.result, g.reason,
+               g.version if isinstance(g.version, str) else "",
+               g.build if isinstance(g.build, str) else "")
+        sums = ((1, 0) + (0,) * 10 if err else
+                (1, int(g.plies)) + _side_sums(g, "player") + _side_sums(g, "opponent"))
+        r.add(key, sums + (2 * g.pair_index + g.swap, 0.0, 0.0), g.pair_index,
+              None if err else g.score)
+    counts = aggregates.pairing_counts(r.tally_rows(), r.pair_rows())
+    return pd.DataFrame.from_dict(counts, orient="index",
+                                  columns=list(aggregates.count_columns()))

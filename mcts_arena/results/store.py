@@ -112,21 +112,13 @@ CREATE INDEX IF NOT EXISTS game_pairing ON game (pairing_id, pair_index);
 CREATE TABLE IF NOT EXISTS pair (
     pairing_id TEXT NOT NULL, pair_index INTEGER NOT NULL, outcome TEXT NOT NULL, points INTEGER,
     PRIMARY KEY (pairing_id, pair_index));
-CREATE TABLE IF NOT EXISTS tally (
-    pairing_id TEXT NOT NULL, swap INTEGER NOT NULL, result TEXT NOT NULL, reason TEXT NOT NULL,
-    version TEXT NOT NULL, build TEXT NOT NULL, games INTEGER NOT NULL, plies INTEGER NOT NULL,
-    player_moves INTEGER NOT NULL, player_sims NOT NULL, player_nodes NOT NULL,
-    player_wall REAL NOT NULL, player_walled INTEGER NOT NULL,
-    opponent_moves INTEGER NOT NULL, opponent_sims NOT NULL, opponent_nodes NOT NULL,
-    opponent_wall REAL NOT NULL, opponent_walled INTEGER NOT NULL,
-    first_game INTEGER NOT NULL, first_finished REAL NOT NULL, last_finished REAL NOT NULL,
-    PRIMARY KEY (pairing_id, swap, result, reason, version, build));
+{tally};
 CREATE TABLE IF NOT EXISTS pair_tally (
     pairing_id TEXT NOT NULL, outcome TEXT NOT NULL, points INTEGER NOT NULL,
     pairs INTEGER NOT NULL, PRIMARY KEY (pairing_id, outcome, points));
 CREATE INDEX IF NOT EXISTS game_finished ON game (finished);
 CREATE INDEX IF NOT EXISTS game_error ON game (pairing_id) WHERE reason = 'error';
-"""
+""".replace("{tally}", aggregates.TALLY_TABLE)
 
 GAME_TABLE_COLUMNS = ("game_id", "pairing_id", "pair_index", "swap", "seat0", "seat1",
                       "budgets_json", "seeds_json", "opening", "winner", "score", "reason",

@@ -71,6 +71,7 @@ from mcts_arena import budgets, inputs
 from mcts_arena import games as _games
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import ConfigError, EffortError
+from mcts_arena.players import kinds as kind_table
 from mcts_arena.players.notation import split
 from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import pairing_id
@@ -730,7 +731,8 @@ class Validator:
                                 f"contradicts the ladder's; leave time=/sims=/effort= out")
             if base in bases:
                 self.fail(path, f"{base} is named twice")
-            external = getattr(spec, "kind", "") in ("GTP", "py")
+            its = kind_table.of(spec)
+            external = its.external and not its.rated_by_label     # no engine rate
             if kind == "sims" and external and spec.kind == "GTP" and \
                     "{sims}" not in spec.target:
                 self.fail(path, f"{base} cannot be given simulations: its cmd has no {{sims}} "

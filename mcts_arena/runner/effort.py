@@ -32,6 +32,7 @@ from mcts_arena import inputs
 from mcts_arena.budgets import SIMS_MAX, Budget
 from mcts_arena.errors import EffortError
 from mcts_arena.inputs import InputError
+from mcts_arena.players import kinds
 from mcts_arena.players.kinds import BY_NAME, KINDS
 
 RATES_FILE = Path(__file__).with_name("data") / "engine_rates.yaml"
@@ -68,10 +69,11 @@ def features(spec: Any) -> frozenset[str]:
     opts = dict(getattr(spec, "options", ()) or ())
     names = {k for k in opts if k not in _COST_FREE}
     out = {f"kind={spec.kind}"} | {f"opt={_COSTS_AS.get(k, k)}" for k in names}
-    if spec.kind == "alphabeta" and opts.get("tt") in (0, "0"):
+    nodes = kinds.of(spec).unit == "nodes"     # αβ: its effort is nodes
+    if nodes and opts.get("tt") in (0, "0"):
         out.add("opt=tt0")
     evalfn = getattr(spec, "evalfn", "")
-    if evalfn and (spec.kind == "alphabeta" or names & _EVALUATING):
+    if evalfn and (nodes or names & _EVALUATING):
         out.add(f"eval={evalfn}")
     return frozenset(out)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from mcts_arena import games
 from mcts_arena.budgets import Budget
+from mcts_arena.players import kinds
 
 #: The most simulations (or nodes) one probe searches; a bigger budget is scaled from it.
 PROBE_SIMS = 2000
@@ -64,7 +65,7 @@ def move_cost(spec: str, game: str, budget: Budget, macros: dict | None = None) 
     from mcts_arena.players import make
 
     player = make(spec, game=str(game), seed=1, macros=macros)
-    if getattr(player.spec, "kind", "") == "GTP":
+    if not kinds.of(player.spec).probed:       # an outside engine: no probe move
         return MoveCost(None)
     try:
         sims = budget.sims

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as mp_wait
 
+from mcts_arena import plugins
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
 from mcts_arena.runner.config import players_provider
@@ -141,6 +142,7 @@ def _worker_loop(cpu: int | None, conn, players_name: str | None) -> None:
         except OSError:
             pass
     try:
+        plugins.load()              # the driver's plug-ins: its environment names them
         players = players_provider(players_name)
     except Exception as e:  # noqa: BLE001
         conn.send(("fail", None, f"cannot load players: {type(e).__name__}: {e}"))

@@ -36,6 +36,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 
+from mcts_arena import plugins
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
 from mcts_arena.provenance import build_identity
@@ -61,6 +62,7 @@ def _load_players(players_name: str | None):
     from mcts_arena.runner.config import players_provider
 
     try:
+        plugins.load()      # those a node's environment names (Ray's runtime_env env_vars)
         return players_provider(players_name), None
     except Exception as e:  # noqa: BLE001 - a node without the players: the run must stop
         return None, f"cannot load the players ({players_name or 'default'}): " \
@@ -187,9 +189,11 @@ class RayBackend:
             if not verbose:
                 _quiet_environment()
             try:
+                named = {plugins.ENV: os.environ[plugins.ENV]} if plugins.named() else {}
                 ray.init(address=address, log_to_driver=verbose, include_dashboard=False,
                          logging_level=logging.INFO if verbose else logging.ERROR,
-                         configure_logging=True)
+                         configure_logging=True,
+                         **({"runtime_env": {"env_vars": named}} if named else {}))
             except ConnectionError as e:
                 raise UserError(f"cannot reach the Ray cluster at {address}: "
                                 f"{_one_line(e)}") from None

@@ -31,6 +31,7 @@ from pathlib import Path
 from mcts_arena import games, inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
+from mcts_arena.players import kinds
 from mcts_arena.results.suites import SUITE_SCHEMA, summarise
 
 
@@ -143,10 +144,10 @@ def _trace(player, state, cps: list[int], fresh=None) -> list[tuple[int, str, fl
     seed: αβ and Greedy search afresh at each budget with one, since a player keeps its
     transposition table from search to search and a search at budget B would start from what
     the searches at the smaller budgets found."""
-    kind = player.spec.kind
-    if kind in ("MCTS", "FlatMC"):
+    trace = kinds.of(player.spec).trace
+    if trace == "checkpoints":
         return [(b, state.format_move(m), t) for b, m, t in player.trace(state, cps)]
-    if kind == "Random":
+    if trace == "once":
         t0 = time.perf_counter()
         m, _ = player.choose(state, sims=1)
         dt = time.perf_counter() - t0

@@ -34,6 +34,7 @@ from pathlib import Path
 from mcts_arena import games
 from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name
+from mcts_arena.results import aggregates
 from mcts_arena.results.replay import result_text
 from mcts_arena.results.store import Store
 from mcts_arena.serve import catalog, known
@@ -246,7 +247,10 @@ class Live:
         e = report.experiments[0]
         pics = {p.name: p for p in plots.pictures(report)}
         payload.update(info=e.info, rows=e.rows, tournament=e.tournament, ratings=e.ratings,
-                       pictures=[{"name": p.name, "title": p.title} for p in pics.values()])
+                       pictures=[{"name": p.name, "title": p.title} for p in pics.values()],
+                       statistics={"head": [s.heading for s in aggregates.shown()],
+                                   "cells": {r["pairing_id"]: aggregates.cells(r)
+                                             for r in e.rows}})
         return payload, report, pics
 
     @staticmethod

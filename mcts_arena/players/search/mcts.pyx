@@ -59,7 +59,7 @@ OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", 
                "stop", "puct", "prior")
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
-DEF STOP_EVERY = 64
+cdef int STOP_EVERY = 64
 
 
 cdef class MCTSSearch:

@@ -31,7 +31,8 @@
     return `${d}, LLR ${s.llr.toFixed(2)} in [${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}]`;
   }
 
-  function standings(rows) {
+  // stats: the statistics with a column of their own (results/aggregates.py), their cells
+  function standings(rows, stats) {
     const hasPairs = rows.some(r => r.pentanomial);
     const hasRule = rows.some(r => r.pairs);
     const hasSprt = rows.some(r => r.sprt);
@@ -41,7 +42,7 @@
                             "pentanomial Elo");
     if (hasRule) head.push("pair rule W-D-L (disc.)", "pair-rule win % [95% CI]");
     if (hasSprt) head.push("SPRT");
-    head.push("errors", "forfeits");
+    head.push("errors", "forfeits", ...stats.head);
     if (hasPaper) head.push("paper % (source): verdict");
     head.push("");
     const body = rows.map(r => {
@@ -65,7 +66,8 @@
       }
       if (hasSprt) cells.push(el("td", {class: "l sprt", text: sprtCell(r.sprt)}));
       cells.push(el("td", {text: r.errors}),
-                 el("td", {text: r.time_forfeits + (r.illegal_moves || 0)}));
+                 el("td", {text: r.time_forfeits + (r.illegal_moves || 0)}),
+                 ...(stats.cells[r.pairing_id] || []).map(c => el("td", {text: c})));
       if (hasPaper) {
         const v = (r.paper || []).map(p => p.verdict || "").join(" ");
         cells.push(el("td", {class: "l verdict-" + (v.includes("opposite") ? "opposite" :
@@ -217,7 +219,7 @@
     const tune = d.tune || (d.summary.tune && d.summary.tune.method === "bracket" ? d.summary.tune : null);
     replace("tune", tune ? tunePanel(tune) : el("div"));
     document.getElementById("standings-head").hidden = !!d.tune;
-    replace("standings", d.tune ? el("div") : d.rows.length ? standings(d.rows) :
+    replace("standings", d.tune ? el("div") : d.rows.length ? standings(d.rows, d.statistics || {head: [], cells: {}}) :
             el("p", {class: "muted", text: "no pairings stored yet"}));
     const notes = d.rows.filter(r => r.sprt).map(r => el("div", {text: `${r.player} vs ${r.opponent}: ${r.sprt.text}`}));
     replace("notes", el("div", {class: "facts"}, notes));

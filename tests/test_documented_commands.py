@@ -7,11 +7,13 @@ import re
 import shlex
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from mcts_arena import games, players
 from mcts_arena.cli import cli
+from mcts_arena.players import kinds
 from mcts_arena.players.options import OPTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,9 +42,11 @@ def test_every_quoted_command_exists_with_its_options():
                 if cmd is None:
                     bad.append(f"{path.relative_to(ROOT)}:{n}: no command 'arena {name}'")
                     continue
+                words = shlex.split(rest.replace("{", " ").replace("}", " "), posix=False)
+                if isinstance(cmd, click.Group) and words and words[0] in cmd.commands:
+                    cmd = cmd.commands[words[0]]        # a group's command: its own options
                 opts = {o for p in cmd.params for o in getattr(p, "opts", [])}
-                for word in shlex.split(rest.replace("{", " ").replace("}", " "),
-                                        posix=False):
+                for word in words:
                     flag = word.split("=")[0]
                     if flag.startswith("--") and flag not in opts and flag != "--help":
                         bad.append(f"{path.relative_to(ROOT)}:{n}: 'arena {name}' has no "
@@ -53,11 +57,9 @@ def test_every_quoted_command_exists_with_its_options():
 def _example(o, game=None) -> str:
     """A spec text that uses option `o` with a value in its range, for a kind that can play
     `game` where one takes the option (a game with dice: not the searches)."""
-    able = [k for k in ("MCTS", "alphabeta", "FlatMC", "Random", "Greedy", "expectimax", "MCMS",
-                        "gnubg")
-            if k in o.kinds and k in players.spec.playing_kinds(game)]
-    kind = {"alphabeta": "αβ"}.get(able[0], able[0]) if able else \
-        ("MCTS" if "MCTS" in o.kinds else "αβ")
+    able = [k.display for k in kinds.KINDS if not k.external and k.name in o.kinds
+            and k.name in players.spec.playing_kinds(game)]
+    kind = able[0] if able else ("MCTS" if "MCTS" in o.kinds else "αβ")
     value = {"flag": "", "int": o.example, "float": o.example}[o.type]
     if o.role == "budget":
         value = "1" if o.field == "time" else "100"
