@@ -33,9 +33,10 @@ def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: b
     click.echo(f"tune {spec.name}: {spec.settings.method}, {workers} worker(s), results in "
                f"{directory}", err=True)
     if spec.settings.method == "bracket":
-        bracket = tune.bracket(spec)
-        tune.mark_bracket(spec, directory)
-        return _bracket(bracket, directory, workers, quiet, allow_mixed_builds)
+        # the tune config is kept beside the tournament's settings, so `arena serve` shows it
+        # as a tune while it plays
+        return _bracket(tune.bracket(spec), directory, workers, quiet, allow_mixed_builds,
+                        {tune.BRACKET_KEY: tune.bracket_mark(spec)})
     result = tune.run_tune(spec, directory, workers=workers,
                            echo=(lambda m: None) if quiet else
                            (lambda m: click.echo(m, err=True)),
@@ -46,14 +47,15 @@ def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: b
     exit_if_stopped(result, directory)
 
 
-def _bracket(spec, directory, workers: int, quiet: bool, allow_mixed_builds: bool) -> None:
+def _bracket(spec, directory, workers: int, quiet: bool, allow_mixed_builds: bool,
+             meta: dict[str, str]) -> None:
     """Method bracket: the elimination tournament over the grid, as `arena tournament`."""
     from mcts_arena.results.tournament import header, render
     from mcts_arena.runner.tournament import most_games, run_tournament
 
     click.echo(header(spec) + "\n")
     result = run_tournament(spec, directory, workers=workers, progress=not quiet,
-                            echo=click.echo, allow_mixed_builds=allow_mixed_builds)
+                            echo=click.echo, allow_mixed_builds=allow_mixed_builds, meta=meta)
     click.echo(f"bracket: {most_games(spec):,} games at most ({spec.games} per match)")
     if result.interrupted:
         click.echo(render(result.state, with_header=False).rstrip())
