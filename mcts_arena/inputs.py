@@ -105,6 +105,28 @@ def read_bytes(path: str | os.PathLike, what: str = "a text file",
     return data
 
 
+def open_binary(path: str | os.PathLike, what: str):
+    """The regular file `path` opened for reading in binary, of any size (the record's
+    published games): refused as `read_bytes` refuses, so a FIFO is never waited on."""
+    shown, limit = os.fspath(path), 1 << 62
+    try:
+        _check_regular(shown, os.stat(path), what, limit)     # a FIFO is not even opened
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        raise InputError(f"{shown}: no such file") from None
+    except (OSError, ValueError) as e:
+        raise InputError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}"
+                         ) from None
+    try:
+        _check_regular(shown, os.fstat(fd), what, limit)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
 def read_text(path: str | os.PathLike, what: str = "a text file",
               limit: int = MAX_BYTES) -> str:
     """The text of the regular file `path`, UTF-8 (see the module docstring); InputError."""

@@ -349,7 +349,7 @@ def test_a_damaged_published_file_is_one_line_and_writes_nothing(prec_setup):
                                  "--from-data", "data"])
     assert r.exit_code == 2
     assert r.output.strip().splitlines() == [
-        "arena: error: data/prec.jsonl.gz: line 1: the experiment has no 'name'"]
+        "arena: error: data/prec.jsonl.gz: line 1: the header: experiment: missing key 'name'"]
     (data / "prec.jsonl.gz").write_bytes(b"not gzip")
     r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--docs", "docs",
                                  "--from-data", "data"])

@@ -82,12 +82,15 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
     from mcts_arena.runner.run import open_backend
 
     if from_data is not None:
-        n = rebuild_from_data(Path(from_data), Path(docs), manifest, only)
-        click.echo(f"rebuilt {n} page(s) of {docs} from {from_data}")
+        n = rebuild_from_data(Path(from_data), Path(docs), manifest, only, dry_run)
+        click.echo(f"{'would rebuild' if dry_run else 'rebuilt'} {n} page(s) of {docs} from "
+                   f"{from_data}" + (" (dry run: nothing written)" if dry_run else ""))
         return
     sc = reproduce.make_scale(scale, games, sweep_games, tournament_games, precision, max_games,
                               aim)
     record = reproduce.prepare(manifest, only, sc, out)  # every config checked before playing
+    if publish is not None:
+        _check_publish(Path(publish), record)
     if dry_run:
         click.echo(reproduce.dry_run(record, worker_count(jobs)))
         return
@@ -119,7 +122,7 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
         from mcts_arena.results import archive
 
         dest = Path(publish)
-        dest.mkdir(parents=True, exist_ok=True)
+        dest.mkdir(parents=True, exist_ok=True)     # checked before anything was played
         for _page, dirs, _secs in record.pages:
             for d in dirs:
                 if (d / "arena.sqlite").exists():
@@ -131,12 +134,29 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
         raise AllErrorGames(all_error_message(all_error))
 
 
-def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = None) -> int:
+def _check_publish(dest: Path, record) -> None:
+    """--publish DIR, before anything is played or written: a folder (or one that can be
+    made) where each published file can go (none of their names a folder or a link)."""
+    from mcts_arena.results import archive
+    from mcts_arena.runner.writer import check_writable_dir
+
+    check_writable_dir(dest, "a folder for published games (--publish)")
+    for _page, dirs, _secs in record.pages:
+        for d in dirs:
+            f = dest / f"{d.name}{archive.SUFFIX}"
+            for p in (f, f.with_name(f.name + ".tmp")):
+                if p.is_symlink() or (p.exists() and not p.is_file()):
+                    fail(f"--publish {dest}: {p} is not a regular file; refusing to replace it")
+
+
+def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = None,
+                      dry_run: bool = False) -> int:
     """Restore the published stores of `data` into a temporary folder and write every page of
     `docs`'s record.json again from them (`only`: the comma-separated pages to write, each
     restoring only its own experiments' files), each page with the `arena reproduce` command
     its entry names (so with the scale, games and stop rule it was played with). The pages
-    written are a pure function of the games, so an unchanged record comes out byte for byte."""
+    written are a pure function of the games, so an unchanged record comes out byte for byte.
+    `dry_run`: every file restored and checked, no page written."""
     import shlex
     import tempfile
 
@@ -186,7 +206,7 @@ def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = 
                                f"{', '.join(missing)} in {data}", err=True)
                 else:
                     pages.append((page, dirs, secs))
-            if pages:
+            if pages and not dry_run:
                 write_record(pages, docs, command, sc.describe(), rec.order, a["scale"])
             n += len(pages)
     return n
