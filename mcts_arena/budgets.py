@@ -55,7 +55,10 @@ def games_ok(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= GAMES_MAX
 
 
-_CLOCK_RE = re.compile(r"^(?:(\d+)/)?(\d+(?:\.\d*)?|\.\d+)\+(\d+(?:\.\d*)?|\.\d+)$")
+# ASCII digits only (a `\d` of another script reads as a number too)
+_CLOCK_RE = re.compile(r"^(?:(\d+)/)?(\d+(?:\.\d*)?|\.\d+)\+(\d+(?:\.\d*)?|\.\d+)$",
+                       re.ASCII)
+CLOCK_MOVES_MAX = 10_000        # moves of a side per period (GTP's time_settings passes it on)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,9 @@ def parse_clock(text) -> Clock:
     moves, base, inc = int(m.group(1) or 0), float(m.group(2)), float(m.group(3))
     if m.group(1) is not None and moves < 1:
         raise ValueError(f"a clock's moves per period must be at least 1, got {text!r}")
+    if moves > CLOCK_MOVES_MAX:
+        raise ValueError(f"a clock's moves per period must be at most {CLOCK_MOVES_MAX}, got "
+                         f"{text!r}")
     if not TIME_MIN <= base <= CLOCK_MAX:
         raise ValueError(f"a clock's base time must be {TIME_MIN:g} to {CLOCK_MAX:g} s, "
                          f"got {base:g} in {text!r}")

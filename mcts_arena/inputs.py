@@ -110,14 +110,18 @@ def open_binary(path: str | os.PathLike, what: str):
     published games): refused as `read_bytes` refuses, so a FIFO is never waited on."""
     shown, limit = os.fspath(path), 1 << 62
     try:
-        _check_regular(shown, os.stat(path), what, limit)     # a FIFO is not even opened
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
-                     | getattr(os, "O_CLOEXEC", 0))
+        st = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         raise InputError(f"{shown}: no such file") from None
     except (OSError, ValueError) as e:
         raise InputError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}"
                          ) from None
+    _check_regular(shown, st, what, limit)      # a FIFO is not even opened
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise InputError(f"{shown}: cannot read: {e.strerror or e}") from None
     try:
         _check_regular(shown, os.fstat(fd), what, limit)
         os.set_blocking(fd, True)

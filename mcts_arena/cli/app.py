@@ -155,6 +155,7 @@ def main() -> None:
     """Console entry point (`arena`). Exit statuses: see mcts_arena.errors. SIGTERM is handled
     like Ctrl-C (a run stops cleanly and prints how to resume), ending with status 143."""
     signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, signal.default_int_handler)    # even if started ignoring it
     try:
         cli(prog_name="arena")
     except KeyboardInterrupt as e:

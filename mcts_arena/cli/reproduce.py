@@ -157,6 +157,7 @@ def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = 
     its entry names (so with the scale, games and stop rule it was played with). The pages
     written are a pure function of the games, so an unchanged record comes out byte for byte.
     `dry_run`: every file restored and checked, no page written."""
+    import json
     import shlex
     import tempfile
 
@@ -178,18 +179,30 @@ def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = 
     commands: dict[str, list[str]] = {}
     for pid, page in record.items():
         if wanted is None or pid in wanted:
-            commands.setdefault(page.get("command", ""), []).append(pid)
+            command = page.get("command", "") if isinstance(page, dict) else None
+            if not isinstance(command, str):
+                raise UserError(f"{docs}/record.json: page {pid}: expected an entry with the "
+                                f"command as text, got {json.dumps(page)[:60]}")
+            commands.setdefault(command, []).append(pid)
     with tempfile.TemporaryDirectory(prefix="arena-record-") as tmp:
         plans = []
         for command, pids in commands.items():
-            words = shlex.split(command)
+            where = f"{docs}/record.json: pages {', '.join(pids)}"
+            try:
+                words = shlex.split(command)
+            except ValueError as e:
+                raise UserError(f"{where}: {command!r}: {e}") from None
             if words[:2] != ["arena", "reproduce"]:
-                raise UserError(f"{docs}/record.json: pages {', '.join(pids)}: not played by "
-                                f"an `arena reproduce` command ({command!r}); cannot rebuild")
-            a = reproduce_cmd.make_context("reproduce", words[2:]).params
-            sc = reproduce.make_scale(a["scale"], a["games"], a["sweep_games"],
-                                      a["tournament_games"], a["precision"], a["max_games"],
-                                      a["aim"])
+                raise UserError(f"{where}: not played by an `arena reproduce` command "
+                                f"({command!r}); cannot rebuild")
+            try:
+                a = reproduce_cmd.make_context("reproduce", words[2:]).params
+                sc = reproduce.make_scale(a["scale"], a["games"], a["sweep_games"],
+                                          a["tournament_games"], a["precision"],
+                                          a["max_games"], a["aim"])
+            except (UserError, click.ClickException) as e:
+                raise UserError(f"{where}: {command!r}: {getattr(e, 'message', None) or e}"
+                                ) from None
             # only the pages whose entry names this command (a later command may have played
             # some pages of an earlier one again)
             plans.append((command, a, sc, reproduce.prepare(manifest, ",".join(pids), sc, tmp)))

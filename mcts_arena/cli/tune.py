@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from mcts_arena.cli.app import JOBS, cli, exit_if_stopped
+from mcts_arena.cli.app import JOBS, SEED, cli, exit_if_stopped
 
 
 @cli.command("tune")
@@ -13,7 +13,7 @@ from mcts_arena.cli.app import JOBS, cli, exit_if_stopped
               help="Games played at once (0 = every usable CPU).")
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory [default: results/<name>].")
-@click.option("--seed", type=click.IntRange(0, None), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="The tune's seed instead of the config's (results/<name>-seed<N>).")
 @click.option("--quiet", is_flag=True, help="No line per batch of steps or trials.")
 @click.option("--allow-mixed-builds", is_flag=True,

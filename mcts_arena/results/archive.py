@@ -42,6 +42,7 @@ GAME_KEYS = ("game_id", "pairing_id", "pair_index", "swap", "seats", "budgets", 
              "opening", "winner", "score", "reason", "error", "plies", "moves", "stats",
              "duration", "finished", "version", "build")
 EXPERIMENT_KEYS = ("name", "config", "identity", "version", "machine", "created", "updated")
+MAX_LINE = 16 * 1024 * 1024     # bytes of one line (a long game with its statistics: ~100 KB)
 
 
 def _line(obj) -> bytes:
@@ -119,12 +120,12 @@ def read(path: str | os.PathLike) -> tuple[dict, Iterator[dict]]:
     path = Path(path)
     raw_file = inputs.open_binary(path, "a published games file (gzip JSON lines)")
     try:
-        f = gzip.GzipFile(fileobj=raw_file, mode="rb")
-        first = f.readline()
-    except (OSError, EOFError, zlib.error) as e:
-        raw_file.close()
-        raise UserError(f"{path}: not a published games file (gzip JSON lines): {e}") from None
-    try:
+        try:
+            f = gzip.GzipFile(fileobj=raw_file, mode="rb")
+            first = _readline(path, 1, f)
+        except (OSError, EOFError, zlib.error) as e:
+            raise UserError(f"{path}: not a published games file (gzip JSON lines): {e}"
+                            ) from None
         head = _parse(path, 1, first)
         if not isinstance(head, dict) or head.get("format") != FORMAT:
             raise UserError(f"{path}: line 1: not a {FORMAT} header")
@@ -140,7 +141,7 @@ def read(path: str | os.PathLike) -> tuple[dict, Iterator[dict]]:
             n = 1
             while True:
                 try:
-                    raw = f.readline()
+                    raw = _readline(path, n + 1, f)
                 except (OSError, EOFError, zlib.error) as e:
                     raise UserError(f"{path}: line {n + 1}: damaged ({e})") from None
                 if not raw:
@@ -165,6 +166,15 @@ def read(path: str | os.PathLike) -> tuple[dict, Iterator[dict]]:
                 yield g
 
     return head, games()
+
+
+def _readline(path: Path, n: int, f) -> bytes:
+    """Line n, at most MAX_LINE bytes (a file of one endless line is not read into memory)."""
+    raw = f.readline(MAX_LINE + 1)
+    if len(raw) > MAX_LINE:
+        raise UserError(f"{path}: line {n}: longer than {MAX_LINE:,} bytes; not a published "
+                        f"games file")
+    return raw
 
 
 def _checked(path: Path, n: int, rule, value, what: str):

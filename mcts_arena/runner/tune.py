@@ -295,9 +295,7 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
         params[k] = _param(v, k, dom, f"params.{k}")
     template = _template(v, d, params)
     games = v.games(d["games"], "games", "the search's game budget") if "games" in d else 0
-    seed = d.get("seed", 1)
-    if not cfg.is_int(seed) or seed < 0:
-        v.fail("seed", f"expected a non-negative integer, got {cfg.shown(seed)}")
+    seed = v.seed(d.get("seed", 1), "seed")
     macros = v.macros(d.get("macros", {}), "macros")
     mdict = dict(macros) or None
     plist = tuple(params.values())
