@@ -421,3 +421,22 @@ def test_a_published_line_without_end_is_not_read_into_memory(record_dir, monkey
         f.write(b"x" * 5000)
     refused(record_dir, FROM_DATA, "data/prec.jsonl.gz: line 1: longer than 1,000 bytes; not a "
                                    "published games file")
+
+
+def test_a_tune_report_refused_prints_nothing_before_its_line(tuned, tmp_path, monkeypatch):
+    """The tune's own text reads its games; the tables read the aggregates, damaged here: the
+    refusal is the report's only output, not the end of nine lines of a tune."""
+    import shutil
+
+    shutil.copytree(tuned, tmp_path / "w")
+    monkeypatch.chdir(tmp_path / "w")
+    con = sqlite3.connect("r/arena.sqlite")
+    con.execute("UPDATE tally SET plies = 'x'")
+    con.commit()
+    con.close()
+    before = tree(tmp_path / "w")
+    res = CliRunner().invoke(cli, ["report", "r"])
+    assert res.exit_code == 2, res.output
+    assert res.output.count("\n") == 1
+    assert res.output.startswith("arena: error: r/arena.sqlite: corrupt store: tally of ")
+    assert tree(tmp_path / "w") == before
