@@ -86,10 +86,14 @@ def start_fork_server() -> None:
     disposition is what a new program inherits (a blocked mask is not); the driver (its one
     thread: none other runs then) keeps a SIGINT that comes meanwhile blocked, pending, and
     handles it once its handler is back."""
+    import threading
     from multiprocessing import forkserver
 
     if getattr(forkserver._forkserver, "_forkserver_pid", None) is not None:
         return                          # running (ensure_running restarts one that died)
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()     # (signal handlers belong to the main thread)
+        return
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     came = signal.SIGINT in signal.sigpending()
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)   # (discards a pending one: `came`)

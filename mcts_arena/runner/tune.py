@@ -62,6 +62,7 @@ from pathlib import Path
 from mcts_arena import inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import AllErrorGames, ConfigError, UserError
+from mcts_arena.results import rows
 from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import Store
 from mcts_arena.results.tune import (
@@ -638,11 +639,11 @@ def _check_bracket(store, spec: TuneSpec) -> None:
     if other is not None:
         raise UserError(f"{store.directory} holds tune {other.name!r} ({other.method}), not a "
                         f"bracket; choose another --out DIR")
-    old = store.get_meta(BRACKET_KEY)
-    if old is not None and json.loads(old) != json.loads(bracket_mark(spec)):
+    old = store.meta_json(BRACKET_KEY, rows.obj())       # damaged: one line naming it
+    if old is not None and old != json.loads(bracket_mark(spec)):
         raise UserError(f"{store.directory} holds the bracket of another tune config "
-                        f"({json.loads(old).get('template')!r} over "
-                        f"{json.loads(old).get('param')!r}); choose another --out DIR")
+                        f"({old.get('template')!r} over {old.get('param')!r}); choose another "
+                        f"--out DIR")
 
 
 def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: str | None = None,
