@@ -16,14 +16,12 @@ calling the packages that do the work and printing (no orchestration of its own)
 A new command is a function with `@cli.command(...)` in one of these modules (or a new one
 imported below).
 """
-import signal
 import sys
 
-# Ctrl-C from the first moment: a SIGINT ignored by whoever started us (a background job of
-# a script) would otherwise be lost until a run installs its own handler, and the run would
-# play on; one during these imports is one line and status 130, not a traceback.
-if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+# app first: it handles SIGINT from the moment it is imported (see there); a Ctrl-C during the
+# other commands' imports is then one line and status 130, not a traceback
+from mcts_arena.cli.app import cli, main
+
 try:
     from mcts_arena.cli import (  # noqa: F401
         look,
@@ -37,7 +35,6 @@ try:
         tournament,
         tune,
     )
-    from mcts_arena.cli.app import cli, main
 except KeyboardInterrupt:
     print("arena: interrupted", file=sys.stderr)
     sys.exit(130)

@@ -147,6 +147,13 @@ def cli() -> None:
     """mcts_arena: head-to-head game-AI tournaments on compiled game cores."""
 
 
+# Ctrl-C from the first moment: a SIGINT ignored by whoever started us (a background job of a
+# script) would otherwise be lost until a run installs its own handler, and the run would play
+# on (main installs the handler too, for a caller that imported this module long before)
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _terminate(signum, frame) -> None:
     raise Terminated
 

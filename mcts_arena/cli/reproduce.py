@@ -90,7 +90,7 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
                               aim)
     record = reproduce.prepare(manifest, only, sc, out)  # every config checked before playing
     if publish is not None:
-        _check_publish(Path(publish), record)
+        reproduce.check_publish(Path(publish), record)
     if dry_run:
         click.echo(reproduce.dry_run(record, worker_count(jobs)))
         return
@@ -134,19 +134,28 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
         raise AllErrorGames(all_error_message(all_error))
 
 
-def _check_publish(dest: Path, record) -> None:
-    """--publish DIR, before anything is played or written: a folder (or one that can be
-    made) where each published file can go (none of their names a folder or a link)."""
-    from mcts_arena.results import archive
-    from mcts_arena.runner.writer import check_writable_dir
+def _played_with(command: str, where: str):
+    """(the options, the Scale) of a page's `arena reproduce` command in record.json; a
+    command that is not one, or does not parse, is one line naming `where`."""
+    import shlex
 
-    check_writable_dir(dest, "a folder for published games (--publish)")
-    for _page, dirs, _secs in record.pages:
-        for d in dirs:
-            f = dest / f"{d.name}{archive.SUFFIX}"
-            for p in (f, f.with_name(f.name + ".tmp")):
-                if p.is_symlink() or (p.exists() and not p.is_file()):
-                    fail(f"--publish {dest}: {p} is not a regular file; refusing to replace it")
+    from mcts_arena.errors import UserError
+    from mcts_arena.runner import reproduce
+
+    try:
+        words = shlex.split(command)
+    except ValueError as e:
+        raise UserError(f"{where}: {command!r}: {e}") from None
+    if words[:2] != ["arena", "reproduce"]:
+        raise UserError(f"{where}: not played by an `arena reproduce` command ({command!r}); "
+                        f"cannot rebuild")
+    try:
+        a = reproduce_cmd.make_context("reproduce", words[2:]).params
+        return a, reproduce.make_scale(a["scale"], a["games"], a["sweep_games"],
+                                       a["tournament_games"], a["precision"], a["max_games"],
+                                       a["aim"])
+    except (UserError, click.ClickException) as e:
+        raise UserError(f"{where}: {command!r}: {getattr(e, 'message', None) or e}") from None
 
 
 def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = None,
@@ -158,7 +167,6 @@ def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = 
     written are a pure function of the games, so an unchanged record comes out byte for byte.
     `dry_run`: every file restored and checked, no page written."""
     import json
-    import shlex
     import tempfile
 
     from mcts_arena.errors import UserError
@@ -187,22 +195,7 @@ def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = 
     with tempfile.TemporaryDirectory(prefix="arena-record-") as tmp:
         plans = []
         for command, pids in commands.items():
-            where = f"{docs}/record.json: pages {', '.join(pids)}"
-            try:
-                words = shlex.split(command)
-            except ValueError as e:
-                raise UserError(f"{where}: {command!r}: {e}") from None
-            if words[:2] != ["arena", "reproduce"]:
-                raise UserError(f"{where}: not played by an `arena reproduce` command "
-                                f"({command!r}); cannot rebuild")
-            try:
-                a = reproduce_cmd.make_context("reproduce", words[2:]).params
-                sc = reproduce.make_scale(a["scale"], a["games"], a["sweep_games"],
-                                          a["tournament_games"], a["precision"],
-                                          a["max_games"], a["aim"])
-            except (UserError, click.ClickException) as e:
-                raise UserError(f"{where}: {command!r}: {getattr(e, 'message', None) or e}"
-                                ) from None
+            a, sc = _played_with(command, f"{docs}/record.json: pages {', '.join(pids)}")
             # only the pages whose entry names this command (a later command may have played
             # some pages of an earlier one again)
             plans.append((command, a, sc, reproduce.prepare(manifest, ",".join(pids), sc, tmp)))
