@@ -72,22 +72,8 @@ def read_bytes(path: str | os.PathLike, what: str = "a text file",
     """The bytes of the regular file `path` (at most `limit`); InputError (one line) for a
     missing file, a directory, a FIFO, a device, a socket or a file too large."""
     shown = os.fspath(path)
+    fd = _open_regular(path, what, limit)
     try:
-        st = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        raise InputError(f"{shown}: no such file") from None
-    except (OSError, ValueError) as e:
-        raise InputError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}") from None
-    _check_regular(shown, st, what, limit)
-    try:
-        # O_NONBLOCK: should the path become a FIFO after the stat, open must not wait for a
-        # writer; fstat below refuses it then
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
-                     | getattr(os, "O_CLOEXEC", 0))
-    except OSError as e:
-        raise InputError(f"{shown}: cannot read: {e.strerror or e}") from None
-    try:
-        _check_regular(shown, os.fstat(fd), what, limit)
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -108,27 +94,39 @@ def read_bytes(path: str | os.PathLike, what: str = "a text file",
 def open_binary(path: str | os.PathLike, what: str):
     """The regular file `path` opened for reading in binary, of any size (the record's
     published games): refused as `read_bytes` refuses, so a FIFO is never waited on."""
-    shown, limit = os.fspath(path), 1 << 62
+    fd = _open_regular(path, what, 1 << 62)
+    try:
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def _open_regular(path: str | os.PathLike, what: str, limit: int) -> int:
+    """A descriptor of the regular file `path` (non-blocking), refused as the module says
+    before it is opened (a FIFO is never opened) and again once open."""
+    shown = os.fspath(path)
     try:
         st = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         raise InputError(f"{shown}: no such file") from None
     except (OSError, ValueError) as e:
-        raise InputError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}"
-                         ) from None
-    _check_regular(shown, st, what, limit)      # a FIFO is not even opened
+        raise InputError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    _check_regular(shown, st, what, limit)
     try:
+        # O_NONBLOCK: should the path become a FIFO after the stat, open must not wait for a
+        # writer; fstat below refuses it then
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
                      | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise InputError(f"{shown}: cannot read: {e.strerror or e}") from None
     try:
         _check_regular(shown, os.fstat(fd), what, limit)
-        os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
-    return os.fdopen(fd, "rb")
+    return fd
 
 
 def read_text(path: str | os.PathLike, what: str = "a text file",

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers import tree
+from test_record import prec_setup  # noqa: F401 - the record's fixture, used below
 
 from mcts_arena.cli import cli
 from mcts_arena.results.store import Store
@@ -191,21 +192,14 @@ GAME = {"game_id": "prec/p1/0/0", "pairing_id": "p1", "pair_index": 0, "swap": 0
 
 
 @pytest.fixture
-def record_dir(tmp_path, monkeypatch):
-    from test_record import MANIFEST, PREC_CFG, RATES
-
-    from mcts_arena.runner import effort
-
-    (tmp_path / "rates.yaml").write_text(RATES)
-    monkeypatch.setenv(effort.RATES_ENV, str(tmp_path / "rates.yaml"))
-    (tmp_path / "prec.yaml").write_text(PREC_CFG)
-    (tmp_path / "manifest.yaml").write_text(MANIFEST)
-    (tmp_path / "data").mkdir()
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "record.json").write_text(
+def record_dir(prec_setup):  # noqa: F811 - the fixture imported above
+    """tests/test_record.py's small record (its rates, config and manifest) with a data folder
+    and a record.json naming one page."""
+    (prec_setup / "data").mkdir()
+    (prec_setup / "docs").mkdir()
+    (prec_setup / "docs" / "record.json").write_text(
         '{"pages": {"pp": {"command": "arena reproduce --scale 0.005 --games 8"}}}\n')
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return prec_setup
 
 
 def _publish(root: Path, *lines) -> None:
