@@ -71,8 +71,10 @@ def games_ok(v) -> bool:
 
 
 _NUM = r"(?:\d+(?:\.\d*)?|\.\d+)"
-# MOVES/ (optional), then BASE as seconds, M:SS or H:MM:SS, then +INC (optional)
-_CLOCK_RE = re.compile(rf"^(?:(\d+)/)?(?:(\d+):)??(?:(\d+):)?({_NUM})(?:\+({_NUM}))?$")
+# MOVES/ (optional), then BASE as seconds, M:SS or H:MM:SS, then +INC (optional); ASCII digits
+# only (a `\d` of another script reads as a number too)
+_CLOCK_RE = re.compile(rf"^(?:(\d+)/)?(?:(\d+):)??(?:(\d+):)?({_NUM})(?:\+({_NUM}))?$", re.ASCII)
+CLOCK_MOVES_MAX = 10_000        # moves of a side per period (GTP's time_settings passes it on)
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,9 @@ def parse_clock(text) -> Clock:
     inc = float(m.group(5) or 0)
     if m.group(1) is not None and moves < 1:
         raise ValueError(f"a clock's moves per period must be at least 1, got {text!r}")
+    if moves > CLOCK_MOVES_MAX:
+        raise ValueError(f"a clock's moves per period must be at most {CLOCK_MOVES_MAX}, got "
+                         f"{text!r}")
     if not TIME_MIN <= base <= CLOCK_MAX:
         raise ValueError(f"a clock's base time must be {TIME_MIN:g} to {CLOCK_MAX:g} s, "
                          f"got {base:g} in {text!r}")

@@ -72,6 +72,41 @@ def read_bytes(path: str | os.PathLike, what: str = "a text file",
     """The bytes of the regular file `path` (at most `limit`); InputError (one line) for a
     missing file, a directory, a FIFO, a device, a socket or a file too large."""
     shown = os.fspath(path)
+    fd = _open_regular(path, what, limit)
+    try:
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as e:
+        raise InputError(f"{shown}: cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:               # grew while we read it
+        raise InputError(f"{shown}: more than the {limit:,} bytes {what} may have")
+    return data
+
+
+def open_binary(path: str | os.PathLike, what: str):
+    """The regular file `path` opened for reading in binary, of any size (the record's
+    published games): refused as `read_bytes` refuses, so a FIFO is never waited on."""
+    fd = _open_regular(path, what, 1 << 62)
+    try:
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def _open_regular(path: str | os.PathLike, what: str, limit: int) -> int:
+    """A descriptor of the regular file `path` (non-blocking), refused as the module says
+    before it is opened (a FIFO is never opened) and again once open."""
+    shown = os.fspath(path)
     try:
         st = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -88,21 +123,10 @@ def read_bytes(path: str | os.PathLike, what: str = "a text file",
         raise InputError(f"{shown}: cannot read: {e.strerror or e}") from None
     try:
         _check_regular(shown, os.fstat(fd), what, limit)
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as e:
-        raise InputError(f"{shown}: cannot read: {e.strerror or e}") from None
-    finally:
+    except BaseException:
         os.close(fd)
-    data = b"".join(chunks)
-    if len(data) > limit:               # grew while we read it
-        raise InputError(f"{shown}: more than the {limit:,} bytes {what} may have")
-    return data
+        raise
+    return fd
 
 
 def read_text(path: str | os.PathLike, what: str = "a text file",

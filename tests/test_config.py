@@ -110,7 +110,8 @@ MALFORMED = [
     ("name with a slash", "name: a/b\n" + HEAD + M,
      ("name: expected a name of letters, digits, '_', '.', '-' (it names the results "
      "directory), got 'a/b'")),
-    ("negative seed", HEAD + "seed: -1\n" + M, "seed: expected a non-negative integer, got -1"),
+    ("negative seed", HEAD + "seed: -1\n" + M,
+     "seed: expected an integer from 0 to 9223372036854775807, got -1"),
     ("top level a list", "- game: breakthrough\n",
      'expected a mapping at the top level, got list [{"game": "breakthrough"}]'),
     ("empty file", "",

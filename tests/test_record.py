@@ -327,6 +327,11 @@ def test_pages_rebuild_byte_for_byte_from_the_published_games(prec_setup):
     again = prec_setup / "again"
     again.mkdir()
     shutil.copy(played / "record.json", again / "record.json")
+    only_index = _digests(again)
+    r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--docs", str(again),
+                                 "--from-data", "data", "--dry-run"])
+    assert r.exit_code == 0, r.output
+    assert "would rebuild 1 page(s)" in r.output and _digests(again) == only_index  # no page
     r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--docs", str(again),
                                  "--from-data", "data"])
     assert r.exit_code == 0, r.output
@@ -349,7 +354,7 @@ def test_a_damaged_published_file_is_one_line_and_writes_nothing(prec_setup):
                                  "--from-data", "data"])
     assert r.exit_code == 2
     assert r.output.strip().splitlines() == [
-        "arena: error: data/prec.jsonl.gz: line 1: the experiment has no 'name'"]
+        "arena: error: data/prec.jsonl.gz: line 1: the header: experiment: missing key 'name'"]
     (data / "prec.jsonl.gz").write_bytes(b"not gzip")
     r = CliRunner().invoke(cli, ["reproduce", "--manifest", "manifest.yaml", "--docs", "docs",
                                  "--from-data", "data"])

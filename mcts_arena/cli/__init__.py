@@ -17,19 +17,28 @@ calling the packages that do the work and printing (no orchestration of its own)
 A new command is a function with `@cli.command(...)` in one of these modules (or a new one
 imported below).
 """
-from mcts_arena.cli import (  # noqa: F401
-    gameframe,
-    look,
-    play,
-    prove,
-    records,
-    report,
-    reproduce,
-    run,
-    serve,
-    tournament,
-    tune,
-)
+import sys
+
+# app first: it handles SIGINT from the moment it is imported (see there); a Ctrl-C during the
+# other commands' imports is then one line and status 130, not a traceback
 from mcts_arena.cli.app import cli, main
+
+try:
+    from mcts_arena.cli import (  # noqa: F401
+        gameframe,
+        look,
+        play,
+        prove,
+        records,
+        report,
+        reproduce,
+        run,
+        serve,
+        tournament,
+        tune,
+    )
+except KeyboardInterrupt:
+    print("arena: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 __all__ = ["cli", "main"]

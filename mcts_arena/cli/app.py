@@ -148,6 +148,13 @@ def cli() -> None:
     plugins.load()          # MCTS_ARENA_PLUGINS: games, kinds, statistics from outside
 
 
+# Ctrl-C from the first moment: a SIGINT ignored by whoever started us (a background job of a
+# script) would otherwise be lost until a run installs its own handler, and the run would play
+# on (main installs the handler too, for a caller that imported this module long before)
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _terminate(signum, frame) -> None:
     raise Terminated
 
@@ -156,6 +163,7 @@ def main() -> None:
     """Console entry point (`arena`). Exit statuses: see mcts_arena.errors. SIGTERM is handled
     like Ctrl-C (a run stops cleanly and prints how to resume), ending with status 143."""
     signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, signal.default_int_handler)    # even if started ignoring it
     try:
         cli(prog_name="arena")
     except KeyboardInterrupt as e:

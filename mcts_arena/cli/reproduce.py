@@ -82,12 +82,15 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
     from mcts_arena.runner.run import open_backend
 
     if from_data is not None:
-        n = rebuild_from_data(Path(from_data), Path(docs), manifest, only)
-        click.echo(f"rebuilt {n} page(s) of {docs} from {from_data}")
+        n = rebuild_from_data(Path(from_data), Path(docs), manifest, only, dry_run)
+        click.echo(f"{'would rebuild' if dry_run else 'rebuilt'} {n} page(s) of {docs} from "
+                   f"{from_data}" + (" (dry run: nothing written)" if dry_run else ""))
         return
     sc = reproduce.make_scale(scale, games, sweep_games, tournament_games, precision, max_games,
                               aim)
     record = reproduce.prepare(manifest, only, sc, out)  # every config checked before playing
+    if publish is not None:
+        reproduce.check_publish(Path(publish), record)
     if dry_run:
         click.echo(reproduce.dry_run(record, worker_count(jobs)))
         return
@@ -119,7 +122,7 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
         from mcts_arena.results import archive
 
         dest = Path(publish)
-        dest.mkdir(parents=True, exist_ok=True)
+        dest.mkdir(parents=True, exist_ok=True)     # checked before anything was played
         for _page, dirs, _secs in record.pages:
             for d in dirs:
                 if (d / "arena.sqlite").exists():
@@ -131,13 +134,39 @@ def reproduce_cmd(scale: float, games: int, precision: float | None, aim: str,
         raise AllErrorGames(all_error_message(all_error))
 
 
-def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = None) -> int:
+def _played_with(command: str, where: str):
+    """(the options, the Scale) of a page's `arena reproduce` command in record.json; a
+    command that is not one, or does not parse, is one line naming `where`."""
+    import shlex
+
+    from mcts_arena.errors import UserError
+    from mcts_arena.runner import reproduce
+
+    try:
+        words = shlex.split(command)
+    except ValueError as e:
+        raise UserError(f"{where}: {command!r}: {e}") from None
+    if words[:2] != ["arena", "reproduce"]:
+        raise UserError(f"{where}: not played by an `arena reproduce` command ({command!r}); "
+                        f"cannot rebuild")
+    try:
+        a = reproduce_cmd.make_context("reproduce", words[2:]).params
+        return a, reproduce.make_scale(a["scale"], a["games"], a["sweep_games"],
+                                       a["tournament_games"], a["precision"], a["max_games"],
+                                       a["aim"])
+    except (UserError, click.ClickException) as e:
+        raise UserError(f"{where}: {command!r}: {getattr(e, 'message', None) or e}") from None
+
+
+def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = None,
+                      dry_run: bool = False) -> int:
     """Restore the published stores of `data` into a temporary folder and write every page of
     `docs`'s record.json again from them (`only`: the comma-separated pages to write, each
     restoring only its own experiments' files), each page with the `arena reproduce` command
     its entry names (so with the scale, games and stop rule it was played with). The pages
-    written are a pure function of the games, so an unchanged record comes out byte for byte."""
-    import shlex
+    written are a pure function of the games, so an unchanged record comes out byte for byte.
+    `dry_run`: every file restored and checked, no page written."""
+    import json
     import tempfile
 
     from mcts_arena.errors import UserError
@@ -158,18 +187,15 @@ def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = 
     commands: dict[str, list[str]] = {}
     for pid, page in record.items():
         if wanted is None or pid in wanted:
-            commands.setdefault(page.get("command", ""), []).append(pid)
+            command = page.get("command", "") if isinstance(page, dict) else None
+            if not isinstance(command, str):
+                raise UserError(f"{docs}/record.json: page {pid}: expected an entry with the "
+                                f"command as text, got {json.dumps(page)[:60]}")
+            commands.setdefault(command, []).append(pid)
     with tempfile.TemporaryDirectory(prefix="arena-record-") as tmp:
         plans = []
         for command, pids in commands.items():
-            words = shlex.split(command)
-            if words[:2] != ["arena", "reproduce"]:
-                raise UserError(f"{docs}/record.json: pages {', '.join(pids)}: not played by "
-                                f"an `arena reproduce` command ({command!r}); cannot rebuild")
-            a = reproduce_cmd.make_context("reproduce", words[2:]).params
-            sc = reproduce.make_scale(a["scale"], a["games"], a["sweep_games"],
-                                      a["tournament_games"], a["precision"], a["max_games"],
-                                      a["aim"])
+            a, sc = _played_with(command, f"{docs}/record.json: pages {', '.join(pids)}")
             # only the pages whose entry names this command (a later command may have played
             # some pages of an earlier one again)
             plans.append((command, a, sc, reproduce.prepare(manifest, ",".join(pids), sc, tmp)))
@@ -186,7 +212,7 @@ def rebuild_from_data(data: Path, docs: Path, manifest: str, only: str | None = 
                                f"{', '.join(missing)} in {data}", err=True)
                 else:
                     pages.append((page, dirs, secs))
-            if pages:
+            if pages and not dry_run:
                 write_record(pages, docs, command, sc.describe(), rec.order, a["scale"])
             n += len(pages)
     return n

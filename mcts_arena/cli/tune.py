@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from mcts_arena.cli.app import JOBS, cli, exit_if_stopped
+from mcts_arena.cli.app import JOBS, SEED, cli, exit_if_stopped
 
 
 @cli.command("tune")
@@ -13,7 +13,7 @@ from mcts_arena.cli.app import JOBS, cli, exit_if_stopped
               help="Games played at once (0 = every usable CPU).")
 @click.option("--out", "out", default=None, metavar="DIR",
               help="Results directory [default: results/<name>].")
-@click.option("--seed", type=click.IntRange(0, None), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="The tune's seed instead of the config's (results/<name>-seed<N>).")
 @click.option("--quiet", is_flag=True, help="No line per batch of steps or trials.")
 @click.option("--dry-run", "dry_run", is_flag=True,
@@ -40,9 +40,10 @@ def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: b
     click.echo(f"tune {spec.name}: {spec.settings.method}, {workers} worker(s), results in "
                f"{directory}", err=True)
     if spec.settings.method == "bracket":
-        bracket = tune.bracket(spec)
-        tune.mark_bracket(spec, directory)
-        return _bracket(bracket, directory, workers, quiet, allow_mixed_builds)
+        # the tune config is kept beside the tournament's settings, so `arena serve` shows it
+        # as a tune while it plays
+        return _bracket(tune.bracket(spec), directory, workers, quiet, allow_mixed_builds,
+                        {tune.BRACKET_KEY: tune.bracket_mark(spec)})
     result = tune.run_tune(spec, directory, workers=workers,
                            echo=(lambda m: None) if quiet else
                            (lambda m: click.echo(m, err=True)),
@@ -53,14 +54,15 @@ def tune_cmd(config: str, jobs: int, out: str | None, seed: int | None, quiet: b
     exit_if_stopped(result, directory)
 
 
-def _bracket(spec, directory, workers: int, quiet: bool, allow_mixed_builds: bool) -> None:
+def _bracket(spec, directory, workers: int, quiet: bool, allow_mixed_builds: bool,
+             meta: dict[str, str]) -> None:
     """Method bracket: the elimination tournament over the grid, as `arena tournament`."""
     from mcts_arena.results.tournament import header, render
     from mcts_arena.runner.tournament import most_games, run_tournament
 
     click.echo(header(spec) + "\n")
     result = run_tournament(spec, directory, workers=workers, progress=not quiet,
-                            echo=click.echo, allow_mixed_builds=allow_mixed_builds)
+                            echo=click.echo, allow_mixed_builds=allow_mixed_builds, meta=meta)
     click.echo(f"bracket: {most_games(spec):,} games at most ({spec.games} per match)")
     if result.interrupted:
         click.echo(render(result.state, with_header=False).rstrip())

@@ -15,10 +15,16 @@ from mcts_arena.results.suites import has_suite_results, summarise
 def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | None = None,
            compare: str | None = None, figures: str = "png", dpi: int = 100,
            index: list[dict] | None = None) -> Iterator[str]:
-    """The texts to print, in order, each as soon as it is made (each ends with a newline);
-    the pictures as `figures` (png, svg, pdf) at `dpi`; `index`: the results roots' stores
+    """The texts to print, in order (each ends with a newline), all made before the first is
+    given: a refusal is the only line printed, never the end of a half-printed report; the
+    pictures as `figures` (png, svg, pdf) at `dpi`; `index`: the results roots' stores
     (cli/report.py's expand_roots), shown before the experiments' tables with each one's
     pairings counted from its rows."""
+    return iter(list(_report(paths, fmt, ci, out, compare, figures, dpi, index)))
+
+
+def _report(paths: list[str], fmt: str, ci: str, out: str | None, compare: str | None,
+            figures: str, dpi: int, index: list[dict] | None) -> Iterator[str]:
     if fmt == "html" and figures == "pdf":
         # checked before anything is read or written: a page cannot show a PDF inline
         raise UserError("--figures pdf cannot be embedded in an html page; use png or svg "

@@ -31,7 +31,9 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
+from mcts_arena import inputs
 from mcts_arena.errors import UserError
+from mcts_arena.results import rows
 from mcts_arena.results.store import Store
 
 FORMAT = "mcts_arena-games/1"
@@ -40,6 +42,7 @@ GAME_KEYS = ("game_id", "pairing_id", "pair_index", "swap", "seats", "budgets", 
              "opening", "winner", "score", "reason", "error", "plies", "moves", "stats",
              "duration", "finished", "version", "build")
 EXPERIMENT_KEYS = ("name", "config", "identity", "version", "machine", "created", "updated")
+MAX_LINE = 16 * 1024 * 1024     # bytes of one line (a long game with its statistics: ~100 KB)
 
 
 def _line(obj) -> bytes:
@@ -88,34 +91,57 @@ def dump(directory: str | os.PathLike, out: str | os.PathLike) -> int:
     return n
 
 
+_SLOT = ("pairing_id", "pair_index", "swap")
+#: a game line: every field by the rule of its column in a store (results/rows.py)
+GAME = rows.obj(required={k: rows.GAME_JSON.get(k) or rows.TABLES["game"][k]
+                          for k in GAME_KEYS if k != "seats"}
+                | {"seats": rows.list_of(rows.text, 2)}, closed=True)
+_PAIRING = rows.obj(required={k: rows.TABLES["pairing"][k] for k in
+                              ("pairing_id", "position", "player", "opponent", "games")},
+                    optional={"player_budget": rows.opt(rows.BUDGET),
+                              "opponent_budget": rows.opt(rows.BUDGET)}, closed=True)
+#: the header: the experiment row, the pairings (no id twice) and the meta table (text values)
+HEADER = rows.obj(required={
+    "format": rows.one_of(FORMAT),
+    "experiment": rows.obj(required={"name": rows.text, "config": rows.CONFIG,
+                                     "identity": rows.obj(), "version": rows.text,
+                                     "machine": rows.obj(), "created": rows.text,
+                                     "updated": rows.text}, closed=True),
+    "pairings": rows.where(rows.list_of(_PAIRING), lambda ps: len({p["pairing_id"] for p in ps})
+                           == len(ps), "a pairing_id is listed twice"),
+    "meta": rows.where(rows.obj(), lambda m: all(isinstance(v, str) for v in m.values()),
+                       "expected text values")}, closed=True)
+
+
 def read(path: str | os.PathLike) -> tuple[dict, Iterator[dict]]:
-    """(header, the games) of a published file, each line checked as it is read: a damaged or
-    foreign file is a UserError naming the file and the line."""
+    """(header, the games) of a published file, each line checked as it is read (every field
+    by its rule; a game of an unknown pairing, a game id or a pairing's game given twice
+    refused): a damaged or foreign file is a UserError naming the file and the line."""
     path = Path(path)
+    raw_file = inputs.open_binary(path, "a published games file (gzip JSON lines)")
     try:
-        f = gzip.open(path, "rb")
-        first = f.readline()
-    except (OSError, EOFError, zlib.error) as e:
-        raise UserError(f"{path}: not a published games file (gzip JSON lines): {e}") from None
-    head = _parse(path, 1, first)
-    if not isinstance(head, dict) or head.get("format") != FORMAT:
-        f.close()
-        raise UserError(f"{path}: line 1: not a {FORMAT} header")
-    for key in ("experiment", "pairings", "meta"):
-        if key not in head:
-            f.close()
-            raise UserError(f"{path}: line 1: the header has no {key!r}")
-    missing = [k for k in EXPERIMENT_KEYS if k not in head["experiment"]]
-    if missing:
-        f.close()
-        raise UserError(f"{path}: line 1: the experiment has no {missing[0]!r}")
+        try:
+            f = gzip.GzipFile(fileobj=raw_file, mode="rb")
+            first = _readline(path, 1, f)
+        except (OSError, EOFError, zlib.error) as e:
+            raise UserError(f"{path}: not a published games file (gzip JSON lines): {e}"
+                            ) from None
+        head = _parse(path, 1, first)
+        if not isinstance(head, dict) or head.get("format") != FORMAT:
+            raise UserError(f"{path}: line 1: not a {FORMAT} header")
+        head = _checked(path, 1, HEADER, head, "the header: ")
+    except BaseException:
+        raw_file.close()
+        raise
+    pairings = {p["pairing_id"] for p in head["pairings"]}
 
     def games() -> Iterator[dict]:
-        with f:
+        ids, slots = set(), set()
+        with raw_file, f:
             n = 1
             while True:
                 try:
-                    raw = f.readline()
+                    raw = _readline(path, n + 1, f)
                 except (OSError, EOFError, zlib.error) as e:
                     raise UserError(f"{path}: line {n + 1}: damaged ({e})") from None
                 if not raw:
@@ -126,9 +152,36 @@ def read(path: str | os.PathLike) -> tuple[dict, Iterator[dict]]:
                     lack = next((k for k in GAME_KEYS if not isinstance(g, dict) or k not in g),
                                 "")
                     raise UserError(f"{path}: line {n}: not a game (no {lack!r})")
+                g = _checked(path, n, GAME, g, "")
+                slot = tuple(g[k] for k in _SLOT)
+                if g["pairing_id"] not in pairings:
+                    raise UserError(f"{path}: line {n}: the game's pairing_id "
+                                    f"{g['pairing_id']!r} is not a pairing of the header")
+                if g["game_id"] in ids or slot in slots:
+                    raise UserError(f"{path}: line {n}: game {g['game_id']} (pairing "
+                                    f"{slot[0]}, pair {slot[1]}, swap {slot[2]}) is given "
+                                    f"twice")
+                ids.add(g["game_id"])
+                slots.add(slot)
                 yield g
 
     return head, games()
+
+
+def _readline(path: Path, n: int, f) -> bytes:
+    """Line n, at most MAX_LINE bytes (a file of one endless line is not read into memory)."""
+    raw = f.readline(MAX_LINE + 1)
+    if len(raw) > MAX_LINE:
+        raise UserError(f"{path}: line {n}: longer than {MAX_LINE:,} bytes; not a published "
+                        f"games file")
+    return raw
+
+
+def _checked(path: Path, n: int, rule, value, what: str):
+    try:
+        return rule(value)
+    except rows.Bad as e:
+        raise UserError(f"{path}: line {n}: {what}{e}") from None
 
 
 def _parse(path: Path, n: int, raw: bytes):

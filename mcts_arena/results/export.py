@@ -362,7 +362,10 @@ def export(results_dir, fmt: str = "auto", pairing: str | None = None,
         if game:
             format_of(game, fmt)
         recs = records(store, pairing, player, result)
-    return list(write(recs, fmt)), len(recs)
+        try:
+            return list(write(recs, fmt)), len(recs)
+        except jellyfish.IllegalStoredMove as e:
+            raise store.corrupt(f"game {e.game_id}", "moves_json", str(e)) from None
 
 
 def write_file(path, texts: list[str], force: bool = False) -> None:

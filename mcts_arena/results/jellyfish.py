@@ -48,6 +48,14 @@ NAME_LIMIT = 31
 RIGHT_COLUMN = 33
 
 
+class IllegalStoredMove(UserError):
+    """A stored move the game cannot play (a damaged store): the caller names the store."""
+
+    def __init__(self, game_id: str, message: str):
+        super().__init__(message)
+        self.game_id = game_id
+
+
 def header(recs: list[dict]) -> str:
     """The start of a file: comment lines (`;`) with what the format has no place for, one per
     game, then the match line (the games follow)."""
@@ -80,17 +88,24 @@ def _replay(rec: dict) -> tuple[list[tuple[int, str]], object]:
                         "or jsonl)")
     turns: list[tuple[int, str]] = []
     dice = None
-    for move, st in zip(rec["moves"], rec["stats"]):
-        if st.get("chance"):
-            state.play(move)
-            dice = state.dice()
-            continue
-        seat = state.to_move()
-        mid = state.parse_move(move)
-        steps = " ".join(f"{s}/{t}{'*' if hit else ''}" for s, t, hit in state.steps(mid)) \
-            if mid else ""
+    for i, (move, st) in enumerate(zip(rec["moves"], rec["stats"]), 1):
+        try:
+            if st.get("chance"):
+                state.play(move)
+                dice = state.dice()
+                continue
+            seat = state.to_move()
+            mid = state.parse_move(move)
+            steps = " ".join(f"{s}/{t}{'*' if hit else ''}" for s, t, hit in state.steps(mid)) \
+                if mid else ""
+            if dice is None:
+                raise ValueError("no roll before it")
+            state.play(mid)
+        except ValueError as e:
+            raise IllegalStoredMove(rec["game_id"], f"game {rec['game_id']}: move {i} {move!r} "
+                                                    f"is not legal here "
+                                                    f"({' '.join(str(e).split())})") from None
         turns.append((seat, f"{dice[0]}{dice[1]}: {steps}".rstrip()))
-        state.play(mid)
         dice = None
     # a roll with no move after it (the game ended by a forfeit during the turn) is left out:
     # in a .mat file a roll alone is a pass

@@ -207,14 +207,18 @@ CONFIG = obj(optional={"name": text, "game": text, "budget": opt(BUDGET),
                        "pairings": list_of(obj(optional={"id": text})), "sprt": opt(SPRT),
                        "sprt_pairings": list_of(text)})
 
+#: a game's JSON columns, decoded (the published games file holds them so, results/archive.py)
+GAME_JSON: dict[str, Rule] = {"budgets": list_of(opt(BUDGET)), "seeds": list_of(integer()),
+                              "moves": list_of(text), "stats": list_of(MOVE_STATS)}
+
 #: table -> column -> rule; a JSON column `x_json` reads as `x`, decoded.
 TABLES: dict[str, dict[str, Rule]] = {
     "game": {"game_id": text, "pairing_id": text, "pair_index": count, "swap": seat,
-             "seat0": text, "seat1": text, "budgets_json": json_of(list_of(opt(BUDGET))),
-             "seeds_json": json_of(list_of(integer())), "opening": text, "winner": opt(seat),
+             "seat0": text, "seat1": text, "budgets_json": json_of(GAME_JSON["budgets"]),
+             "seeds_json": json_of(GAME_JSON["seeds"]), "opening": text, "winner": opt(seat),
              "score": opt(score), "reason": text, "error": opt(text), "plies": count,
-             "moves_json": packed_json_of(list_of(text)),
-             "stats_json": packed_json_of(list_of(MOVE_STATS)),
+             "moves_json": packed_json_of(GAME_JSON["moves"]),
+             "stats_json": packed_json_of(GAME_JSON["stats"]),
              "duration": number, "finished": number, "version": opt(text), "build": opt(text)},
     "pairing": {"pairing_id": text, "position": count, "player": text, "opponent": text,
                 "games": count, "player_budget": opt(json_of(BUDGET)),

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import string
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -575,8 +576,63 @@ def _pair(res: dict, pid: str, k: int) -> tuple[float, float] | None:
     return g[0], g[1]
 
 
+def _flag(v):
+    if not isinstance(v, bool):
+        raise rows.Bad(f"expected true or false, got {v!r}")
+    return v
+
+
+def _param_ok(p: dict) -> bool:
+    if p["kind"] == "choice":
+        return bool(p["choices"]) and p["start"] in p["choices"]
+    return (isinstance(p["start"], (int, float)) and p["low"] <= p["start"] <= p["high"]
+            and p["low"] < p["high"] and (not p["log"] or p["low"] > 0))
+
+
+_PARAM = rows.where(rows.obj(required={
+    "name": rows.where(rows.text, str.isidentifier, "expected a word"),
+    "kind": rows.one_of("float", "int", "choice"), "low": rows.number, "high": rows.number,
+    "log": _flag, "choices": rows.list_of(rows.text), "start": rows.anything,
+    "grid": rows.list_of(rows.anything)}, closed=True), _param_ok,
+    "a domain no tune config makes (low below high, start in it)")
+_POSITIVE = rows.where(rows.number, lambda x: x > 0, "expected a positive number")
+_GAINS = rows.obj(required={k: _POSITIVE for k in ("a", "c", "alpha", "gamma", "tail")}
+                  | {"A": rows.where(rows.number, lambda x: x >= 0, "expected A >= 0"),
+                     "batch": rows.integer(1)}, closed=True)
+_BO = rows.where(rows.obj(required={"games_per_trial": rows.integer(2), "batch": rows.integer(1),
+                                    "startup": rows.integer(1)}, closed=True),
+                 lambda b: b["games_per_trial"] % 2 == 0, "expected an even games_per_trial")
+
+
+def _template_fields(t: str) -> set | None:
+    try:
+        return {f for _, f, _, _ in string.Formatter().parse(t) if f is not None}
+    except ValueError:
+        return None
+
+
+def _settings_ok(d: dict) -> bool:
+    names = [p["name"] for p in d["params"]]
+    ok = bool(names) and len(set(names)) == len(names) and \
+        _template_fields(d["template"]) == set(names)
+    return ok and (d["method"] == "bracket" or d[d["method"]] is not None)
+
+
+#: the `tune` meta entry: every field of TuneSettings as `as_json` writes it
+SETTINGS = rows.where(rows.obj(required={
+    "name": rows.text, "game": rows.text, "template": rows.text,
+    "params": rows.list_of(_PARAM), "method": rows.one_of(*METHODS), "games": rows.count,
+    "seed": rows.count, "opponent": rows.text, "reference": rows.text,
+    "confirm_games": rows.count, "spsa": rows.opt(_GAINS), "bo": rows.opt(_BO),
+    "budget": rows.BUDGET, "confirm_sprt": rows.opt(rows.SPRT)}, closed=True), _settings_ok,
+    "settings no tune config makes (the template's fields, the parameters and the method's "
+    "section disagree)")
+
+
 def settings_of(store) -> TuneSettings | None:
-    d = store.meta_json(META_KEY, rows.obj(optional={"confirm_sprt": rows.opt(rows.SPRT)}))
+    """The tune's settings kept in `store` (None: not a tune's store), every field checked:
+    damaged settings are one line naming the store and the entry."""
+    d = store.meta_json(META_KEY, SETTINGS)
     return None if d is None else TuneSettings.from_json(d)
 
 

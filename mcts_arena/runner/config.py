@@ -344,6 +344,13 @@ class Validator:
     _margin: float | None = field(default=None, init=False)     # `timemargin`, in seconds
 
     # -- helpers --
+    def seed(self, seed, path: str) -> int:
+        """A seed: an integer from 0 to SEED_MAX (seeds are 63-bit everywhere)."""
+        if not is_int(seed) or not 0 <= seed <= inputs.SEED_MAX:
+            self.fail(path, f"expected an integer from 0 to {inputs.SEED_MAX}, got "
+                            f"{shown(seed)}")
+        return seed
+
     def fail(self, path: str, what: str):
         where = f"{path}: " if path else ""
         raise ConfigError(f"{self.source}: {where}{what}")
@@ -420,8 +427,7 @@ class Validator:
         if ov.games is not None:
             games = ov.games
         seed = d.get("seed", DEFAULTS["seed"])
-        if not is_int(seed) or seed < 0:
-            self.fail("seed", f"expected a non-negative integer, got {shown(seed)}")
+        self.seed(seed, "seed")
         raw_openings = d.get("openings", default_openings(game))
         if ov.openings is not None:
             raw_openings = {"file": ov.openings, "order": ov.openings_order or (

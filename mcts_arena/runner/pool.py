@@ -80,6 +80,33 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
 
 
+def start_fork_server() -> None:
+    """Start the fork server (once) ignoring SIGINT from its first instruction: it shares the
+    driver's process group, so a Ctrl-C while it imports its preload would kill it (it ignores
+    SIGINT itself only once it runs) and the run would fail instead of stopping. An ignored
+    disposition is what a new program inherits (a blocked mask is not); the driver (its one
+    thread: none other runs then) keeps a SIGINT that comes meanwhile blocked, pending, and
+    handles it once its handler is back."""
+    import threading
+    from multiprocessing import forkserver
+
+    if getattr(forkserver._forkserver, "_forkserver_pid", None) is not None:
+        return                          # running (ensure_running restarts one that died)
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()     # (signal handlers belong to the main thread)
+        return
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    came = signal.SIGINT in signal.sigpending()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)   # (discards a pending one: `came`)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, old)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        if came:
+            signal.raise_signal(signal.SIGINT)
+
+
 # ---- worker side ---------------------------------------------------------------------------
 PR_SET_PDEATHSIG = 1
 
@@ -202,6 +229,8 @@ class LocalPoolBackend:
         self.hung_games = 0
 
     def _start(self, cpu: int | None) -> _Worker:
+        if self.ctx.get_start_method() == "forkserver":
+            start_fork_server()
         parent, child = self.ctx.Pipe(duplex=True)
         p = self.ctx.Process(target=_worker_main,
                              args=(cpu, child, self.players, os.getpid(), dict(os.environ)),

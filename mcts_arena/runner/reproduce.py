@@ -593,3 +593,19 @@ def page_dirs(page: Page, scale: Scale, out: Path) -> list[Path]:
     dirs = [out / scaled_experiment(p, scale).name for p in page.experiments]
     dirs += [out / scaled_tournament(t, scale).name for t in page.tournaments]
     return dirs
+
+
+def check_publish(dest: Path, record) -> None:
+    """--publish DIR, before anything is played or written: a folder (or one that can be
+    made) where each published file can go (none of their names a folder or a link)."""
+    from mcts_arena.results import archive
+    from mcts_arena.runner.writer import check_writable_dir
+
+    check_writable_dir(dest, "a folder for published games (--publish)")
+    for _page, dirs, _secs in record.pages:
+        for d in dirs:
+            f = dest / f"{d.name}{archive.SUFFIX}"
+            for p in (f, f.with_name(f.name + ".tmp")):
+                if p.is_symlink() or (p.exists() and not p.is_file()):
+                    raise UserError(f"--publish {dest}: {p} is not a regular file; refusing to "
+                                    f"replace it")

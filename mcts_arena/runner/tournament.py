@@ -293,7 +293,7 @@ def prepare(name: str, game: str | None = None, evalfn: str | None = None,
     check_writable(directory, busy_ok=dry_run)  # a busy or foreign one refused before output
     if (directory / "arena.sqlite").exists() and (directory / "arena.sqlite").stat().st_size:
         with Store.open(directory) as old:      # another experiment's or tournament's store
-            _check_settings(old, spec)
+            check_settings(old, spec)
     return spec, directory
 
 
@@ -389,10 +389,13 @@ class TournamentResult:
     terminated: bool = False        # stopped by SIGTERM (exit 143) rather than Ctrl-C (130)
 
 
-_COMPARED = ("kind", "game", "entrants", "player", "games", "tie", "max_playoffs")
+# what the stored games depend on (a budget too: games played at another one are not this
+# tournament's)
+_COMPARED = ("kind", "game", "entrants", "player", "games", "tie", "max_playoffs", "budget")
 
 
-def _check_settings(store, spec: TournamentSpec) -> None:
+def check_settings(store, spec: TournamentSpec) -> None:
+    """Refuse a store holding another experiment or this tournament with other settings."""
     old = stored_settings(store)
     if not old:
         if store.game_count():
@@ -411,10 +414,13 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
                    players: str | None = None, progress: bool = True,
                    echo: Callable[[str], None] = print,
                    backend_factory: Callable[[], object] | None = None,
-                   allow_mixed_builds: bool = False) -> TournamentResult:
+                   allow_mixed_builds: bool = False,
+                   meta: dict[str, str] | None = None) -> TournamentResult:
     """Play (or resume) the tournament; `echo` gets each finished round (elimination) or the
     final table. Returns when it is finished or interrupted (Ctrl-C). Games of another build
-    in the store refuse it unless `allow_mixed_builds` (runner.experiment.check_builds)."""
+    in the store refuse it unless `allow_mixed_builds` (runner.experiment.check_builds).
+    `meta`: entries the store keeps besides (a tune's bracket: its config), written with the
+    settings, after every check."""
     from mcts_arena.runner.experiment import all_error_message, has_results, run_experiment
     from mcts_arena.runner.plan import make_plan
     from mcts_arena.runner.pool import LocalPoolBackend
@@ -429,10 +435,12 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
     if has_results(directory) and (directory / "arena.sqlite").stat().st_size:
         # refused read-only first: nothing written, no lock rewritten
         with Store.open(directory) as old:
-            _check_settings(old, spec)
+            check_settings(old, spec)
     with Writer.open(directory) as store:
-        _check_settings(store, spec)
+        check_settings(store, spec)
         store.set_meta(META_KEY, json.dumps(spec.settings(), sort_keys=True))
+        for key, value in (meta or {}).items():
+            store.set_meta(key, value)
         res = stored_results(store)
     printed = 0
     played = 0

@@ -65,6 +65,7 @@ from pathlib import Path
 from mcts_arena import inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import AllErrorGames, ConfigError, UserError
+from mcts_arena.results import rows
 from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import Store
 from mcts_arena.results.tune import (
@@ -89,6 +90,7 @@ from mcts_arena.results.tune import (
 from mcts_arena.runner import config as cfg
 from mcts_arena.runner.config import Experiment, Openings, Pairing
 from mcts_arena.runner.plan import Job, Plan, derive_seed, pair_games, pair_openings
+from mcts_arena.runner.tournament import check_settings
 
 FIELDS = ("name", "description", "game", "template", "params", "budget", "games", "method",
           "seed", "opponent", "confirm", "spsa", "bo", "bracket", "openings", "max_plies",
@@ -147,7 +149,7 @@ def _param(v: cfg.Validator, name: str, d, path: str) -> Param:
         if start not in ch:
             v.fail(f"{path}.start", f"expected one of the choices, got {cfg.shown(d['start'])}")
         return Param(name, "choice", choices=ch, start=start,
-                     grid=_grid(v, d, f"{path}.grid", lambda x: str(x) in ch, ch))
+                     grid=_grid(v, d, f"{path}.grid", lambda x: str(x) in ch, ch, str))
     for req in ("low", "high"):
         if req not in d:
             v.fail(f"{path}.{req}", "missing required field (or give choices)")
@@ -155,10 +157,8 @@ def _param(v: cfg.Validator, name: str, d, path: str) -> Param:
     if kind not in ("float", "int"):
         v.fail(f"{path}.type", f"expected float or int, got {cfg.shown(kind)}")
     low, high = _number(v, d["low"], f"{path}.low"), _number(v, d["high"], f"{path}.high")
-    if kind == "int":
-        for k in ("low", "high"):
-            if not cfg.is_int(d[k]):
-                v.fail(f"{path}.{k}", f"expected an integer, got {cfg.shown(d[k])}")
+    for k in ("low", "high"):
+        _written(v, kind, d[k], f"{path}.{k}")
     if not low < high:
         v.fail(path, f"empty or inverted domain: low {d['low']} must be below high {d['high']}")
     log = d.get("log", False)
@@ -172,20 +172,37 @@ def _param(v: cfg.Validator, name: str, d, path: str) -> Param:
     if not low <= s <= high or (kind == "int" and not cfg.is_int(start)):
         v.fail(f"{path}.start", f"expected {'an integer' if kind == 'int' else 'a value'} in "
                                 f"[{d['low']}, {d['high']}], got {cfg.shown(start)}")
+    if "start" in d:
+        _written(v, kind, start, f"{path}.start")
     grid = _grid(v, d, f"{path}.grid", lambda x: not isinstance(x, (bool, str)) and low <= x
-                 <= high and (kind != "int" or cfg.is_int(x)), f"[{d['low']}, {d['high']}]")
+                 <= high and (kind != "int" or cfg.is_int(x)), f"[{d['low']}, {d['high']}]",
+                 p.text)
+    for i, x in enumerate(grid):
+        _written(v, kind, x, f"{path}.grid[{i}]")
     return dataclasses.replace(p, start=int(s) if kind == "int" else s, grid=grid)
 
 
-def _grid(v: cfg.Validator, d: dict, path: str, ok, domain) -> tuple:
-    """A parameter's `grid` (method bracket: its entrants), every value in its domain."""
+def _written(v: cfg.Validator, kind: str, x, path: str) -> None:
+    """A bound, start or grid value as the spec will hold it: an integer, or a number of at
+    most DIGITS decimals (the tuner writes values with DIGITS; a value with more would be
+    written as another, perhaps outside the domain: [0.00001, 0.00004] as 0)."""
+    if kind == "int" and not cfg.is_int(x):
+        v.fail(path, f"expected an integer, got {cfg.shown(x)}")
+    if kind == "float" and round(x, DIGITS) != x:
+        v.fail(path, f"expected at most {DIGITS} decimals (values are written into the spec "
+                     f"with {DIGITS}), got {cfg.shown(x)}; rescale the parameter")
+
+
+def _grid(v: cfg.Validator, d: dict, path: str, ok, domain, written) -> tuple:
+    """A parameter's `grid` (method bracket: its entrants), every value in its domain and no
+    two written alike (`written`: the value as the spec holds it: 1 and 1.0 are one)."""
     g = d.get("grid", [])
     if not isinstance(g, list):
         v.fail(path, f"expected a list of values, got {cfg.shown(g)}")
     for i, x in enumerate(g):
         if not ok(x):
             v.fail(f"{path}[{i}]", f"expected a value in {domain}, got {cfg.shown(x)}")
-    if len({str(x) for x in g}) != len(g):
+    if len({written(x) for x in g}) != len(g):
         v.fail(path, "a value is listed twice")
     return tuple(g)
 
@@ -259,9 +276,16 @@ def _template(v: cfg.Validator, d: dict, params: dict) -> str:
     if not isinstance(t, str) or not t.strip():
         v.fail("template", f"expected a player spec with {{name}} fields, got {cfg.shown(t)}")
     try:
-        fields = {f for _, f, _, _ in string.Formatter().parse(t) if f is not None}
+        parts = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(t)
+                 if f is not None]
     except ValueError as e:
         v.fail("template", f"bad template {t!r}: {e}")
+    for f, spec, conv in parts:     # the tuner writes each value as text itself
+        if spec or conv:
+            v.fail("template", f"{{{f}{'!' + conv if conv else ''}{':' + spec if spec else ''}"
+                               f"}}: a field is a parameter's name alone, as {{{f}}} (the "
+                               f"tuner writes its value)")
+    fields = {f for f, _, _ in parts}
     for f in sorted(fields):
         if f not in params:
             v.fail("template", f"unknown parameter {{{f}}}; the params are "
@@ -311,18 +335,20 @@ def loads(data, source: str, default_name: str, players=None) -> TuneSpec:
         params[k] = _param(v, k, dom, f"params.{k}")
     template = _template(v, d, params)
     games = v.games(d["games"], "games", "the search's game budget") if "games" in d else 0
-    seed = d.get("seed", 1)
-    if not cfg.is_int(seed) or seed < 0:
-        v.fail("seed", f"expected a non-negative integer, got {cfg.shown(seed)}")
+    seed = v.seed(d.get("seed", 1), "seed")
     macros = v.macros(d.get("macros", {}), "macros")
     mdict = dict(macros) or None
     plist = tuple(params.values())
     probe = TuneSettings(name, str(game), template, plist, method, games, seed, "", "", 0)
     v._game, v._macros = game, mdict
-    for where, values in _probe_points(plist):
-        text = probe.spec_text(values)
-        spec, own = v.player(text, f"template at {where}", game, mdict)
-        v.managed(spec, own or budget, f"template at {where}")
+    made: dict[tuple[str, str], str] = {}   # (parameter, canonical spec) -> its choice
+    for where, values, distinct in _probe_points(plist):
+        spec_, own = v.player(probe.spec_text(values), f"template at {where}", game, mdict)
+        v.managed(spec_, own or budget, f"template at {where}")
+        pname = where.partition("=")[0]
+        if distinct and made.setdefault((pname, spec_), where) != where:
+            v.fail(f"params.{pname}", f"{made[pname, spec_]} and {where} make the same player "
+                                      f"{spec_}")
     spsa = bo = None
     if method == "spsa":
         cats = [p.name for p in plist if p.kind == "choice"]
@@ -429,14 +455,18 @@ def bracket(spec: TuneSpec, config: dict | None = None):
 
 
 def _probe_points(params: tuple[Param, ...]):
-    """The values the template must parse at: the start, every end of every range, every
-    choice and every value of a grid (the others at their start)."""
+    """(where, values, distinct) for every point the template must parse at: the start, every
+    end of every range and a value between them with decimals (an option that takes integers
+    only refuses it), every choice and every value of a grid (the others at their start).
+    `distinct`: a choice or a grid value, which must make a player no other one makes."""
     start = {p.name: p.start for p in params}
-    yield "the start", start
+    yield "the start", start, False
     for p in params:
-        ends = p.choices if p.kind == "choice" else (p.from_unit(0.0), p.from_unit(1.0))
-        for x in (*ends, *p.grid):
-            yield f"{p.name}={p.text(x)}", {**start, p.name: x}
+        if p.kind != "choice":
+            for x in (p.from_unit(0.0), p.from_unit(1.0), p.from_unit(0.3781)):
+                yield f"{p.name}={p.text(x)}", {**start, p.name: x}, False
+        for x in (*p.choices, *p.grid):
+            yield f"{p.name}={p.text(x)}", {**start, p.name: x}, True
 
 
 def load(path: str | Path, players=None) -> TuneSpec:
@@ -646,7 +676,7 @@ def _earlier_confirmations(s: TuneSettings, directory: Path, make: _Specs
 def _check_settings(store, spec: TuneSpec) -> None:
     old = settings_of(store)
     if old is None:
-        if store.game_count():
+        if store.get_meta(BRACKET_KEY) is not None or store.game_count():
             raise UserError(f"{store.directory} holds games of an experiment that is not this "
                             f"tune; choose another --out DIR")
         return
@@ -725,7 +755,8 @@ def check_directory(spec: TuneSpec, out: str | None) -> Path:
     if db.exists() and db.stat().st_size:
         with Store.open(directory) as old:
             if spec.settings.method == "bracket":
-                _check_bracket(old, spec)   # the tournament's own settings: run_tournament's
+                _check_bracket(old, spec)
+                check_settings(old, bracket(spec))      # the tournament's own settings
             else:
                 _check_settings(old, spec)
     return directory
@@ -742,20 +773,15 @@ def bracket_mark(spec: TuneSpec) -> str:
 
 
 def _check_bracket(store, spec: TuneSpec) -> None:
-    old = store.get_meta(BRACKET_KEY)
-    if old is not None and json.loads(old) != json.loads(bracket_mark(spec)):
+    other = settings_of(store)
+    if other is not None:
+        raise UserError(f"{store.directory} holds tune {other.name!r} ({other.method}), not a "
+                        f"bracket; choose another --out DIR")
+    old = store.meta_json(BRACKET_KEY, rows.obj())       # damaged: one line naming it
+    if old is not None and old != json.loads(bracket_mark(spec)):
         raise UserError(f"{store.directory} holds the bracket of another tune config "
-                        f"({json.loads(old).get('template')!r} over "
-                        f"{json.loads(old).get('param')!r}); choose another --out DIR")
-
-
-def mark_bracket(spec: TuneSpec, directory: Path) -> None:
-    """Record in the bracket's store that a tune config made it (before its first game, so
-    `arena serve` shows it as a tune while it plays)."""
-    from mcts_arena.runner.writer import Writer
-
-    with Writer.open(directory) as store:
-        store.set_meta(BRACKET_KEY, bracket_mark(spec))
+                        f"({old.get('template')!r} over {old.get('param')!r}); choose another "
+                        f"--out DIR")
 
 
 def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: str | None = None,
@@ -771,6 +797,7 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
     directory = Path(directory)
     s = spec.settings
     make = _Specs(spec, cfg.players_provider(players) if players else None)
+    start_engines(spec, make, players)      # an engine that cannot start: nothing written
     with Writer.open(directory) as store:
         _check_settings(store, spec)
         store.set_meta(META_KEY, spec.settings.as_json())
@@ -809,6 +836,22 @@ def run_tune(spec: TuneSpec, directory: str | Path, *, workers: int, players: st
                                 f"{directory}'")
             echo(progress_line(st))
     return TuneResult(st, False, played, directory)
+
+
+def start_engines(spec: TuneSpec, make: _Specs, players: str | None = None) -> None:
+    """Start every outside engine the tune will play once, before its store is made (as a
+    run's preflight does): the tuned player at its start, BO's opponent and the
+    confirmation's opponent where it plays."""
+    from mcts_arena.runner.preflight import start_each
+
+    s = spec.settings
+    specs = [make(s.spec_text(s.start_values()), "template")]
+    if s.method == "bo":
+        specs.append(make(s.opponent, "opponent"))
+    if s.confirm_games:
+        specs.append(make(s.reference, "confirm.against"))
+    start_each([(text, own or spec.budget) for text, own in specs], s.game,
+               spec.openings.reached_by_moves, dict(spec.macros) or None, players)
 
 
 def _progress(st: TuneState) -> tuple:

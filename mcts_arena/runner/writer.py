@@ -387,20 +387,22 @@ def _unlink(p: Path) -> None:
         pass
 
 
-def check_writable_dir(d: Path) -> None:
-    """Refuse (UserError, one line) a results directory that is a file or cannot be made;
-    writes nothing."""
+def check_writable_dir(d: Path, what: str = "a results directory") -> None:
+    """Refuse (UserError, one line) a results directory (or `what` else) that is a file or
+    cannot be made; writes nothing."""
     for part in d.parts:
         if len(os.fsencode(part)) > NAME_MAX:
-            raise UserError(f"{_short(d)}: cannot make a results directory here: the name "
+            raise UserError(f"{_short(d)}: cannot make {what} here: the name "
                             f"{_short(Path(part))} is longer than {NAME_MAX} bytes")
-    for p in (d, d / DB_NAME):      # exists() is False for a loop, and mkdir/connect then fail
+    # exists() is False for a loop, and mkdir/connect then fail: the directory, every folder
+    # on the way to it and its database
+    for p in (*(Path(*d.parts[:i]) for i in range(1, len(d.parts) + 1)), d / DB_NAME):
         if p.is_symlink() and not p.exists():
             raise UserError(f"{p}: a symbolic link that leads nowhere (a loop, or its target "
                             f"is missing); refusing to use it")
     if d.exists():
         if not d.is_dir():
-            raise UserError(f"{d}: is a file, not a results directory")
+            raise UserError(f"{d}: is a file, not {what}")
         if not os.access(d, os.W_OK | os.X_OK):
             raise UserError(f"{d}: cannot write results here: permission denied")
         lock = d / LOCK_NAME
@@ -413,9 +415,9 @@ def check_writable_dir(d: Path) -> None:
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
-        raise UserError(f"{d}: cannot make a results directory under {parent}, which is a file")
+        raise UserError(f"{d}: cannot make {what} under {parent}, which is a file")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise UserError(f"{d}: cannot make a results directory here: permission denied")
+        raise UserError(f"{d}: cannot make {what} here: permission denied")
 
 
 def _short(p: Path) -> str:
