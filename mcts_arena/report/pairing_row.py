@@ -243,3 +243,24 @@ class PairingRow(TypedDict):
 #: --compare paper).
 ROW_FIELDS = tuple(k for k in PairingRow.__annotations__
                    if k in PairingRow.__required_keys__)
+
+
+def work_text(r) -> str:
+    """What each side searched a move on average: "165 / 813n" (n: nodes; "-": unknown)."""
+    def one(v, u):
+        if v is None:
+            return "-"
+        return f"{v:.0f}" + ("n" if u == "nodes" else "")
+    return f"{one(r.get('player_work'), r.get('player_work_unit'))} / " \
+           f"{one(r.get('opponent_work'), r.get('opponent_work_unit'))}"
+
+
+def work_differs(r) -> bool:
+    """Whether a side searched on average other than its budget's simulations or nodes (why:
+    budgets.WORK_NOTE)."""
+    for work, budget in ((r.get("player_work"), r.get("player_budget")),
+                         (r.get("opponent_work"), r.get("opponent_budget"))):
+        sims = budget.get("sims") if isinstance(budget, dict) else None
+        if work is not None and sims and round(work) != sims:
+            return True
+    return False

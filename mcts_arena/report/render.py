@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from mcts_arena import budgets
 from mcts_arena.report import scaling
-from mcts_arena.report.pairing_row import ROW_FIELDS, PairingRow
+from mcts_arena.report.pairing_row import ROW_FIELDS, PairingRow, work_differs, work_text
 from mcts_arena.report.tables import Report
 from mcts_arena.results.standings import UNDEFINED
 
@@ -41,13 +42,6 @@ def _elo_cell(r: PairingRow) -> str:
     return r["elo_text"] if r["games"] else NONE
 
 
-def _work_cell(r: PairingRow) -> str:
-    def one(v, u):
-        if v is None:
-            return "-"
-        return f"{v:.0f}" + ("n" if u == "nodes" else "")
-    return f"{one(r['player_work'], r['player_work_unit'])} / " \
-           f"{one(r['opponent_work'], r['opponent_work_unit'])}"
 
 
 MAIN_HEAD = ("pairing", "games", "W", "D", "L", "score % [95% CI]", "Elo", "LOS %",
@@ -66,7 +60,7 @@ def main_cells(r: PairingRow) -> list[str]:
             NONE if r["los"] is None else f"{100 * r['los']:.1f}",
             f"{r['wins_first']}/{r['games_first']}",
             f"{r['wins_second']}/{r['games_second']}",
-            "-" if r["avg_plies"] is None else f"{r['avg_plies']:.1f}", _work_cell(r),
+            "-" if r["avg_plies"] is None else f"{r['avg_plies']:.1f}", work_text(r),
             _time_cell(r), str(r["errors"]), str(r["time_forfeits"] + r.get("illegal_moves", 0))]
 
 
@@ -156,6 +150,8 @@ def _header_line(info: dict, base: str | Path | None = None) -> str:
 
 def _notes(rows: list[PairingRow]) -> list[str]:
     out = []
+    if any(work_differs(r) for r in rows):
+        out.append(f"sims/move P / O (n: nodes): {budgets.WORK_NOTE}")
     for r in rows:
         if r["sprt"]:
             out.append(f"{r['player']} vs {r['opponent']}: {r['sprt']['text']}")

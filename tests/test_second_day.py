@@ -1,0 +1,121 @@
+"""A newcomer's second day: a long run announces its cost (and asks for --yes), budgets say
+what was played, one seat-colour convention in every record, and the small wrong turns."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcts_arena.cli import cli
+from mcts_arena.errors import UserError
+from mcts_arena.runner import run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_an_unscaled_paper_run_is_refused_with_its_estimate_and_nothing_written(tmp_path):
+    out = tmp_path / "t2"
+    res = CliRunner().invoke(cli, ["run", str(ROOT / "configs/breakthrough_table2.yaml"),
+                                   "--out", str(out), "--jobs", "1"])
+    assert res.exit_code == 2, res.output
+    line = res.output.strip()
+    assert line.count("\n") == 0 and line.startswith("arena: error: 13000 games to play, "
+                                                     "estimated ")
+    assert "--yes" in line and "--games N" in line and not out.exists()
+
+
+def test_a_run_starts_with_the_dry_runs_estimate(tmp_path):
+    cfg = tmp_path / "q.yaml"
+    cfg.write_text("name: q\ngame: tictactoe\nbudget: {time: 0.001}\ngames: 2\n"
+                   "matches:\n  - {player: MCTS, opponent: Random}\n")
+    res = CliRunner().invoke(
+        cli, ["run", str(cfg), "--out", str(tmp_path / "q"), "--jobs", "1", "--quiet"])
+    assert res.exit_code == 0, res.output + res.stderr
+    first = res.stderr.splitlines()[0]
+    assert first.startswith("q: 1 pairing(s), 2 games (0 stored, 2 to play)")
+    assert "; estimated 0m00s CPU, about 0m00s on 1 worker (at " in first
+
+
+def test_the_cost_check_asks_only_above_an_hour():
+    small = run.Estimate(10, run.CONFIRM_ABOVE_S, "estimated 1h")
+    big = run.Estimate(10, run.CONFIRM_ABOVE_S + 1, "estimated 1h00m01s")
+    unknown = run.Estimate(10, None, "CPU time unknown")
+    for est, yes in ((small, False), (big, True), (unknown, False)):
+        run.check_cost(est, yes, "arena run x.yaml")
+    with pytest.raises(UserError, match=r"\(arena run x.yaml --yes\)"):
+        run.check_cost(big, False, "arena run x.yaml")
+
+
+def _played(tmp_path, game: str, budget: str = "{sims: 10}") -> Path:
+    cfg = tmp_path / f"{game}.yaml"
+    cfg.write_text(f"name: {game}\ngame: {game}\nbudget: {budget}\ngames: 4\nseed: 5\n"
+                   "matches:\n  - {player: MCTS, opponent: Random}\n")
+    out = tmp_path / game
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--jobs", "1", "--quiet"])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+@pytest.mark.parametrize("game,first", [("kalah", "Black"), ("breakthrough", "White")])
+def test_one_seat_colour_convention_in_pgn_and_arena_show(tmp_path, game, first):
+    """The PGN's roster is in PGN's order (White, then Black) with its result from White's
+    side, a Seats tag says which seat is which colour, and `arena show` names the same winner
+    by the same seat and colour, for the file and for the store."""
+    store = _played(tmp_path, game, "{sims: 10}" if game == "kalah" else "{time: 0.002}")
+    pgn = tmp_path / "g.pgn"
+    assert CliRunner().invoke(cli, ["export", str(store), "--out", str(pgn)]).exit_code == 0
+    listing = CliRunner().invoke(cli, ["show", str(pgn)]).output.splitlines()[1:]
+    heads = re.findall(r"((?:\[\w+ \"[^\n]*\"\]\n)+)", pgn.read_text())
+    second = "White" if first == "Black" else "Black"
+    for head, line in zip(heads, listing, strict=True):
+        names = re.findall(r'\[(\w+) "([^"]*)"\]', head)
+        tags = dict(names)
+        keys = [k for k, _ in names]
+        assert keys[4:8] == ["White", "Black", "Result", "Seats"]
+        assert tags["Seats"] == f"seat 0 {first}, seat 1 {second}"
+        assert line.strip().split("  ")[2] == (f"{tags[first]} (seat 0, {first}) vs "
+                                       f"{tags[second]} (seat 1, {second})")
+        winner = {"1-0": "White", "0-1": "Black"}.get(tags["Result"])
+        if winner is not None:
+            seat = 0 if winner == first else 1
+            said = f"{tags[winner]} wins (seat {seat}, {winner})"
+            assert line.endswith(said)
+            stored = CliRunner().invoke(cli, ["show", str(store), tags["GameId"]]).output
+            assert stored.splitlines()[-1].startswith(f"result: {said} after ")
+
+
+def test_budgets_say_what_was_played(tmp_path):
+    """αβ's `sims: 200` plays 1,024 nodes and MCTS stops early on forced moves: the dry run,
+    the report's table and the forest plot's label name what was played, and why."""
+    from mcts_arena import budgets
+    from mcts_arena.report.figures import forest_label
+    from mcts_arena.report.render import report_frame
+
+    cfg = tmp_path / "ab.yaml"
+    cfg.write_text("name: ab\ngame: kalah\nbudget: {sims: 200}\ngames: 2\nseed: 2\n"
+                   "matches:\n  - {player: 'MCTS(fet4)', opponent: 'αβ(efRS)'}\n")
+    out = tmp_path / "ab"
+    dry = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--dry-run"]).output
+    assert "αβ(efRS): 1,024 nodes/move (sims 200 rounded up: αβ reads a node budget every " \
+           "1,024 nodes" in dry
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--jobs", "1",
+                                    "--quiet"]).exit_code == 0
+    text = CliRunner().invoke(cli, ["report", str(out)]).output
+    assert f"sims/move P / O (n: nodes): {budgets.WORK_NOTE}" in text
+    row = report_frame([out]).iloc[0].to_dict()
+    row["player_budget"] = row["opponent_budget"] = {"sims": 200}
+    label = forest_label(row)
+    assert label.startswith("MCTS(fet4) vs αβ(efRS) (200 sims, played ")
+    assert "n a move, 2 games)" in label
+
+
+def test_a_budget_played_as_asked_has_no_note():
+    from mcts_arena.report.figures import forest_label
+
+    row = {"player": "A", "opponent": "B", "budget": "200 sims", "games": 4,
+           "player_budget": {"sims": 200}, "opponent_budget": {"sims": 200},
+           "player_work": 200.0, "player_work_unit": "sims", "opponent_work": 200.0,
+           "opponent_work_unit": "sims"}
+    assert forest_label(row) == "A vs B (200 sims, 4 games)"
