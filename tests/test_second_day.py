@@ -119,3 +119,21 @@ def test_a_budget_played_as_asked_has_no_note():
            "player_work": 200.0, "player_work_unit": "sims", "opponent_work": 200.0,
            "opponent_work_unit": "sims"}
     assert forest_label(row) == "A vs B (200 sims, 4 games)"
+
+
+@pytest.mark.parametrize("keyed,token", [("MCTS(bl,im=0.4)", "MCTS(bl,im0.4)"),
+                                         ("MCTS(fet=4, im=0.3)", "MCTS(fet4,im0.3)"),
+                                         ("αβ(efMS,d=4)", "αβ(efMS,d4)")])
+def test_key_value_covers_a_numbered_token(keyed, token):
+    """README: `key=value` for any option: `im=0.4` is the paper's token `im0.4`, the same
+    player (one canonical spelling, so one pairing)."""
+    from mcts_arena.players.spec import parse
+
+    assert parse(keyed, "breakthrough").canonical == parse(token, "breakthrough").canonical
+
+
+def test_a_flag_token_as_key_value_is_one_line_naming_the_key_form():
+    res = CliRunner().invoke(cli, ["play", "breakthrough", "MCTS(bl,ipp=1)", "Random",
+                                   "--sims", "5"])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "unknown option 'ipp'" in res.output and "key=value (im=0.4)" in res.output
