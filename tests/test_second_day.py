@@ -137,3 +137,19 @@ def test_a_flag_token_as_key_value_is_one_line_naming_the_key_form():
                                    "--sims", "5"])
     assert res.exit_code == 2 and res.output.count("\n") == 1
     assert "unknown option 'ipp'" in res.output and "key=value (im=0.4)" in res.output
+
+
+def test_the_compare_footer_names_the_interval_of_each_basis(tmp_path):
+    """`--compare paper`: a row judged on its seat-swapped pairs is shown with the pentanomial's
+    interval, and the footer says so beside the per-game rule of the main table."""
+    cfg = tmp_path / "qs.yaml"
+    cfg.write_text("name: qs\ngame: breakthrough\nbudget: {sims: 20}\ngames: 4\nseed: 1\n"
+                   "matches:\n  - {player: 'MCTS(ipp,im0.4)', opponent: 'MCTS(ipp)'}\n")
+    out = tmp_path / "qs"
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--jobs", "1",
+                                    "--quiet"]).exit_code == 0
+    text = CliRunner().invoke(cli, ["report", str(out), "--compare", "paper"]).output
+    assert " pairs " in text.split("Compared with the paper")[1]     # the row's basis
+    assert text.rstrip().splitlines()[-1] == (
+        "CI: Wilson below 100 games, Wald (the paper's) from 100; basis pairs: the "
+        "pentanomial's likelihood-ratio interval over the seat-swapped pairs")

@@ -169,10 +169,19 @@ def _pictures(report: Report) -> list[tuple[str, str]]:
     return [(title, _relative(path, report.base)) for title, path in pics]
 
 
+_BASIS_CI = {"pairs": "basis pairs: the pentanomial's likelihood-ratio interval over the "
+                       "seat-swapped pairs",
+             "pair rule": "basis pair rule: that interval over the decisive pairs"}
+
+
 def _ci_note(report: Report) -> str:
-    return {"auto": "CI: Wilson below 100 games, Wald (the paper's) from 100",
+    """The footer: the per-game interval, and that of each basis the comparison with the paper
+    uses where it is not the games' (its `basis` column)."""
+    text = {"auto": "CI: Wilson below 100 games, Wald (the paper's) from 100",
             "wald": "CI: Wald (normal approximation, the paper's)",
             "wilson": "CI: Wilson score interval"}[report.ci]
+    bases = {c.get("basis") for c in report.comparisons or ()}
+    return "; ".join([text] + [note for basis, note in _BASIS_CI.items() if basis in bases])
 
 
 # ---- text and markdown ---------------------------------------------------------------------
