@@ -153,3 +153,15 @@ def test_the_compare_footer_names_the_interval_of_each_basis(tmp_path):
     assert text.rstrip().splitlines()[-1] == (
         "CI: Wilson below 100 games, Wald (the paper's) from 100; basis pairs: the "
         "pentanomial's likelihood-ratio interval over the seat-swapped pairs")
+
+
+def test_every_json_endpoint_of_arena_serve_is_documented(tmp_path):
+    """docs/serve.md lists every /api/ route the application answers (none found by grepping
+    the pages' scripts any more)."""
+    from mcts_arena.serve.app import build_app
+
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    paths = [r.path for r in build_app(tmp_path).app.routes if r.path.startswith("/api/")]
+    assert len(paths) == 6
+    for path in paths:
+        assert re.search(rf"^\| `{re.escape(path)}[?`]", text, re.M), path
