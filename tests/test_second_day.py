@@ -165,3 +165,16 @@ def test_every_json_endpoint_of_arena_serve_is_documented(tmp_path):
     assert len(paths) == 6
     for path in paths:
         assert re.search(rf"^\| `{re.escape(path)}[?`]", text, re.M), path
+
+
+@pytest.mark.parametrize("spec,whole", [("MCTS(bl, im0.4)", "MCTS(bl, im0.4)"),
+                                        ("MCTS(bl, fet4, im0.4)", "MCTS(bl, fet4, im0.4)")])
+def test_an_unquoted_comma_in_a_flow_mapping_names_the_field_it_cut(tmp_path, spec, whole):
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text("name: b\ngame: breakthrough\nbudget: {sims: 10}\ngames: 2\n"
+                   f"matches:\n  - {{player: {spec}, opponent: Random}}\n")
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--dry-run"])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert res.output.rstrip().endswith(
+        f"matches[0].player: 'MCTS(bl' was cut at a comma: a flow mapping {{...}} splits at "
+        f"every unquoted comma; quote the spec: player: '{whole}'")
