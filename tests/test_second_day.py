@@ -178,3 +178,31 @@ def test_an_unquoted_comma_in_a_flow_mapping_names_the_field_it_cut(tmp_path, sp
     assert res.output.rstrip().endswith(
         f"matches[0].player: 'MCTS(bl' was cut at a comma: a flow mapping {{...}} splits at "
         f"every unquoted comma; quote the spec: player: '{whole}'")
+
+
+@pytest.mark.parametrize("status", [0, 1])
+def test_make_build_is_quiet_unless_it_fails(tmp_path, status):
+    """`make run` and `make test` start with the build: its compiler and setuptools lines are
+    kept in a log, shown only when it fails. The recipe runs with a stand-in Python that
+    prints such lines (nothing is compiled and the shared environment is not touched)."""
+    import os
+    import subprocess
+
+    fake = tmp_path / "python"
+    fake.write_text(f"#!/bin/sh\necho 'Compiling mcts_arena/x.pyx because it depends on y'\n"
+                    f"echo '!! SetuptoolsDeprecationWarning' >&2\nexit {status}\n")
+    fake.chmod(0o755)
+    stamp = tmp_path / "stamp"
+    stamp.touch()
+    newest = max((ROOT / f).stat().st_mtime for f in ("pyproject.toml", "setup.py"))
+    os.utime(stamp, (newest + 1, newest + 1))   # newer than its sources: no install step
+    res = subprocess.run(["make", "-s", "-f", str(ROOT / "Makefile"), "build", f"PY={fake}",
+                          f"VENV={tmp_path}", f"STAMP={stamp}"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == (0 if status == 0 else 2), res.stdout + res.stderr
+    out = res.stdout + res.stderr
+    if status == 0:
+        assert out == ""
+    else:
+        assert "Compiling mcts_arena/x.pyx" in out and "make: the build failed (log: " in out
+    assert "Compiling" in (tmp_path / "build.log").read_text()
