@@ -206,3 +206,14 @@ def test_make_build_is_quiet_unless_it_fails(tmp_path, status):
     else:
         assert "Compiling mcts_arena/x.pyx" in out and "make: the build failed (log: " in out
     assert "Compiling" in (tmp_path / "build.log").read_text()
+
+
+def test_a_report_over_several_stores_writes_each_ones_figures_in_its_own_folder(tmp_path):
+    one = _played(tmp_path, "tictactoe")
+    two = _played(tmp_path, "kalah")
+    res = CliRunner().invoke(cli, ["report", str(one), str(two)])
+    assert res.exit_code == 0, res.output
+    assert (one / "report" / "forest-tictactoe.png").is_file()
+    assert (two / "report" / "forest-kalah.png").is_file()
+    assert not (one / "report" / "forest-kalah.png").exists()
+    assert f"figure kalah: win % per pairing: {two / 'report' / 'forest-kalah.png'}" in res.output

@@ -38,7 +38,8 @@ def report(paths: list[str], fmt: str = "text", ci: str = "auto", out: str | Non
         raise UserError(f"--out {folder}: is a file, expected a folder for the report")
     rep = tables.build_report(paths, ci=ci, compare=compare)
     try:
-        plots.write_figures(rep, folder, figures, dpi)
+        # several stores and no --out: each store's pictures in its own report/ folder
+        plots.write_figures(rep, folder, figures, dpi, own_folders=out is None and len(paths) > 1)
         if fmt in DOCUMENTS:
             # the document beside its pictures, linking them by name (the folder can be moved
             # or copied into a paper's sources as it is) ...
