@@ -217,3 +217,16 @@ def test_a_report_over_several_stores_writes_each_ones_figures_in_its_own_folder
     assert (two / "report" / "forest-kalah.png").is_file()
     assert not (one / "report" / "forest-kalah.png").exists()
     assert f"figure kalah: win % per pairing: {two / 'report' / 'forest-kalah.png'}" in res.output
+
+
+def test_a_paper_bracket_says_its_labels_and_why_its_entrants(tmp_path):
+    res = CliRunner().invoke(cli, ["tournament", "fet", "--game", "kalah", "--games", "2",
+                                   "--sims", "5", "--jobs", "1", "--quiet",
+                                   "--out", str(tmp_path / "t")])
+    assert res.exit_code == 0, res.output
+    lines = [x for x in res.output.splitlines() if not x.startswith("tournament fet: 1 worker")]
+    assert "counting pairs won (pair rule)" in lines[0]
+    assert lines[1].startswith("labels: mcts_h_fet0 = MCTS(fet0), ")
+    assert "mcts_h_fet8 = MCTS(fet8)" in lines[1]
+    assert lines[2] == ("entrants: the 13 of the paper's printed bracket (B.2.1), which may "
+                        "leave out values of its parameter set (docs/paper.md, section 5)")
