@@ -132,6 +132,7 @@ def _play(config, games, time, sims, jobs, openings, out, new, progress) -> Resu
 
     from mcts_arena.runner import config as config_mod
     from mcts_arena.runner import run
+    from mcts_arena.runner.experiment import all_error_message
 
     if isinstance(config, dict):
         cfg = dict(config)
@@ -148,8 +149,6 @@ def _play(config, games, time, sims, jobs, openings, out, new, progress) -> Resu
         exp = config_mod.load(source, overrides)
     else:
         exp = config_mod.loads(text, source, default, overrides)
-    from mcts_arena.runner.experiment import all_error_message
-
     job = run.prepare_experiment(exp, None if out is None else str(out), jobs, new=new)
     result = run.play(job, new=new, progress=progress,
                       echo=lambda m: print(m, file=sys.stderr)
