@@ -20,8 +20,11 @@ $(STAMP): pyproject.toml setup.py
 install: $(STAMP)
 
 # Recompile whatever .pyx/.pxd changed since the last build (cythonize checks timestamps).
+# Its output (Cython's "Compiling ... because it depends on ...", setuptools' banners) goes to
+# $(VENV)/build.log and is shown only when the build fails.
 build: $(STAMP)
-	$(PY) setup.py -q build_ext --inplace -j 2
+	@$(PY) setup.py -q build_ext --inplace -j 2 >$(VENV)/build.log 2>&1 || \
+	  { cat $(VENV)/build.log; echo "make: the build failed (log: $(VENV)/build.log)"; exit 1; }
 
 run: build
 	$(VENV)/bin/arena run configs/quickstart.yaml --jobs 0

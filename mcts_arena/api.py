@@ -21,9 +21,11 @@ changes the games (budget, seed, openings, players) is refused as `arena run` re
 `new=True` (the old directory is kept, renamed). Mistakes raise `mcts_arena.errors.UserError`
 with the line `arena` would print, in the API's words (`new=True`, not `--new`).
 
-A script that calls the API must keep its calls under `if __name__ == "__main__":`: the
-workers start in a fresh Python (a fork server's, or spawned), which imports the script that
-started them (Python's rule for multiprocessing), so unguarded calls would run again there.
+A script may call the API at its top level, as a notebook does: the workers start in a fresh
+Python (a fork server's, or spawned) that never imports the script that started them
+(runner/pool.py), so no `if __name__ == "__main__":` guard is needed. A call whose games of some
+pairing all failed raises `mcts_arena.errors.AllErrorGames` (`arena run`'s exit status 3), with
+the games stored as error games that the next call replays.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcts_arena.errors import UserError
+from mcts_arena.errors import AllErrorGames, UserError
 from mcts_arena.runner.config import Overrides
 
 __all__ = ["Results", "TuneResults", "load", "play_experiment", "play_match", "tune"]
@@ -130,6 +132,7 @@ def _play(config, games, time, sims, jobs, openings, out, new, progress) -> Resu
 
     from mcts_arena.runner import config as config_mod
     from mcts_arena.runner import run
+    from mcts_arena.runner.experiment import all_error_message
 
     if isinstance(config, dict):
         cfg = dict(config)
@@ -150,6 +153,9 @@ def _play(config, games, time, sims, jobs, openings, out, new, progress) -> Resu
     result = run.play(job, new=new, progress=progress,
                       echo=lambda m: print(m, file=sys.stderr)
                       if progress or m.startswith("warning:") else None)
+    if result.all_error and not result.interrupted:     # nothing measured: never a silent result
+        raise AllErrorGames(all_error_message(result.all_error).replace(
+            "see the errors above", f"api.load({str(job.directory)!r}).games() holds the errors"))
     return Results(job.directory, result.played, result.interrupted)
 
 

@@ -32,6 +32,11 @@ from dataclasses import dataclass
 
 TIME_MIN = 1e-4
 TIME_MAX = 3600.0
+#: What a simulation or node budget plays, said wherever a measured figure differs from it.
+WORK_NOTE = ("a move's searched work is the mean of what it played: below its `sims` where the "
+             "move was forced or the root proven (the search stops early); αβ reads a node "
+             "budget every 1,024 nodes and the *-minimax searches every 256, so their `sims` "
+             "is rounded up to that multiple (αβ: 200 → 1,024 nodes; Star2: 500 → 512)")
 SIMS_MAX = 100_000_000
 GAMES_MAX = 100_000
 PLAN_MAX = 200_000

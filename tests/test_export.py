@@ -167,11 +167,12 @@ def test_show_replays_an_exported_file(stores, tmp_path):
         res = run.invoke(cli, ["show", *args])
         assert res.exit_code == 0, res.output
         assert f"{g['plies']:>3}. seat " in res.output
-        assert res.output.rstrip().splitlines()[-1].startswith("result: seat ")
+        assert re.match(r"result: .+ wins \(seat [01], (White|Black)\)",
+                        res.output.rstrip().splitlines()[-1])
     jsonl = tmp_path / "h.jsonl"
     _export(stores["hex"], "--format", "jsonl", "--out", str(jsonl))
     res = run.invoke(cli, ["show", str(jsonl), "1"])
-    assert res.exit_code == 0 and "result: seat" in res.output
+    assert res.exit_code == 0 and re.search(r"result: .+ wins \(seat [01], ", res.output)
 
 
 def test_filters_pairing_player_result(stores):

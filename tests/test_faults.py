@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from mcts_arena.cli import cli
@@ -292,6 +293,16 @@ def test_all_error_pairings_exit_3(cwd, extra, status, last):
     else:
         assert lines[-1] == last
         assert "error games (the next run replays them)" in lines[-2]
+
+
+def test_all_error_pairings_raise_from_the_api(cwd):
+    """The API's exit status 3: a call that measured nothing raises, never returns quietly."""
+    from mcts_arena import api
+    from mcts_arena.errors import AllErrorGames
+
+    with pytest.raises(AllErrorGames, match=r"Boom vs Random \(2 of 2\); api.load\('results/a'\)"):
+        api.play_experiment(yaml.safe_load(CFG + "  - {player: Boom, opponent: Random}\n"))
+    assert api.play_experiment(yaml.safe_load(CFG), out="b").played == 2
 
 
 def test_all_error_tournament_stops_instead_of_looping(cwd):

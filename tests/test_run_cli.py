@@ -137,12 +137,15 @@ def test_replay_game(cwd):
         g = s.game(gid)
     text = replay_game("results/c", gid)
     lines = text.splitlines()
-    assert lines[0] == f"game {gid} (breakthrough): seat 0 Random vs seat 1 Random(im0.5)"
+    assert lines[0] == (f"game {gid} (breakthrough): Random (seat 0, White) vs Random(im0.5) "
+                        f"(seat 1, Black)")
     assert lines[1] == f"opening: {g['opening']}"
     played = [line.split()[3] for line in lines if re.match(r"^ *\d+\. seat [01] ", line)]
     assert played == g["moves"]
     who = "Random" if g["winner"] == 0 else "Random(im0.5)"
-    assert lines[-1] == f"result: seat {g['winner']} ({who}) wins after {g['plies']} plies"
+    colour = ("White", "Black")[g["winner"]]
+    assert lines[-1] == (f"result: {who} wins (seat {g['winner']}, {colour}) after "
+                         f"{g['plies']} plies")
     from mcts_arena.errors import UserError
     with pytest.raises(UserError, match=r"no game 'nope' in results/c; ids look like c/p"):
         replay_game("results/c", "nope")

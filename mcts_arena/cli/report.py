@@ -28,7 +28,8 @@ def _ci_methods():
 @click.option("--ci", default="auto", show_default=True, type=DerivedChoice(_ci_methods),
               help="95% interval: wald (the paper's), wilson, or auto (Wilson below 100 games).")
 @click.option("--out", "out", default=None, metavar="DIR",
-              help="Folder for plots and the html page [default: <first PATH>/report].")
+              help="Folder for plots and the html page [default: each PATH's pictures in "
+                   "PATH/report, the page and sweeps across stores in <first PATH>/report].")
 @click.option("--compare", default=None, type=click.Choice(["paper"]),
               help="Put the paper's published numbers beside ours, with a verdict.")
 @click.option("--figures", "figures", default="png", show_default=True,
@@ -42,7 +43,8 @@ def report_cmd(paths: tuple[str, ...], fmt: str, ci: str, out: str | None,
     sweep plots and tournament brackets for the results directories PATH... A PATH may be a
     results root (results/): every experiment under it, after an index of them (experiment,
     game, games, pairings, state). The stores are only read; the pictures (and an html page)
-    are written to --out, by default <first PATH>/report/."""
+    are written to --out, by default each store's pictures into its own PATH/report/ and the
+    page (and a sweep across stores) into <first PATH>/report/."""
     from mcts_arena.report.output import report
     from mcts_arena.serve.catalog import expand_roots
 

@@ -41,6 +41,9 @@ from mcts_arena.runner.progress import EVERY_GAMES, EVERY_SECONDS
               help="Results directory of this experiment [default: results/<name>].")
 @click.option("--dry-run", is_flag=True,
               help="Print the plan and the estimated CPU time; play nothing.")
+@click.option("--yes", "yes", is_flag=True,
+              help="Start a run estimated to take more than an hour on its workers (refused "
+                   "otherwise, with the estimate and how to scale it down).")
 @click.option("--new", "new", is_flag=True,
               help="Start afresh: an existing results directory is renamed to "
                    "<dir>.<YYYYmmdd-HHMMSS> (kept, never deleted) and a new one is started.")
@@ -62,14 +65,15 @@ from mcts_arena.runner.progress import EVERY_GAMES, EVERY_SECONDS
                    "otherwise); reports list the builds behind each pairing.")
 def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None,
             sims: int | None, effort: float | None, openings: str | None,
-            openings_order: str | None, out: str | None, dry_run: bool, new: bool,
+            openings_order: str | None, out: str | None, dry_run: bool, yes: bool, new: bool,
             quiet: bool, standings_every: int, standings_seconds: float, backend: str,
             ray_address: str | None, verbose: bool, allow_mixed_builds: bool) -> None:
     """Play the experiment CONFIG (YAML) and store every game in RESULTS/arena.sqlite.
 
     Run again to resume: only missing games are played. A config change that changes the games
     (players, budget, game, seed, openings) is refused unless --new; more games or more
-    pairings extend the experiment. Ctrl-C stops cleanly, keeping finished games.
+    pairings extend the experiment. Ctrl-C stops cleanly, keeping finished games. The first
+    line states the dry run's estimate; a run estimated past an hour on its workers needs --yes.
 
     Exit status: 0 done; 1 the results could not be written (a full disk: every game stored
     before stays); 2 a mistake in the command, the config or the results directory (nothing
@@ -96,9 +100,13 @@ def run_cmd(config_path: str, jobs: int, games: int | None, time_s: float | None
         "--jobs": jobs, "--games": games, "--time": time_s, "--sims": sims,
         "--effort": effort, "--openings": openings, "--openings-order": openings_order,
         "--out": out, "--backend": backend, "--ray-address": ray_address,
-        "--allow-mixed-builds": allow_mixed_builds})
+        "--allow-mixed-builds": allow_mixed_builds, "--yes": yes})
+    cost = None
+    if backend == "local":          # a cluster's speed is its own: no estimate for it
+        cost = run.estimate(job, new)
+        run.check_cost(cost, yes, again)
     try:
-        result = run.play(job, new=new, backend=backend, ray_address=ray_address,
+        result = run.play(job, new=new, backend=backend, ray_address=ray_address, cost=cost,
                           verbose=verbose, progress=not quiet,
                           echo=lambda m: click.echo(m, err=True),
                           standings=(standings_every, standings_seconds),

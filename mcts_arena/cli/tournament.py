@@ -58,7 +58,7 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
                    allow_mixed_builds: bool) -> None:
     """Play the tournament NAME: fet, det, ege, im (the paper's tuning brackets) or a YAML file
     (configs/tournaments/*.yaml: elimination, round_robin or gauntlet). Run again to resume."""
-    from mcts_arena.results.tournament import header, render
+    from mcts_arena.results.tournament import header, legend, render
     from mcts_arena.runner import tournament
     from mcts_arena.runner.pool import worker_count
 
@@ -70,7 +70,8 @@ def tournament_cmd(name: str, game: str | None, evalfn: str | None, games: int |
         click.echo(tournament.dry_run(spec, directory, workers))
         return
     click.echo(f"tournament {spec.title}: {workers} worker(s), results in {directory}", err=True)
-    click.echo(header(spec) + "\n")
+    about = legend(spec)
+    click.echo(header(spec) + (f"\n{about}" if about else "") + "\n")
     result = tournament.run_tournament(spec, directory, workers=workers, progress=not quiet,
                                        echo=click.echo, allow_mixed_builds=allow_mixed_builds)
     if result.interrupted:

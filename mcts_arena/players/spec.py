@@ -227,11 +227,16 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         if "=" in tok:
             key, _, raw = tok.partition("=")
             key = key.strip()
-            if key not in keys:
+            token = tokens_of(kind).get(key)
+            if key in keys:
+                o = keys[key]
+                val = _number(raw.strip(), o, tok, text)
+            elif token is not None and token.type != "flag":    # im=0.4 is the token im0.4
+                o, val = _parse_token(f"{key}{raw.strip()}", kind, text)
+            else:
                 raise SpecError(f"unknown option {key!r} in {text!r} for {BY_NAME[kind].display}; "
-                                f"valid: {', '.join(sorted(keys)) or 'none'}")
-            o = keys[key]
-            val = _number(raw.strip(), o, tok, text)
+                                f"valid: {', '.join(sorted(keys)) or 'none'}, or a token's "
+                                f"number as key=value (im=0.4)")
         else:
             o, val = _parse_token(tok, kind, text)
         if o.role in ("budget", "seed"):

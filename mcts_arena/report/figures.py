@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from mcts_arena.report.pairing_row import work_differs, work_text
+
 #: Colours: ours, the paper's, the paper's best-α ranges.
 OURS = "#1f77b4"
 PAPER = "#d62728"
@@ -103,8 +105,12 @@ def paper_marker(row: Mapping) -> tuple[float | None, bool]:
 
 
 def forest_label(row: Mapping) -> str:
-    """"A vs B (budget, n games)"."""
-    return f"{row['player']} vs {row['opponent']} ({row.get('budget', '?')}, {row['games']} games)"
+    """"A vs B (budget, n games)", with what a move searched on average where it differs from
+    the budget ("200 sims, played 165 / 813n a move": budgets.WORK_NOTE says why)."""
+    budget = row.get("budget", "?")
+    if work_differs(row):
+        budget += f", played {work_text(row)} a move"
+    return f"{row['player']} vs {row['opponent']} ({budget}, {row['games']} games)"
 
 
 def forest_plot(rows: Sequence[Mapping], path: str | Path, title: str | None = None,

@@ -51,7 +51,8 @@ def _report(paths: list[str], fmt: str, ci: str, out: str | None, compare: str |
             yield render.index_text(rep.index)
             yield from _tunes(paths)
     try:
-        plots.write_figures(rep, folder, figures, dpi)
+        # several stores and no --out: each store's pictures in its own report/ folder
+        plots.write_figures(rep, folder, figures, dpi, own_folders=out is None and len(paths) > 1)
         if fmt in DOCUMENTS:
             # the document beside its pictures, linking them by name (the folder can be moved
             # or copied into a paper's sources as it is) ...

@@ -255,3 +255,24 @@ def row_fields() -> tuple[str, ...]:
     (results.aggregates.register): what the JSON and CSV reports write, in order."""
     return ROW_FIELDS + tuple(s for s in aggregates.count_columns()
                               if s not in PairingRow.__annotations__)
+
+
+def work_text(r) -> str:
+    """What each side searched a move on average: "165 / 813n" (n: nodes; "-": unknown)."""
+    def one(v, u):
+        if v is None:
+            return "-"
+        return f"{v:.0f}" + ("n" if u == "nodes" else "")
+    return f"{one(r.get('player_work'), r.get('player_work_unit'))} / " \
+           f"{one(r.get('opponent_work'), r.get('opponent_work_unit'))}"
+
+
+def work_differs(r) -> bool:
+    """Whether a side searched on average other than its budget's simulations or nodes (why:
+    budgets.WORK_NOTE)."""
+    for work, budget in ((r.get("player_work"), r.get("player_budget")),
+                         (r.get("opponent_work"), r.get("opponent_budget"))):
+        sims = budget.get("sims") if isinstance(budget, dict) else None
+        if work is not None and sims and round(work) != sims:
+            return True
+    return False

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mcts_arena.report import figures
@@ -93,6 +93,7 @@ class Picture:
     title: str
     draw: Callable
     sweep: Sweep | None = None
+    directory: str | None = None    # the store it shows (None: a sweep across stores)
 
 
 def _experiment_pictures(e, dpi: int) -> list[Picture]:
@@ -144,7 +145,8 @@ def pictures(report: Report, dpi: int = figures.DEFAULT_DPI) -> list[Picture]:
     """Every picture of `report` (see the module docstring), experiments first, then sweeps."""
     described = {e.info["experiment"]: e.info.get("description") or ""
                  for e in report.experiments}
-    out = [p for e in report.experiments for p in _experiment_pictures(e, dpi)]
+    out = [replace(p, directory=e.info.get("directory")) for e in report.experiments
+           for p in _experiment_pictures(e, dpi)]
     out += [Picture(f"sweep-{sw.slug}", sw.title,
                     lambda t, sw=sw: plot_sweep(sw, t, _sweep_title(sw, described), dpi),
                     sweep=sw) for sw in report.sweeps]
@@ -152,14 +154,16 @@ def pictures(report: Report, dpi: int = figures.DEFAULT_DPI) -> list[Picture]:
 
 
 def write_figures(report: Report, out: str | Path, fmt: str = "png",
-                  dpi: int = figures.DEFAULT_DPI) -> list[Path]:
-    """Every picture of `report` into folder `out` as `fmt` (see the module docstring);
-    returns the paths, sets `Sweep.plot` and `report.figures`."""
+                  dpi: int = figures.DEFAULT_DPI, own_folders: bool = False) -> list[Path]:
+    """Every picture of `report` into folder `out` as `fmt` (see the module docstring), or with
+    `own_folders` each store's pictures into that store's `report/` (a sweep across stores
+    into `out`); returns the paths, sets `Sweep.plot` and `report.figures`."""
     out = Path(out)
     paths: list[Path] = []
     report.figures = []
     for pic in pictures(report, dpi):
-        p = pic.draw(out / f"{pic.name}.{fmt}")
+        folder = Path(pic.directory) / "report" if own_folders and pic.directory else out
+        p = pic.draw(folder / f"{pic.name}.{fmt}")
         if pic.sweep is not None:
             pic.sweep.plot = str(p)
         else:

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from mcts_arena import budgets
 from mcts_arena.report import scaling
-from mcts_arena.report.pairing_row import PairingRow, row_fields
+from mcts_arena.report.pairing_row import PairingRow, row_fields, work_differs, work_text
 from mcts_arena.report.tables import Report
 from mcts_arena.results import aggregates
 from mcts_arena.results.standings import UNDEFINED
@@ -42,13 +43,6 @@ def _elo_cell(r: PairingRow) -> str:
     return r["elo_text"] if r["games"] else NONE
 
 
-def _work_cell(r: PairingRow) -> str:
-    def one(v, u):
-        if v is None:
-            return "-"
-        return f"{v:.0f}" + ("n" if u == "nodes" else "")
-    return f"{one(r['player_work'], r['player_work_unit'])} / " \
-           f"{one(r['opponent_work'], r['opponent_work_unit'])}"
 
 
 MAIN_HEAD = ("pairing", "games", "W", "D", "L", "score % [95% CI]", "Elo", "LOS %",
@@ -76,7 +70,7 @@ def _main_cells(r: PairingRow) -> list[str]:
             NONE if r["los"] is None else f"{100 * r['los']:.1f}",
             f"{r['wins_first']}/{r['games_first']}",
             f"{r['wins_second']}/{r['games_second']}",
-            "-" if r["avg_plies"] is None else f"{r['avg_plies']:.1f}", _work_cell(r),
+            "-" if r["avg_plies"] is None else f"{r['avg_plies']:.1f}", work_text(r),
             _time_cell(r), str(r["errors"]), str(r["time_forfeits"] + r.get("illegal_moves", 0))]
 
 
@@ -166,6 +160,8 @@ def _header_line(info: dict, base: str | Path | None = None) -> str:
 
 def _notes(rows: list[PairingRow]) -> list[str]:
     out = []
+    if any(work_differs(r) for r in rows):
+        out.append(f"sims/move P / O (n: nodes): {budgets.WORK_NOTE}")
     for r in rows:
         if r["sprt"]:
             out.append(f"{r['player']} vs {r['opponent']}: {r['sprt']['text']}")
@@ -183,10 +179,19 @@ def _pictures(report: Report) -> list[tuple[str, str]]:
     return [(title, _relative(path, report.base)) for title, path in pics]
 
 
+_BASIS_CI = {"pairs": "basis pairs: the pentanomial's likelihood-ratio interval over the "
+                       "seat-swapped pairs",
+             "pair rule": "basis pair rule: that interval over the decisive pairs"}
+
+
 def _ci_note(report: Report) -> str:
-    return {"auto": "CI: Wilson below 100 games, Wald (the paper's) from 100",
+    """The footer: the per-game interval, and that of each basis the comparison with the paper
+    uses where it is not the games' (its `basis` column)."""
+    text = {"auto": "CI: Wilson below 100 games, Wald (the paper's) from 100",
             "wald": "CI: Wald (normal approximation, the paper's)",
             "wilson": "CI: Wilson score interval"}[report.ci]
+    bases = {c.get("basis") for c in report.comparisons or ()}
+    return "; ".join([text] + [note for basis, note in _BASIS_CI.items() if basis in bases])
 
 
 # ---- text and markdown ---------------------------------------------------------------------

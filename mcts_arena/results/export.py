@@ -239,24 +239,42 @@ def _colours(game: str) -> tuple[str, str]:
     return tuple(c.lower() for c in games.info_of(game).gtp_colors)
 
 
+def seat_colours(game: str) -> tuple[str, str]:
+    """The one seat-to-colour convention of a game, for every record and `arena show`: seat 0
+    (the first player of the start position) and seat 1 by the colours the game names them
+    (Breakthrough: White, Black; Kalah, LOA, Tic-tac-toe: Black, White; Backgammon: X, O)."""
+    return tuple(COLOUR_NAMES.get(c, c.upper()) for c in _colours(game))
+
+
+def seats_tag(game: str) -> str:
+    """The records' statement of the convention: "seat 0 Black, seat 1 White"."""
+    first, second = seat_colours(game)
+    return f"seat 0 {first}, seat 1 {second}"
+
+
 def _pgn_quote(s) -> str:
     return str(s).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def pgn(rec: dict) -> str:
-    """One PGN-style game: the seven-tag roster with colours as the game names its seats
-    (Breakthrough: White moves first; LOA, Kalah: Black), our tags, then the moves in the
+    """One PGN-style game: the seven-tag roster in PGN's order (White, then Black) with colours
+    as the game names its seats (`seat_colours`: Breakthrough's seat 0 is White; LOA's and
+    Kalah's Black), the result from White's side as PGN has it, the convention in a `Seats`
+    tag ("seat 0 Black, seat 1 White"), our tags, then the moves in the
     game's notation with a comment per move, numbered as PGN does (`N.` before the first
     player's move, `N...` before the second's when it does not follow directly), wrapped at
     79 columns."""
-    col = [COLOUR_NAMES.get(c, c) for c in _colours(rec["game"])]
+    col = seat_colours(rec["game"])
     # PGN's result is from White's side; a game whose first seat is Black turns it round
     result = rec["result"]
     if col[0] != "White" and result in ("1-0", "0-1"):
         result = "0-1" if result == "1-0" else "1-0"
+    names = dict(zip(col, rec["seats"]))
+    roster = [(c, names[c]) for c in ("White", "Black") if c in names] + \
+        [(c, names[c]) for c in col if c not in ("White", "Black")]    # the roster's order
     tags = [("Event", rec["description"] or rec["experiment"]), ("Site", "mcts_arena"),
             ("Date", _date(rec, ".")), ("Round", f"{rec['pair_index'] + 1}.{rec['swap'] + 1}"),
-            (col[0], rec["seats"][0]), (col[1], rec["seats"][1]), ("Result", result),
+            *roster, ("Result", result), ("Seats", seats_tag(rec["game"])),
             ("Variant", rec["game"]), ("GameId", rec["game_id"]),
             ("Budget", _budget_text(rec)), ("Seeds", " ".join(map(str, rec["seeds"]))),
             ("Opening", _opening_text(rec)),
@@ -322,7 +340,8 @@ def sgf(rec: dict) -> str:
     else:
         result = f"{col[rec['winner']]}+{_SGF_HOW.get(rec['reason'], '')}"
     opening = _opening_text(rec)
-    facts = [f"game: {rec['game']}", f"budget: {_budget_text(rec)}",
+    facts = [f"game: {rec['game']}", f"seats: {seats_tag(rec['game'])}",
+             f"budget: {_budget_text(rec)}",
              f"seeds: {' '.join(map(str, rec['seeds']))}", f"opening: {opening}",
              f"build: {rec['build'] or 'version ' + str(rec['version'])}",
              f"termination: {_termination(rec)}"]

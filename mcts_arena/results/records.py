@@ -22,7 +22,7 @@ from pathlib import Path
 
 from mcts_arena import games
 from mcts_arena.errors import UserError
-from mcts_arena.results.export import COLOUR_NAMES, DICE_COMMENT
+from mcts_arena.results.export import DICE_COMMENT, seat_colours
 
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _PGN_TOKEN = re.compile(r"\{[^}]*\}|\S+")
@@ -92,7 +92,7 @@ def _pgn(text: str, path: Path) -> list[dict]:
             return
         where = f"{path}:{start_line}"
         game = _game_of(tags.get("Variant"), where)
-        cols = [COLOUR_NAMES.get(c.lower(), c) for c in games.info_of(game).gtp_colors]
+        cols = seat_colours(game)
         result = tags.get("Result", "*")
         if cols[0] != "White" and result in ("1-0", "0-1"):     # PGN's result is White's
             result = "0-1" if result == "1-0" else "1-0"

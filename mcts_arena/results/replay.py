@@ -7,6 +7,7 @@ from pathlib import Path
 from mcts_arena import games
 from mcts_arena.errors import UserError
 from mcts_arena.results import records
+from mcts_arena.results.export import seat_colours
 from mcts_arena.results.store import DB_NAME, Store
 
 
@@ -48,21 +49,27 @@ def replay_game(results_dir: str | Path, game_id: str) -> str:
         seats = (g["seat0"], g["seat1"])
         try:
             return replay_lines(g["game_id"], game, seats, g["opening"], g["moves"], g["stats"],
-                                f"{result_text(g)} after {g['plies']} plies")
+                                f"{result_text(g, game)} after {g['plies']} plies")
         except UserError as e:      # a stored move the game cannot play
             raise store.corrupt(row, "moves_json", str(e)) from None
 
 
-def result_text(g: dict) -> str:
-    """How the stored game `g` ended, in words ("seat 0 (MCTS) wins", "draw (ply limit)",
-    "error game (not counted): ..."): `arena show` and the game viewer of `arena serve`."""
+def seat_named(game: str | None, seat: int) -> str:
+    """A seat as every record names it: "seat 0, Black" (export.seat_colours)."""
+    return f"seat {seat}" + (f", {seat_colours(game)[seat]}" if game else "")
+
+
+def result_text(g: dict, game: str | None = None) -> str:
+    """How the stored game `g` of `game` ended, in words ("MCTS wins (seat 0, Black)", "draw
+    (ply limit)", "error game (not counted): ..."): `arena show` and the viewer of `arena
+    serve`."""
     seats = (g["seat0"], g["seat1"])
     if g["reason"] == "error":
         return f"error game (not counted): {g['error']}"
     if g["winner"] is None:
         result = "draw" + (" (ply limit)" if g["reason"] == "max_plies" else "")
     else:
-        result = f"seat {g['winner']} ({seats[g['winner']]}) wins"
+        result = f"{seats[g['winner']]} wins ({seat_named(game, g['winner'])})"
         if g["reason"] == "time_forfeit":
             result += f" on time: {g['error']}"
         elif g["reason"] == "illegal_move":
@@ -76,7 +83,8 @@ def replay_lines(game_id: str, game: str | None, seats, opening: str | None, mov
                  result: str) -> str:
     """A game replayed: its opening board, each move with its statistics and the board after
     it, then `result` (a stored game and an exported record are shown alike)."""
-    out = [f"game {game_id} ({game}): seat 0 {seats[0]} vs seat 1 {seats[1]}",
+    out = [f"game {game_id} ({game}): {seats[0]} ({seat_named(game, 0)}) vs "
+           f"{seats[1]} ({seat_named(game, 1)})",
            f"opening: {opening}"]
     state = None
     if game and opening:
@@ -103,11 +111,20 @@ def replay_lines(game_id: str, game: str | None, seats, opening: str | None, mov
     return "\n".join(out)
 
 
+def _outcome(r: dict) -> str:
+    """A read record's result in the records' words: "MCTS wins (seat 0, Black)", "draw"."""
+    won = {"1-0": 0, "0-1": 1}.get(r["result"])     # a read record's result is seat 0's
+    if won is not None:
+        return f"{r['seats'][won]} wins ({seat_named(r['game'], won)})"
+    return {"1/2-1/2": "draw", "*": "no result (error game)"}.get(r["result"], r["result"])
+
+
 def record_ids(path: str | Path, limit: int) -> tuple[list[str], int]:
     """The first `limit` games of an exported file as lines `N  game id  seats  result`, and
     how many games it holds."""
     recs = records.read(path)
-    lines = [f"{i:>4}  {r['game_id'] or '-'}  {r['seats'][0]} vs {r['seats'][1]}  {r['result']}"
+    lines = [f"{i:>4}  {r['game_id'] or '-'}  {r['seats'][0]} ({seat_named(r['game'], 0)}) vs "
+             f"{r['seats'][1]} ({seat_named(r['game'], 1)})  {_outcome(r)}"
              for i, r in enumerate(recs[:limit], 1)]
     return lines, len(recs)
 
@@ -124,10 +141,7 @@ def replay_record(path: str | Path, which: str) -> str:
     if chosen is None:
         raise UserError(f"no game {which!r} in {path}: give a number 1 to {len(recs)} or a "
                         f"game id")
-    names = {"1-0": f"seat 0 ({chosen['seats'][0]}) wins",
-             "0-1": f"seat 1 ({chosen['seats'][1]}) wins", "1/2-1/2": "draw",
-             "*": "no result (error game)"}
-    result = names.get(chosen["result"], chosen["result"])
+    result = _outcome(chosen)
     if chosen["termination"]:
         result += f" ({chosen['termination']})"
     return replay_lines(chosen["game_id"] or which, chosen["game"], chosen["seats"],

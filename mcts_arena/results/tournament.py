@@ -209,6 +209,24 @@ def _names_its_budget(spec: str) -> bool:
         return False
 
 
+def legend(spec: Tournament) -> str | None:
+    """What the round lines of an elimination name: each label that is not its canonical spec
+    (the paper's printed labels, `mcts_h_fet8 = MCTS(fet8)`), and for the paper's brackets why
+    the entrant list is the printed one; None when there is nothing to say."""
+    if spec.kind != "elimination":
+        return None
+    named = [f"{label} = {s}" for label, s in spec.entrants if label != s]
+    out = []
+    if named:
+        out.append("labels: " + ", ".join(named))
+    if spec.paper:
+        t = load_paper_results().tournament(spec.paper)
+        out.append(f"entrants: the {len(spec.entrants)} of the paper's printed bracket "
+                   f"({t.section}), which may leave out values of its parameter set "
+                   f"(docs/paper.md, section 5)")
+    return "\n".join(out) or None
+
+
 def paper_line(spec: Tournament) -> str | None:
     if not spec.paper:
         return None

@@ -361,10 +361,29 @@ class Validator:
         return v
 
     def known_keys(self, d: dict, path: str, valid: tuple[str, ...]) -> None:
+        prefix = f"{path}." if path else ""
         for k in d:
             if k not in valid:
-                prefix = f"{path}." if path else ""
+                self._cut_at_a_comma(d, k, prefix)
+        for k in d:
+            if k not in valid:
                 self.fail(f"{prefix}{k}", f"unknown field; valid fields: {', '.join(valid)}")
+
+    def _cut_at_a_comma(self, d: dict, k: Any, prefix: str) -> None:
+        """A spec with a comma left unquoted in a YAML flow mapping (`{player: MCTS(bl, im0.4),
+        ...}`) is split there: `player: 'MCTS(bl'` and a key `im0.4)`. Named at the field it
+        was meant for, with the quoting that keeps it whole."""
+        if not isinstance(k, str) or k.count(")") <= k.count("("):
+            return
+        keys = list(d)
+        for field_name, v in d.items():
+            if isinstance(v, str) and v.count("(") > v.count(")"):
+                rest = keys[keys.index(field_name) + 1: keys.index(k) + 1]    # the cut pieces
+                whole = ", ".join([v] + [f"{x}" if d[x] is None else f"{x}: {d[x]}"
+                                         for x in rest])
+                self.fail(f"{prefix}{field_name}", f"{v!r} was cut at a comma: a flow mapping "
+                          f"{{...}} splits at every unquoted comma; quote the spec: "
+                          f"{field_name}: '{whole}'")
 
     def positive_int(self, v: Any, path: str, what: str) -> int:
         if not is_int(v) or v <= 0:

@@ -47,6 +47,9 @@ class MoveCost:
         if self.overrides:
             head = (f"{budget.text()}/move, but its fixed depth searches about {self.work:,} "
                     f"{self.unit} a move whatever the budget")
+        elif self.unit == "nodes" and budget.sims and self.work > budget.sims:
+            head += (f" (sims {budget.sims:,} rounded up: αβ reads a node budget every 1,024 "
+                     f"nodes, the *-minimax searches every 256)")
         return f"{head}, about {self.seconds:.3g} s at the start"
 
 

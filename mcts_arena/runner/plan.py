@@ -204,6 +204,20 @@ def hms(seconds: float) -> str:
         f"{s // 60}m{s % 60:02d}s"
 
 
+def cost_text(exp: Experiment, todo: list[GameSpec], workers: int, costs=None) -> str:
+    """The estimate of games `todo` as the dry run and a run's first line state it: "estimated
+    1h15m00s CPU, about 37m30s on 2 workers (at 60 plies per game...)", or why it is unknown."""
+    est = estimate_cpu_seconds(exp, todo, costs)
+    if est is None:
+        return ("CPU time unknown for simulation budgets" if costs is None else
+                "CPU time unknown (an external engine's speed is not known before it plays)")
+    timed = costs is not None and any(b.time is None for g in todo for b in g.budgets)
+    measured = ", simulation budgets timed at the start position" if timed else ""
+    return (f"estimated {hms(est)} CPU, about {hms(est / max(1, workers))} on "
+            f"{workers} worker{'s' if workers != 1 else ''} "
+            f"(at {typical_plies(exp.game)} plies per game{measured})")
+
+
 def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers: int = 1,
              costs=None) -> str:
     """What `arena run --dry-run` prints: pairings, games (to play), estimated CPU time; with
@@ -227,18 +241,8 @@ def describe(plan: Plan, done: set[str] | frozenset[str] = frozenset(), workers:
         est = estimate_cpu_seconds(exp, todo, costs)
         shown = "?" if est is None else hms(est)
         lines.append(f"  {p.label:<{width}}  {p.games:>6}  {len(todo):>7}  {shown:>10}")
-    est = estimate_cpu_seconds(exp, all_todo, costs)
-    total = f"{len(exp.pairings)} pairings, {plan.total_games} games, {len(all_todo)} to play"
-    if est is None:
-        total += ("; CPU time unknown for simulation budgets" if costs is None else
-                  "; CPU time unknown (an external engine's speed is not known before it plays)")
-    else:
-        timed = costs is not None and any(b.time is None for g in all_todo for b in g.budgets)
-        measured = ", simulation budgets timed at the start position" if timed else ""
-        total += (f"; estimated {hms(est)} CPU, about {hms(est / max(1, workers))} on "
-                  f"{workers} worker{'s' if workers != 1 else ''} "
-                  f"(at {typical_plies(exp.game)} plies per game{measured})")
-    lines.append(total)
+    lines.append(f"{len(exp.pairings)} pairings, {plan.total_games} games, {len(all_todo)} to "
+                 f"play; {cost_text(exp, all_todo, workers, costs)}")
     if costs is not None:
         lines += _budget_lines(exp, all_todo, costs)
     odd = [p for p in exp.pairings if p.games % 2]

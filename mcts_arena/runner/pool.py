@@ -10,6 +10,9 @@ offers the same `run` on a Ray cluster):
   has one (Linux, macOS: a clean process that imported the runner once forks each worker, about
   0.1 s of CPU less per start than 'spawn'), else with 'spawn'; either way nothing of the
   driver's state is copied, and each worker starts with the driver's environment of that moment;
+  a worker never imports the driver's `__main__` (multiprocessing's rule would run the user's
+  script again in every worker, and a script without a main guard would call the API there):
+  it needs nothing of it, its target and players come by module name;
 - each worker talks to the parent over its own pipe, so the parent always knows which job a
   worker holds; a worker that dies (killed, segfault) is replaced and the games of its job that
   did not come back are queued again, first in line (game ids make a replay count once);
@@ -32,12 +35,14 @@ offers the same `run` on a Ray cluster):
 from __future__ import annotations
 
 import collections
+import contextlib
 import multiprocessing as mp
 import os
 import signal
 import sys
 import time
 import traceback
+import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as mp_wait
@@ -105,6 +110,26 @@ def start_fork_server() -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
         if came:
             signal.raise_signal(signal.SIGINT)
+
+
+@contextlib.contextmanager
+def main_hidden():
+    """While a worker starts, the driver's `__main__` stands aside: multiprocessing sends a
+    spawned or fork-server child the main module's path or name, and the child runs that script
+    again (as `__mp_main__`) before its target. A user's script that calls the API at top level
+    would then call it in every worker. The workers need nothing from it (their target is this
+    module's, their players come by module name), so they are started as from a notebook, which
+    has no main file: a bare module stands in for the few milliseconds of `start()`."""
+    main = sys.modules.get("__main__")
+    if main is None or (getattr(main, "__spec__", None) is None
+                        and getattr(main, "__file__", None) is None):
+        yield
+        return
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 # ---- worker side ---------------------------------------------------------------------------
@@ -229,13 +254,14 @@ class LocalPoolBackend:
         self.hung_games = 0
 
     def _start(self, cpu: int | None) -> _Worker:
-        if self.ctx.get_start_method() == "forkserver":
-            start_fork_server()
         parent, child = self.ctx.Pipe(duplex=True)
         p = self.ctx.Process(target=_worker_main,
                              args=(cpu, child, self.players, os.getpid(), dict(os.environ)),
                              daemon=True)
-        p.start()
+        with main_hidden():
+            if self.ctx.get_start_method() == "forkserver":
+                start_fork_server()
+            p.start()
         child.close()
         return _Worker(cpu, p, parent)
 

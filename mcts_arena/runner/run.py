@@ -71,18 +71,67 @@ def prepare_experiment(exp: config_mod.Experiment, out: str | None, jobs: int,
     return RunJob(exp, the_plan, directory, workers)
 
 
-def dry_run(job: RunJob, new: bool = False) -> str:
-    """What `--dry-run` prints: the plan with what is left to play and its estimated CPU time."""
-    done: set[str] = set()
+#: A run estimated to take longer than this on its workers starts only with `--yes`: an hour
+#: is past what a scale-down or a look at a config costs (the docs' scale-downs take minutes),
+#: and a forgotten `--games`/`--time` on a paper's config asks for days; below it a Ctrl-C
+#: loses nothing and the estimate on the run's first line is warning enough.
+CONFIRM_ABOVE_S = 3600.0
+
+
+def _done(job: RunJob, new: bool) -> set[str]:
+    """The planned games already stored (none with `new`, which starts afresh)."""
     if has_results(job.directory) and not new:
         with Store.open(job.directory) as store:
             check_compatible(store, job.experiment)
-            done = store.done_ids()
+            return store.done_ids()
+    return set()
+
+
+def _costs(exp: config_mod.Experiment):
     from mcts_arena.runner.estimate import Costs
 
+    return Costs(exp.game, exp.macros_dict())
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What is left to play and its estimated cost: `wall_s` on the run's workers (None:
+    unknown, an external engine) and the text a run's first line and the dry run give."""
+
+    to_play: int
+    wall_s: float | None
+    text: str
+
+
+def estimate(job: RunJob, new: bool = False) -> Estimate:
+    """The cost of the games left to play (the dry run's estimate)."""
+    exp, done = job.experiment, _done(job, new)
+    todo = [g for j in job.plan.jobs for g in j.games if g.game_id not in done]
+    # a move is timed with the built-in players only: another provider's (MCTS_ARENA_PLAYERS)
+    # are played in the workers alone, never in the driver
+    builtin = config_mod.players_provider().__name__ == config_mod.DEFAULT_PLAYERS
+    costs = _costs(exp) if builtin else None
+    cpu = plan_mod.estimate_cpu_seconds(exp, todo, costs)
+    return Estimate(len(todo), None if cpu is None else cpu / max(1, job.workers),
+                    plan_mod.cost_text(exp, todo, job.workers, costs))
+
+
+def check_cost(est: Estimate, yes: bool, again: str) -> None:
+    """Refuse (one line, nothing written) a run estimated past CONFIRM_ABOVE_S without `yes`,
+    saying how to start it anyway or scale it down."""
+    if yes or est.wall_s is None or est.wall_s <= CONFIRM_ABOVE_S:
+        return
+    raise UserError(f"{est.to_play} games to play, {est.text}; to start it anyway add --yes "
+                    f"({again} --yes), or scale it down with --games N, --time S or --sims N "
+                    f"(--dry-run shows the plan)")
+
+
+def dry_run(job: RunJob, new: bool = False) -> str:
+    """What `--dry-run` prints: the plan with what is left to play and its estimated CPU time."""
+    done = _done(job, new)
     exp = job.experiment
     warning = config_mod.openings_warning(exp)
-    return (plan_mod.describe(job.plan, done, job.workers, Costs(exp.game, exp.macros_dict()))
+    return (plan_mod.describe(job.plan, done, job.workers, _costs(exp))
             + (f"\n{warning}" if warning else "")
             + f"\nresults: {job.directory} (dry run: nothing played)")
 
@@ -100,11 +149,13 @@ def open_backend(backend: str, ray_address: str | None = None, verbose: bool = F
 def play(job: RunJob, *, new: bool = False, backend: str = "local",
          ray_address: str | None = None, verbose: bool = False, progress: bool = True,
          echo: Callable[[str], None] = print, allow_mixed_builds: bool = False,
-         standings: tuple[int, float] = (EVERY_GAMES, EVERY_SECONDS)) -> RunResult:
+         standings: tuple[int, float] = (EVERY_GAMES, EVERY_SECONDS),
+         cost: Estimate | None = None) -> RunResult:
     """Play the missing games of `job` (see the module docstring); `echo` gets the lines about
     the run itself (moved results, the announcement); `standings` is (every N games, every T
     seconds) of the standings shown while it plays (runner/progress.py). Games of another build
-    in the store refuse the run unless `allow_mixed_builds` (runner.experiment.check_builds)."""
+    in the store refuse the run unless `allow_mixed_builds` (runner.experiment.check_builds).
+    `cost` (`estimate`) ends the announcement with the estimate."""
     exp, workers = job.experiment, job.workers
     start_engines(exp)              # external engines answer, before anything on disk
     warning = config_mod.openings_warning(exp)
@@ -121,7 +172,8 @@ def play(job: RunJob, *, new: bool = False, backend: str = "local",
             where = f"{workers} worker(s)" if engine is None else \
                 f"Ray cluster with {workers} CPU(s)"
             echo(f"{exp.name}: {len(exp.pairings)} pairing(s), {job.plan.total_games} games "
-                 f"({stored} stored, {to_play} to play), {where}, results in {job.directory}")
+                 f"({stored} stored, {to_play} to play), {where}, results in {job.directory}"
+                 + ("" if cost is None or engine is not None else f"; {cost.text}"))
 
         return run_experiment(exp, job.plan, job.directory, workers=workers, backend=engine,
                               progress=progress, announce=announce, check_players=False,

@@ -466,7 +466,8 @@ def run_tournament(spec: TournamentSpec, directory: str | Path, *, workers: int,
             backend = backend_factory() if backend_factory else pool
             r = run_experiment(exp, plan, directory, workers=workers, backend=backend,
                                allow_mixed_builds=allow_mixed_builds,
-                               progress=progress, players=players)
+                               progress=progress, players=players,
+                               standings_every=0)   # a round's lines say it: by time alone
             played += r.played
             with Store.open(directory) as store:
                 res = stored_results(store)

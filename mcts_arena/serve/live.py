@@ -374,7 +374,7 @@ class Live:
                                                                 display_name(g["seat1"])],
                    "player_seat": g["swap"], "pair_index": g["pair_index"],
                    "budgets": g["budgets"], "opening": g["opening"], "moves": moves,
-                   "result": result_text(g), "reason": g["reason"], "winner": g["winner"],
+                   "result": result_text(g, name), "reason": g["reason"], "winner": g["winner"],
                    "plies": g["plies"], "duration": g["duration"], "finished": g["finished"],
                    "boards": len(moves) + 1 if drawable else 0,
                    "no_board": None if drawable else f"no board drawing for game {name!r} here"}
