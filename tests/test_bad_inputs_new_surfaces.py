@@ -371,8 +371,9 @@ def test_a_sigint_while_the_fork_server_starts_is_handled_after(monkeypatch):
 @pytest.mark.parametrize("clock,message", [
     ("99999999999999999999/60+0", "a clock's moves per period must be at most 10000, got "
                                   "'99999999999999999999/60+0'"),
-    ("\u0663+0", "expected a time control BASE+INC or MOVES/BASE+INC in seconds (e.g. 60+0.5 or "
-                 "40/60+0), BASE from 0.0001 to 86400, INC from 0 to BASE, got '\u0663+0'"),
+    ("\u0663+0", "expected a time control [MOVES/]BASE[+INC] in seconds (e.g. 60+0.5, 40/60, "
+                 "0:30+0.1), BASE from 0.0001 to 86400, INC from 0 to BASE, got '\u0663+0' "
+                 "(or inf: no time limit)"),
 ], ids=["a period of 10^20 moves", "an Arabic-Indic digit"])
 def test_clock_strings_refused(here, clock, message):
     (here / "c.yaml").write_text(f"name: c\ngame: tictactoe\nclock: \"{clock}\"\ngames: 2\n"

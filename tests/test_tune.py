@@ -21,7 +21,7 @@ from mcts_arena.cli import cli
 from mcts_arena.results import tune as tune_state
 from mcts_arena.results.store import Store
 from mcts_arena.results.tune import Param, SpsaGains, TuneSettings
-from mcts_arena.runner import config, tune
+from mcts_arena.runner import config, tune, tune_config
 
 BASE = """name: t
 game: breakthrough
@@ -143,7 +143,7 @@ def _settings(method="spsa", games=400, batch=1, params=None):
     params = params or (Param("a", "float", 0, 1, start=0.8),)
     steps = games // 2
     A = 0.1 * steps      # the defaults of runner/tune.py
-    spsa = SpsaGains(a=tune.FIRST_STEP * 2 * 0.25 * (A + 1) ** 0.602, c=0.25, A=A, batch=batch)
+    spsa = SpsaGains(a=tune_config.FIRST_STEP * 2 * 0.25 * (A + 1) ** 0.602, c=0.25, A=A, batch=batch)
     return TuneSettings("t", "breakthrough", "X({a})", params, method, games, 3, "", "", 0,
                         spsa if method == "spsa" else None, tune_state.BoSettings(8, 4, 10))
 

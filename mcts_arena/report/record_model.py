@@ -602,6 +602,16 @@ def at_paper_effort(effort: float | None) -> bool:
     return effort is None or abs(effort - 1.0) < 1e-9
 
 
+def _forest_entry(row: PairingRow, o, pr) -> dict:
+    """A row as the page's forest plot draws it: ours with its interval, the paper's value."""
+    return {"player": row["player"], "opponent": row["opponent"], "budget": row["budget"],
+            "games": row["games"] if o is not None else 0,
+            "score": None if o is None else o.score / 100,
+            "ci_low": None if o is None else o.low / 100,
+            "ci_high": None if o is None else o.high / 100,
+            "paper_pct": pr.win_pct if pr else None}
+
+
 def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], command: str,
                scale: str = "", effort: float | None = None) -> PageModel:
     """What the page of `page` says, as data: every row judged by `row_verdict`, the figures'
@@ -630,12 +640,7 @@ def page_model(page, dirs: list[Path], paper_seconds: dict[str, float | None], c
             claim = None if pr is not None or row.get("sweep") else _row_claim(row)
             point = points.get(id(row)) if pr is None else None
             if pr is not None or not row.get("sweep"):
-                forest.append({"player": row["player"], "opponent": row["opponent"],
-                               "budget": row["budget"], "games": row["games"] if o is not None
-                               else 0, "score": None if o is None else o.score / 100,
-                               "ci_low": None if o is None else o.low / 100,
-                               "ci_high": None if o is None else o.high / 100,
-                               "paper_pct": pr.win_pct if pr else None})
+                forest.append(_forest_entry(row, o, pr))
             on_curve = point[1] if point else None
             figure = claim[0] if claim else point[0] if point else None
             j = row_verdict(o, pr.win_pct if pr else None, claim is not None, on_curve,

@@ -128,6 +128,10 @@ class SpsaGains:
         return (self.c_each[i] if self.c_each else self.c) / (k + 1) ** self.gamma
 
 
+#: The samplers a BO tune asks with: Optuna's TPE, or the Gaussian process below.
+SAMPLERS = ("tpe", "gp")
+
+
 @dataclass(frozen=True)
 class BoSettings:
     """Optuna's TPE sampler: `startup` random trials first, `batch` trials asked at once (the
@@ -598,9 +602,12 @@ _PARAM = rows.where(rows.obj(required={
 _POSITIVE = rows.where(rows.number, lambda x: x > 0, "expected a positive number")
 _GAINS = rows.obj(required={k: _POSITIVE for k in ("a", "c", "alpha", "gamma", "tail")}
                   | {"A": rows.where(rows.number, lambda x: x >= 0, "expected A >= 0"),
-                     "batch": rows.integer(1)}, closed=True)
+                     "batch": rows.integer(1)},
+                  optional={"c_each": rows.list_of(_POSITIVE), "a_each": rows.list_of(_POSITIVE),
+                            "rounding": rows.one_of("nearest", "random")}, closed=True)
 _BO = rows.where(rows.obj(required={"games_per_trial": rows.integer(2), "batch": rows.integer(1),
-                                    "startup": rows.integer(1)}, closed=True),
+                                    "startup": rows.integer(1)},
+                          optional={"sampler": rows.one_of(*SAMPLERS)}, closed=True),
                  lambda b: b["games_per_trial"] % 2 == 0, "expected an even games_per_trial")
 
 
@@ -624,7 +631,8 @@ SETTINGS = rows.where(rows.obj(required={
     "params": rows.list_of(_PARAM), "method": rows.one_of(*METHODS), "games": rows.count,
     "seed": rows.count, "opponent": rows.text, "reference": rows.text,
     "confirm_games": rows.count, "spsa": rows.opt(_GAINS), "bo": rows.opt(_BO),
-    "budget": rows.BUDGET, "confirm_sprt": rows.opt(rows.SPRT)}, closed=True), _settings_ok,
+    "budget": rows.BUDGET, "confirm_sprt": rows.opt(rows.SPRT)},
+    optional={"extends": rows.list_of(rows.count)}, closed=True), _settings_ok,
     "settings no tune config makes (the template's fields, the parameters and the method's "
     "section disagree)")
 

@@ -281,19 +281,8 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
             state.play(move)
         except Exception as e:  # noqa: BLE001 - an illegal move is the player's fault
             return finish(rec, t_start, "error", None, _error_text(f"{who} played {move!r}", e))
-        entry = {"seat": seat, "wall": round(wall, 6)}
-        if clocks[seat] is not None:
-            entry["clock"] = round(clocks[seat].left, 6)
-        for k in _STAT_KEYS:
-            if isinstance(stats, dict) and k in stats:
-                v = _stat_value(stats[k])
-                if v is not None:
-                    entry[k] = v
-        value = _value(stats.get("value")) if isinstance(stats, dict) else None
-        if value is not None:
-            entry["value"] = value
         rec.moves.append(notation)
-        rec.stats.append(entry)
+        rec.stats.append(_move_entry(seat, wall, clocks[seat], stats))
         rec.plies += 1
         failed = _tell(observers, seat, notation, g, rec, t_start)
         if failed is not None:
@@ -301,6 +290,23 @@ def _play(job: Job, g: GameSpec, budgets: tuple[Budget, Budget], rec: GameRecord
         if on_move is not None:
             on_move(rec, state)
     return finish(rec, t_start, "normal", state.winner(), None)
+
+
+def _move_entry(seat: int, wall: float, clock, stats) -> dict:
+    """What the record keeps of a move: the seat, its wall seconds, the clock left after it,
+    and the search's stats the store knows (_STAT_KEYS, and its value)."""
+    entry = {"seat": seat, "wall": round(wall, 6)}
+    if clock is not None:
+        entry["clock"] = round(clock.left, 6)
+    for k in _STAT_KEYS:
+        if isinstance(stats, dict) and k in stats:
+            v = _stat_value(stats[k])
+            if v is not None:
+                entry[k] = v
+    value = _value(stats.get("value")) if isinstance(stats, dict) else None
+    if value is not None:
+        entry["value"] = value
+    return entry
 
 
 def _tell(observers: list, seat: int | None, notation: str, g: GameSpec, rec: GameRecord,
