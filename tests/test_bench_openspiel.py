@@ -47,8 +47,9 @@ def test_compare_measures_both_sides_alike():
         n = row["sims_per_search"]
         # the same simulations per search on both sides, one OpenSpiel search a round
         assert s["openspiel_sims"] == 2 * n and s["ours_sims"] % n == 0 and s["ours_sims"] >= 2 * n
+        # the ratio is printed to 2 decimals (under load it may fall below 1)
         assert s["ratio"] == pytest.approx(s["ours_sims_per_s"] / s["openspiel_sims_per_s"],
-                                           rel=0.01)
+                                           rel=0.01, abs=0.005)
         assert g["ours_games"] > 0 and g["openspiel_games"] > 0 and g["ratio"] > 0
         for ratios in (s["ratio_range"], g["ratio_range"]):
             assert len(ratios) == 2 and 0 < ratios[0] <= ratios[1]
