@@ -56,8 +56,8 @@ def setup(tmp_path, monkeypatch):
     (45, 55, 20, "undecided", "below"),
     (50, 60, 55, "undecided", "inside"),  # a bound on 50% holds it
     (50.001, 60, 60, "right", "inside"),  # a bound on the paper's value holds it
-    (45, 55, 50, "right", "inside"),      # the paper at 50%: no side, ours holds 50%
-    (52, 60, 50, "wrong", "below"),
+    (45, 55, 50, "unclaimed", "inside"),  # the paper at 50% claims no side
+    (52, 60, 50, "unclaimed", "below"),
 ])
 def test_a_verdict_states_the_side_and_the_value_apart(lo, hi, paper, side, value):
     v = judge(lo, hi, paper)
@@ -74,7 +74,7 @@ def test_a_wrong_side_never_holds_the_papers_value():
     seen = {(v.side, v.value) for lo in grid for hi in grid if lo <= hi for p in grid
             for v in [judge(lo, hi, p)]}
     assert ("wrong", "inside") not in seen
-    assert len(seen) == 8
+    assert len(seen) == 11          # right, undecided, unclaimed x 3 values; wrong x 2
 
 
 @pytest.mark.parametrize("lo, hi, side", [(55, 70, "right"), (20, 45, "wrong"),
@@ -233,13 +233,13 @@ def test_the_index_counts_sides_and_values_apart_and_dashes_an_entry_without_the
     res.counts["values"].update(inside=1, below=1)
     write_index([res], tmp_path, ["new", "old"], 0.1)
     index = (tmp_path / "index.md").read_text()
-    assert "| side right | side wrong | side undecided | value inside | value above ours | " \
-           "value below ours | no games | no paper row |" in index
-    assert "| [New page](new.md) | 0.1 | 5 | 3 of 3 | 8.0 | 90% | 2 | 0 | 1 | 1 | 0 | 1 | 0 | 0 |" \
-        in index
-    assert "| [Old page](old.md) | 0.1 | 10 | 1 of 1 | 10.0 | — |" + " — |" * 8 in index
+    assert "| side right | side wrong | side undecided | side unclaimed | value inside | value " \
+           "above ours | value below ours | no games | no paper row |" in index
+    assert "| [New page](new.md) | 0.1 | 5 | 3 of 3 | 8.0 | 90% | 2 | 0 | 1 | 0 | 1 | 0 | 1 | 0 " \
+           "| 0 |" in index
+    assert "| [Old page](old.md) | 0.1 | 10 | 1 of 1 | 10.0 | — |" + " — |" * 9 in index
     assert "side: 2 right, 1 undecided; value: 1 inside, 1 below ours (over 1 of 2 pages" in index
     pages = json.loads((tmp_path / "record.json").read_text())["pages"]
-    assert pages["new"]["sides"] == {"right": 2, "wrong": 0, "undecided": 1}
+    assert pages["new"]["sides"] == {"right": 2, "wrong": 0, "undecided": 1, "unclaimed": 0}
     assert pages["new"]["values"] == {"inside": 1, "above": 0, "below": 1}
     assert pages["old"] == old
