@@ -56,7 +56,6 @@ LONG_LINES_LEFT = {
 #: a player kind"); the count may only shrink.
 KIND_BRANCHES = {
     "mcts_arena/players/builtin.py": 1,         # StarPlayer: its own four kinds
-    "mcts_arena/players/gtp_player.py": 2,      # the GTP kinds' own module (GTP, gameframe)
     "mcts_arena/players/spec.py": 8,            # MCTS's macros and C, gnubg's path, the outside
                                                 #   kinds' syntax (GTP, gameframe)
     "mcts_arena/runner/config.py": 1,           # a GTP command's {sims} placeholder

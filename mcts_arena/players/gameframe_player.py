@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mcts_arena import games
 from mcts_arena.budgets import Budget
+from mcts_arena.players import gtp_player
 from mcts_arena.players.gameframe import argv
 from mcts_arena.players.gtp_player import GTPPlayer
 from mcts_arena.players.gtp_process import EngineError
@@ -37,3 +38,10 @@ class GameframePlayer(GTPPlayer):
             if key in ("sims", "nodes", "depth") and value.isdigit():
                 stats[key] = int(value)
         return move, stats
+
+
+def check_startup(spec, budget: Budget, reached_by_moves: bool = True) -> None:
+    """The build checked and the engine started once with this budget's command line, as every
+    GTP engine is before a run writes anything (ExternalError in one line otherwise)."""
+    gtp_player.check_startup(spec, budget, reached_by_moves,
+                             argv=argv(spec.target, spec.game, 1, Budget.of(budget) or Budget()))

@@ -297,17 +297,11 @@ def knows(eng: GTPEngine, info: dict, command: str) -> bool:
         return False
 
 
-def check_startup(spec, budget: Budget, reached_by_moves: bool = True) -> None:
-    """Start the engine once, hold the start-up conversation and quit (ExternalError on any
-    fault): run before the store is opened, so a broken engine writes nothing. Openings that
-    no move sequence reaches (`reached_by_moves` False: random boards, positions of a set or a
-    book) need an engine that knows set_position."""
-    if spec.kind not in ("GTP", "gameframe"):
-        return
-    argv = None
-    if spec.kind == "gameframe":
-        from mcts_arena.players.gameframe import argv as gameframe_argv
-
-        argv = gameframe_argv(spec.target, spec.game, 1, Budget.of(budget) or Budget())
+def check_startup(spec, budget: Budget, reached_by_moves: bool = True,
+                  argv: list[str] | None = None) -> None:
+    """Start the engine once (`argv`, else the spec's `cmd`), hold the start-up conversation
+    and quit (ExternalError on any fault): run before the store is opened, so a broken engine
+    writes nothing. Openings that no move sequence reaches (`reached_by_moves` False: random
+    boards, positions of a set or a book) need an engine that knows set_position."""
     eng, _ = start_engine(spec, 1, budget, need_position=not reached_by_moves, argv=argv)
     eng.close()

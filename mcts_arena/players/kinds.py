@@ -141,7 +141,7 @@ KINDS: list[Kind] = [
          "mcts_arena.players.gameframe_player:GameframePlayer", written="gameframe(LABEL,...)",
          needs="gameframe", no_chance="the authors' engine plays Breakthrough and Kalah",
          external=True, rated_by_label=True,
-         startup="mcts_arena.players.gtp_player:check_startup", probed=False),
+         startup="mcts_arena.players.gameframe_player:check_startup", probed=False),
     Kind("py", ("py",), "a Python class (docs: bring your own engine)",
          "mcts_arena.players.python_player:PyPlayer",
          written="py(module:Class,...)", external=True),
