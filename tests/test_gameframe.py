@@ -156,6 +156,16 @@ def test_build_refuses_what_is_not_a_clone_and_writes_nothing(tmp_path):
     assert not (tmp_path / "b").exists()
 
 
+def test_a_build_folder_that_is_a_file_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "clone" / ".git").mkdir(parents=True)
+    (tmp_path / "afile").write_text("x")
+    monkeypatch.setenv(gameframe.BUILD_ENV, str(tmp_path / "afile"))
+    res = CliRunner().invoke(cli, ["gameframe", "build", "--src", str(tmp_path / "clone")])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "is a file, not a build folder" in res.output
+    assert (tmp_path / "afile").read_text() == "x"
+
+
 def test_a_build_from_another_patch_is_refused(stand_in):
     build = Path(os.environ[gameframe.BUILD_ENV])
     meta = json.loads((build / "BUILD.json").read_text())

@@ -107,6 +107,9 @@ def build(src: Path, out: Path | None = None, extra: tuple[Path, ...] = ()) -> P
         raise ExternalError("gameframe: git is needed to check out the engine's commit")
     if not (src / ".git").exists():
         raise ExternalError(f"gameframe: {src} is not a git clone of tpepels/mcts_gameframe")
+    if out.exists() and not out.is_dir():
+        raise ExternalError(f"gameframe: {out} is a file, not a build folder; choose another "
+                            "--out (or $MCTS_ARENA_GAMEFRAME)")
     if out.exists() and not (out / "BUILD.json").is_file() and any(out.iterdir()):
         raise ExternalError(f"gameframe: {out} exists and is not a gameframe build; choose "
                             "another --out")
