@@ -272,8 +272,10 @@ def test_config_time_odds_inf_and_timemargin(tmp_path):
 @pytest.mark.slow
 def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    # a cap no search reaches within the clock: the hard limit stops it, and it loses on time
+    # (a smaller cap may finish inside the margin on a fast machine, and play on at 0 s left)
     cfg = write(tmp_path, "name: flag\ngame: breakthrough\nclock: '0.05+0'\ngames: 2\nmatches:\n"
-                          "  - {player: 'MCTS(tm=0,sims=20000)', opponent: Random}\n")
+                          "  - {player: 'MCTS(tm=0,sims=20000000)', opponent: Random}\n")
     run = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1"])
     assert run.exit_code == 0, run.output
     assert "2 game(s) ended by time forfeit" in run.output
@@ -281,7 +283,7 @@ def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monk
     assert rep.exit_code == 0, rep.output
     (row,) = json.loads(rep.output)
     assert row["time_forfeits"] == 2 and row["losses"] == 2
-    assert row["player_budget"] == {"clock": "0.05+0", "sims": 20000}
+    assert row["player_budget"] == {"clock": "0.05+0", "sims": 20000000}
     text = CliRunner().invoke(cli, ["report", "results/flag"]).output
     assert "clock 0.05+0" in text
     pgn = CliRunner().invoke(cli, ["export", "results/flag", "--format", "pgn"])
@@ -291,7 +293,7 @@ def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monk
     assert pgn.output.count('[Termination "time forfeit"]') == 2
     assert pgn.output.count('[TimeControl "0.05"]') == 2
     assert re.search(r"\{\[%clk 0:00:00\.\d{3}\] nodes=1 ", pgn.output)    # Random's moves
-    assert len(re.findall(r"\{seat \d MCTS\(tm=0,sims=20000\): lost on time \(clock 0\.05\+0",
+    assert len(re.findall(r"\{seat \d MCTS\(tm=0,sims=20000000\): lost on time \(clock 0\.05\+0",
                           pgn.output)) == 2
     again = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1"])
     assert again.exit_code == 0 and "0 to play" in again.output
