@@ -17,9 +17,9 @@ counts to tests/data/perft.json and its reference rules to tests/reference_games
   agree; a deterministic game has no chance node anywhere;
 - the drawing hook (`GameInfo.draw`, the board of `arena serve`'s game viewer): an SVG
   document for every position, one picture per position, the last move marked;
-- every fast path a game overrides (state.pxd's "fast paths" tier; the overrides are read from
-  the game's vtable, so a new game's are found without a new test) gives its default's answer
-  on positions of seeded random games.
+- every fast path a game or its knowledge overrides (the "fast paths" tiers of GameState and
+  Knowledge in state.pxd; the overrides are read from the vtables, so a new game's are found
+  without a new test) gives its default's answer on positions of seeded random games.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from mcts_arena.games.state import POLICY_IDS, RESULT_DRAW, RESULT_ONGOING, GameState
+from mcts_arena.games.state import POLICY_IDS, RESULT_DRAW, RESULT_ONGOING, GameState, Knowledge
 from reference_games import REFERENCE
 from reference_games import perft as ref_perft
 from reference_games import perft_weighted as ref_perft_weighted
@@ -390,13 +390,14 @@ def test_recorded_playout_records_moves_not_dice(game):
 
 # ---- fast paths: each one a game overrides gives its default's answer -------------------------
 
-def _tiers() -> dict[str, list[str]]:
-    """{tier: its C-level methods} from the labelled sections of GameState in state.pxd, in
-    declaration order (which is the order of the vtable's slots)."""
+def _tiers(cls_name: str) -> dict[str, list[str]]:
+    """{tier: its C-level methods} from the labelled sections of class `cls_name` (GameState
+    or Knowledge) in state.pxd, in declaration order (the order of the vtable's slots)."""
     pxd = Path(games.__file__).parent / "state.pxd"
     tiers: dict[str, list[str]] = {}
     tier = None
-    body = pxd.read_text().split("cdef class GameState:", 1)[1]
+    body = pxd.read_text().split(f"cdef class {cls_name}:", 1)[1]
+    body = re.split(r"\n(?=\S)", body, maxsplit=1)[0]     # up to the next top-level line
     for line in body.splitlines():
         head = re.match(r"    # ---- ([a-z ]+):", line)
         if head:
@@ -409,32 +410,47 @@ def _tiers() -> dict[str, list[str]]:
     return tiers
 
 
-TIERS = _tiers()
-SLOTS = [m for methods in TIERS.values() for m in methods]
-FAST_PATHS = TIERS["fast paths"]
+TIERS = _tiers("GameState")
+KNOWLEDGE_TIERS = _tiers("Knowledge")
+SLOTS = {"GameState": [m for methods in TIERS.values() for m in methods],
+         "Knowledge": [m for methods in KNOWLEDGE_TIERS.values() for m in methods]}
+#: every fast path of either class (their names do not overlap)
+FAST_PATHS = TIERS["fast paths"] + KNOWLEDGE_TIERS["fast paths"]
 
 
-def _vtable(cls) -> list[int]:
-    """The C function pointers of cls's vtable, one per GameState method (Cython keeps the
-    vtable in the type's `__pyx_vtable__` capsule; a subclass's starts with its base's slots)."""
+def _vtable(cls, base) -> list[int]:
+    """The C function pointers of cls's vtable, one per method of `base` (GameState or
+    Knowledge: Cython keeps the vtable in the type's `__pyx_vtable__` capsule; a subclass's
+    starts with its base's slots)."""
     capsule = next(k.__dict__["__pyx_vtable__"] for k in cls.__mro__
                    if "__pyx_vtable__" in k.__dict__)
     get = ctypes.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    return list((ctypes.c_void_p * len(SLOTS)).from_address(get(capsule, None)))
+    slots = SLOTS[base.__name__]
+    return list((ctypes.c_void_p * len(slots)).from_address(get(capsule, None)))
 
 
 def overrides(cls) -> set[str]:
-    """The GameState methods cls implements itself (its vtable slot is not GameState's)."""
-    return {name for name, mine, base in zip(SLOTS, _vtable(cls), _vtable(GameState))
-            if mine != base}
+    """The methods cls (a game's GameState or Knowledge class) implements itself: its vtable
+    slot is not its base's."""
+    base = Knowledge if issubclass(cls, Knowledge) else GameState
+    return {name for name, mine, theirs in zip(SLOTS[base.__name__], _vtable(cls, base),
+                                               _vtable(base, base))
+            if mine != theirs}
+
+
+def knowledge_class(game: str):
+    """The class of the game's own knowledge (what its searches hold by default)."""
+    return type(games.new_state(game).knowledge())
 
 
 def test_every_game_implements_the_rules_and_only_dice_games_the_chance_tier():
     """The tiers as state.pxd labels them, read through the vtables (which also checks that
     the slots are read in their order): every game implements the rules; a game of dice the
-    chance tier, a deterministic game none of it."""
-    assert set(TIERS) == {"rules", "chance", "knowledge", "fast paths"}
+    chance tier, a deterministic game none of it; and every game's knowledge is its own
+    class, judging that game, with an evaluation."""
+    assert set(TIERS) == {"rules", "chance", "fast paths"}
+    assert set(KNOWLEDGE_TIERS) == {"knowledge", "fast paths"}
     for name in games.names():
         cls = games.game_class(name)
         mine = overrides(cls)
@@ -444,6 +460,21 @@ def test_every_game_implements_the_rules_and_only_dice_games_the_chance_tier():
             assert {"is_chance", "chance_outcomes"} <= chance, name
         else:
             assert not chance, (name, chance)
+        kcls = knowledge_class(name)
+        assert kcls is not Knowledge and kcls.game == name, (name, kcls)
+        assert "evaluate" in overrides(kcls), name
+
+
+def test_the_state_holds_no_knowledge_and_few_hooks_have_one_implementer():
+    """Knowledge lives in the knowledge classes: GameState has no knowledge tier, and fewer
+    than four of its hooks are implemented by a single game (a hook only one game needs is
+    knowledge in disguise, or a fast path worth a second look)."""
+    single = {}
+    for slot in SLOTS["GameState"]:
+        implementers = [n for n in games.names() if slot in overrides(games.game_class(n))]
+        if len(implementers) == 1:
+            single[slot] = implementers[0]
+    assert len(single) < 4, single
 
 
 def _positions(game: str, seeds: int = 2, plies: int = 60, every: int = 3) -> list:
@@ -660,7 +691,7 @@ def test_every_fast_path_has_a_check():
 
 def _fast_path_cases():
     for game in VARIANTS:
-        mine = overrides(games.game_class(game))
+        mine = overrides(games.game_class(game)) | overrides(knowledge_class(game))
         for name in FAST_PATHS:
             if name in mine:
                 marks = [pytest.mark.slow] if "(" in game else []

@@ -30,8 +30,8 @@ CYTHON_LINE = 100
 
 #: Files over FILE_LINES today, with their lines: each may only shrink.
 FILES_OVER = {
-    "mcts_arena/games/backgammon.pyx": 1306,
-    "mcts_arena/games/hex.pyx": 1112,
+    "mcts_arena/games/backgammon.pyx": 929,
+    "mcts_arena/games/hex.pyx": 1043,
 }
 
 #: Functions over FUNCTION_LINES today ("path::Class.function"), with their lines: each may

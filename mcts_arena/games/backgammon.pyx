@@ -68,7 +68,7 @@ from mcts_arena.bits cimport msb
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport alloca, GameState, ONGOING, DRAW
+from mcts_arena.games.state cimport alloca, GameState, Knowledge, ONGOING, DRAW
 
 # Evaluation functions (ids local to this game; 0, the default, is efBG).
 cdef enum:
@@ -133,270 +133,11 @@ cdef struct Undo:
 
 
 # ---- move generation on a board (shared by gen_moves and the fast playout) --------------------
-#
-# Point sets are bit masks in the mover's numbering (bit q = point q, 25 the bar): the mover's
-# occupied points, the points the other side holds with two or more checkers (closed) and its
-# blots. Which checkers may move with a number is then a few mask operations, not a scan.
 
-cdef struct Gen:
-    unsigned char* me       # the mover's counts, own numbering
-    unsigned char* op       # the other side's counts, its numbering (my point t is its 25 - t)
-    int p                   # the mover (its Zobrist keys)
-    unsigned int occ        # the mover's occupied points (bits 1-25)
-    unsigned int blk        # points closed to the mover (bits 1-24)
-    unsigned int blt        # the other side's blots (bits 1-24)
-    uint64_t key            # the board as sum over points of count x a random key (mod 2^64),
-                            # from the start of the turn: two adds per checker moved
-    int* out                # turns found (ids)
-    int n
-    int maxlen              # most dice a turn found so far uses
-    int die                 # a double's number
-    int src[4]              # a double's checker points so far
-    uint64_t* seen_key      # dedup of a non-double's turns
-    int* seen_stamp
-    int stamp
+include "backgammon_moves.pxi"
 
 
-cdef inline void gen_init(Gen* g, unsigned char* me, unsigned char* op, int p) noexcept nogil:
-    cdef int q
-    cdef unsigned int occ = 0, blk = 0, blt = 0
-    for q in range(1, NPT):
-        occ |= (<unsigned int>(me[q] != 0)) << q
-    for q in range(1, 25):
-        blk |= (<unsigned int>(op[25 - q] >= 2)) << q
-        blt |= (<unsigned int>(op[25 - q] == 1)) << q
-    g.me = me
-    g.op = op
-    g.p = p
-    g.occ = occ
-    g.blk = blk
-    g.blt = blt
-    g.key = 0
-
-
-cdef inline unsigned int movable(const Gen* g, int d) noexcept nogil:
-    """The points a checker of the mover may move from with number d: from the bar only while
-    a checker is there; to an open point; bearing off (all checkers home) with the exact
-    number, or with a larger one from the highest point."""
-    cdef unsigned int occ = g.occ, m
-    if occ == 0:
-        return 0                        # every checker is off (the turn's last moves won)
-    if occ >> BAR:
-        return (1u << BAR) if not (g.blk >> (25 - d)) & 1 else 0
-    m = occ & ~(g.blk << d) & ~((2u << d) - 1)
-    if occ < 128:                       # no checker above the 6-point: bearing off
-        if (occ >> d) & 1:
-            m |= 1u << d
-        elif (occ >> d) == 0:
-            m |= 1u << msb(occ)
-    return m
-
-
-cdef inline bint apply_step(Gen* g, int s, int d) noexcept nogil:
-    """Move a checker of the mover from s by d (off below point 1), hitting a blot where it
-    lands; returns the hit. The masks and g.key follow the counts."""
-    cdef unsigned char* me = g.me
-    cdef int t = s - d
-    me[s] -= 1
-    if me[s] == 0:
-        g.occ &= ~(1u << s)
-    if t < 1:
-        me[OFF] += 1
-        g.key += RMOVE[OFF] - RMOVE[s]
-        return False
-    me[t] += 1
-    g.occ |= 1u << t
-    g.key += RMOVE[t] - RMOVE[s]
-    if (g.blt >> t) & 1:
-        g.op[25 - t] = 0
-        g.op[BAR] += 1
-        g.blt &= ~(1u << t)
-        g.key += RHIT[t]
-        return True
-    return False
-
-
-cdef inline void undo_step(Gen* g, int s, int d, bint hit) noexcept nogil:
-    cdef unsigned char* me = g.me
-    cdef int t = s - d
-    if t < 1:
-        me[OFF] -= 1
-        g.key -= RMOVE[OFF] - RMOVE[s]
-    else:
-        if hit:
-            g.op[BAR] -= 1
-            g.op[25 - t] = 1
-            g.blt |= 1u << t
-            g.key -= RHIT[t]
-        me[t] -= 1
-        if me[t] == 0:
-            g.occ &= ~(1u << t)
-        g.key -= RMOVE[t] - RMOVE[s]
-    me[s] += 1
-    g.occ |= 1u << s
-
-
-cdef inline bint seen_add(Gen* g, uint64_t key) noexcept nogil:
-    """Insert key into the turn's dedup table; False when it was there already."""
-    cdef int i = <int>(key >> 54) & (SEEN - 1)
-    while g.seen_stamp[i] == g.stamp:
-        if g.seen_key[i] == key:
-            return False
-        i = (i + 1) & (SEEN - 1)
-    g.seen_stamp[i] = g.stamp
-    g.seen_key[i] = key
-    return True
-
-
-cdef void gen_double(Gen* g, int depth, int top) noexcept nogil:
-    """Depth-first over a double's moves, checker points never increasing (every turn once:
-    the points moved from fix the position reached). Keeps the longest turns only."""
-    cdef int s, k
-    cdef bint hit
-    cdef unsigned int m
-    if depth < 4:
-        m = movable(g, g.die) & ((2u << top) - 1)
-        if m:
-            while m:
-                s = msb(m)
-                m &= ~(1u << s)
-                hit = apply_step(g, s, g.die)
-                g.src[depth] = s
-                gen_double(g, depth + 1, s)
-                undo_step(g, s, g.die, hit)
-            return
-    if depth < g.maxlen:
-        return
-    if depth > g.maxlen:
-        g.maxlen = depth
-        g.n = 0
-    k = 0
-    if depth > 0:
-        k = g.src[0] | (g.die << 5)
-    if depth > 1:
-        k |= (g.src[1] << 8) | (g.die << 13)
-    if depth > 2:
-        k |= g.src[2] << 16
-    if depth > 3:
-        k |= g.src[3] << 21
-    g.out[g.n] = k
-    g.n += 1
-
-
-cdef void gen_pair(Gen* g, int a, int b) noexcept nogil:
-    """Two different numbers a > b: every distinct position using both dice (either order);
-    else the larger number alone where it can move, else the smaller."""
-    cdef int order, x, y, s1, s2
-    cdef unsigned int m1, m2, single_a = 0, single_b = 0
-    cdef bint h1, h2
-    g.stamp += 1
-    g.n = 0
-    for order in range(2):
-        x = a if order == 0 else b
-        y = b if order == 0 else a
-        m1 = movable(g, x)
-        while m1:
-            s1 = msb(m1)
-            m1 &= ~(1u << s1)
-            h1 = apply_step(g, s1, x)
-            m2 = movable(g, y)
-            if m2 == 0:
-                if order == 0:
-                    single_a |= 1u << s1
-                else:
-                    single_b |= 1u << s1
-            while m2:
-                s2 = msb(m2)
-                m2 &= ~(1u << s2)
-                h2 = apply_step(g, s2, y)
-                if seen_add(g, g.key):
-                    g.out[g.n] = s1 | (x << 5) | (s2 << 8) | (y << 13)
-                    g.n += 1
-                undo_step(g, s2, y, h2)
-            undo_step(g, s1, x, h1)
-    if g.n > 0:
-        g.maxlen = 2
-        return
-    # at most one die can be used: the larger where it can be
-    if single_a == 0:
-        single_a = single_b
-        a = b
-    g.maxlen = 1 if single_a else 0
-    while single_a:
-        s1 = msb(single_a)
-        single_a &= ~(1u << s1)
-        g.out[g.n] = s1 | (a << 5)
-        g.n += 1
-    if g.n == 0:
-        g.out[0] = 0        # pass
-        g.n = 1
-
-
-cdef int gen_turns(unsigned char* me, unsigned char* op, int p, int d0, int d1, int* out,
-                   uint64_t* seen_key, int* seen_stamp, int* stamp) noexcept nogil:
-    """The distinct turns of the mover (counts me, the other side's op) with dice d0 >= d1
-    into out; returns their number (a pass is one turn)."""
-    cdef Gen g
-    gen_init(&g, me, op, p)
-    g.out = out
-    g.n = 0
-    g.maxlen = 0
-    if d0 == d1:
-        g.die = d0
-        gen_double(&g, 0, BAR)
-        if g.maxlen == 0:
-            out[0] = 0
-            return 1
-        return g.n
-    if stamp[0] >= 0x3FFFFFFF:
-        # the stamps would wrap round and match old entries: clear the table once
-        memset(seen_stamp, 0, SEEN * sizeof(int))
-        stamp[0] = 0
-    g.seen_key = seen_key
-    g.seen_stamp = seen_stamp
-    g.stamp = stamp[0]
-    gen_pair(&g, d0, d1)
-    stamp[0] = g.stamp
-    return g.n
-
-
-cdef inline int play_turn(unsigned char* me, unsigned char* op, int move) noexcept nogil:
-    """Apply a turn's checker moves to the counts (no hashing); returns 1 if the mover has
-    borne off every checker."""
-    cdef int k, s, d, t, shift
-    cdef int die = (move >> 5) & 7
-    for k in range(4):
-        shift = 8 * k if k < 2 else 16 + 5 * (k - 2)
-        s = (move >> shift) & 31
-        if s == 0:
-            break
-        d = die if k != 1 else (move >> 13) & 7
-        t = s - d
-        if t < 0:
-            t = 0
-        me[s] -= 1
-        me[t] += 1
-        if t >= 1 and op[25 - t] == 1:
-            op[25 - t] = 0
-            op[BAR] += 1
-    return me[OFF] == NCHK
-
-
-cdef inline int turn_steps(int move, int* src, int* dice) noexcept nogil:
-    """The checker moves of a turn id: points and dice, in the order they are played."""
-    cdef int k, s, shift, n = 0
-    for k in range(4):
-        shift = 8 * k if k < 2 else 16 + 5 * (k - 2)
-        s = (move >> shift) & 31
-        if s == 0:
-            break
-        src[n] = s
-        dice[n] = (move >> 5) & 7 if k != 1 else (move >> 13) & 7
-        n += 1
-    return n
-
-
-# ---- evaluation ------------------------------------------------------------------------------
+# ---- pip counts (the rules' bearing off and the evaluations read them) ---------------------------
 
 cdef inline int pips(const unsigned char* me) noexcept nogil:
     cdef int q, n = 0
@@ -410,121 +151,6 @@ cdef inline int highest(const unsigned char* me) noexcept nogil:
     while q >= 1 and me[q] == 0:
         q -= 1
     return q
-
-
-cdef inline double race_value(const unsigned char* me, const unsigned char* op) noexcept nogil:
-    """The race from the view of the side on roll, in (-1, 1): 2W - 1 with W its winning
-    chance by the normal model behind the Kleinman count (Danny Kleinman; rec.games.backgammon,
-    Oystein Johansen 2001): the lead in standard deviations is Z = (D + 4) / sqrt(S - 4), with
-    D = the other's pips - mine and S their sum (+-4 for being on roll), and W = Phi(0.706 Z),
-    the constant reproducing Kleinman's table (K = Z^2 = 0.5, 1, 2 give W = 0.69, 0.76, 0.84;
-    100 against 113 pips on roll gives 0.797, as his count does). Where W rounds to 0 or 1 the
-    pip difference still orders positions, by a term below 1e-6, and the value stays inside
-    (-1, 1): only a finished game is worth +-1."""
-    cdef int mine = pips(me), theirs = pips(op)
-    cdef double ss = theirs + mine - 4.0
-    cdef double z, v
-    if ss < 1.0:
-        ss = 1.0
-    z = 0.706 * (theirs - mine + 4.0) / sqrt(ss)
-    v = erfc(-z * 0.7071067811865476) - 1.0         # 2 Phi(z) - 1
-    return v * (1.0 - 2e-6) + 1e-6 * tanh((theirs - mine) / 100.0)
-
-
-cdef inline bint contact(const unsigned char* me, const unsigned char* op) noexcept nogil:
-    """Can a checker still hit or block one of the other side? (Some checker of the mover is
-    behind some checker of the other side: my highest point + its highest point > 25.)"""
-    return highest(me) + highest(op) > 25
-
-
-# The contact evaluation: P(the side on roll wins) = 1 / (1 + exp(-w . f)) over the features
-# below, each the mover's count minus the other side's (so a mirrored position is worth minus
-# as much), plus a constant for being on roll:
-#   f0  1 (on roll)
-#   f1  pip counts: (other's - mine) / 100
-#   f2  points made (2+ checkers) in the home board, 1-6
-#   f3  the longest prime: consecutive made points anywhere
-#   f4  anchors: points made in the other side's home board (own points 19-24)
-#   f5  exposed blots: single checkers with a checker of the other side (or its bar) behind
-#       them within 11 points (a direct or combination shot)
-#   f6  checkers on the bar
-#   f7  checkers borne off
-#   f8  checkers back: on the own points 19-24 and the bar (slow to come home)
-# The weights are not set by hand: they are the logistic regression of who won on these
-# features, over 165,000 contact positions of 3,000 games of 1-ply greedy self-play after five
-# rounds of refitting (benchmarks/fit_backgammon_eval.py, its default command; log loss 0.548
-# against 0.693 for a coin). Signs as a player expects: being on roll, a pip lead, home points,
-# primes and borne-off checkers help; anchors (checkers held back), exposed blots, checkers on
-# the bar and back checkers hurt.
-cdef enum:
-    NFEAT = 9
-cdef double W[NFEAT]
-W[:] = [0.1522, 1.2114, 0.1834, 0.1050, -0.0885, -0.0697, -0.2134, 0.2763, -0.1149]
-
-
-cdef inline int made_in(const unsigned char* me, int lo, int hi) noexcept nogil:
-    cdef int q, n = 0
-    for q in range(lo, hi + 1):
-        if me[q] >= 2:
-            n += 1
-    return n
-
-
-cdef inline int longest_prime(const unsigned char* me) noexcept nogil:
-    cdef int q, run = 0, best = 0
-    for q in range(1, 25):
-        if me[q] >= 2:
-            run += 1
-            if run > best:
-                best = run
-        else:
-            run = 0
-    return best
-
-
-cdef inline int exposed_blots(const unsigned char* me, const unsigned char* op) noexcept nogil:
-    """My blots with a checker of the other side behind them within 11 points. The other side
-    moves up my numbering: its checker on its point u is on my point 25 - u, its bar below my
-    point 1 (my point 0 for this count)."""
-    cdef int q, k, n = 0
-    cdef int behind[26]
-    # behind[q]: does the other side have a checker on my point q (0 = its bar)?
-    behind[0] = op[BAR] > 0
-    for q in range(1, 25):
-        behind[q] = op[25 - q] > 0
-    for q in range(1, 25):
-        if me[q] != 1:
-            continue
-        for k in range(1, 12):
-            if q - k < 0:
-                break
-            if behind[q - k]:
-                n += 1
-                break
-    return n
-
-
-cdef void eval_features(const unsigned char* me, const unsigned char* op, double* f) noexcept nogil:
-    f[0] = 1.0
-    f[1] = (pips(op) - pips(me)) / 100.0
-    f[2] = made_in(me, 1, 6) - made_in(op, 1, 6)
-    f[3] = longest_prime(me) - longest_prime(op)
-    f[4] = made_in(me, 19, 24) - made_in(op, 19, 24)
-    f[5] = exposed_blots(me, op) - exposed_blots(op, me)
-    f[6] = me[BAR] - op[BAR]
-    f[7] = me[OFF] - op[OFF]
-    f[8] = (me[19] + me[20] + me[21] + me[22] + me[23] + me[24] + me[BAR]) - (
-        op[19] + op[20] + op[21] + op[22] + op[23] + op[24] + op[BAR])
-
-
-cdef inline double contact_value(const unsigned char* me, const unsigned char* op) noexcept nogil:
-    cdef double f[NFEAT]
-    cdef double z = 0.0
-    cdef int i
-    eval_features(me, op, f)
-    for i in range(NFEAT):
-        z += W[i] * f[i]
-    return 2.0 / (1.0 + exp(-z)) - 1.0
 
 
 cdef class Backgammon(GameState):
@@ -734,17 +360,6 @@ cdef class Backgammon(GameState):
             return -v
         return 0.0
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int p = self.player
-        cdef double v
-        if self.res != ONGOING:
-            v = self.terminal_reward()
-            return v if p == 0 else -v
-        if self.phase == OPENING:
-            # nobody is on roll yet: the mean of both sides' views on roll
-            return 0.5 * (self._eval_on_roll(0, evalfn) - self._eval_on_roll(1, evalfn))
-        return self._eval_on_roll(p, evalfn)
-
     cdef double _eval_on_roll(self, int p, int evalfn) noexcept nogil:
         cdef const unsigned char* me = self.c[p]
         cdef const unsigned char* op = self.c[1 - p]
@@ -940,6 +555,9 @@ cdef class Backgammon(GameState):
         s.max_turns = max_turns
         s._load(text)
         return s
+
+    def knowledge(self):
+        return BackgammonKnowledge()
 
     def board_str(self):
         """The board from x's side: o's home top right, x's home bottom right."""
@@ -1304,3 +922,8 @@ GAME = GameInfo(
     match_file=True,
     draw=draw,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+include "backgammon_knowledge.pxi"

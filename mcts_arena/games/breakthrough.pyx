@@ -27,7 +27,7 @@ from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, PP_IPP
+from mcts_arena.games.state cimport GameState, Knowledge, MAX_MOVES, ONGOING, PP_IPP
 
 # Evaluation functions (ids local to this game; 0, the default, is efMS).
 cdef enum:
@@ -202,7 +202,7 @@ cdef class Breakthrough(GameState):
             return 1
         return ONGOING
 
-    # ---- evaluations ----------------------------------------------------------------------
+    # ---- what the knowledge reads (the game's Knowledge class, below) ----------------------------
     cdef inline int _advance(self, int p) noexcept nogil:
         """Rows from p's home row to p's most advanced piece (0 with no pieces)."""
         if self.bb[p] == 0:
@@ -211,102 +211,9 @@ cdef class Breakthrough(GameState):
             return msb(self.bb[0]) >> 3
         return 7 - (lsb(self.bb[1]) >> 3)
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int r = self.result()
-        cdef double d, v
-        if r != ONGOING:
-            return 1.0 if r == self.player else -1.0
-        if evalfn == EF_LH:
-            v = tanh((self.lh[0] - self.lh[1]) / 100.0)
-        else:
-            d = (10.0 * popcount(self.bb[0]) + 2.5 * self._advance(0)) \
-                - (10.0 * popcount(self.bb[1]) + 2.5 * self._advance(1))
-            if d > 100.0:
-                d = 100.0
-            elif d < -100.0:
-                d = -100.0
-            v = tanh(d / 60.0)
-        return v if self.player == 0 else -v
-
-    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
-        """O(1) evaluation of the position after `move`, from the mover's view."""
-        cdef int p = self.player, o = 1 - p
-        cdef int fr = mv_from(move), to = mv_to(move)
-        cdef uint64_t tob = (<uint64_t>1) << to
-        cdef uint64_t b[2]
-        cdef bint cap = (self.bb[o] & tob) != 0
-        cdef double d, v
-        cdef int adv0, adv1
-        if self._to_goal(move):
-            return 1.0
-        b[p] = self.bb[p] ^ (((<uint64_t>1) << fr) | tob)
-        b[o] = self.bb[o] & ~tob
-        if b[o] == 0:
-            return 1.0
-        if evalfn == EF_LH:
-            if p == 0:
-                d = (self.lh[0] + LH[0][to] - LH[0][fr]) - (self.lh[1] - (LH[1][to] if cap else 0))
-            else:
-                d = (self.lh[0] - (LH[0][to] if cap else 0)) - (self.lh[1] + LH[1][to] - LH[1][fr])
-            v = tanh(d / 100.0)
-        else:
-            adv0 = msb(b[0]) >> 3
-            adv1 = 7 - (lsb(b[1]) >> 3)
-            d = (10.0 * popcount(b[0]) + 2.5 * adv0) - (10.0 * popcount(b[1]) + 2.5 * adv1)
-            if d > 100.0:
-                d = 100.0
-            elif d < -100.0:
-                d = -100.0
-            v = tanh(d / 60.0)
-        return v if p == 0 else -v
-
-    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil:
-        """Greedy move by efMS/efLH on the raw score difference (tanh is monotonic, so the
-        argmax and its ties are the same as on the scaled value; efMS keeps its clamp). Scores
-        are integers (efMS doubled: 20 per piece, 5 per row) and the tied best moves are
-        collected, so one random draw breaks the tie."""
-        cdef int p = self.player, o = 1 - p
-        cdef int i, m, fr, to, nbest = 0, d, best = -1000000
-        cdef int n_own = popcount(self.bb[p]), n_opp = popcount(self.bb[o])
-        cdef int adv_own = self._advance(p), adv_opp = self._advance(o), a_own, a_opp, rel
-        cdef int tied[MAX_MOVES]
-        cdef uint64_t tob, rest
-        cdef bint cap
-        for i in range(n):
-            m = moves[i]
-            fr = mv_from(m)
-            to = mv_to(m)
-            tob = (<uint64_t>1) << to
-            cap = (self.bb[o] & tob) != 0
-            rel = (to >> 3) if p == 0 else 7 - (to >> 3)
-            if rel == 7 or (cap and n_opp == 1):
-                return m
-            if evalfn == EF_LH:
-                d = (self.lh[p] + LH[p][to] - LH[p][fr]) - (self.lh[o] - (LH[o][to] if cap else 0))
-            else:
-                a_own = rel if rel > adv_own else adv_own
-                a_opp = adv_opp
-                if cap:
-                    rest = self.bb[o] & ~tob
-                    a_opp = (7 - (lsb(rest) >> 3)) if p == 0 else (msb(rest) >> 3)
-                d = 20 * (n_own - n_opp + cap) + 5 * (a_own - a_opp)
-                if d > 200:
-                    d = 200
-                elif d < -200:
-                    d = -200
-            if d > best:
-                best = d
-                tied[0] = m
-                nbest = 1
-            elif d == best:
-                tied[nbest] = m
-                nbest += 1
-        return tied[rng_below(rng, nbest)] if nbest > 1 else tied[0]
-
     cdef int lh_sum(self, int p) noexcept nogil:
         return self.lh[p]
 
-    # ---- knowledge ------------------------------------------------------------------------
     cdef inline uint64_t _guard_squares(self, int p, int sq) noexcept nogil:
         """The squares from which a piece of player p could capture onto sq (diagonally
         behind it, from p's side)."""
@@ -353,92 +260,7 @@ cdef class Breakthrough(GameState):
             return False
         return row == 1 if self.player == 0 else row == 6
 
-    cdef int move_order(self, int move) noexcept nogil:
-        if self.is_decisive(move):
-            return 4
-        if self.is_anti_decisive(move):
-            return 3
-        if self._is_capture(move):
-            return 1 if self.defended(mv_to(move)) else 2
-        return 0
-
-    cdef double move_bias(self, int move) noexcept nogil:
-        return self.move_order(move) / 4.0
-
-    cdef double move_prior(self, int move) noexcept nogil:
-        cdef int p = self.player, o = 1 - p
-        cdef int fr = mv_from(move), to = mv_to(move)
-        cdef int goal_dist = (7 - (to >> 3)) if p == 0 else (to >> 3)
-        cdef bint cap = self._is_capture(move)
-        cdef int attackers = popcount(self._guards(o, to))
-        # Defenders after the move: the moving piece has left `fr`.
-        cdef int defenders = popcount(self._guards(p, to) & ~((<uint64_t>1) << fr))
-        if attackers <= defenders:
-            return NP_SAFE[goal_dist]
-        return 0.60 if cap else 0.30
-
-    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil:
-        """ipp's first two rules (section 6): a move onto the far row at once; else a capture
-        from the home row of a piece one step from winning (random among them); else -1."""
-        cdef int i, m, nforced = 0
-        cdef int forced[MAX_MOVES]
-        cdef int p = self.player
-        cdef uint64_t opp = self.bb[1 - p]
-        cdef uint64_t home = RANK_1 if p == 0 else RANK_8
-        cdef uint64_t pre_goal = (self.bb[p] & (0x00FF000000000000ULL if p == 0 else 0xFF00ULL))
-        cdef uint64_t threats = opp & (0xFF00ULL if p == 0 else 0x00FF000000000000ULL)
-        if pre_goal:
-            for i in range(n):
-                if self._to_goal(moves[i]):
-                    return moves[i]
-        if threats:
-            for i in range(n):
-                m = moves[i]
-                if (threats >> mv_to(m)) & 1 and (home >> mv_from(m)) & 1:
-                    forced[nforced] = m
-                    nforced += 1
-            if nforced:
-                return forced[rng_below(rng, nforced)]
-        return -1
-
-    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
-        """The paper's `ipp`, as the authors' engine plays it: the forced move if any
-        (`forced_move`), else weighted random: a capture whose landing square no piece at all
-        could be recaptured from (both squares diagonally ahead of it empty) 5, every other
-        capture 2, a quiet move 1. (The paper's text reads "other captures 1" outside one's own
-        half; the engine adds the extra weight to every capture.)
-
-        Written for speed: the weight of move i is 1 + extra_i, where only captures have an
-        extra; so a draw r < n picks moves[r] directly and only captures need looking at."""
-        cdef int i, m, to, r, extra_total = 0, ncap = 0
-        cdef int caps[MAX_MOVES]
-        cdef int extras[MAX_MOVES]
-        cdef int p = self.player, o = 1 - p
-        cdef uint64_t opp = self.bb[o]
-        cdef uint64_t occupied = self.bb[0] | self.bb[1]
-        if policy != PP_IPP:
-            return moves[rng_below(rng, n)]
-        m = self.forced_move(moves, n, rng)
-        if m >= 0:
-            return m
-        for i in range(n):
-            m = moves[i]
-            to = mv_to(m)
-            if (opp >> to) & 1:
-                caps[ncap] = m
-                extras[ncap] = 1 if self._guard_squares(o, to) & occupied else 4
-                extra_total += extras[ncap]
-                ncap += 1
-        r = rng_below(rng, n + extra_total)
-        if r < n:
-            return moves[r]
-        r -= n
-        for i in range(ncap):
-            r -= extras[i]
-            if r < 0:
-                return caps[i]
-        return moves[n - 1]
-
+    # ---- fast paths ------------------------------------------------------------------------------
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Uniformly random playout on local bitboard copies: no undo records, no hashing."""
         cdef uint64_t b[2]
@@ -530,6 +352,9 @@ cdef class Breakthrough(GameState):
         s._set(white, black, side)
         return s
 
+    def knowledge(self):
+        return BreakthroughKnowledge()
+
     def board_str(self):
         lines = []
         for row in range(7, -1, -1):
@@ -612,3 +437,226 @@ GAME = GameInfo(
     capabilities=frozenset({"gameframe"}),
     draw=draw,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+cdef inline double _evaluate(Breakthrough s, int evalfn) noexcept nogil:
+    cdef int r = s.result()
+    cdef double d, v
+    if r != ONGOING:
+        return 1.0 if r == s.player else -1.0
+    if evalfn == EF_LH:
+        v = tanh((s.lh[0] - s.lh[1]) / 100.0)
+    else:
+        d = (10.0 * popcount(s.bb[0]) + 2.5 * s._advance(0)) \
+            - (10.0 * popcount(s.bb[1]) + 2.5 * s._advance(1))
+        if d > 100.0:
+            d = 100.0
+        elif d < -100.0:
+            d = -100.0
+        v = tanh(d / 60.0)
+    return v if s.player == 0 else -v
+
+
+cdef inline int _move_order(Breakthrough s, int move) noexcept nogil:
+    if s.is_decisive(move):
+        return 4
+    if s.is_anti_decisive(move):
+        return 3
+    if s._is_capture(move):
+        return 1 if s.defended(mv_to(move)) else 2
+    return 0
+
+
+cdef inline double _move_prior(Breakthrough s, int move) noexcept nogil:
+    cdef int p = s.player, o = 1 - p
+    cdef int fr = mv_from(move), to = mv_to(move)
+    cdef int goal_dist = (7 - (to >> 3)) if p == 0 else (to >> 3)
+    cdef bint cap = s._is_capture(move)
+    cdef int attackers = popcount(s._guards(o, to))
+    # Defenders after the move: the moving piece has left `fr`.
+    cdef int defenders = popcount(s._guards(p, to) & ~((<uint64_t>1) << fr))
+    if attackers <= defenders:
+        return NP_SAFE[goal_dist]
+    return 0.60 if cap else 0.30
+
+
+cdef inline double _move_bias(Breakthrough s, int move) noexcept nogil:
+    return _move_order(s, move) / 4.0
+
+
+cdef inline int _playout_move(Breakthrough s, int policy, int* moves, int n,
+                              Rng* rng) noexcept nogil:
+    """The paper's `ipp`, as the authors' engine plays it: the forced move if any
+    (`forced_move`), else weighted random: a capture whose landing square no piece at all
+    could be recaptured from (both squares diagonally ahead of it empty) 5, every other
+    capture 2, a quiet move 1. (The paper's text reads "other captures 1" outside one's own
+    half; the engine adds the extra weight to every capture.)
+
+    Written for speed: the weight of move i is 1 + extra_i, where only captures have an
+    extra; so a draw r < n picks moves[r] directly and only captures need looking at."""
+    cdef int i, m, to, r, extra_total = 0, ncap = 0
+    cdef int caps[MAX_MOVES]
+    cdef int extras[MAX_MOVES]
+    cdef int p = s.player, o = 1 - p
+    cdef uint64_t opp = s.bb[o]
+    cdef uint64_t occupied = s.bb[0] | s.bb[1]
+    if policy != PP_IPP:
+        return moves[rng_below(rng, n)]
+    m = _forced_move(s, moves, n, rng)
+    if m >= 0:
+        return m
+    for i in range(n):
+        m = moves[i]
+        to = mv_to(m)
+        if (opp >> to) & 1:
+            caps[ncap] = m
+            extras[ncap] = 1 if s._guard_squares(o, to) & occupied else 4
+            extra_total += extras[ncap]
+            ncap += 1
+    r = rng_below(rng, n + extra_total)
+    if r < n:
+        return moves[r]
+    r -= n
+    for i in range(ncap):
+        r -= extras[i]
+        if r < 0:
+            return caps[i]
+    return moves[n - 1]
+
+
+cdef inline int _forced_move(Breakthrough s, int* moves, int n, Rng* rng) noexcept nogil:
+    """ipp's first two rules (section 6): a move onto the far row at once; else a capture
+    from the home row of a piece one step from winning (random among them); else -1."""
+    cdef int i, m, nforced = 0
+    cdef int forced[MAX_MOVES]
+    cdef int p = s.player
+    cdef uint64_t opp = s.bb[1 - p]
+    cdef uint64_t home = RANK_1 if p == 0 else RANK_8
+    cdef uint64_t pre_goal = (s.bb[p] & (0x00FF000000000000ULL if p == 0 else 0xFF00ULL))
+    cdef uint64_t threats = opp & (0xFF00ULL if p == 0 else 0x00FF000000000000ULL)
+    if pre_goal:
+        for i in range(n):
+            if s._to_goal(moves[i]):
+                return moves[i]
+    if threats:
+        for i in range(n):
+            m = moves[i]
+            if (threats >> mv_to(m)) & 1 and (home >> mv_from(m)) & 1:
+                forced[nforced] = m
+                nforced += 1
+        if nforced:
+            return forced[rng_below(rng, nforced)]
+    return -1
+
+
+cdef inline double _eval_after(Breakthrough s, int move, int evalfn) noexcept nogil:
+    """O(1) evaluation of the position after `move`, from the mover's view."""
+    cdef int p = s.player, o = 1 - p
+    cdef int fr = mv_from(move), to = mv_to(move)
+    cdef uint64_t tob = (<uint64_t>1) << to
+    cdef uint64_t b[2]
+    cdef bint cap = (s.bb[o] & tob) != 0
+    cdef double d, v
+    cdef int adv0, adv1
+    if s._to_goal(move):
+        return 1.0
+    b[p] = s.bb[p] ^ (((<uint64_t>1) << fr) | tob)
+    b[o] = s.bb[o] & ~tob
+    if b[o] == 0:
+        return 1.0
+    if evalfn == EF_LH:
+        if p == 0:
+            d = (s.lh[0] + LH[0][to] - LH[0][fr]) - (s.lh[1] - (LH[1][to] if cap else 0))
+        else:
+            d = (s.lh[0] - (LH[0][to] if cap else 0)) - (s.lh[1] + LH[1][to] - LH[1][fr])
+        v = tanh(d / 100.0)
+    else:
+        adv0 = msb(b[0]) >> 3
+        adv1 = 7 - (lsb(b[1]) >> 3)
+        d = (10.0 * popcount(b[0]) + 2.5 * adv0) - (10.0 * popcount(b[1]) + 2.5 * adv1)
+        if d > 100.0:
+            d = 100.0
+        elif d < -100.0:
+            d = -100.0
+        v = tanh(d / 60.0)
+    return v if p == 0 else -v
+
+
+cdef inline int _best_successor(Breakthrough s, int evalfn, int* moves, int n,
+                                Rng* rng) noexcept nogil:
+    """Greedy move by efMS/efLH on the raw score difference (tanh is monotonic, so the
+    argmax and its ties are the same as on the scaled value; efMS keeps its clamp). Scores
+    are integers (efMS doubled: 20 per piece, 5 per row) and the tied best moves are
+    collected, so one random draw breaks the tie."""
+    cdef int p = s.player, o = 1 - p
+    cdef int i, m, fr, to, nbest = 0, d, best = -1000000
+    cdef int n_own = popcount(s.bb[p]), n_opp = popcount(s.bb[o])
+    cdef int adv_own = s._advance(p), adv_opp = s._advance(o), a_own, a_opp, rel
+    cdef int tied[MAX_MOVES]
+    cdef uint64_t tob, rest
+    cdef bint cap
+    for i in range(n):
+        m = moves[i]
+        fr = mv_from(m)
+        to = mv_to(m)
+        tob = (<uint64_t>1) << to
+        cap = (s.bb[o] & tob) != 0
+        rel = (to >> 3) if p == 0 else 7 - (to >> 3)
+        if rel == 7 or (cap and n_opp == 1):
+            return m
+        if evalfn == EF_LH:
+            d = (s.lh[p] + LH[p][to] - LH[p][fr]) - (s.lh[o] - (LH[o][to] if cap else 0))
+        else:
+            a_own = rel if rel > adv_own else adv_own
+            a_opp = adv_opp
+            if cap:
+                rest = s.bb[o] & ~tob
+                a_opp = (7 - (lsb(rest) >> 3)) if p == 0 else (msb(rest) >> 3)
+            d = 20 * (n_own - n_opp + cap) + 5 * (a_own - a_opp)
+            if d > 200:
+                d = 200
+            elif d < -200:
+                d = -200
+        if d > best:
+            best = d
+            tied[0] = m
+            nbest = 1
+        elif d == best:
+            tied[nbest] = m
+            nbest += 1
+    return tied[rng_below(rng, nbest)] if nbest > 1 else tied[0]
+
+
+cdef class BreakthroughKnowledge(Knowledge):
+    """Breakthrough's evaluations (efMS, efLH), the paper's move categories as order, bias and
+    node priors, and its `ipp` playout policy with the forced moves."""
+
+    game = "breakthrough"
+
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
+        return _evaluate(<Breakthrough>s, evalfn)
+
+    cdef int move_order(self, GameState s, int move) noexcept nogil:
+        return _move_order(<Breakthrough>s, move)
+
+    cdef double move_prior(self, GameState s, int move) noexcept nogil:
+        return _move_prior(<Breakthrough>s, move)
+
+    cdef double move_bias(self, GameState s, int move) noexcept nogil:
+        return _move_bias(<Breakthrough>s, move)
+
+    cdef int playout_move(self, GameState s, int policy, int* moves, int n,
+                          Rng* rng) noexcept nogil:
+        return _playout_move(<Breakthrough>s, policy, moves, n, rng)
+
+    cdef int forced_move(self, GameState s, int* moves, int n, Rng* rng) noexcept nogil:
+        return _forced_move(<Breakthrough>s, moves, n, rng)
+
+    cdef double eval_after(self, GameState s, int move, int evalfn) noexcept nogil:
+        return _eval_after(<Breakthrough>s, move, evalfn)
+
+    cdef int best_successor(self, GameState s, int evalfn, int* moves, int n,
+                            Rng* rng) noexcept nogil:
+        return _best_successor(<Breakthrough>s, evalfn, moves, n, rng)

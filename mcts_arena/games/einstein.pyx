@@ -52,7 +52,7 @@ from libc.math cimport tanh
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport GameState, ONGOING
+from mcts_arena.games.state cimport GameState, Knowledge, ONGOING
 
 # Evaluation functions (ids local to this game; 0, the default, is efProgress).
 cdef enum:
@@ -314,12 +314,6 @@ cdef class EinStein(GameState):
                 s += 0.25 + faces[v] / 6.0 * g * g
         return s
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int p = self.k.player
-        if self.k.res != ONGOING:
-            return 1.0 if self.k.res == p else -1.0
-        return tanh(self._strength(p) - self._strength(1 - p))
-
     cdef GameState clone(self):
         cdef EinStein c = EinStein.__new__(EinStein)
         c.k = self.k
@@ -456,6 +450,9 @@ cdef class EinStein(GameState):
         s._sync()
         return s
 
+    def knowledge(self):
+        return EinSteinKnowledge()
+
     def board_str(self):
         lines = []
         for r in range(N):
@@ -561,3 +558,21 @@ GAME = GameInfo(
     gtp_colors=("b", "w"),
     draw=draw,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+cdef inline double _evaluate(EinStein s, int evalfn) noexcept nogil:
+    cdef int p = s.k.player
+    if s.k.res != ONGOING:
+        return 1.0 if s.k.res == p else -1.0
+    return tanh(s._strength(p) - s._strength(1 - p))
+
+
+cdef class EinSteinKnowledge(Knowledge):
+    """EinStein's evaluation (efProgress)."""
+
+    game = "einstein"
+
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
+        return _evaluate(<EinStein>s, evalfn)

@@ -51,7 +51,7 @@ from libc.string cimport memcpy, memset
 from libc.math cimport tanh, exp
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
-from mcts_arena.games.state cimport GameState, ONGOING, DRAW, EF_DEFAULT, PP_IPP
+from mcts_arena.games.state cimport GameState, Knowledge, ONGOING, DRAW, EF_DEFAULT, PP_IPP
 from mcts_arena.games.grid cimport grid_cells, grid_hash
 from mcts_arena.games.boardtext import cell_name, format_grid, parse_cell, parse_grid
 
@@ -314,20 +314,6 @@ cdef class Gomoku(GameState):
                 k += 1
         return k
 
-    cdef int search_moves(self, int* out) noexcept nogil:
-        """The empty cells near a stone (see `near`); every empty cell when near = 0 or when no
-        empty cell is near a stone (the empty board)."""
-        cdef int c, k = 0
-        if self.near == 0 or self.nstones == 0:
-            return self.gen_moves(out)
-        for c in range(self.nc):
-            if self.cell[c] == 0 and self.nearcnt[c] > 0:
-                out[k] = c
-                k += 1
-        if k == 0:
-            return self.gen_moves(out)
-        return k
-
     cdef void do_move(self, int move) noexcept nogil:
         cdef int p = self.player
         self.hist_move[self.ply] = move
@@ -426,40 +412,6 @@ cdef class Gomoku(GameState):
                 pick -= 1
         return -1
 
-    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil:
-        """The heavy playout (urgent move, else random near the stones), move by move on this
-        state (windows and counters kept by do/undo), restored afterwards."""
-        cdef int depth = 0, m, res
-        if policy != PP_IPP:
-            return -3
-        res = self.res
-        while res == ONGOING:
-            m = self._urgent(rng)
-            if m < 0:
-                m = self._near_random(rng)
-            self.do_move(m)
-            depth += 1
-            res = self.res
-        while depth > 0:
-            self.undo_move()
-            depth -= 1
-        return res
-
-    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
-        """`ipp` (heavy): the urgent move, else random near the stones; else uniform."""
-        cdef int m
-        if policy == PP_IPP:
-            m = self._urgent(rng)
-            if m >= 0:
-                return m
-            m = self._near_random(rng)
-            if m >= 0:
-                return m
-        return moves[rng_below(rng, n)]
-
-    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil:
-        return self._urgent(rng) if self.res == ONGOING else -1
-
     # ---- threats ----------------------------------------------------------------------------
     cdef int _five_points(self, int p, int* out, int limit) noexcept nogil:
         """Distinct empty cells where a stone of p makes five (exact under `exact`)."""
@@ -556,45 +508,7 @@ cdef class Gomoku(GameState):
         self.cell[move] = 0
         return won
 
-    cdef int threats(self, int* out, int limit) noexcept nogil:
-        """The opponent's five-points (cells where its stone would win at once)."""
-        return self._five_points(1 - self.player, out, limit)
-
-    # ---- evaluation and knowledge -----------------------------------------------------------
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int r = self.res, me = self.player
-        if r != ONGOING:
-            return 0.0 if r == DRAW else (1.0 if r == me else -1.0)
-        return _value(self.n4[me], self.n4[1 - me], self.score[me], self.score[1 - me])
-
-    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
-        """evaluate() of the position after `move`, from the mover's view, without playing it:
-        the 20 windows through the cell give the new sums and four counts (node priors call
-        this for every new child)."""
-        cdef int p = self.player, o = 1 - p, j, w, cp, co, n4p = self.n4[p], n4o = self.n4[o]
-        cdef long long sp = self.score[p], so = self.score[o]
-        cdef unsigned short* ws = CW[self.n][move]
-        if self.is_decisive(move):
-            return 1.0
-        if self.nstones + 1 == self.nc:
-            return 0.0
-        for j in range(CWN[self.n][move]):
-            w = ws[j]
-            cp = self.wcnt[p][w]
-            co = self.wcnt[o][w]
-            if co == 0:
-                sp += T[cp + 1] - T[cp]
-                if cp == 3:
-                    n4p += 1
-                elif cp == 4:
-                    n4p -= 1
-            elif cp == 0:
-                so -= T[co]
-                if co == 4:
-                    n4o -= 1
-        # the opponent is to move after the move: evaluate()'s value from its side, negated
-        return -_value(n4o, n4p, so, sp)
-
+    # ---- what the knowledge reads (the game's Knowledge class, below) ----------------------------
     cdef long long _point_score(self, int x, int p) noexcept nogil:
         """Single point score of a p stone on empty x: p's window gains plus the opponent's
         window values it kills."""
@@ -612,57 +526,6 @@ cdef class Gomoku(GameState):
             elif cp == 0:
                 s += T[co]
         return s
-
-    cdef int move_order(self, int move) noexcept nogil:
-        cdef int j, w, cp, co, p = self.player, o = 1 - p, fours = 0, e, k
-        cdef bint block3 = False, three = False, block5 = False
-        cdef unsigned short* ws = CW[self.n][move]
-        cdef unsigned short* cells
-        cdef int partner = -1
-        if self.is_decisive(move):
-            return 6
-        for j in range(CWN[self.n][move]):
-            w = ws[j]
-            cp = self.wcnt[p][w]
-            co = self.wcnt[o][w]
-            if co == 0:
-                if cp == 3:
-                    # this stone makes a four-window; its empty cell is a five-point
-                    cells = WC[self.n][w]
-                    for k in range(5):
-                        e = cells[k]
-                        if e != move and self.cell[e] == 0:
-                            break
-                    if partner < 0:
-                        partner = e
-                        fours = 1
-                    elif e != partner:
-                        fours = 2
-                elif cp == 2:
-                    three = True
-            elif cp == 0:
-                if co == 4:
-                    block5 = True
-                elif co == 3:
-                    block3 = True
-        if block5:
-            return 5
-        if fours >= 2:
-            return 4
-        if fours == 1:
-            return 3
-        if block3:
-            return 2
-        if three:
-            return 1
-        return 0
-
-    cdef double move_bias(self, int move) noexcept nogil:
-        cdef double s = <double>self._point_score(move, self.player)
-        return s / (s + 100.0)
-
-    cdef double move_prior(self, int move) noexcept nogil:
-        return 1.0 / (1.0 + exp(-3.0 * self.eval_after(move, EF_DEFAULT)))
 
     cdef GameState clone(self):
         cdef Gomoku c = Gomoku.__new__(Gomoku)
@@ -729,6 +592,9 @@ cdef class Gomoku(GameState):
             raise ValueError(f"bad Gomoku position {text!r}: the side to move has already won")
         return s
 
+    def knowledge(self):
+        return GomokuKnowledge()
+
     def board_str(self):
         files = "abcdefghijklmnopqrs"[:self.n]
         lines = ["    " + " ".join(files)]
@@ -756,7 +622,7 @@ cdef class Gomoku(GameState):
     def search_move_ids(self):
         """The moves the searches consider here (see `near`)."""
         cdef int buf[MAXC]
-        cdef int k = self.search_moves(buf) if self.res == ONGOING else 0
+        cdef int k = _search_moves(self, buf) if self.res == ONGOING else 0
         return [buf[i] for i in range(k)]
 
     def pattern_sums(self):
@@ -787,7 +653,7 @@ cdef class Gomoku(GameState):
         """Result of one heavy playout from here (state restored)."""
         cdef Rng r
         rng_seed(&r, seed)
-        return self.policy_playout(PP_IPP, &r)
+        return _policy_playout(self, PP_IPP, &r)
 
 
 def _centre_opening(params, seed, pair_index):
@@ -858,3 +724,8 @@ GAME = GameInfo(
     record="sgf", sgf_game=4, sgf_move=sgf_point, sgf_parse=from_sgf_point,
     sgf_setup=grid_setup,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+include "gomoku_knowledge.pxi"

@@ -54,7 +54,7 @@ from libc.string cimport memcpy, memset, memmove
 from libc.math cimport tanh
 
 from mcts_arena.rng cimport Rng, rng_below, rng_seed, splitmix64
-from mcts_arena.games.state cimport GameState, ONGOING, DRAW, PP_IPP
+from mcts_arena.games.state cimport GameState, Knowledge, ONGOING, DRAW, PP_IPP
 from mcts_arena.games.grid cimport grid_cells, grid_hash
 from mcts_arena.games.boardtext import cell_name, format_grid, parse_cell, parse_grid
 
@@ -635,17 +635,6 @@ cdef class Hex(GameState):
                 b[(c % self.n) * self.n + c // self.n] = 2
                 return
 
-    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil:
-        """The bridge playout on local arrays: each stone answers a bridge intrusion by the
-        previous one if there is one, else goes on a random empty cell; one test at the end."""
-        cdef unsigned char b[NB_SIZE]
-        if policy != PP_IPP:
-            return -3
-        if self.res != ONGOING:
-            return self.res
-        self._bridge_fill(b, rng)
-        return 0 if _board_black_connected(b, self.n) else 1
-
     cdef void _bridge_fill(self, unsigned char* b, Rng* rng) noexcept nogil:
         """Fill a copy b of the board by a bridge playout."""
         cdef int empties[MAXC]
@@ -683,39 +672,7 @@ cdef class Hex(GameState):
             last = m
             p = 1 - p
 
-    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil:
-        """The bridge reply to the opponent's last stone, or -1."""
-        cdef int last
-        if self.ply == 0:
-            return -1
-        last = self.hist_move[self.ply - 1]
-        if last == SWAP:
-            return -1
-        return _bridge_reply(self.cell, self.n, last, self.player + 1, rng)
-
-    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
-        cdef int m
-        if policy == PP_IPP:
-            m = self.forced_move(moves, n, rng)
-            if m >= 0:
-                return m
-        return moves[rng_below(rng, n)]
-
-    # ---- evaluation -----------------------------------------------------------------------
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int r = self.res
-        cdef double v
-        if r != ONGOING:
-            return 1.0 if r == self.player else -1.0
-        cdef int d = self._potential(1) - self._potential(0)
-        # clamped so that only a finished game scores +-1 (a hopeless side has potential INF)
-        if d > 16:
-            d = 16
-        elif d < -16:
-            d = -16
-        v = tanh(d / 4.0)
-        return v if self.player == 0 else -v
-
+    # ---- what the knowledge reads (the game's Knowledge class, below) ----------------------------
     cdef int _potential(self, int p) noexcept nogil:
         """min over empty cells of (two-distance to p's first edge + to its second edge)."""
         cdef int d1[MAXC]
@@ -819,35 +776,11 @@ cdef class Hex(GameState):
                         if k != x:
                             _count(k, x, v, d, cnt, mark, queue, &qt)
 
-    # ---- knowledge ------------------------------------------------------------------------
+    # ---- the one-move win test, and what the knowledge reads -------------------------------------
     cdef bint is_decisive(self, int move) noexcept nogil:
         if move == SWAP:
             return False
         return self._would_connect(move, self.player)
-
-    cdef int threats(self, int* out, int limit) noexcept nogil:
-        """Empty cells where the opponent's stone would connect its edges at once."""
-        cdef int c, k = 0, o = 1 - self.player
-        for c in range(self.nc):
-            if self.cell[c] == 0 and self._would_connect(c, o):
-                out[k] = c
-                k += 1
-                if k >= limit:
-                    break
-        return k
-
-    cdef int move_order(self, int move) noexcept nogil:
-        """2: answers a bridge intrusion; 1: makes a bridge to an own stone or edge; else 0."""
-        cdef int last
-        if move == SWAP:
-            return 0
-        if self.ply > 0:
-            last = self.hist_move[self.ply - 1]
-            if last != SWAP and self._is_reply(last, move):
-                return 2
-        if _makes_bridge(self.cell, self.n, move, self.player + 1):
-            return 1
-        return 0
 
     cdef bint _is_reply(self, int last, int move) noexcept nogil:
         cdef int i, a, bb
@@ -868,16 +801,6 @@ cdef class Hex(GameState):
         cdef double s = dr + dc
         cdef double dist = (abs(dr) + abs(dc) + abs(s)) / 2.0
         return 1.0 - dist / (2.0 * h)
-
-    cdef double move_bias(self, int move) noexcept nogil:
-        if move == SWAP:
-            return 0.5
-        return 0.8 * self.move_order(move) / 2.0 + 0.2 * self._centre(move)
-
-    cdef double move_prior(self, int move) noexcept nogil:
-        if move == SWAP:
-            return 0.5
-        return 0.35 + 0.15 * self.move_order(move) + 0.1 * self._centre(move)
 
     cdef GameState clone(self):
         cdef Hex c = Hex.__new__(Hex)
@@ -945,6 +868,9 @@ cdef class Hex(GameState):
             raise ValueError(f"bad Hex position {text!r}: the side to move has already won")
         return s
 
+    def knowledge(self):
+        return HexKnowledge()
+
     def board_str(self):
         files = "abcdefghijklmnopqrs"[:self.n]
         lines = ["   " + " ".join(files)]
@@ -983,14 +909,14 @@ cdef class Hex(GameState):
     def py_threats(self, int limit=400):
         """The opponent's wins in one (notation), as `threats` lists them for the solver."""
         cdef int out[MAXC]
-        cdef int k = self.threats(out, min(limit, MAXC))
+        cdef int k = _threats(self, out, min(limit, MAXC))
         return [self.format_move(out[i]) for i in range(k)]
 
     def py_forced_move(self, unsigned long long seed=1):
         """The bridge reply here (notation) or None."""
         cdef Rng r
         rng_seed(&r, seed)
-        m = self.forced_move(NULL, 0, &r)
+        m = _forced_move(self, NULL, 0, &r)
         return None if m < 0 else self.format_move(m)
 
     def bridge_playout_board(self, unsigned long long seed=1):
@@ -1005,7 +931,7 @@ cdef class Hex(GameState):
         """Result of one bridge playout from here (state restored)."""
         cdef Rng r
         rng_seed(&r, seed)
-        return self.policy_playout(PP_IPP, &r)
+        return _policy_playout(self, PP_IPP, &r)
 
 
 def connection_tests(int n, cells):
@@ -1110,3 +1036,8 @@ GAME = GameInfo(
     # the swap move `swap-pieces`
     record="sgf", sgf_game=11, sgf_move=_sgf_move, sgf_parse=_sgf_parse, sgf_setup=grid_setup,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+include "hex_knowledge.pxi"

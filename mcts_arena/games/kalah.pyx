@@ -30,7 +30,7 @@ from libc.math cimport tanh
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport GameState, ONGOING, DRAW
+from mcts_arena.games.state cimport GameState, Knowledge, ONGOING, DRAW
 
 # Evaluation functions (ids local to this game; 0, the default, is efRS).
 cdef enum:
@@ -205,17 +205,7 @@ cdef class Kalah(GameState):
     cdef int result(self) noexcept nogil:
         return self.res
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int r = self.res
-        cdef int p = self.player
-        if r != ONGOING:
-            if r == DRAW:
-                return 0.0
-            return 1.0 if r == p else -1.0
-        # efRS is the only (and default) evaluation.
-        return tanh((self.b[6 + 7 * p] - self.b[13 - 7 * p]) / 10.0)
-
-    # ---- knowledge ------------------------------------------------------------------------
+    # ---- what the knowledge reads (the game's Knowledge class, below) ----------------------------
     cdef int _kind(self, int move) noexcept nogil:
         """2 for an extra-turn move, 1 for a capture, 0 otherwise."""
         cdef int t[NPITS]
@@ -225,12 +215,6 @@ cdef class Kalah(GameState):
         if (code & 1) == p:
             return 2
         return 1 if code & 2 else 0
-
-    cdef int move_order(self, int move) noexcept nogil:
-        return self._kind(move)
-
-    cdef double move_bias(self, int move) noexcept nogil:
-        return self._kind(move) / 2.0
 
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Uniformly random playout on a local board copy: no undo records, no hashing."""
@@ -311,6 +295,9 @@ cdef class Kalah(GameState):
         cdef Kalah s = cls.__new__(cls)
         s._set(board, int(parts[1]))
         return s
+
+    def knowledge(self):
+        return KalahKnowledge()
 
     def board_str(self):
         top = " ".join(f"{self.b[i]:2d}" for i in range(12, 6, -1))
@@ -443,3 +430,39 @@ GAME = GameInfo(
     capabilities=frozenset({"gameframe"}),
     draw=draw,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+cdef inline double _evaluate(Kalah s, int evalfn) noexcept nogil:
+    cdef int r = s.res
+    cdef int p = s.player
+    if r != ONGOING:
+        if r == DRAW:
+            return 0.0
+        return 1.0 if r == p else -1.0
+    # efRS is the only (and default) evaluation.
+    return tanh((s.b[6 + 7 * p] - s.b[13 - 7 * p]) / 10.0)
+
+
+cdef inline int _move_order(Kalah s, int move) noexcept nogil:
+    return s._kind(move)
+
+
+cdef inline double _move_bias(Kalah s, int move) noexcept nogil:
+    return s._kind(move) / 2.0
+
+
+cdef class KalahKnowledge(Knowledge):
+    """Kalah's evaluation (efRS: the stores' difference) and move order."""
+
+    game = "kalah"
+
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
+        return _evaluate(<Kalah>s, evalfn)
+
+    cdef int move_order(self, GameState s, int move) noexcept nogil:
+        return _move_order(<Kalah>s, move)
+
+    cdef double move_bias(self, GameState s, int move) noexcept nogil:
+        return _move_bias(<Kalah>s, move)

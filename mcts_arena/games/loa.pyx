@@ -34,7 +34,7 @@ import math
 from mcts_arena.games.boardtext import format_ranks, parse_ranks
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport GameState, Leaf, MAX_MOVES, ONGOING, DRAW, PP_IPP
+from mcts_arena.games.state cimport GameState, Knowledge, Leaf, MAX_MOVES, ONGOING, DRAW, PP_IPP
 
 # Evaluation functions (ids local to this game; 0, the default, is efWB).
 cdef enum:
@@ -399,7 +399,7 @@ cdef class LinesOfAction(GameState):
     cdef int result(self) noexcept nogil:
         return self.res
 
-    # ---- evaluations ----------------------------------------------------------------------
+    # ---- what the knowledge reads (the game's Knowledge class, below) ----------------------------
     cdef inline double _concentration(self, int p) noexcept nogil:
         return conc_of(self.bb[p], self.npieces[p], self.sumr[p], self.sumc[p])
 
@@ -471,53 +471,13 @@ cdef class LinesOfAction(GameState):
         self._features(1 - self.player, (m >> (16 - shift)) & 0xFFFF, b)
         return wb_combine(a, b)
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int r = self.res
-        if r != ONGOING:
-            if r == DRAW:
-                return 0.0
-            return 1.0 if r == self.player else -1.0
-        if evalfn == EF_LOA0:
-            return tanh((self._concentration(1 - self.player)
-                         - self._concentration(self.player)) / LOA0_SCALE)
-        return tanh(wb_arg(self.wb_score()))
-
-    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil:
-        """GameState.leaf_after; for efWB in an ongoing position without playing the move
-        (wb_leaf_after: a 2-ply αβ playout's leaves are most of its work)."""
-        if evalfn == EF_LOA0 or self.res != ONGOING:
-            return GameState.leaf_after(self, move, evalfn)
-        return wb_leaf_after(self, move, evalfn)
-
-    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil:
-        """evaluate's argument of tanh for an ongoing position (both evaluations are tanh of
-        a score): the 2-ply αβ playout takes tanh of the few leaves that can change its value."""
-        if self.res != ONGOING:
-            return False
-        if evalfn == EF_LOA0:
-            x[0] = (self._concentration(1 - self.player)
-                    - self._concentration(self.player)) / LOA0_SCALE
-        else:
-            x[0] = wb_arg(self.wb_score())
-        return True
-
-    # ---- knowledge ------------------------------------------------------------------------
     cdef inline int _category(self, int move) noexcept nogil:
         cdef int p = self.player, n = self.npieces[p], sr = self.sumr[p], sc = self.sumc[p]
         cdef int fr = mv_from(move), to = mv_to(move)
         return category_of(self.bb[1 - p], fr, to, com_distance_of(n, sr, sc, fr),
                            com_distance_of(n, sr, sc, to))
 
-    cdef int move_order(self, int move) noexcept nogil:
-        return CAT_W[self._category(move)]
-
-    cdef int select_best(self, int* moves, int n, int width) noexcept nogil:
-        """GameState.select_best by counting ranks (select_by_rank)."""
-        return select_by_rank(self, moves, n, width)
-
-    cdef double move_bias(self, int move) noexcept nogil:
-        return CAT_W[self._category(move)] / <double>W_MAX
-
+    # ---- fast paths ------------------------------------------------------------------------------
     cdef bint is_decisive(self, int move) noexcept nogil:
         cdef int p = self.player, o = 1 - p
         cdef int fr = mv_from(move), to = mv_to(move)
@@ -543,68 +503,6 @@ cdef class LinesOfAction(GameState):
         cdef bint won = self.res == p
         self.undo_move()
         return won
-
-    cdef int ordered_moves(self, int* out, int width) noexcept nogil:
-        """gen_moves, move_order and keep_best fused (ordered_full); after a move that captured
-        nothing, from the reply base of the position before it (ordered_shared)."""
-        cdef Undo* u
-        cdef ReplyBase* rb
-        if self.ply > 0:
-            u = &(<Undo*>self.hist.data)[self.ply - 1]
-            if not u.captured:
-                rb = reply_base(self, u.move)
-                if rb != NULL:
-                    return ordered_shared(self, out, width, u.move, rb)
-        return ordered_full(self, out, width)
-
-    cdef int is_among_best(self, int move, int width) noexcept nogil:
-        """GameState.is_among_best, at once where the reply base tells (among_best)."""
-        return among_best(self, move, width)
-
-    cdef int tactical_moves(self, int* out) noexcept nogil:
-        """The captures, in generation order: what the MIA-like αβ's quiescence extends."""
-        cdef uint64_t opp = self.bb[1 - self.player]
-        cdef int n = self.gen_moves(out), i, k = 0
-        for i in range(n):
-            if (opp >> mv_to(out[i])) & 1:
-                out[k] = out[i]
-                k += 1
-        return k
-
-    cdef bint do_null(self) noexcept nogil:
-        """A pass, where null-move pruning is sound enough: the game goes on, the side to move
-        has more than NULL_MIN_PIECES pieces (zugzwang-like positions, where any move breaks a
-        blockade, come with few pieces) and the opponent has a legal move (a side without one
-        loses, which a pass must not bring about)."""
-        cdef int p = self.player
-        if self.res != ONGOING or self.npieces[p] <= NULL_MIN_PIECES:
-            return False
-        if not any_move(self.bb[1 - p], self.bb[p], self.cnt):
-            return False
-        self.player = 1 - p
-        self.hash ^= ZOB_SIDE
-        return True
-
-    cdef void undo_null(self) noexcept nogil:
-        self.player = 1 - self.player
-        self.hash ^= ZOB_SIDE
-
-    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
-        """`ipp`: a move drawn with probability proportional to its category weight."""
-        cdef int weights[MAX_MOVES]
-        cdef int i, w, total = 0
-        if policy != PP_IPP:
-            return moves[rng_below(rng, n)]
-        for i in range(n):
-            w = CAT_W[self._category(moves[i])]
-            weights[i] = w
-            total += w
-        w = rng_below(rng, total)
-        for i in range(n):
-            w -= weights[i]
-            if w < 0:
-                return moves[i]
-        return moves[n - 1]
 
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Uniformly random playout on local copies (bitboards, line counts, the hash; no undo
@@ -718,6 +616,9 @@ cdef class LinesOfAction(GameState):
         cdef LinesOfAction s = cls.__new__(cls)
         s._set(black, white, side)
         return s
+
+    def knowledge(self):
+        return LoaKnowledge()
 
     def board_str(self):
         lines = []
@@ -896,3 +797,8 @@ GAME = GameInfo(
     gtp_colors=("b", "w"), gtp_boardsize=8,     # Black moves first
     draw=draw,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+include "loa_knowledge.pxi"

@@ -49,8 +49,9 @@ cdef inline int keep_by_rank(const int* mv, const unsigned char* rk, int n, cons
     return cap
 
 
-cdef int select_by_rank(LinesOfAction s, int* moves, int n, int width) noexcept nogil:
-    """GameState.select_best by counting the moves' weight ranks (as ordered_full): the same
+cdef int select_by_rank(Knowledge k, LinesOfAction s, int* moves, int n,
+                        int width) noexcept nogil:
+    """Knowledge.select_best (k's) by counting the moves' weight ranks (as ordered_full): the same
     moves in the same order, without keys or an insertion sort."""
     cdef int tmp[MAX_MOVES]
     cdef unsigned char rk[MAX_MOVES]
@@ -61,7 +62,7 @@ cdef int select_by_rank(LinesOfAction s, int* moves, int n, int width) noexcept 
     cdef uint64_t opp = s.bb[1 - p], present = 0
     cdef int i, m, fr, to, r
     if n > MAX_MOVES:
-        return GameState.select_best(s, moves, n, width)
+        return Knowledge.select_best(k, s, moves, n, width)
     memset(cntr, 0, sizeof(cntr))
     com_distances(s.npieces[p], s.sumr[p], s.sumc[p], rd, cd)
     for i in range(n):
@@ -194,7 +195,7 @@ cdef ReplyBase* reply_base(LinesOfAction s, int last) noexcept nogil:
 
 
 cdef int among_best(LinesOfAction s, int move, int width) noexcept nogil:
-    """GameState.is_among_best after a move that captured nothing, at once where the answer is
+    """Knowledge.is_among_best after a move that captured nothing, at once where the answer is
     plain from the reply base: a move along a line the last move left alone is legal here as
     it was there (and has the same key), and it is among the `width` best when fewer than
     `width` moves can be above it: the base's above it (its place there) plus every move along
@@ -378,8 +379,8 @@ cdef inline unsigned int mobility_after(LinesOfAction s, int p, int fr, int to,
     return s.mob_val - before + after
 
 
-cdef Leaf wb_leaf_after(LinesOfAction s, int move, int evalfn) noexcept nogil:
-    """GameState.leaf_after for efWB in an ongoing position, without playing the move: the
+cdef Leaf wb_leaf_after(Knowledge k, LinesOfAction s, int move, int evalfn) noexcept nogil:
+    """Knowledge.leaf_after (k's) for efWB in an ongoing position, without playing the move: the
     rules' checks in do_move's order on the pieces after it (the mover connected, a capture
     connecting the opponent, a repetition, the opponent without a move), then the efWB
     argument from the sides' cache entries and mobility_after."""
@@ -393,7 +394,7 @@ cdef Leaf wb_leaf_after(LinesOfAction s, int move, int evalfn) noexcept nogil:
     cdef double a[7]
     cdef double b[7]
     if e == NULL:
-        return GameState.leaf_after(s, move, evalfn)
+        return Knowledge.leaf_after(k, s, move, evalfn)
     leaf.player = o
     leaf.is_arg = False
     leaf.x = 0.0

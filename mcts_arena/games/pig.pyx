@@ -34,7 +34,7 @@ from libc.stdint cimport uint64_t
 from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
-from mcts_arena.games.state cimport GameState, ONGOING, DRAW
+from mcts_arena.games.state cimport GameState, Knowledge, ONGOING, DRAW
 
 # Evaluation functions (ids local to this game; 0, the default, is efScore).
 cdef enum:
@@ -224,17 +224,6 @@ cdef class Pig(GameState):
         self.dice = u.dice
         self.hash = u.hash
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int r = self.result()
-        cdef int p = self.player
-        cdef double e
-        if r != ONGOING:
-            if r == DRAW:
-                return 0.0
-            return 1.0 if r == p else -1.0
-        e = (self.score[p] + self.turn - self.score[1 - p]) / <double>self.target
-        return 1.0 if e > 1.0 else (-1.0 if e < -1.0 else e)
-
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Uniformly random decisions and fair dice on local copies: no undo records."""
         cdef int s[2]
@@ -359,6 +348,9 @@ cdef class Pig(GameState):
         s._set(s0, s1, turn, p, parts[3] == "dice", dec)
         return s
 
+    def knowledge(self):
+        return PigKnowledge()
+
     def board_str(self):
         r = self.result()
         lines = [f"player 0: {self.score[0]:4d}    player 1: {self.score[1]:4d}    "
@@ -465,3 +457,26 @@ GAME = GameInfo(
     exact_solver=_exact,
     draw=draw,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+cdef inline double _evaluate(Pig s, int evalfn) noexcept nogil:
+    cdef int r = s.result()
+    cdef int p = s.player
+    cdef double e
+    if r != ONGOING:
+        if r == DRAW:
+            return 0.0
+        return 1.0 if r == p else -1.0
+    e = (s.score[p] + s.turn - s.score[1 - p]) / <double>s.target
+    return 1.0 if e > 1.0 else (-1.0 if e < -1.0 else e)
+
+
+cdef class PigKnowledge(Knowledge):
+    """Pig's evaluation (efScore)."""
+
+    game = "pig"
+
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
+        return _evaluate(<Pig>s, evalfn)

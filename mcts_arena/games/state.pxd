@@ -1,28 +1,39 @@
 # cython: language_level=3
-"""The one seam every game core and every search stands on.
+"""The one seam every game core and every search stands on: the game and what is known of it.
 
-A game is a `cdef class` extending `GameState`. Searches hold a `GameState` reference and call
-the C-level methods below (vtable calls, no Python objects, no allocation per move). The methods
-come in four tiers, each a labelled section of the class below:
+A game is a `cdef class` extending `GameState`, and what a search knows of it beyond its rules
+a `cdef class` extending `Knowledge` (the game's own: `state.knowledge()`; a learned one is one
+more). Searches hold a `GameState` and a `Knowledge` and call the C-level methods below (vtable
+calls, no Python objects, no allocation per move); a knowledge method takes the position it
+judges as its first argument. The methods come in tiers, each a labelled section of a class:
 
-- **rules**: what every game implements (its moves, results, evaluation and copy), with the
-  Python-level hooks of `state.pyx` (`format_move`, `parse_move`, `to_text`, `board_str`, and
-  the class method `from_text`) that tools and tests use;
+GameState
+- **rules**: what every game implements (its moves, results and copy), with the Python-level
+  hooks of `state.pyx` (`format_move`, `parse_move`, `to_text`, `board_str`, the class method
+  `from_text`, and `knowledge()`) that tools and tests use;
 - **chance**: what a game of dice implements; a deterministic game keeps the defaults;
-- **knowledge**: what a game knows beyond its rules (move ordering, priors, forced moves,
-  tactical moves, the null move); each default is neutral, so a game without the knowledge
-  loses nothing but strength;
-- **fast paths**: answers a game may give faster than the default in `state.pyx` does. Each
-  MUST give the default's answer: the same value to the last bit, for a choice among ties a
-  move the default could choose, for a playout the same distribution of games.
-  tests/test_game_conformance.py finds every game's overrides (from its vtable) and checks
-  each against its default, so a new game's speed-ups are checked without a new test.
+- **fast paths**: uniformly random playouts and the one-move win test, answered faster than
+  the default where a game can.
+
+Knowledge
+- **knowledge**: evaluations, move orders, priors and biases, playout policies, forced moves,
+  threats, tactical moves and the null move; each default is neutral (an evaluation of 0 for a
+  game going on), so a game without the knowledge loses nothing but strength;
+- **fast paths**: answers over the knowledge (a policy's whole playout, one move ahead, the
+  selective search's ordering and leaves) given faster than the default does.
+
+A fast path of either class MUST give the default's answer: the same value to the last bit,
+for a choice among ties a move the default could choose, for a playout the same distribution
+of games. tests/test_game_conformance.py finds every game's overrides (from the vtables of its
+state and its knowledge) and checks each against its default, so a new game's speed-ups are
+checked without a new test.
 
 Conventions:
 - players are 0 (moves first) and 1;
 - moves are small non-negative ints inside, notation strings only at the edges;
 - `result()` is ONGOING, 0 or 1 (the winner) or DRAW;
-- `evaluate(evalfn)` is in [-1, 1] from the view of the side to move; a decided position is ±1;
+- `knowledge.evaluate(s, evalfn)` is in [-1, 1] from the view of the side to move at s; a
+  decided position is ±1;
 - `do_move` pushes an undo record, `undo_move` pops it; both keep `hash` (64-bit Zobrist) exact.
 
 Chance (games of dice: `max_outcomes > 0`; a deterministic game sets nothing and is untouched):
@@ -134,7 +145,6 @@ cdef class GameState:
     cdef void do_move(self, int move) noexcept nogil
     cdef void undo_move(self) noexcept nogil
     cdef int result(self) noexcept nogil
-    cdef double evaluate(self, int evalfn) noexcept nogil
     cdef GameState clone(self)
 
     # ---- chance: a game of dice implements these (see the module docstring) ---------------
@@ -143,32 +153,48 @@ cdef class GameState:
     cdef int sample_chance(self, Rng* rng) noexcept nogil
     cdef double terminal_reward(self) noexcept nogil
 
-    # ---- knowledge: neutral defaults, overridden where a game knows better ----------------
-    cdef int search_moves(self, int* out) noexcept nogil
-    cdef int move_order(self, int move) noexcept nogil
-    cdef double move_prior(self, int move) noexcept nogil
-    cdef double move_bias(self, int move) noexcept nogil
-    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil
-    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil
-    cdef int threats(self, int* out, int limit) noexcept nogil
-    # the quiescence search's moves, and a pass where the game holds null-move pruning sound
-    cdef int tactical_moves(self, int* out) noexcept nogil
-    cdef bint do_null(self) noexcept nogil
-    cdef void undo_null(self) noexcept nogil
-
     # ---- fast paths: each MUST give the default's answer (module docstring) ----------------
-    # playouts
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil
     cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
                               int* count) noexcept nogil
-    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil
-    # one move ahead
-    cdef double eval_after(self, int move, int evalfn) noexcept nogil
-    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil
     cdef bint is_decisive(self, int move) noexcept nogil
+
+
+cdef class Knowledge:
+    """What a search knows of a game beyond its rules: evaluations, move orders and priors,
+    playout policies, the selective search's hooks. Each game has one (its `knowledge()`),
+    a search holds one, and a learned evaluation or prior is one more (module docstring)."""
+
+    # ---- knowledge: neutral defaults, overridden where a game knows better ----------------
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil
+    cdef int search_moves(self, GameState s, int* out) noexcept nogil
+    cdef int move_order(self, GameState s, int move) noexcept nogil
+    cdef double move_prior(self, GameState s, int move) noexcept nogil
+    cdef double move_bias(self, GameState s, int move) noexcept nogil
+    cdef int playout_move(self, GameState s, int policy, int* moves, int n,
+                          Rng* rng) noexcept nogil
+    cdef int forced_move(self, GameState s, int* moves, int n, Rng* rng) noexcept nogil
+    cdef int threats(self, GameState s, int* out, int limit) noexcept nogil
+    # the quiescence search's moves, and a pass where the game holds null-move pruning sound
+    cdef int tactical_moves(self, GameState s, int* out) noexcept nogil
+    cdef bint do_null(self, GameState s) noexcept nogil
+    cdef void undo_null(self, GameState s) noexcept nogil
+
+    # ---- fast paths: each MUST give the default's answer (module docstring) ----------------
+    # a whole playout by a policy
+    cdef int policy_playout(self, GameState s, int policy, Rng* rng) noexcept nogil
+    # one move ahead
+    cdef double eval_after(self, GameState s, int move, int evalfn) noexcept nogil
+    cdef int best_successor(self, GameState s, int evalfn, int* moves, int n,
+                            Rng* rng) noexcept nogil
     # the selective αβ search (αβ playouts): ordering, cut and leaves
-    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil
-    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil
-    cdef int select_best(self, int* moves, int n, int width) noexcept nogil
-    cdef int is_among_best(self, int move, int width) noexcept nogil
-    cdef int ordered_moves(self, int* out, int width) noexcept nogil
+    cdef bint evaluate_tanh_arg(self, GameState s, int evalfn, double* x) noexcept nogil
+    cdef Leaf leaf_after(self, GameState s, int move, int evalfn) noexcept nogil
+    cdef int select_best(self, GameState s, int* moves, int n, int width) noexcept nogil
+    cdef int is_among_best(self, GameState s, int move, int width) noexcept nogil
+    cdef int ordered_moves(self, GameState s, int* out, int width) noexcept nogil
+
+
+# The knowledge a search judges `state` by: `given` when it is not None, else the game's own;
+# a ValueError when it judges another game (the C-level calls cast the positions they get).
+cdef Knowledge knowledge_for(Knowledge given, GameState state)

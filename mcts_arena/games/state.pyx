@@ -39,9 +39,6 @@ cdef class GameState:
     cdef int result(self) noexcept nogil:
         return ONGOING
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        return 0.0
-
     cdef GameState clone(self):
         raise NotImplementedError
 
@@ -81,55 +78,6 @@ cdef class GameState:
             return -1.0
         return 0.0
 
-    # ---- knowledge: neutral defaults, overridden where a game knows better --------------
-    cdef int search_moves(self, int* out) noexcept nogil:
-        """The moves a search expands here: the rules' moves (`gen_moves`) unless the game
-        narrows them for search only (Gomoku's cells near the stones). Never empty while the
-        game goes on, and always including every move that wins or stops a win at once."""
-        return self.gen_moves(out)
-
-    cdef int move_order(self, int move) noexcept nogil:
-        """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""
-        return 0
-
-    cdef double move_prior(self, int move) noexcept nogil:
-        """Prior win rate in [0, 1] of `move` for the mover (node priors), or -1 for none."""
-        return -1.0
-
-    cdef double move_bias(self, int move) noexcept nogil:
-        """Heuristic H(s, a) in [0, 1] for progressive bias; neutral 0."""
-        return 0.0
-
-    cdef int playout_move(self, int policy, int* moves, int n, Rng* rng) noexcept nogil:
-        """Choose a playout move among `moves[0:n]` (n > 0). Default: uniform."""
-        return moves[rng_below(rng, n)]
-
-    cdef int forced_move(self, int* moves, int n, Rng* rng) noexcept nogil:
-        """The move the improved playout policy must play here (a win at once, or the only way
-        to stop the opponent's win in one), or -1 when there is none. It comes before any other
-        choice of an `ipp` playout, ε-greedy included. Default: none."""
-        return -1
-
-    cdef int threats(self, int* out, int limit) noexcept nogil:
-        """Moves with which the opponent would win at once if it were its turn (at most
-        `limit` of them in out), or -1 when the game cannot tell (the default). The exact
-        solver uses it: two threats lose, one must be blocked."""
-        return -1
-
-    cdef int tactical_moves(self, int* out) noexcept nogil:
-        """The moves a quiescence search extends (captures, for LOA), as many as it writes;
-        0 by default: a game without them has no quiescence search."""
-        return 0
-
-    cdef bint do_null(self) noexcept nogil:
-        """Pass the move (a null move) where the game holds it sound, and say whether it did;
-        undo_null takes it back. Never by default: passing is no move of the game, and a game
-        with zugzwang would make null-move pruning unsound."""
-        return False
-
-    cdef void undo_null(self) noexcept nogil:
-        pass
-
     # ---- fast paths: a game may answer faster; it MUST give these defaults' answer -------
     cdef int random_playout(self, Rng* rng, int max_plies) noexcept nogil:
         """Play uniformly random moves to the end (or max_plies), restore, return the result.
@@ -155,8 +103,8 @@ cdef class GameState:
 
     cdef int recorded_playout(self, Rng* rng, int* moves, signed char* movers, int cap,
                               int* count) noexcept nogil:
-        """A uniformly random playout (as the searches' move-by-move loop plays it: the
-        game's `playout_move` for the random policy) that also records its moves and who made
+        """A uniformly random playout (as the searches' move-by-move loop plays the random
+        policy) that also records its moves and who made
         them, the first `cap` of them, in moves/movers; count[0] = moves recorded, count[1] =
         moves played. State restored; returns the result. RAVE's playouts use it, so a game
         with a fast path (Gomoku) gives RAVE its speed. In a game with chance the dice are
@@ -171,7 +119,7 @@ cdef class GameState:
             n = self.gen_moves(buf)
             if n == 0:
                 break
-            m = self.playout_move(PP_RANDOM, buf, n, rng)
+            m = buf[rng_below(rng, n)]
             if k < cap:
                 moves[k] = m
                 movers[k] = self.player
@@ -186,42 +134,6 @@ cdef class GameState:
             depth -= 1
         return res
 
-    cdef int policy_playout(self, int policy, Rng* rng) noexcept nogil:
-        """A whole playout by `policy` on the game's own fast path (state restored), returning
-        the result; or -3 when the game has none (the search then plays the policy move by
-        move: the game's forced_move, else its playout_move). A game's own must play the
-        games that loop plays, in distribution. Hex and Gomoku have one for `ipp`."""
-        return -3
-
-    cdef double eval_after(self, int move, int evalfn) noexcept nogil:
-        """Evaluation after `move`, from the view of the side making it (ε-greedy playouts and
-        expansion use this; games override it with an O(1) incremental version)."""
-        cdef int me = self.player
-        cdef double e
-        self.do_move(move)
-        e = self.evaluate(evalfn)
-        if self.player != me:
-            e = -e
-        self.undo_move()
-        return e
-
-    cdef int best_successor(self, int evalfn, int* moves, int n, Rng* rng) noexcept nogil:
-        """The move of moves[0:n] whose successor evaluates best for the mover (ties at
-        random): the greedy half of ε-greedy playouts."""
-        cdef int i, best_move = moves[0], ties = 0
-        cdef double e, best = -1e300
-        for i in range(n):
-            e = self.eval_after(moves[i], evalfn)
-            if e > best:
-                best = e
-                best_move = moves[i]
-                ties = 1
-            elif e == best:
-                ties += 1
-                if rng_below(rng, ties) == 0:
-                    best_move = moves[i]
-        return best_move
-
     cdef bint is_decisive(self, int move) noexcept nogil:
         """Does `move` win the game at once (for the side making it, which in Kalah may be the
         side to move again afterwards)?"""
@@ -230,56 +142,6 @@ cdef class GameState:
         cdef bint won = self.result() == me
         self.undo_move()
         return won
-
-    cdef bint evaluate_tanh_arg(self, int evalfn, double* x) noexcept nogil:
-        """True, with x set, when evaluate(evalfn) here is exactly tanh(x) (an ongoing position
-        and an evaluation of that shape): a search comparing leaf values may then compare
-        the x's and take tanh only of those that can matter (tanh is monotone). Default:
-        False (call evaluate)."""
-        return False
-
-    cdef Leaf leaf_after(self, int move, int evalfn) noexcept nogil:
-        """The position after `move`, for the last ply of a search (the move is not kept): its
-        result, the side to move there and, when it goes on, its evaluation from that side's
-        view: x = the evaluation, or its tanh argument (is_arg) where evaluate_tanh_arg gives
-        one and the side to move has changed. This default plays the move and takes it back."""
-        cdef Leaf leaf
-        cdef int me = self.player
-        self.do_move(move)
-        leaf.res = self.result()
-        leaf.player = self.player
-        leaf.is_arg = False
-        leaf.x = 0.0
-        if leaf.res == ONGOING:
-            if self.player != me and self.evaluate_tanh_arg(evalfn, &leaf.x):
-                leaf.is_arg = True
-            else:
-                leaf.x = self.evaluate(evalfn)
-        self.undo_move()
-        return leaf
-
-    cdef int select_best(self, int* moves, int n, int width) noexcept nogil:
-        """moves[0:n] by the static order (move_order), best first, equal ones in the order
-        given, cut to the `width` best (all when width <= 0): keep_best's answer, in place.
-        Returns how many are kept."""
-        cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
-        cdef int i
-        for i in range(n):
-            keys[i] = self.move_order(moves[i])
-        return keep_best(moves, keys, n, width)
-
-    cdef int is_among_best(self, int move, int width) noexcept nogil:
-        """Is `move` legal here and among ordered_moves(width)'s moves? 1 yes, 0 no, -1 not
-        known without listing them (this default). A game that can often tell at once lets a
-        selective search try a killer before it lists the moves."""
-        return -1
-
-    cdef int ordered_moves(self, int* out, int width) noexcept nogil:
-        """The search moves (`search_moves`) in the static order, best first, moves of equal
-        order as generated, cut to the `width` best when width > 0: select_best's answer on
-        search_moves' list (what a selective search, αβ playouts, expands)."""
-        cdef int n = self.search_moves(out)
-        return GameState.select_best(self, out, n, width)
 
     # ---- Python hooks: every game overrides these ------------------------------------------
     def format_move(self, int move):
@@ -302,6 +164,11 @@ cdef class GameState:
 
     def board_str(self):
         raise NotImplementedError
+
+    def knowledge(self):
+        """The game's own knowledge (a `Knowledge` the searches hold unless given another):
+        the neutral one for a game that knows nothing beyond its rules."""
+        return Knowledge()
 
     # ---- Python face ---------------------------------------------------------------------
     def move_ids(self):
@@ -360,7 +227,8 @@ cdef class GameState:
 
     def evaluation(self, evalfn="default"):
         """Heuristic value in [-1, 1] from the side to move, by evaluation name or id."""
-        return self.evaluate(self._eval_id(evalfn))
+        cdef Knowledge k = self.knowledge()
+        return k.evaluate(self, self._eval_id(evalfn))
 
     def perft(self, int depth):
         """Leaf count of the move tree `depth` plies deep (a finished game has no moves)."""
@@ -462,78 +330,91 @@ cdef class GameState:
             return self.eval_functions[evalfn]
         return int(evalfn)
 
-    # base=True runs GameState's own default instead of the game's fast path: the conformance
+    # The knowledge hooks are asked of the game's own knowledge (`knowledge()`). base=True runs
+    # the default (Knowledge's or GameState's) instead of the game's fast path: the conformance
     # harness compares the two.
     def py_eval_after(self, move, evalfn="default", bint base=False):
         """eval_after: the evaluation after `move` from the view of the side making it."""
+        cdef Knowledge k = self.knowledge()
         if base:
-            return GameState.eval_after(self, self._move_id(move), self._eval_id(evalfn))
-        return self.eval_after(self._move_id(move), self._eval_id(evalfn))
+            return Knowledge.eval_after(k, self, self._move_id(move), self._eval_id(evalfn))
+        return k.eval_after(self, self._move_id(move), self._eval_id(evalfn))
 
     def py_evaluate_tanh_arg(self, evalfn="default"):
         """`evaluate_tanh_arg`: x with evaluation(evalfn) == tanh(x) here, or None where the
         game gives none."""
+        cdef Knowledge k = self.knowledge()
         cdef double x = 0.0
-        if self.evaluate_tanh_arg(self._eval_id(evalfn), &x):
+        if k.evaluate_tanh_arg(self, self._eval_id(evalfn), &x):
             return x
         return None
 
     def py_move_order(self, move):
-        return self.move_order(self._move_id(move))
+        cdef Knowledge k = self.knowledge()
+        return k.move_order(self, self._move_id(move))
 
     def py_leaf_after(self, move, evalfn="default", bint base=False):
         """`leaf_after`: (result, side to move, is_arg, x) after `move`, which is not kept."""
+        cdef Knowledge k = self.knowledge()
         cdef Leaf leaf
         if base:
-            leaf = GameState.leaf_after(self, self._move_id(move), self._eval_id(evalfn))
+            leaf = Knowledge.leaf_after(k, self, self._move_id(move), self._eval_id(evalfn))
         else:
-            leaf = self.leaf_after(self._move_id(move), self._eval_id(evalfn))
+            leaf = k.leaf_after(self, self._move_id(move), self._eval_id(evalfn))
         return leaf.res, leaf.player, bool(leaf.is_arg), leaf.x
 
     def py_is_among_best(self, move, int width=0):
         """`is_among_best`: 1, 0 or -1 (not known without listing the moves)."""
-        return self.is_among_best(self._move_id(move), width)
+        cdef Knowledge k = self.knowledge()
+        return k.is_among_best(self, self._move_id(move), width)
 
     def py_select_best(self, list moves, int width=0, bint base=False):
         """`select_best` (ids): the given legal moves by the static order, best first, equal
         ones in the order given, cut to `width` when > 0."""
+        cdef Knowledge k = self.knowledge()
         cdef int n = len(moves), i
         cdef int* buf = <int*>alloca(n * sizeof(int) + sizeof(int))
         for i in range(n):
             buf[i] = moves[i]
-        n = GameState.select_best(self, buf, n, width) if base else \
-            self.select_best(buf, n, width)
+        n = Knowledge.select_best(k, self, buf, n, width) if base else \
+            k.select_best(self, buf, n, width)
         return [buf[i] for i in range(n)]
 
     def py_ordered_moves(self, int width=0, bint base=False):
         """`ordered_moves` (ids): the search moves best first, cut to `width` when > 0."""
+        cdef Knowledge k = self.knowledge()
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
         cdef int n = 0
         if self.result() == ONGOING:
-            n = GameState.ordered_moves(self, buf, width) if base else \
-                self.ordered_moves(buf, width)
+            n = Knowledge.ordered_moves(k, self, buf, width) if base else \
+                k.ordered_moves(self, buf, width)
         return [buf[i] for i in range(n)]
 
     def py_tactical_moves(self):
         """`tactical_moves` (ids): what the αβ's quiescence search extends."""
+        cdef Knowledge k = self.knowledge()
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
         cdef int n = 0
         if self.result() == ONGOING:
-            n = self.tactical_moves(buf)
+            n = k.tactical_moves(self, buf)
         return [buf[i] for i in range(n)]
 
     def py_do_null(self):
         """`do_null`: pass where the game allows it; True if it did (undo with py_undo_null)."""
-        return bool(self.do_null())
+        cdef Knowledge k = self.knowledge()
+        return bool(k.do_null(self))
 
     def py_undo_null(self):
-        self.undo_null()
+        cdef Knowledge k = self.knowledge()
+        k.undo_null(self)
 
     def py_move_prior(self, move):
-        return self.move_prior(self._move_id(move))
+        cdef Knowledge k = self.knowledge()
+        return k.move_prior(self, self._move_id(move))
 
     def py_move_bias(self, move):
-        return self.move_bias(self._move_id(move))
+        cdef Knowledge k = self.knowledge()
+        return k.move_bias(self, self._move_id(move))
 
     def py_is_decisive(self, move, bint base=False):
         if base:
@@ -543,6 +424,7 @@ cdef class GameState:
     def py_best_successor(self, evalfn="default", unsigned long long seed=1, bint base=False):
         """best_successor over every legal move: the 1-ply greedy move by an evaluation (ties
         at random with a fresh Rng seeded by `seed`); None when there is no move."""
+        cdef Knowledge k = self.knowledge()
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
         cdef int n = 0, ef = self._eval_id(evalfn)
         cdef Rng r
@@ -552,8 +434,8 @@ cdef class GameState:
             return None
         rng_seed(&r, seed)
         if base:
-            return GameState.best_successor(self, ef, buf, n, &r)
-        return self.best_successor(ef, buf, n, &r)
+            return Knowledge.best_successor(k, self, ef, buf, n, &r)
+        return k.best_successor(self, ef, buf, n, &r)
 
     def py_recorded_playout(self, unsigned long long seed=1, int cap=PLAYOUT_PLIES_MAX,
                             bint base=False):
@@ -583,12 +465,14 @@ cdef class GameState:
 
     def py_policy_playout(self, int policy, unsigned long long seed=1):
         """`policy_playout` with a fresh Rng seeded by `seed`: the result, or -3 (no fast path)."""
+        cdef Knowledge k = self.knowledge()
         cdef Rng r
         rng_seed(&r, seed)
-        return self.policy_playout(policy, &r)
+        return k.policy_playout(self, policy, &r)
 
     def py_forced_move_of(self, list moves, unsigned long long seed=1):
         """`forced_move` over the given move ids (fresh Rng seeded by `seed`): a move or -1."""
+        cdef Knowledge k = self.knowledge()
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int) + sizeof(int))
         cdef Rng r
         cdef int i
@@ -597,10 +481,11 @@ cdef class GameState:
         for i, m in enumerate(moves):
             buf[i] = m
         rng_seed(&r, seed)
-        return self.forced_move(buf, len(moves), &r)
+        return k.forced_move(self, buf, len(moves), &r)
 
     def py_playout_move(self, int policy, list moves, unsigned long long seed):
         """playout_move over the given move ids with a fresh Rng seeded by `seed`."""
+        cdef Knowledge k = self.knowledge()
         cdef int* buf = <int*>alloca(self.max_moves * sizeof(int))
         cdef Rng r
         cdef int i
@@ -609,13 +494,181 @@ cdef class GameState:
         for i, m in enumerate(moves):
             buf[i] = m
         rng_seed(&r, seed)
-        return self.playout_move(policy, buf, len(moves), &r)
+        return k.playout_move(self, policy, buf, len(moves), &r)
 
     def __str__(self):
         return self.board_str()
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.to_text()!r}>"
+
+
+cdef class Knowledge:
+    """The neutral knowledge of a game (what a game without any has) and the defaults every
+    game's own knowledge falls back on; see state.pxd."""
+
+    #: the game this knowledge judges ("" for any: the neutral defaults judge every game)
+    game = ""
+
+    def judges(self, GameState state):
+        """Does this knowledge judge positions of `state`'s game? A search checks it once a
+        move before it casts the positions it hands to the knowledge's C-level methods."""
+        return not self.game or self.game == state.name
+
+    # ---- knowledge: neutral defaults, overridden where a game knows better --------------
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
+        """The value of s in [-1, 1] for the side to move there by evaluation `evalfn` (the
+        game's ids, 0 its default): ±1 for a decided game (0 a draw); neutral 0 while it goes
+        on, as a game without an evaluation has none."""
+        cdef int r = s.result()
+        if r == ONGOING or r == DRAW:
+            return 0.0
+        return 1.0 if r == s.player else -1.0
+
+    cdef int search_moves(self, GameState s, int* out) noexcept nogil:
+        """The moves a search expands here: the rules' moves (`gen_moves`) unless the game
+        narrows them for search only (Gomoku's cells near the stones). Never empty while the
+        game goes on, and always including every move that wins or stops a win at once."""
+        return s.gen_moves(out)
+
+    cdef int move_order(self, GameState s, int move) noexcept nogil:
+        """Static ordering score: higher is searched first (decisive > anti-decisive > ...)."""
+        return 0
+
+    cdef double move_prior(self, GameState s, int move) noexcept nogil:
+        """Prior win rate in [0, 1] of `move` for the mover (node priors), or -1 for none."""
+        return -1.0
+
+    cdef double move_bias(self, GameState s, int move) noexcept nogil:
+        """Heuristic H(s, a) in [0, 1] for progressive bias; neutral 0."""
+        return 0.0
+
+    cdef int playout_move(self, GameState s, int policy, int* moves, int n,
+                          Rng* rng) noexcept nogil:
+        """Choose a playout move among `moves[0:n]` (n > 0). Default: uniform."""
+        return moves[rng_below(rng, n)]
+
+    cdef int forced_move(self, GameState s, int* moves, int n, Rng* rng) noexcept nogil:
+        """The move the improved playout policy must play here (a win at once, or the only way
+        to stop the opponent's win in one), or -1 when there is none. It comes before any other
+        choice of an `ipp` playout, ε-greedy included. Default: none."""
+        return -1
+
+    cdef int threats(self, GameState s, int* out, int limit) noexcept nogil:
+        """Moves with which the opponent would win at once if it were its turn (at most
+        `limit` of them in out), or -1 when the game cannot tell (the default). The exact
+        solver uses it: two threats lose, one must be blocked."""
+        return -1
+
+    cdef int tactical_moves(self, GameState s, int* out) noexcept nogil:
+        """The moves a quiescence search extends (captures, for LOA), as many as it writes;
+        0 by default: a game without them has no quiescence search."""
+        return 0
+
+    cdef bint do_null(self, GameState s) noexcept nogil:
+        """Pass the move (a null move) where the game holds it sound, and say whether it did;
+        undo_null takes it back. Never by default: passing is no move of the game, and a game
+        with zugzwang would make null-move pruning unsound."""
+        return False
+
+    cdef void undo_null(self, GameState s) noexcept nogil:
+        pass
+
+    # ---- fast paths: a game may answer faster; it MUST give these defaults' answer -------
+    cdef int policy_playout(self, GameState s, int policy, Rng* rng) noexcept nogil:
+        """A whole playout by `policy` on the game's own fast path (state restored), returning
+        the result; or -3 when the game has none (the search then plays the policy move by
+        move: the game's forced_move, else its playout_move). A game's own must play the
+        games that loop plays, in distribution. Hex and Gomoku have one for `ipp`."""
+        return -3
+
+    cdef double eval_after(self, GameState s, int move, int evalfn) noexcept nogil:
+        """Evaluation after `move`, from the view of the side making it (ε-greedy playouts and
+        expansion use this; games override it with an O(1) incremental version)."""
+        cdef int me = s.player
+        cdef double e
+        s.do_move(move)
+        e = self.evaluate(s, evalfn)
+        if s.player != me:
+            e = -e
+        s.undo_move()
+        return e
+
+    cdef int best_successor(self, GameState s, int evalfn, int* moves, int n,
+                            Rng* rng) noexcept nogil:
+        """The move of moves[0:n] whose successor evaluates best for the mover (ties at
+        random): the greedy half of ε-greedy playouts."""
+        cdef int i, best_move = moves[0], ties = 0
+        cdef double e, best = -1e300
+        for i in range(n):
+            e = self.eval_after(s, moves[i], evalfn)
+            if e > best:
+                best = e
+                best_move = moves[i]
+                ties = 1
+            elif e == best:
+                ties += 1
+                if rng_below(rng, ties) == 0:
+                    best_move = moves[i]
+        return best_move
+
+    cdef bint evaluate_tanh_arg(self, GameState s, int evalfn, double* x) noexcept nogil:
+        """True, with x set, when evaluate(evalfn) here is exactly tanh(x) (an ongoing position
+        and an evaluation of that shape): a search comparing leaf values may then compare
+        the x's and take tanh only of those that can matter (tanh is monotone). Default:
+        False (call evaluate)."""
+        return False
+
+    cdef Leaf leaf_after(self, GameState s, int move, int evalfn) noexcept nogil:
+        """The position after `move`, for the last ply of a search (the move is not kept): its
+        result, the side to move there and, when it goes on, its evaluation from that side's
+        view: x = the evaluation, or its tanh argument (is_arg) where evaluate_tanh_arg gives
+        one and the side to move has changed. This default plays the move and takes it back."""
+        cdef Leaf leaf
+        cdef int me = s.player
+        s.do_move(move)
+        leaf.res = s.result()
+        leaf.player = s.player
+        leaf.is_arg = False
+        leaf.x = 0.0
+        if leaf.res == ONGOING:
+            if s.player != me and self.evaluate_tanh_arg(s, evalfn, &leaf.x):
+                leaf.is_arg = True
+            else:
+                leaf.x = self.evaluate(s, evalfn)
+        s.undo_move()
+        return leaf
+
+    cdef int select_best(self, GameState s, int* moves, int n, int width) noexcept nogil:
+        """moves[0:n] by the static order (move_order), best first, equal ones in the order
+        given, cut to the `width` best (all when width <= 0): keep_best's answer, in place.
+        Returns how many are kept."""
+        cdef int* keys = <int*>alloca(n * sizeof(int) + sizeof(int))
+        cdef int i
+        for i in range(n):
+            keys[i] = self.move_order(s, moves[i])
+        return keep_best(moves, keys, n, width)
+
+    cdef int is_among_best(self, GameState s, int move, int width) noexcept nogil:
+        """Is `move` legal here and among ordered_moves(width)'s moves? 1 yes, 0 no, -1 not
+        known without listing them (this default). A game that can often tell at once lets a
+        selective search try a killer before it lists the moves."""
+        return -1
+
+    cdef int ordered_moves(self, GameState s, int* out, int width) noexcept nogil:
+        """The search moves (`search_moves`) in the static order, best first, moves of equal
+        order as generated, cut to the `width` best when width > 0: select_best's answer on
+        search_moves' list (what a selective search, αβ playouts, expands)."""
+        cdef int n = self.search_moves(s, out)
+        return Knowledge.select_best(self, s, out, n, width)
+
+
+cdef Knowledge knowledge_for(Knowledge given, GameState state):
+    cdef Knowledge k = given if given is not None else state.knowledge()
+    if not k.judges(state):
+        raise ValueError(f"this knowledge ({type(k).__name__}) judges {k.game}, not "
+                         f"{state.name}")
+    return k
 
 
 cdef unsigned long long _perft(GameState s, int depth) noexcept nogil:
@@ -708,7 +761,7 @@ cdef int _chance_recorded_playout(GameState s, Rng* rng, int* moves, signed char
             n = s.gen_moves(buf)
             if n == 0:
                 break
-            m = s.playout_move(PP_RANDOM, buf, n, rng)
+            m = buf[rng_below(rng, n)]
             if k < cap:
                 moves[k] = m
                 movers[k] = s.player

@@ -18,7 +18,7 @@ from libc.math cimport tanh
 
 from mcts_arena.bits cimport lsb
 from mcts_arena.rng cimport splitmix64
-from mcts_arena.games.state cimport GameState, MAX_MOVES, ONGOING, DRAW
+from mcts_arena.games.state cimport GameState, Knowledge, MAX_MOVES, ONGOING, DRAW
 
 # Evaluation functions (ids local to this game; 0, the default, is efTTT).
 cdef enum:
@@ -137,28 +137,9 @@ cdef class TicTacToe(GameState):
     cdef int result(self) noexcept nogil:
         return self.res
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        cdef int r = self.res, p = self.player
-        if r != ONGOING:
-            if r == DRAW:
-                return 0.0
-            return 1.0 if r == p else -1.0
-        return tanh((open_lines(self.m[1 - p]) - open_lines(self.m[p])) / 3.0)
-
-    # ---- knowledge ------------------------------------------------------------------------
+    # ---- what the knowledge reads (the game's Knowledge class, below) ----------------------------
     cdef bint is_decisive(self, int move) noexcept nogil:
         return has_line(self.m[self.player] | (1 << move))
-
-    cdef int move_order(self, int move) noexcept nogil:
-        """2: completes one's own line; 1: blocks a line the opponent would complete; else 0."""
-        if has_line(self.m[self.player] | (1 << move)):
-            return 2
-        if has_line(self.m[1 - self.player] | (1 << move)):
-            return 1
-        return 0
-
-    cdef double move_bias(self, int move) noexcept nogil:
-        return self.move_order(move) / 2.0
 
     cdef GameState clone(self):
         cdef TicTacToe c = TicTacToe.__new__(TicTacToe)
@@ -229,6 +210,9 @@ cdef class TicTacToe(GameState):
         cdef TicTacToe s = cls.__new__(cls)
         s._set(x, o, side)
         return s
+
+    def knowledge(self):
+        return TicTacToeKnowledge()
 
     def board_str(self):
         lines = [f"{r + 1} " + " ".join(self._cell(r * 3 + c) for c in range(3))
@@ -316,3 +300,42 @@ GAME = GameInfo(
     gtp_colors=("b", "w"), gtp_boardsize=3,     # X is b
     draw=draw,
 )
+
+
+# ---- knowledge: what a search knows of the game beyond its rules (state.pxd) ---------------------
+
+cdef inline double _evaluate(TicTacToe s, int evalfn) noexcept nogil:
+    cdef int r = s.res, p = s.player
+    if r != ONGOING:
+        if r == DRAW:
+            return 0.0
+        return 1.0 if r == p else -1.0
+    return tanh((open_lines(s.m[1 - p]) - open_lines(s.m[p])) / 3.0)
+
+
+cdef inline int _move_order(TicTacToe s, int move) noexcept nogil:
+    """2: completes one's own line; 1: blocks a line the opponent would complete; else 0."""
+    if has_line(s.m[s.player] | (1 << move)):
+        return 2
+    if has_line(s.m[1 - s.player] | (1 << move)):
+        return 1
+    return 0
+
+
+cdef inline double _move_bias(TicTacToe s, int move) noexcept nogil:
+    return _move_order(s, move) / 2.0
+
+
+cdef class TicTacToeKnowledge(Knowledge):
+    """Tic-tac-toe's evaluation (efTTT) and move order."""
+
+    game = "tictactoe"
+
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
+        return _evaluate(<TicTacToe>s, evalfn)
+
+    cdef int move_order(self, GameState s, int move) noexcept nogil:
+        return _move_order(<TicTacToe>s, move)
+
+    cdef double move_bias(self, GameState s, int move) noexcept nogil:
+        return _move_bias(<TicTacToe>s, move)

@@ -1,7 +1,7 @@
 # cython: language_level=3
 from libc.stdint cimport uint64_t
 from mcts_arena.rng cimport Rng
-from mcts_arena.games.state cimport GameState
+from mcts_arena.games.state cimport GameState, Knowledge
 
 cdef struct TTEntry:
     uint64_t key
@@ -18,7 +18,7 @@ cdef struct SearchCounters:
 
 cdef double WIN_SCORE
 
-cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
+cdef int order_moves(Knowledge kn, GameState s, int* moves, int n, int first_move, Rng* rng,
                      int* killers, int* history) noexcept nogil
-cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, int evalfn,
-                         Rng* rng) noexcept nogil
+cdef int ab_playout_move(Knowledge kn, GameState s, int* moves, int n, int depth, int width,
+                         int evalfn, Rng* rng) noexcept nogil

@@ -22,7 +22,8 @@ from libc.math cimport tanh, NAN
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below
-from mcts_arena.games.state cimport alloca, GameState, Leaf, ONGOING, DRAW
+from mcts_arena.games.state cimport (alloca, GameState, Knowledge, knowledge_for, Leaf,
+                                     ONGOING, DRAW)
 from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef double WIN_SCORE = 1000.0
@@ -41,7 +42,7 @@ cdef enum:
 cdef double NULL_WINDOW = 1e-7  # the width of a null window (values are doubles)
 
 
-cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
+cdef int order_moves(Knowledge kn, GameState s, int* moves, int n, int first_move, Rng* rng,
                      int* killers, int* history) noexcept nogil:
     """Sort moves in place, best first: TT move, game category, killers, history. Returns n."""
     cdef long stack_keys[256]
@@ -54,7 +55,7 @@ cdef int order_moves(GameState s, int* moves, int n, int first_move, Rng* rng,
             return n            # out of memory: leave the generation order
     for i in range(n):
         m = moves[i]
-        k = (<long>s.move_order(m)) << 40
+        k = (<long>kn.move_order(s, m)) << 40
         if m == first_move:
             k += (<long>1) << 50
         if killers != NULL and (m == killers[0] or m == killers[1]):
@@ -81,7 +82,7 @@ cdef inline double terminal_score_for(int res, int player, int ply) noexcept nog
     return (WIN_SCORE - ply) if res == player else -(WIN_SCORE - ply)
 
 
-cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn,
+cdef double _plain(Knowledge kn, GameState s, int depth, double alpha, double beta, int evalfn,
                    int ply, int width, int* killers, double xcut, double* xbest) noexcept nogil:
     """Fixed-depth αβ without tables, for playouts; with width > 0 it is selective: only the
     `width` best moves by the game's static ordering are searched at each node.
@@ -102,14 +103,15 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     if res != ONGOING:
         return terminal_score(s, res, ply)
     if depth <= 0:
-        return s.evaluate(evalfn)
+        return kn.evaluate(s, evalfn)
     k = killers[ply]
-    if depth == 1 and k >= 0 and s.is_among_best(k, width) == 1:
+    if depth == 1 and k >= 0 and kn.is_among_best(s, k, width) == 1:
         # the killer first, before the node's moves are listed: a cut there needs no list
-        return _frontier(s, moves, 0, k, width, alpha, beta, evalfn, ply, killers, xcut, xbest)
-    n = s.ordered_moves(moves, width)
+        return _frontier(kn, s, moves, 0, k, width, alpha, beta, evalfn, ply, killers, xcut,
+                         xbest)
+    n = kn.ordered_moves(s, moves, width)
     if n == 0:
-        return s.evaluate(evalfn)
+        return kn.evaluate(s, evalfn)
     if k >= 0 and moves[0] != k:
         for i in range(1, n):
             if moves[i] == k:
@@ -121,13 +123,16 @@ cdef double _plain(GameState s, int depth, double alpha, double beta, int evalfn
     best = -INF
     me = s.player
     if depth == 1:
-        return _frontier(s, moves, n, -1, width, alpha, beta, evalfn, ply, killers, xcut, xbest)
+        return _frontier(kn, s, moves, n, -1, width, alpha, beta, evalfn, ply, killers, xcut,
+                         xbest)
     for i in range(n):
         s.do_move(moves[i])
         if s.player == me:
-            v = _plain(s, depth - 1, alpha, beta, evalfn, ply + 1, width, killers, NAN, NULL)
+            v = _plain(kn, s, depth - 1, alpha, beta, evalfn, ply + 1, width, killers, NAN,
+                       NULL)
         else:
-            v = -_plain(s, depth - 1, -beta, -alpha, evalfn, ply + 1, width, killers, NAN, NULL)
+            v = -_plain(kn, s, depth - 1, -beta, -alpha, evalfn, ply + 1, width, killers, NAN,
+                        NULL)
         s.undo_move()
         if v > best:
             best = v
@@ -163,11 +168,11 @@ cdef inline void frontier_init(Frontier* f, GameState s, double alpha, double be
     f.known = xcut == xcut
 
 
-cdef inline bint frontier_leaf(Frontier* f, GameState s, int move) noexcept nogil:
+cdef inline bint frontier_leaf(Frontier* f, Knowledge kn, GameState s, int move) noexcept nogil:
     """One leaf of _frontier's loop; True when the node is cut there (f.best is then
     the value to return)."""
     cdef double v
-    cdef Leaf leaf = s.leaf_after(move, f.evalfn)
+    cdef Leaf leaf = kn.leaf_after(s, move, f.evalfn)
     if leaf.res == ONGOING and leaf.is_arg:
         if leaf.x >= f.xmin:
             return False
@@ -209,8 +214,8 @@ cdef inline double frontier_end(Frontier* f, double* xbest) noexcept nogil:
     return f.best
 
 
-cdef double _frontier(GameState s, int* moves, int n, int first, int width, double alpha,
-                      double beta, int evalfn, int ply, int* killers, double xcut,
+cdef double _frontier(Knowledge kn, GameState s, int* moves, int n, int first, int width,
+                      double alpha, double beta, int evalfn, int ply, int* killers, double xcut,
                       double* xbest) noexcept nogil:
     """_plain at depth 1 over moves[0:n], its leaves from the game's leaf_after (the position
     after a move, without keeping it: LOA answers without playing the move). With first >= 0
@@ -237,12 +242,12 @@ cdef double _frontier(GameState s, int* moves, int n, int first, int width, doub
         xbest[0] = NAN
     frontier_init(&f, s, alpha, beta, evalfn, ply, xcut)
     if first >= 0:
-        if frontier_leaf(&f, s, first):
+        if frontier_leaf(&f, kn, s, first):
             killers[ply] = f.best_move
             return f.best
-        n = s.ordered_moves(moves, width)
+        n = kn.ordered_moves(s, moves, width)
     for i in range(n):
-        if moves[i] != first and frontier_leaf(&f, s, moves[i]):
+        if moves[i] != first and frontier_leaf(&f, kn, s, moves[i]):
             killers[ply] = f.best_move
             return f.best
     frontier_end(&f, xbest)
@@ -250,8 +255,8 @@ cdef double _frontier(GameState s, int* moves, int n, int first, int width, doub
     return f.best
 
 
-cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, int evalfn,
-                         Rng* rng) noexcept nogil:
+cdef int ab_playout_move(Knowledge kn, GameState s, int* moves, int n, int depth, int width,
+                         int evalfn, Rng* rng) noexcept nogil:
     """Best of moves[0:n] by a depth-`depth` αβ search (random among equals by shuffling).
     With width > 0 the search is selective (the `width` best-ordered moves per node), the
     cheap form of MC-LOA's "selective 2-ply αβ search" (Winands & Björnsson 2011)."""
@@ -264,16 +269,16 @@ cdef int ab_playout_move(GameState s, int* moves, int n, int depth, int width, i
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         t = moves[i]; moves[i] = moves[j]; moves[j] = t
-    n = s.select_best(moves, n, width)
+    n = kn.select_best(s, moves, n, width)
     # best is the root's alpha (it has no beta); xcut: the x with tanh(x) == best, as the
     # first-ply nodes' frontier wants it (-INF: nothing yet, no leaf can reach their beta)
     for i in range(n):
         s.do_move(moves[i])
         xb = NAN
         if s.player == me:
-            v = _plain(s, depth - 1, best, INF, evalfn, 1, width, killers, NAN, NULL)
+            v = _plain(kn, s, depth - 1, best, INF, evalfn, 1, width, killers, NAN, NULL)
         else:
-            v = -_plain(s, depth - 1, -INF, -best, evalfn, 1, width, killers, xcut, &xb)
+            v = -_plain(kn, s, depth - 1, -INF, -best, evalfn, 1, width, killers, xcut, &xb)
         s.undo_move()
         if v > best:
             best = v
@@ -308,6 +313,9 @@ cdef class AlphaBeta:
     cdef int mv_stride
     cdef bint use_pvs, use_null, use_etc, use_lmr
     cdef int qs                 # quiescence plies at the horizon (0: none)
+    # the knowledge given to the search (None: each position's game's own) and the one in use
+    cdef public Knowledge knowledge
+    cdef Knowledge k
 
     def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20,
                   bint use_tt=True, bint use_history=True, bint pvs=False, int qs=0,
@@ -368,15 +376,15 @@ cdef class AlphaBeta:
             self.max_depth_reached = ply
         if res != ONGOING:
             return terminal_score(s, res, ply)
-        best = s.evaluate(self.evalfn)
+        best = self.k.evaluate(s, self.evalfn)
         if left <= 0 or best >= beta or ply >= MAX_PLY - 1:
             return best
         if best > alpha:
             alpha = best
-        n = s.tactical_moves(moves)
+        n = self.k.tactical_moves(s, moves)
         if n == 0:
             return best
-        n = s.select_best(moves, n, 0)
+        n = self.k.select_best(s, moves, n, 0)
         me = s.player
         for i in range(n):
             s.do_move(moves[i])
@@ -416,7 +424,7 @@ cdef class AlphaBeta:
         if depth <= 0 or ply >= MAX_PLY - 1:
             if self.qs > 0 and ply < MAX_PLY - 1:
                 return self._quiesce(s, alpha, beta, ply, self.qs)
-            return s.evaluate(self.evalfn)
+            return self.k.evaluate(s, self.evalfn)
         e = &self.tt[s.hash & self.tt_mask]
         if self.use_tt and e.flag != 0 and e.key == s.hash:
             tt_move = e.move
@@ -432,13 +440,13 @@ cdef class AlphaBeta:
                 and depth >= NULL_R + 1 and beta < WIN_SCORE - MAX_PLY
                 and self._null_cut(s, depth, beta, ply, &v)):
             return v
-        n = s.search_moves(moves)
+        n = self.k.search_moves(s, moves)
         if n == 0:
-            return s.evaluate(self.evalfn)
+            return self.k.evaluate(s, self.evalfn)
         if self.use_tt and self.use_etc and ply > 0 and depth >= 2 and \
                 self._etc_cut(s, moves, n, me, depth, beta, &v):
             return v
-        order_moves(s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
+        order_moves(self.k, s, moves, n, tt_move, &self.rng if ply == 0 else NULL,
                     self.killers[ply], self.history if self.use_history else NULL)
         best = -INF
         for i in range(n):
@@ -466,7 +474,7 @@ cdef class AlphaBeta:
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
-                        if s.move_order(m) == 0 and m != self.killers[ply][0]:
+                        if self.k.move_order(s, m) == 0 and m != self.killers[ply][0]:
                             self.killers[ply][1] = self.killers[ply][0]
                             self.killers[ply][0] = m
                         if self.use_history:
@@ -489,10 +497,10 @@ cdef class AlphaBeta:
         could be one). Not in PV nodes, not twice in a row, not from a losing standing. True
         when the node ends here with value v[0] (beta, or 0 once the search is aborted)."""
         cdef double w
-        if s.evaluate(self.evalfn) < beta or not s.do_null():
+        if self.k.evaluate(s, self.evalfn) < beta or not self.k.do_null(s):
             return False
         w = -self._search(s, depth - 1 - NULL_R, -beta, -beta + NULL_WINDOW, ply + 1, False)
-        s.undo_null()
+        self.k.undo_null(s)
         if self.c.aborted:
             v[0] = 0.0
             return True
@@ -537,11 +545,12 @@ cdef class AlphaBeta:
         if not (0 <= nodes <= NODES_CAP) or nodes != int(nodes):
             raise ValueError(f"αβ node budget must be 0 to {NODES_CAP}, got {nodes}")
         cdef long nnodes = int(nodes)
+        self.k = knowledge_for(self.knowledge, state)
         cdef GameState s = state.clone()
         cdef double t0 = now(), value = 0.0, v
         cdef int d, best = -1, done_depth = 0, limit
         cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
-        cdef int n = s.search_moves(moves) if s.result() == ONGOING else 0
+        cdef int n = self.k.search_moves(s, moves) if s.result() == ONGOING else 0
         if n == 0:
             raise ValueError("no legal move: the game is over")
         if s.max_moves > self.mv_stride:

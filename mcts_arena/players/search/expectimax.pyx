@@ -37,7 +37,7 @@ from libc.stdlib cimport calloc, malloc, free
 
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below
-from mcts_arena.games.state cimport alloca, GameState, ONGOING
+from mcts_arena.games.state cimport alloca, GameState, Knowledge, knowledge_for, ONGOING
 from mcts_arena.players.search.alphabeta cimport order_moves
 from mcts_arena import budgets as _budgets
 
@@ -79,6 +79,9 @@ cdef class StarSearch:
     cdef int root_best
     cdef long probes        # Star2 probe searches (for the experiments)
     cdef Entry* tt          # NULL: no table
+    # the knowledge given to the search (None: each position's game's own) and the one in use
+    cdef public Knowledge knowledge
+    cdef Knowledge k
     cdef uint64_t tt_mask
 
     def __cinit__(self, int algo=STAR2, int evalfn=0, unsigned long long seed=1,
@@ -150,7 +153,7 @@ cdef class StarSearch:
         if res != ONGOING:
             return s.terminal_reward() if s.player == 0 else -s.terminal_reward()
         if not s.is_chance() and (depth <= 0 or ply >= MAX_DEPTH):
-            return s.evaluate(self.evalfn)
+            return self.k.evaluate(s, self.evalfn)
         key = s.hash
         if self.tt != NULL:
             e = &self.tt[key & self.tt_mask]
@@ -174,10 +177,10 @@ cdef class StarSearch:
         cdef int* moves = <int*>alloca(s.max_moves * sizeof(int))
         cdef int n, i, m, me = s.player
         cdef double v, best = -INF
-        n = s.search_moves(moves)
+        n = self.k.search_moves(s, moves)
         if n == 0:
-            return s.evaluate(self.evalfn)
-        order_moves(s, moves, n, -1, NULL, NULL, NULL)
+            return self.k.evaluate(s, self.evalfn)
+        order_moves(self.k, s, moves, n, -1, NULL, NULL, NULL)
         if only > 0 and n > only:
             n = only
         if self.algo == EXPECTIMAX:
@@ -208,7 +211,7 @@ cdef class StarSearch:
         if res != ONGOING:
             return s.terminal_reward() if s.player == 0 else -s.terminal_reward()
         if not s.is_chance() and (depth <= 0 or ply >= MAX_DEPTH):
-            return s.evaluate(self.evalfn)
+            return self.k.evaluate(s, self.evalfn)
         is_leaf[0] = False
         return 0.0
 
@@ -401,6 +404,7 @@ cdef class StarSearch:
         with the node count: (value, nodes). For tests and experiments."""
         cdef GameState s = state.clone()
         cdef double v
+        self.k = knowledge_for(self.knowledge, state)
         if depth < 0 or depth > MAX_DEPTH:
             raise ValueError(f"depth must be 0 to {MAX_DEPTH}, got {depth}")
         self.nodes = 0
@@ -428,6 +432,7 @@ cdef class StarSearch:
         if seconds <= 0 and nodes <= 0 and depth <= 0:
             raise ValueError("a *-minimax search needs a budget: seconds, depth or nodes")
         cdef GameState s = state.clone()
+        self.k = knowledge_for(self.knowledge, state)
         if s.result() != ONGOING or s.is_chance():
             raise ValueError("no move to choose: the game is over or the dice are to be rolled")
         cdef double t0 = now(), value = 0.0
@@ -436,7 +441,7 @@ cdef class StarSearch:
         cdef double v, bestv, alpha
         if moves == NULL:
             raise MemoryError()
-        n = s.search_moves(moves)
+        n = self.k.search_moves(s, moves)
         if n == 0:
             free(moves)
             raise ValueError("no legal move")
@@ -450,7 +455,7 @@ cdef class StarSearch:
         for i in range(n - 1, 0, -1):
             j = rng_below(&self.rng, i + 1)
             t = moves[i]; moves[i] = moves[j]; moves[j] = t
-        order_moves(s, moves, n, -1, NULL, NULL, NULL)
+        order_moves(self.k, s, moves, n, -1, NULL, NULL, NULL)
         best = moves[0]
         with nogil:
             d = 1

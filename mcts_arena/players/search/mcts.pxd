@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The MCTS core's class, for the variants that extend it (players/search/openloop.pyx)."""
 from mcts_arena.rng cimport Rng
-from mcts_arena.games.state cimport GameState
+from mcts_arena.games.state cimport GameState, Knowledge
 from mcts_arena.players.search.tree cimport Node, Opts
 from mcts_arena.players.search.selection cimport UcbCache
 
@@ -19,6 +19,9 @@ cdef struct Checkpoints:
 
 
 cdef class MCTSSearch:
+    # the knowledge given to the search (None: each position's game's own) and the one in use
+    cdef public Knowledge knowledge
+    cdef Knowledge k
     cdef Node* nodes
     cdef long n_nodes
     cdef long cap
@@ -60,6 +63,7 @@ cdef class MCTSSearch:
     cdef bint _settled(self, double remaining) noexcept nogil
     cdef int _current_move(self) noexcept nogil
     cdef void _size_buffers(self, GameState s) except *
+    cdef void _take_knowledge(self, GameState state) except *
     cdef tuple _searched(self, GameState s, double seconds, long nsims, int np_visits,
                          list checkpoints)
     cdef long _run(self, GameState s, double seconds, long nsims, int np_visits,

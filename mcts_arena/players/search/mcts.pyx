@@ -31,7 +31,7 @@ from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset
 
 from mcts_arena.rng cimport rng_seed, rng_below, rng_uniform
-from mcts_arena.games.state cimport (GameState, ONGOING, DRAW, PP_RANDOM, PP_IPP,
+from mcts_arena.games.state cimport (GameState, knowledge_for, ONGOING, DRAW, PP_RANDOM, PP_IPP,
                                      PLAYOUT_PLIES_MAX)
 from mcts_arena.clock cimport now
 from mcts_arena.players.search.alphabeta cimport ab_playout_move
@@ -182,7 +182,7 @@ cdef class MCTSSearch:
         cdef Node tmp
         if s.is_chance():
             return self._expand_chance(s, node)
-        n = s.search_moves(moves)
+        n = self.k.search_moves(s, moves)
         if n == 0:
             return False
         first = self._alloc(n)
@@ -218,9 +218,9 @@ cdef class MCTSSearch:
         cdef double prior = -1.0
         init_node(c, move, me, me)
         if self.o.pb > 0 or self.o.pu > 0:
-            c.bias = s.move_bias(move)
+            c.bias = self.k.move_bias(s, move)
         if np_visits > 0 or self.o.prior:
-            prior = game_prior(s, move, &self.o)
+            prior = game_prior(self.k, s, move, &self.o)
         if self.o.prior:
             c.bias = <float>prior
         if np_visits > 0 and prior >= 0:
@@ -242,7 +242,7 @@ cdef class MCTSSearch:
             elif res != DRAW:
                 c.proven = -1
         if self.o.need_v:
-            e = s.evaluate(self.o.evalfn)
+            e = self.k.evaluate(s, self.o.evalfn)
             c.v = e if s.player == me else -e
         s.undo_move()
 
@@ -289,15 +289,15 @@ cdef class MCTSSearch:
         the playout policy: the paper's bl = ipp,ege0.1,det0.5 is ε-greedy *on top of* ipp."""
         cdef int m
         if self.o.policy == PP_IPP:
-            m = s.forced_move(moves, n, &self.rng)
+            m = self.k.forced_move(s, moves, n, &self.rng)
             if m >= 0:
                 return m
         if self.o.abp > 0:
-            return ab_playout_move(s, moves, n, self.o.abp, self.o.abw, self.o.evalfn,
+            return ab_playout_move(self.k, s, moves, n, self.o.abp, self.o.abw, self.o.evalfn,
                                    &self.rng)
         if self.o.ege >= 0 and rng_uniform(&self.rng) >= self.o.ege:
-            return s.best_successor(self.o.evalfn, moves, n, &self.rng)
-        return s.playout_move(self.o.policy, moves, n, &self.rng)
+            return self.k.best_successor(s, self.o.evalfn, moves, n, &self.rng)
+        return self.k.playout_move(s, self.o.policy, moves, n, &self.rng)
 
     cdef double _playout(self, GameState s) noexcept nogil:
         """Play out from s (restored afterwards); the reward for player 0 in [-1, 1]."""
@@ -317,7 +317,7 @@ cdef class MCTSSearch:
             return reward0(s.random_playout(&self.rng, PLAYOUT_PLIES_MAX))
         if self.o.policy_fast and not self.tracing:
             # the game's own whole-playout path for its policy (Hex bridge playouts); -3: none
-            res = s.policy_playout(self.o.policy, &self.rng)
+            res = self.k.policy_playout(s, self.o.policy, &self.rng)
             if res == 0 or res == 1 or res == DRAW:
                 return reward0(res)
         while True:
@@ -326,14 +326,14 @@ cdef class MCTSSearch:
                 r0 = 0.0 if res == DRAW else (1.0 if res == 0 else -1.0)
                 break
             if self.o.fet >= 0 and depth >= self.o.fet:
-                e = s.evaluate(self.o.evalfn)
+                e = self.k.evaluate(s, self.o.evalfn)
                 r0 = e if s.player == 0 else -e
                 break
             if self.o.det >= 0 and depth > 0 and depth % self.o.df == 0:
                 # every dfN playout moves, first after dfN moves: checking the new leaf itself
                 # (depth 0) measured far weaker (MCTS(bl) vs MCTS(ipp) at 5,000 sims: 35% with
                 # it, 82% without; the paper reports 68.8% at 1 s)
-                e = s.evaluate(self.o.evalfn)
+                e = self.k.evaluate(s, self.o.evalfn)
                 if e >= self.o.det:
                     r0 = 1.0 if s.player == 0 else -1.0
                     break
@@ -536,6 +536,11 @@ cdef class MCTSSearch:
             raise MemoryError()
         self.mv_cap = s.max_moves
 
+    cdef void _take_knowledge(self, GameState state) except *:
+        """The knowledge this search judges `state` by: the one it was given, else the game's
+        own. Checked here, once a move, because the C-level calls cast the positions."""
+        self.k = knowledge_for(self.knowledge, state)
+
     def search(self, GameState state, double seconds=0.0, sims=0, int np_visits=-1,
                checkpoints=None, double hard=0.0):
         """Search from `state` (not modified): (move, SearchStats). Budget: seconds and/or
@@ -552,6 +557,7 @@ cdef class MCTSSearch:
         """
         cdef GameState s = state.clone()
         cdef int best
+        self._take_knowledge(state)
         if not (0.0 <= hard <= HARD_CAP):
             raise ValueError(f"MCTS hard time limit must be 0 to {HARD_CAP:g} seconds, got {hard}")
         self.time_cap = hard if hard > 0 else TIME_CAP
@@ -570,7 +576,8 @@ cdef class MCTSSearch:
         self._size_buffers(s)
         if self.o.fa:
             # forced actions (the Gomoku report, 4.3): an urgent move is played without search
-            best = s.forced_move(self.mv_expand, s.gen_moves(self.mv_expand), &self.rng)
+            best = self.k.forced_move(s, self.mv_expand, s.gen_moves(self.mv_expand),
+                                      &self.rng)
             if best >= 0:
                 return best, SearchStats.forced_move(best, checkpoints)
         self.n_nodes = 0
@@ -701,6 +708,7 @@ cdef class MCTSSearch:
         cdef GameState s = state.clone()
         cdef double r0
         self._size_buffers(s)
+        self._take_knowledge(state)
         self.tracing = True
         self.n_played = 0
         r0 = self._playout(s)

@@ -216,7 +216,7 @@ cdef class OpenLoopSearch(MCTSSearch):
                 s.do_move(s.sample_chance(&self.rng))
                 plies += 1
                 continue
-            n = s.search_moves(self.mv_expand)
+            n = self.k.search_moves(s, self.mv_expand)
             if n == 0 or depth >= MAX_PATH - 2:
                 r0 = self._playout(s)
                 break

@@ -16,7 +16,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
 from mcts_arena.clock cimport now
-from mcts_arena.games.state cimport GameState, ONGOING, DRAW, alloca
+from mcts_arena.games.state cimport GameState, Knowledge, knowledge_for, ONGOING, DRAW, alloca
 from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef struct Entry:
@@ -34,6 +34,7 @@ cdef class Prover:
     cdef bint aborted
     cdef int max_depth
     cdef bint hit_depth
+    cdef Knowledge k         # the game's own: its move order, biases and threats
 
     def __cinit__(self, int tt_bits=22):
         self.tt = <Entry*>calloc((<size_t>1) << tt_bits, sizeof(Entry))
@@ -48,7 +49,7 @@ cdef class Prover:
         cdef double* keys = <double*>alloca(n * sizeof(double) + 8)
         cdef int i
         for i in range(n):
-            keys[i] = s.move_order(moves[i]) * 10.0 + s.move_bias(moves[i])
+            keys[i] = self.k.move_order(s, moves[i]) * 10.0 + self.k.move_bias(s, moves[i])
         sort_moves(moves, keys, n)
         return n
 
@@ -96,7 +97,7 @@ cdef class Prover:
             if s.is_decisive(moves[i]) and self._wins_at_once(s, moves[i]):
                 return 1
         # the opponent's wins in one: two cannot both be stopped, one must be
-        nt = s.threats(threat, 2)
+        nt = self.k.threats(s, threat, 2)
         if nt >= 2:
             best = -1
             n = 0
@@ -131,6 +132,7 @@ cdef class Prover:
         the node budget ran out (or, with max_depth, no result within that many plies)."""
         cdef GameState s = state.clone()
         cdef int v
+        self.k = knowledge_for(None, state)
         self.nodes = 0
         self.node_limit = max_nodes
         self.aborted = False
@@ -162,6 +164,7 @@ cdef class Prover:
         cdef long total = 0
         cdef int aborted = 0
         cdef double t0 = now()
+        self.k = knowledge_for(None, state)
         out = {}
         for m in s.move_ids():
             s.do_move(m)

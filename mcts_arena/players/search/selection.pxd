@@ -17,7 +17,7 @@ skipped while another move exists; ties are broken uniformly (reservoir sampling
 from libc.math cimport log, sqrt, exp
 
 from mcts_arena.rng cimport Rng, rng_below
-from mcts_arena.games.state cimport GameState
+from mcts_arena.games.state cimport GameState, Knowledge
 from mcts_arena.players.search.tree cimport Node, Opts, SEL_IM, SEL_CB, SEL_PBIM
 
 cdef enum:
@@ -142,13 +142,13 @@ cdef inline int select_puct(Node* nodes, int node, Opts* o, Rng* rng) noexcept n
     return choice
 
 
-cdef inline double game_prior(GameState s, int move, Opts* o) noexcept nogil:
-    """The game's node prior of `move` at s, in [0, 1] (negative: the game has none for it):
+cdef inline double game_prior(Knowledge k, GameState s, int move, Opts* o) noexcept nogil:
+    """The node prior of `move` at s by knowledge k, in [0, 1] (negative: it has none there):
     its `move_prior`, or with npk the sigmoid 1 / (1 + e^-(k v + b)) of the evaluation v after
     the move (the Gomoku report's prior)."""
     if o.npk > 0:
-        return 1.0 / (1.0 + exp(-(o.npk * s.eval_after(move, o.evalfn) + o.npb)))
-    return s.move_prior(move)
+        return 1.0 / (1.0 + exp(-(o.npk * k.eval_after(s, move, o.evalfn) + o.npb)))
+    return k.move_prior(s, move)
 
 
 cdef inline void set_priors(Node* a, int n, bint game) noexcept nogil:

@@ -12,7 +12,7 @@ Evaluation efNim (the default): the side to move wins when the pile is not a mul
 from libc.stdint cimport uint64_t
 
 from mcts_arena.rng cimport splitmix64
-from mcts_arena.games.state cimport GameState, ONGOING
+from mcts_arena.games.state cimport GameState, Knowledge, ONGOING
 
 cdef enum:
     MOST = 64                  # the largest pile
@@ -72,11 +72,6 @@ cdef class ToyNim(GameState):
     cdef int result(self) noexcept nogil:
         return ONGOING if self.stones > 0 else 1 - self.player
 
-    cdef double evaluate(self, int evalfn) noexcept nogil:
-        if self.stones == 0:
-            return -1.0                 # the side to move has nothing left: it lost
-        return 0.5 if self.stones % 4 else -0.5
-
     cdef GameState clone(self):
         cdef ToyNim c = ToyNim.__new__(ToyNim)
         c.stones, c.player, c.ply, c.hash = self.stones, self.player, self.ply, self.hash
@@ -107,8 +102,23 @@ cdef class ToyNim(GameState):
         s._set(int(parts[0]), "ab".index(parts[1]))
         return s
 
+    def knowledge(self):
+        return ToyNimKnowledge()
+
     def board_str(self):
         return f"{self.stones} stones, {'AB'[self.player]} to move"
+
+
+cdef class ToyNimKnowledge(Knowledge):
+    """What the searches know of Nim beyond its rules: the evaluation efNim."""
+
+    game = "toynim"
+
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
+        cdef int stones = (<ToyNim>s).stones
+        if stones == 0:
+            return -1.0                 # the side to move has nothing left: it lost
+        return 0.5 if stones % 4 else -0.5
 
 
 def draw(state, last=None):
