@@ -13,6 +13,7 @@ calling the packages that do the work and printing (no orchestration of its own)
     serve.py        serve                   (serve/: the live web page)
     records.py      export, openings        (results/export.py, runner/book.py)
     gameframe.py    gameframe build, check  (players/gameframe.py: the authors' engine)
+    fit.py          fit                     (learn/fit.py: evaluations fitted to outcomes)
 
 A new command is a function with `@cli.command(...)` in one of these modules (or a new one
 imported below).
@@ -25,6 +26,7 @@ from mcts_arena.cli.app import cli, main
 
 try:
     from mcts_arena.cli import (  # noqa: F401
+        fit,
         gameframe,
         look,
         play,

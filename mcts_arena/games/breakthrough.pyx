@@ -459,6 +459,44 @@ cdef inline double _evaluate(Breakthrough s, int evalfn) noexcept nogil:
     return v if s.player == 0 else -v
 
 
+cdef inline uint64_t _attacks(uint64_t b, int p) noexcept nogil:
+    """The squares player p's pieces b could capture onto (diagonally ahead of them)."""
+    if p == 0:
+        return ((b & ~FILE_A) << 7) | ((b & ~FILE_H) << 9)
+    return ((b & ~FILE_A) >> 9) | ((b & ~FILE_H) >> 7)
+
+
+cdef inline int _on_row(Breakthrough s, int p, int row) noexcept nogil:
+    """p's pieces on p's relative row `row` (0: its home row)."""
+    return popcount(s.bb[p] & (RANK_1 << (8 * (row if p == 0 else 7 - row))))
+
+
+cdef inline int _hanging(Breakthrough s, int p) noexcept nogil:
+    """p's pieces the opponent attacks and no piece of p defends."""
+    return popcount(s.bb[p] & _attacks(s.bb[1 - p], 1 - p) & ~_attacks(s.bb[p], p))
+
+
+cdef inline int _features(Breakthrough s, double* out) noexcept nogil:
+    """FEATURES, each the mover's less the opponent's."""
+    cdef int me = s.player, op = 1 - s.player, k
+    out[0] = 1.0
+    out[1] = popcount(s.bb[me]) - popcount(s.bb[op])
+    for k in range(1, 7):
+        out[1 + k] = _on_row(s, me, k) - _on_row(s, op, k)
+    out[8] = s._advance(me) - s._advance(op)
+    out[9] = _on_row(s, me, 0) - _on_row(s, op, 0)
+    out[10] = (s.lh[me] - s.lh[op]) / 100.0
+    out[11] = _hanging(s, me) - _hanging(s, op)
+    return 12
+
+
+#: What `features` describes a position by (Knowledge.features): the tempo, then the mover's
+#: count less the opponent's of pieces, of pieces on each relative row 1-6, of the most advanced
+#: row, of pieces still home, efLH's table sum (/100), and of pieces attacked and undefended.
+FEATURES = ("tempo", "pieces", "row1", "row2", "row3", "row4", "row5", "row6", "advance",
+            "home", "lh", "hanging")
+
+
 cdef inline int _move_order(Breakthrough s, int move) noexcept nogil:
     if s.is_decisive(move):
         return 4
@@ -634,9 +672,13 @@ cdef class BreakthroughKnowledge(Knowledge):
     node priors, and its `ipp` playout policy with the forced moves."""
 
     game = "breakthrough"
+    feature_names = FEATURES
 
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
         return _evaluate(<Breakthrough>s, evalfn)
+
+    cdef int features(self, GameState s, double* out) noexcept nogil:
+        return _features(<Breakthrough>s, out)
 
     cdef int move_order(self, GameState s, int move) noexcept nogil:
         return _move_order(<Breakthrough>s, move)

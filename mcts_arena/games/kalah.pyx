@@ -445,6 +445,55 @@ cdef inline double _evaluate(Kalah s, int evalfn) noexcept nogil:
     return tanh((s.b[6 + 7 * p] - s.b[13 - 7 * p]) / 10.0)
 
 
+cdef inline int _best_capture(Kalah s, int p) noexcept nogil:
+    """The most stones a move of p could capture at once: its last stone, sown without a lap,
+    landing in an empty house of p's facing a non-empty one (that house and the stone)."""
+    cdef int k, i, seeds, land, best = 0, theirs = 13 - 7 * p
+    for k in range(6):
+        i = 7 * p + k
+        seeds = s.b[i]
+        if seeds == 0 or seeds >= 13:
+            continue
+        land = i
+        while seeds > 0:
+            land = (land + 1) % NPITS
+            if land != theirs:
+                seeds -= 1
+        if 7 * p <= land < 7 * p + 6 and s.b[land] == 0 and s.b[12 - land] > 0:
+            if s.b[12 - land] + 1 > best:
+                best = s.b[12 - land] + 1
+    return best
+
+
+cdef inline int _features(Kalah s, double* out) noexcept nogil:
+    """FEATURES, each the mover's less the opponent's."""
+    cdef int me = s.player, op = 1 - s.player, k, side
+    cdef int seeds[2]
+    cdef int empty[2]
+    cdef int free[2]
+    for side in range(2):
+        seeds[side] = 0
+        empty[side] = 0
+        free[side] = 0
+        for k in range(6):
+            seeds[side] += s.b[7 * side + k]
+            empty[side] += s.b[7 * side + k] == 0
+            free[side] += s.b[7 * side + k] == 6 - k
+    out[0] = 1.0
+    out[1] = s.b[7 * me + 6] - s.b[7 * op + 6]
+    out[2] = seeds[me] - seeds[op]
+    out[3] = empty[me] - empty[op]
+    out[4] = free[me] - free[op]
+    out[5] = _best_capture(s, me) - _best_capture(s, op)
+    return 6
+
+
+#: What `features` describes a position by (Knowledge.features): the tempo, then the mover's
+#: less the opponent's stones in the store, stones in the houses, empty houses, houses whose
+#: last stone would land in the store (another move), and the most a move could capture at once.
+FEATURES = ("tempo", "store", "houses", "empty", "free_moves", "capture")
+
+
 cdef inline int _move_order(Kalah s, int move) noexcept nogil:
     return s._kind(move)
 
@@ -457,9 +506,13 @@ cdef class KalahKnowledge(Knowledge):
     """Kalah's evaluation (efRS: the stores' difference) and move order."""
 
     game = "kalah"
+    feature_names = FEATURES
 
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
         return _evaluate(<Kalah>s, evalfn)
+
+    cdef int features(self, GameState s, double* out) noexcept nogil:
+        return _features(<Kalah>s, out)
 
     cdef int move_order(self, GameState s, int move) noexcept nogil:
         return _move_order(<Kalah>s, move)

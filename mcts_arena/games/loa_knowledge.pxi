@@ -14,6 +14,29 @@ cdef inline double _evaluate(LinesOfAction s, int evalfn) noexcept nogil:
     return tanh(wb_arg(s.wb_score()))
 
 
+cdef inline int _features(LinesOfAction s, double* out) noexcept nogil:
+    """FEATURES: efWB's features of the mover less the opponent's (mobility as its share)."""
+    cdef double a[7]
+    cdef double b[7]
+    cdef unsigned int m = s._mobility2_both()
+    cdef int shift = 16 * s.player, k
+    s._features(s.player, (m >> shift) & 0xFFFF, a)
+    s._features(1 - s.player, (m >> (16 - shift)) & 0xFFFF, b)
+    out[0] = 1.0
+    for k in range(7):
+        out[1 + k] = a[k] - b[k]
+    out[4] = (a[3] - b[3]) / (a[3] + b[3]) if a[3] + b[3] > 0 else 0.0
+    out[8] = s.npieces[s.player] - s.npieces[1 - s.player]
+    return 9
+
+
+#: What `features` describes a position by (Knowledge.features): the tempo, then efWB's
+#: features of the mover less the opponent's (concentration, centralisation, quads, mobility as
+#: the mover's share less the opponent's, connectedness, uniformity, centre of mass), and pieces.
+FEATURES = ("tempo", "concentration", "centralisation", "quads", "mobility", "connectedness",
+            "uniformity", "com_position", "pieces")
+
+
 cdef inline int _move_order(LinesOfAction s, int move) noexcept nogil:
     return CAT_W[s._category(move)]
 
@@ -124,9 +147,13 @@ cdef class LoaKnowledge(Knowledge):
     and the captures and null move of the MIA-like αβ."""
 
     game = "loa"
+    feature_names = FEATURES
 
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
         return _evaluate(<LinesOfAction>s, evalfn)
+
+    cdef int features(self, GameState s, double* out) noexcept nogil:
+        return _features(<LinesOfAction>s, out)
 
     cdef int move_order(self, GameState s, int move) noexcept nogil:
         return _move_order(<LinesOfAction>s, move)

@@ -66,6 +66,8 @@ cdef enum:
     DRAW = 2
     #: the most plies a playout plays: one that has not ended by then stops there, unfinished
     PLAYOUT_PLIES_MAX = 100000
+    #: the most features a game's knowledge describes a position by (Knowledge.features)
+    MAX_FEATURES = 32
 
 # Evaluation function ids are local to each game (its `GAME.evals`); 0 is always its default.
 cdef enum:
@@ -167,6 +169,8 @@ cdef class Knowledge:
 
     # ---- knowledge: neutral defaults, overridden where a game knows better ----------------
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil
+    # the numbers a learned evaluation weighs (from the side to move's view; fitted, learn/)
+    cdef int features(self, GameState s, double* out) noexcept nogil
     cdef int search_moves(self, GameState s, int* out) noexcept nogil
     cdef int move_order(self, GameState s, int move) noexcept nogil
     cdef double move_prior(self, GameState s, int move) noexcept nogil

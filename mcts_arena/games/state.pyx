@@ -509,6 +509,18 @@ cdef class Knowledge:
 
     #: the game this knowledge judges ("" for any: the neutral defaults judge every game)
     game = ""
+    #: the names of `features`' numbers, in its order (none: the game offers no features)
+    feature_names = ()
+
+    def value(self, GameState state, int evalfn=0):
+        """evaluate(state, evalfn): the position's value in [-1, 1] for its side to move."""
+        return self.evaluate(state, evalfn)
+
+    def py_features(self, GameState state):
+        """features(state) as a list (feature_names' order); [] where the game has none."""
+        cdef double buf[MAX_FEATURES]
+        cdef int n = self.features(state, buf)
+        return [buf[i] for i in range(n)]
 
     def judges(self, GameState state):
         """Does this knowledge judge positions of `state`'s game? A search checks it once a
@@ -524,6 +536,14 @@ cdef class Knowledge:
         if r == ONGOING or r == DRAW:
             return 0.0
         return 1.0 if r == s.player else -1.0
+
+    cdef int features(self, GameState s, double* out) noexcept nogil:
+        """The position's features, len(feature_names) of them (at most MAX_FEATURES), into
+        out, from the view of the side to move (each the mover's count less the opponent's
+        where it is a count of both), the first a constant 1 (the move's tempo); returns how
+        many. A linear evaluation fitted to game outcomes weighs them (mcts_arena/learn/).
+        Defined for ongoing positions; none by default."""
+        return 0
 
     cdef int search_moves(self, GameState s, int* out) noexcept nogil:
         """The moves a search expands here: the rules' moves (`gen_moves`) unless the game

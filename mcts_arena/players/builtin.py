@@ -15,6 +15,7 @@ import random
 import time as _time
 
 from mcts_arena import games
+from mcts_arena.games import evalfile
 from mcts_arena.games.state import POLICY_IDS
 from mcts_arena.players.options import BY_FIELD
 from mcts_arena.players.player import Player
@@ -41,15 +42,17 @@ class GreedyPlayer(Player):
         super().__init__(spec, seed)
         self.rng = random.Random(self.seed)
         self.evalfn = eval_id(spec)
+        self.knowledge = knowledge_of(spec)
 
     def _choose(self, state, time, sims):
         t0 = _time.perf_counter()
         s = state.copy()
         me = s.to_move()
+        k = self.knowledge or s.knowledge()
         best, moves = None, []
         for m in s.move_ids():
             s.play(m)
-            e = s.evaluation(self.evalfn)
+            e = k.value(s, self.evalfn)
             if s.to_move() != me:
                 e = -e
             s.undo()
@@ -79,8 +82,19 @@ class PigOptimalPlayer(Player):
 
 
 def eval_id(spec: PlayerSpec) -> int:
-    """The game-local id of the spec's evaluation function."""
+    """The game-local id of the spec's evaluation function (a fitted file's: 0, unused: its
+    knowledge replaces the game's, see `knowledge_of`)."""
+    if evalfile.is_file_eval(spec.evalfn):
+        return 0
     return games.info_of(spec.game).eval_id(spec.evalfn)
+
+
+def knowledge_of(spec: PlayerSpec):
+    """The knowledge the spec's searches hold: a fitted evaluation's (`ef=FILE`, on the game's
+    own knowledge), or None for the game's own."""
+    if evalfile.is_file_eval(spec.evalfn):
+        return evalfile.knowledge(spec.evalfn, spec.game)
+    return None
 
 
 def node_prior_visits(spec: PlayerSpec, time: float | None) -> int:
@@ -127,6 +141,7 @@ class MCTSPlayer(Player):
         if flat:
             opts["flat"] = True
         self.search = mcts_search(opts, self.seed)
+        self.search.knowledge = knowledge_of(spec)
 
     def _choose(self, state, time, sims):
         if not time and not sims:
@@ -162,6 +177,7 @@ class AlphaBetaPlayer(Player):
                                 pvs=bool(spec.get("pvs", 0)), qs=int(spec.get("qs", 0)),
                                 null=bool(spec.get("nm", 0)), etc=bool(spec.get("etc", 0)),
                                 lmr=bool(spec.get("lmr", 0)))
+        self.search.knowledge = knowledge_of(spec)
 
     def _choose(self, state, time, sims):
         if self.depth:      # a depth replaces a node budget, never a time budget
@@ -191,6 +207,7 @@ class StarPlayer(Player):
             algo, samples = self.ALGO[spec.kind], 0
         self.search = StarSearch(algo, eval_id(spec), self.seed, samples,
                                  use_tt=bool(spec.get("tt", 1)))
+        self.search.knowledge = knowledge_of(spec)
 
     def _choose(self, state, time, sims):
         if self.depth:      # a depth replaces a node budget, never a time budget

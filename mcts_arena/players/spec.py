@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 from mcts_arena import games, inputs
 from mcts_arena.budgets import Budget
-from mcts_arena.errors import SpecError
+from mcts_arena.errors import SpecError, UserError
+from mcts_arena.games import evalfile
 from mcts_arena.games.info import CAPABILITIES, KNOWLEDGE_OPTIONS
 from mcts_arena.players import kinds as kind_table
 from mcts_arena.players import notation
@@ -216,13 +217,8 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     valid_evals = list(info.evals)
     keys = keys_of(kind)
     for tok in tokens:
-        if tok.startswith("ef") and "=" not in tok:        # efMS, not effort=S
-            if valid_evals and tok not in valid_evals:
-                raise SpecError(f"unknown evaluation {tok!r} in {text!r} for {game}; valid: "
-                                f"{', '.join(valid_evals)}")
-            if evalfn and evalfn != tok:
-                raise SpecError(f"conflicting evaluations {evalfn!r} and {tok!r} in {text!r}")
-            evalfn = tok
+        if tok.startswith("ef=") or (tok.startswith("ef") and "=" not in tok):   # not effort=
+            evalfn = _evaluation(tok, evalfn, found, game, valid_evals, text)
             continue
         if "=" in tok:
             key, _, raw = tok.partition("=")
@@ -263,6 +259,32 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
                       label=" ".join(text.split()), budget=Budget.of(budget),
                       seed_salt=seed_salt)
+
+
+def _evaluation(tok: str, evalfn: str, kind: kind_table.Kind, game: games.Game,
+                valid: list[str], text: str) -> str:
+    """The spec's evaluation after its token `tok`, given the one so far (`evalfn`): a game's
+    named one (efMS), or a fitted file's (`ef=PATH`, canonical `ef=PATH@DIGEST`:
+    games/evalfile.py), which replaces the game's, also one a macro names (MCTS(bl,ef=F) is
+    bl's playouts on F's evaluation). Two different ones of the same sort are refused."""
+    if tok.startswith("ef="):
+        if kind.evaluation == "none":
+            raise SpecError(f"{kind.display} in {text!r} uses no evaluation: ef= does not apply")
+        try:
+            tok = evalfile.parse_token(tok[3:].strip(), game)
+        except UserError as e:
+            raise SpecError(f"{e} (in {text!r})") from None
+        if evalfile.is_file_eval(evalfn) and evalfn != tok:
+            raise SpecError(f"conflicting evaluations {evalfn!r} and {tok!r} in {text!r}")
+        return tok
+    if valid and tok not in valid:
+        raise SpecError(f"unknown evaluation {tok!r} in {text!r} for {game}; valid: "
+                        f"{', '.join(valid)}")
+    if evalfile.is_file_eval(evalfn):
+        return evalfn
+    if evalfn and evalfn != tok:
+        raise SpecError(f"conflicting evaluations {evalfn!r} and {tok!r} in {text!r}")
+    return tok
 
 
 def _settle(kind: str, opts: dict, info, text: str) -> None:
@@ -441,6 +463,9 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
             if ok(o, frozenset({"MCTS"}))]
     rows += [(f"{o.field}={o.symbol}", o.key_meaning or o.meaning) for o in OPTIONS
              if o.key and ok(o)]
+    if game is None or evalfile.feature_names(game):
+        rows.append(("ef=FILE", "the evaluation fitted into FILE (`arena fit`) in place of "
+                                "the game's: MCTS, αβ, Greedy, *-minimax"))
     rows += [(f"{label(o)} (αβ)", o.meaning) for o in tokens_of("alphabeta").values()
              if ok(o, frozenset({"alphabeta"}))]
     rows += [(f"{label(o)} ({'MCMS' if o.kinds <= {'MCMS'} else '*-minimax'})", o.meaning)

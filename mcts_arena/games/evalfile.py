@@ -1,0 +1,110 @@
+"""The fitted-evaluation file: what `arena fit` writes and a player's `ef=FILE` names.
+
+A JSON object:
+
+    format      "mcts_arena-linear-eval/1"
+    game        the game (its registry name)
+    features    the game knowledge's feature names, in order (Knowledge.feature_names)
+    weights     one weight per feature: value = tanh(w . f / 2), P(mover wins) = 1/(1+e^-w.f)
+    fitted_on   what it was fitted on: the sources (paths, experiments, games), the positions
+                sampled, the rule that sampled them, the held-out split and its seed
+    fit         how well: L2, log-loss (train, held out, a coin's, the hand-written evaluation's
+                best one-parameter calibration on the same held-out positions), calibration bins
+    created     UTC time
+
+A player's spec names the file as `ef=PATH`; its canonical form adds the first 12 hex digits of
+the file's SHA-256 (`ef=PATH@3f2a9c0112ab`), so a stored pairing says which weights played, and
+a spec carrying a digest the file no longer has is refused.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+
+from mcts_arena import games
+from mcts_arena.errors import UserError
+
+FORMAT = "mcts_arena-linear-eval/1"
+DIGEST_CHARS = 12
+
+
+def digest(path: str | Path) -> str:
+    """The first DIGEST_CHARS hex digits of the file's SHA-256."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:DIGEST_CHARS]
+
+
+def feature_names(game: str) -> tuple[str, ...]:
+    """The features the game's own knowledge describes a position by (none: it cannot be
+    fitted)."""
+    return tuple(games.new_state(game).knowledge().feature_names)
+
+
+def read(path: str | Path, game: str | None = None) -> dict:
+    """The file's object, checked: its format, its game (== `game` when given), its features
+    (== the game's today) and finite weights; UserError naming the problem otherwise."""
+    p = Path(path)
+    try:
+        obj = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such evaluation file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise UserError(f"{path}: not a fitted-evaluation file ({e})") from None
+    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+        raise UserError(f"{path}: not a fitted-evaluation file (format is not {FORMAT!r}; "
+                        f"`arena fit` writes one)")
+    g = obj.get("game")
+    if not isinstance(g, str) or g not in games.names():
+        raise UserError(f"{path}: unknown game {g!r}")
+    if game is not None and games.resolve(game).name != g:
+        raise UserError(f"{path} was fitted for {g}, not {games.resolve(game).name}")
+    names = feature_names(g)
+    if list(obj.get("features") or []) != list(names):
+        raise UserError(f"{path}: its features {obj.get('features')} are not {g}'s today "
+                        f"({', '.join(names) or 'none'}); fit it again")
+    w = obj.get("weights")
+    if not isinstance(w, list) or len(w) != len(names) or not all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+            for x in w):
+        raise UserError(f"{path}: weights must be {len(names)} finite numbers")
+    return obj
+
+
+def write(path: str | Path, obj: dict) -> None:
+    """Write the file whole or not at all (a temporary file renamed over it)."""
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(p)
+
+
+def parse_token(raw: str, game: str) -> str:
+    """The canonical `ef=PATH@DIGEST` of a spec's `ef=PATH` (or `ef=PATH@DIGEST`, checked
+    against the file): the file read and checked for `game`. UserError names a problem."""
+    path, _, given = raw.partition("@")
+    if not path:
+        raise UserError("ef= needs a file: ef=PATH (a fitted evaluation, `arena fit`)")
+    read(path, game)
+    d = digest(path)
+    if given and given != d:
+        raise UserError(f"ef={raw}: {path} has changed since (its digest is now {d}); name the "
+                        f"file without @{given} to play what it holds now")
+    return f"ef={path}@{d}"
+
+
+def is_file_eval(evalfn: str) -> bool:
+    """Is this spec evaluation a fitted file (`ef=...`) rather than a game's own (`efMS`)?"""
+    return evalfn.startswith("ef=")
+
+
+def knowledge(evalfn: str, game: str):
+    """The LinearKnowledge a canonical `ef=PATH@DIGEST` names, on the game's own knowledge."""
+    from mcts_arena.games.learned import LinearKnowledge
+
+    path, _, want = evalfn[3:].rpartition("@")
+    obj = read(path, game)
+    if digest(path) != want:
+        raise UserError(f"{path} has changed since the player was named (digest {want}, now "
+                        f"{digest(path)}): name the file again to play what it holds now")
+    return LinearKnowledge(games.new_state(game).knowledge(), obj["weights"])
