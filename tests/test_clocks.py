@@ -57,8 +57,19 @@ def test_a_clock_is_written_for_pgn_as_cutechess_writes_it():
 def test_the_margin_forgives_an_overrun_within_it_and_no_more():
     c = SideClock(Clock(1.0, 0.1), margin=0.05)
     assert c.before() == ClockLeft(1.0, 0.1, 0, 0.05)
-    assert c.after(1.03) and c.left == pytest.approx(0.1)   # 0.03 s over: no time left, + inc
-    assert not c.after(0.16)                                 # 0.06 s over: lost on time
+    assert c.after(1.03) and c.left == pytest.approx(0.07)  # 0.03 s over, carried; + inc
+    assert not c.after(0.13)                                 # 0.06 s over: lost on time
+
+
+def test_an_overrun_is_carried_so_the_margin_is_spent_once_as_cutechess_spends_it():
+    """cutechess-cli's clock: the time left may go below 0 by less than the margin, and what
+    a move overran stays owed, so a side at 0 s without an increment cannot play on move
+    after move inside the margin (a fresh 50 ms a move would be a time budget of its own)."""
+    c = SideClock(Clock(1.0, 0.0), margin=0.05)
+    assert c.after(1.0) and c.left == 0.0
+    assert c.after(0.03) and c.left == pytest.approx(-0.03)   # within the margin: owed
+    assert c.before().left == pytest.approx(-0.03)            # the player is told so
+    assert not c.after(0.03)                                   # 0.06 s over in all: flagged
     assert Budget(clock="1+0").margin_s() == MARGIN_DEFAULT
     assert Budget(clock="1+0", margin=0.2).as_dict() == {"clock": "1+0", "margin": 0.2}
     assert Budget(clock="1+0", margin=0.2).text() == "clock 1+0, margin 0.2 s"
@@ -273,7 +284,7 @@ def test_config_time_odds_inf_and_timemargin(tmp_path):
 def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     # a cap no search reaches within the clock: the hard limit stops it, and it loses on time
-    # (a smaller cap may finish inside the margin on a fast machine, and play on at 0 s left)
+    # (a smaller cap may end a search inside the margin on a fast machine, and lose later)
     cfg = write(tmp_path, "name: flag\ngame: breakthrough\nclock: '0.05+0'\ngames: 2\nmatches:\n"
                           "  - {player: 'MCTS(tm=0,sims=20000000)', opponent: Random}\n")
     run = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1"])
