@@ -354,3 +354,84 @@ def test_arena_play_bad_clocks_one_line_exit_2(args, why):
     res = CliRunner().invoke(cli, ["play", "tictactoe", "MCTS(tm=0)", "Random", *args])
     assert res.exit_code == 2 and why in res.output, res.output
     assert res.output.startswith("arena: error: ") and len(res.output.strip().splitlines()) == 1
+
+
+def test_a_clock_written_as_a_bare_number_is_seconds_as_cutechess_reads_it(tmp_path):
+    """YAML reads `clock: 60` (cutechess's tc=60) and `clock: 0.5` as numbers, not text."""
+    exp = config.load(write(tmp_path, BASE + "clock: 60\nmatches:\n"
+                            "  - {player: MCTS, opponent: Random, clock: {opponent: 0.5}}\n"))
+    assert exp.budget == Budget(clock="60+0")
+    assert exp.pairings[0].opponent_budget == Budget(clock="0.5+0")
+
+
+def test_a_players_own_clock_gives_it_time_odds_in_every_kind_of_entry(tmp_path):
+    exp = config.load(write(tmp_path, BASE + "budget: {sims: 10}\ntimemargin: 100\nmatches:\n"
+                            "  - {player: 'MCTS(clock=0:02+0.02)', opponent: Random}\n"
+                            "  - round_robin: ['MCTS(clock=1,sims=99)', 'FlatMC(clock=40/2)',"
+                            " Greedy]\n"))
+    a, rr1, rr2, rr3 = exp.pairings
+    assert a.player == "MCTS(clock=2+0.02)"             # one text form, like the config's
+    assert a.player_budget == Budget(clock="2+0.02", margin=0.1)
+    assert a.opponent_budget is None                    # the experiment's 10 sims a move
+    assert rr1.player_budget == Budget(clock="1+0", sims=99, margin=0.1)   # sims: a cap
+    assert rr1.opponent_budget == Budget(clock="40/2+0", margin=0.1)
+    # on a clocked experiment the player's own clock is its side's, the other side keeps
+    # the experiment's
+    exp = config.load(write(tmp_path, BASE + "clock: '5+0.05'\nmatches:\n"
+                            "  - {player: 'MCTS(clock=1+0.01)', opponent: MCTS}\n"))
+    assert exp.pairings[0].player_budget == Budget(clock="1+0.01")
+    assert exp.pairings[0].opponent_budget is None and exp.budget == Budget(clock="5+0.05")
+
+
+@pytest.mark.parametrize("extra,why", [
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=10+0.1,clock=5)', opponent: Random}]\n",
+     "clock given twice"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=fast)', opponent: Random}]\n",
+     "bad clock in 'clock=fast'"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=1+2)', opponent: Random}]\n",
+     "exceeds its time"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=inf)', opponent: Random}]\n",
+     "clock=inf in"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=5,time=1)', opponent: Random}]\n",
+     "contradict"),
+    ("budget: {sims: 10}\nmatches: [{player: 'Random(clock=5)', opponent: MCTS}]\n",
+     "does not search"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(tm=0,clock=5)', opponent: Random}]\n",
+     "has no time management (tm=0)"),
+    ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: '3+0'}]\n",
+     "has a clock of its own (5+0) and the entry gives its side the clock 3+0"),
+    ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: {player: 3}}]\n",
+     "has a clock of its own"),
+    ("budget: {sims: 10}\nmatches: [{scaling: {players: ['MCTS(clock=5)'], sims: [1, 2]}}]\n",
+     "carries its own budget (clock 5+0)"),
+])
+def test_bad_own_clocks_one_line_exit_2_nothing_written(tmp_path, monkeypatch, extra, why):
+    monkeypatch.chdir(tmp_path)
+    cfg = write(tmp_path, BASE + extra)
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--quiet"])
+    assert res.exit_code == 2 and why in res.output and len(res.output.strip().splitlines()) == 1
+    assert res.output.startswith("arena: error: ") and not (tmp_path / "results").exists()
+
+
+def test_a_players_own_clock_plays_is_stored_exported_and_reported(tmp_path, monkeypatch):
+    """Time odds given in the spec: each side's clock counts its own time, the store keeps each
+    side's budget, PGN says each side's control as cutechess-cli does, the report shows both."""
+    monkeypatch.chdir(tmp_path)
+    cfg = write(tmp_path, "name: odds\ngame: tictactoe\ngames: 2\nbudget: {sims: 20}\n"
+                          "matches:\n  - {player: 'MCTS(clock=30+0.5,sims=40)', "
+                          "opponent: 'MCTS(clock=0:20)'}\n")
+    run = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1"])
+    assert run.exit_code == 0, run.output
+    rep = CliRunner().invoke(cli, ["report", "results/odds", "--format", "json"])
+    (row,) = json.loads(rep.output)
+    assert row["games"] == 2 and row["time_forfeits"] == 0
+    assert row["player_budget"] == {"clock": "30+0.5", "sims": 40}
+    assert row["opponent_budget"] == {"clock": "20+0"}
+    assert "clock 30+0.5, 40 sims / clock 20+0" in \
+        CliRunner().invoke(cli, ["report", "results/odds"]).output
+    pgn = CliRunner().invoke(cli, ["export", "results/odds", "--format", "pgn"]).output
+    assert "[TimeControl " not in pgn
+    # seat-swapped: the player is White in one game, Black in the other
+    assert pgn.count('[WhiteTimeControl "30+0.5"]') == pgn.count('[BlackTimeControl "20"]') == 1
+    assert pgn.count('[WhiteTimeControl "20"]') == pgn.count('[BlackTimeControl "30+0.5"]') == 1
+    assert re.search(r"\{\[%clk 0:00:(19|2\d|3\d)\.\d{3}\] sims=", pgn)

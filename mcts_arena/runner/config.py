@@ -266,6 +266,8 @@ def own_budget(spec, parse, effort_s: float | None = None) -> Budget | None:
     experiment's) resolved into its engine's simulations or nodes (EffortError when no rate
     gives them); None: the experiment's budget."""
     own = spec_budget(spec)
+    if own is not None and own.clock is not None:
+        return own                  # its own clock decides each move's time
     paper_s = own.effort if own is not None else effort_s
     if paper_s is not None and (own is None or own.sims is None):
         return effort.resolve(spec, paper_s, parse)
@@ -409,6 +411,8 @@ class Validator:
                              self._budget.effort if self._budget is not None else None)
         except EffortError as e:
             self.fail(path, str(e))
+        if own is not None and own.clock is not None:     # its own clock, with the margin
+            own = self.clocked(Budget(sims=own.sims) if own.sims else None, own.clock, path)
         return spec.canonical, own
 
     # -- sections --
@@ -532,6 +536,8 @@ class Validator:
         one text form (`60+0.5`, `40/60+0`, `30+0.1`), or `inf`: no clock."""
         if isinstance(v, str) and v.strip() == budgets.NO_CLOCK:
             return budgets.NO_CLOCK
+        if _is_number(v) and math.isfinite(v):
+            v = f"{v:g}"            # YAML reads `clock: 60` (cutechess's tc=60) as a number
         try:
             return budgets.parse_clock(v).text()
         except ValueError as e:
@@ -574,6 +580,21 @@ class Validator:
             self.fail(path, f"{canonical} has no time management (tm=0), so on a clock "
                             f"({budget.clock}) it searches each move to its cap: give it "
                             f"sims= or the budget sims (a cap per move)")
+
+    def side_budget(self, canonical: str, own: Budget | None, clock: str | None, e: dict,
+                    side: str, budget: Budget | None, path: str) -> Budget | None:
+        """One side's budget in a match entry: the player's own clock (`clock=`) as it is, and
+        refused beside a clock the entry gives that side (a clock given twice); else the
+        entry's (or the experiment's) clock over the player's own budget, as `clocked` says."""
+        given = "clock" in e and (not isinstance(e["clock"], dict) or side in e["clock"])
+        if own is not None and own.clock is not None:
+            if given:
+                self.fail(path, f"{canonical} has a clock of its own ({own.clock}) and the "
+                                f"entry gives its side the clock {clock}: give one of them")
+            return own
+        if clock is not None and (own is not None or "clock" in e):
+            return self.clocked(own or budget, clock, path)
+        return own
 
     def match_clocks(self, e: dict, ep: str, kind: str, budget: Budget | None
                      ) -> tuple[str | None, str | None]:
@@ -690,10 +711,8 @@ class Validator:
                 swept = self._sweep_values
                 ca, ba = self.player(a, wa, game, macros)
                 cb, bb = self.player(b, wb, game, macros)
-                if clock_a is not None and (ba is not None or "clock" in e):
-                    ba = self.clocked(ba or budget, clock_a, wa)
-                if clock_b is not None and (bb is not None or "clock" in e):
-                    bb = self.clocked(bb or budget, clock_b, wb)
+                ba = self.side_budget(ca, ba, clock_a, e, SIDE_CLOCK_FIELDS[0], budget, wa)
+                bb = self.side_budget(cb, bb, clock_b, e, SIDE_CLOCK_FIELDS[1], budget, wb)
                 self.managed(ca, ba or budget, wa)
                 self.managed(cb, bb or budget, wb)
                 key = frozenset((ca, cb)) if ca != cb else (ca, cb)
@@ -753,7 +772,8 @@ class Validator:
             own = spec_budget(spec)
             if own is not None:
                 self.fail(path, f"{base} carries its own budget ({own.text()}), which "
-                                f"contradicts the ladder's; leave time=/sims=/effort= out")
+                                f"contradicts the ladder's; leave time=/sims=/effort=/clock= "
+                                f"out")
             if base in bases:
                 self.fail(path, f"{base} is named twice")
             its = kind_table.of(spec)
