@@ -427,8 +427,9 @@ def test_a_players_own_clock_plays_is_stored_exported_and_reported(tmp_path, mon
     assert row["games"] == 2 and row["time_forfeits"] == 0
     assert row["player_budget"] == {"clock": "30+0.5", "sims": 40}
     assert row["opponent_budget"] == {"clock": "20+0"}
-    assert "clock 30+0.5, 40 sims / clock 20+0" in \
-        CliRunner().invoke(cli, ["report", "results/odds"]).output
+    text = CliRunner().invoke(cli, ["report", "results/odds"]).output
+    assert re.search(r"MCTS\(clock=30\+0.5,sims=40\) vs MCTS\(clock=20\+0\) +clock 30\+0.5, 40 "
+                     r"sims +clock 20\+0\n", text)
     pgn = CliRunner().invoke(cli, ["export", "results/odds", "--format", "pgn"]).output
     assert "[TimeControl " not in pgn
     # seat-swapped: the player is White in one game, Black in the other

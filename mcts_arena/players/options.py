@@ -197,10 +197,10 @@ OPTIONS: list[Option] = [
            "paper's engine had in S seconds per move (simulations or nodes from its measured "
            "rate; overrides the experiment budget)", kinds=EFFORT,
            key=True, role="budget", symbol="S", every="unit"),
-    Option("clock", "clock", 0, 0, "this player's own game clock (time odds), as cutechess-cli "
-           "writes one: 10+0.1, 40/60, 0:30+0.1 (overrides the experiment's clock or budget; "
-           "with sims= a cap per move)", kinds=SEARCHING, key=True, role="clock", symbol="TC",
-           example="10+0.1", every="searches"),
+    Option("clock", "clock", 0, 0, "this player's own game clock TC (time odds), as "
+           "cutechess-cli writes one: 10+0.1, 40/60, 0:30+0.1 (overrides the experiment's "
+           "clock or budget; with sims= a cap per move)", kinds=SEARCHING, key=True,
+           role="clock", symbol="TC", example="10+0.1", every="searches"),
     Option("seed", "int", 0, 2**63, "extra seed salt N for this player",
            kinds=SEEDED, key=True, role="seed", symbol="N", every="seeded"),
 ]
