@@ -29,7 +29,10 @@ games open, and the matches to play. Example::
 at the same level) and the anchor (`anchor:` one of the players, at its lowest level, the
 default being the first player's; or a player with its own budget, who plays every level).
 The levels are the players' own budgets (`MCTS(bl,sims=500)`), so a ladder's player may not
-carry one of its own; `arena report` fits their Elo against the budget (report/scaling.py).
+carry one of its own; `arena report` fits their Elo against the budget (report/scaling.py). A
+ladder of clocks (`clock: ["1+0.01", "2+0.02"]` or `{from: "1+0.01", doublings: K}`) gives
+each level the player's own clock (`MCTS(bl,clock=2+0.02)`); its rungs scale one clock, base
+and increment by one factor, so each doubling doubles the whole clock.
 
 `dice` (games with chance nodes only): the match loop draws every chance outcome from
 generators seeded per game (one stream per seat, runner/match.py); `common` (the default) seeds
@@ -87,8 +90,8 @@ TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies"
 DICE_MODES = ("common", "independent")
 SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
 MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet", "scaling")
-SCALING_FIELDS = ("players", "sims", "time", "effort", "anchor")
-LADDER_KINDS = ("sims", "time", "effort")
+SCALING_FIELDS = ("players", "sims", "time", "effort", "clock", "anchor")
+LADDER_KINDS = ("sims", "time", "effort", "clock")
 #: The most levels one ladder may have (2^20 from the lowest: past every budget's range).
 LADDER_MAX = 21
 BUDGET_KEYS = ("time", "sims", "effort")
@@ -179,8 +182,10 @@ class Pairing:
 @dataclass(frozen=True)
 class Ladder:
     """A `scaling` entry: `players` (canonical specs without a budget) at every level of
-    `levels` (budgets of `kind`: sims, time or effort), `specs[i][k]` the canonical spec of
-    player i at level k (its own budget), `anchor` the canonical spec the report rates 0."""
+    `levels` (budgets of `kind`: sims, time or effort; of a ladder of clocks, each rung's base
+    seconds), `specs[i][k]` the canonical spec of player i at level k (its own budget or
+    clock), `anchor` the canonical spec the report rates 0, `clocks` a clock ladder's rungs
+    (their one text form; empty for the other kinds)."""
 
     players: tuple[str, ...]
     kind: str
@@ -188,6 +193,7 @@ class Ladder:
     specs: tuple[tuple[str, ...], ...]
     anchor: str
     where: str
+    clocks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -469,7 +475,8 @@ class Validator:
                                 games, ov.games, budget)
         if budget is None:          # ladders alone: the experiment's budget is their first level
             first = self._ladders[0]
-            budget = Budget(**{first.kind: first.levels[0]})
+            budget = Budget(clock=first.clocks[0], margin=self._margin) if first.clocks else \
+                Budget(**{first.kind: first.levels[0]})
         if "timemargin" in d and not any(
                 b is not None and b.clock is not None
                 for b in (budget, *(x for p in pairings
@@ -753,7 +760,7 @@ class Validator:
     def _scaling(self, e: dict, ep: str):
         sp = f"{ep}.scaling"
         s = self.mapping(e["scaling"], sp, "a mapping with 'players' and a ladder of 'sims', "
-                                           "'time' or 'effort'")
+                                           "'time', 'effort' or 'clock'")
         self.known_keys(s, sp, SCALING_FIELDS)
         players = s.get("players")
         if not isinstance(players, list) or not players:
@@ -761,9 +768,11 @@ class Validator:
                                        f"{shown(players)}")
         kinds = [k for k in LADDER_KINDS if k in s]
         if len(kinds) != 1:
-            self.fail(sp, "expected exactly one ladder: 'sims', 'time' or 'effort'")
+            self.fail(sp, "expected exactly one ladder: 'sims', 'time', 'effort' or 'clock'")
         kind = kinds[0]
-        levels = self.ladder(s[kind], f"{sp}.{kind}", kind)
+        clocks = self.clock_ladder(s[kind], f"{sp}.{kind}") if kind == "clock" else ()
+        levels = tuple(budgets.parse_clock(c).base for c in clocks) if clocks else \
+            self.ladder(s[kind], f"{sp}.{kind}", kind)
         bases, specs = [], []
         for i, text in enumerate(players):
             path = f"{sp}.players[{i}]"
@@ -776,6 +785,11 @@ class Validator:
                                 f"out")
             if base in bases:
                 self.fail(path, f"{base} is named twice")
+            get = getattr(spec, "get", None)
+            if kind == "clock" and get is not None and get("tm") == 0 and not get("depth"):
+                self.fail(path, f"{base} has no time management (tm=0), and a ladder's player "
+                                f"carries no cap of its own: on a ladder of clocks its players "
+                                f"manage their time")
             its = kind_table.of(spec)
             external = its.external and not its.rated_by_label     # no engine rate
             if kind == "sims" and external and spec.kind == "GTP" and \
@@ -787,9 +801,10 @@ class Validator:
                                 f"matched effort; use a ladder of time or sims")
             bases.append(base)
             specs.append(tuple(self.player(with_budget(base, kind, v), path, self._game,
-                                           self._macros)[0] for v in levels))
+                                           self._macros)[0] for v in clocks or levels))
         anchor = self.anchor(s.get("anchor"), f"{sp}.anchor", bases, specs)
-        self._ladders.append(Ladder(tuple(bases), kind, levels, tuple(specs), anchor, sp))
+        self._ladders.append(Ladder(tuple(bases), kind, levels, tuple(specs), anchor, sp,
+                                    clocks))
         where = [[f"{sp}.{kind}[{k}]" for k in range(len(levels))]] * len(specs)
         done = set()
         for i, row in enumerate(specs):                 # each level against the one below
@@ -837,6 +852,52 @@ class Validator:
                 self.fail(f"{path}[{k}]", f"a ladder must grow: {b!r} does not exceed "
                                           f"{v[k - 1]!r}")
         return tuple(v)
+
+    def clock_ladder(self, v: Any, path: str) -> tuple[str, ...]:
+        """The rungs of a ladder of clocks (their one text form): a list that grows, or
+        {from: CLOCK, doublings: K}; the rungs scale one clock (base and increment by one
+        factor, the same moves per period), so a doubling doubles the whole clock."""
+        if isinstance(v, dict):
+            self.known_keys(v, path, ("from", "doublings"))
+            for req in ("from", "doublings"):
+                if req not in v:
+                    self.fail(f"{path}.{req}", "missing required field")
+            first = self.rung(v["from"], f"{path}.from")
+            n = v["doublings"]
+            if not is_int(n) or not 1 <= n < LADDER_MAX:
+                self.fail(f"{path}.doublings", f"expected an integer from 1 to "
+                                               f"{LADDER_MAX - 1}, got {shown(n)}")
+            top = first.base * 2 ** n
+            if top > budgets.CLOCK_MAX:
+                self.fail(f"{path}.doublings", f"the top rung's base time {top:g} s is out of "
+                                               f"range: expected {budgets.CLOCK_TEXT}")
+            return tuple(budgets.Clock(first.base * 2 ** k, first.inc * 2 ** k,
+                                       first.moves).text() for k in range(n + 1))
+        if not isinstance(v, list) or len(v) < 2:
+            self.fail(path, f"expected a list of at least 2 clocks or {{from: CLOCK, "
+                            f"doublings: K}}, got {shown(v)}")
+        if len(v) > LADDER_MAX:
+            self.fail(path, f"expected at most {LADDER_MAX} levels, got {len(v)}")
+        rungs = [self.rung(c, f"{path}[{k}]") for k, c in enumerate(v)]
+        first = rungs[0]
+        for k, c in enumerate(rungs[1:], 1):
+            if not c.base > rungs[k - 1].base:
+                self.fail(f"{path}[{k}]", f"a ladder must grow: {c.text()} does not exceed "
+                                          f"{rungs[k - 1].text()}")
+            if c.moves != first.moves or not math.isclose(c.inc * first.base,
+                                                          first.inc * c.base, rel_tol=1e-9):
+                self.fail(f"{path}[{k}]", f"{c.text()} is not {first.text()} scaled: a clock "
+                                          f"ladder's rungs keep one increment per second of "
+                                          f"base time and one number of moves per period, so "
+                                          f"each doubling doubles the whole clock")
+        return tuple(c.text() for c in rungs)
+
+    def rung(self, v: Any, path: str) -> budgets.Clock:
+        """One rung of a clock ladder: a clock, not `inf` (a ladder of time limits)."""
+        text = self.clock(v, path)
+        if text == budgets.NO_CLOCK:
+            self.fail(path, "a clock ladder's rungs are time limits; inf is none")
+        return budgets.parse_clock(text)
 
     def anchor(self, v: Any, path: str, bases: list[str], specs: list[tuple[str, ...]]) -> str:
         """The level rated 0: a ladder's player at its lowest level (default the first), or a
