@@ -236,14 +236,8 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
                     _number(raw.strip(), o, tok, text)
             elif token is not None and token.type != "flag":    # im=0.4 is the token im0.4
                 o, val = _parse_token(f"{key}{raw.strip()}", kind, text)
-            elif key == "clock":
-                raise SpecError(f"{BY_NAME[kind].display} in {text!r} does not search, so it "
-                                f"has no time to manage on a clock of its own: clock= is for "
-                                f"the searching kinds and outside engines")
             else:
-                raise SpecError(f"unknown option {key!r} in {text!r} for {BY_NAME[kind].display}; "
-                                f"valid: {', '.join(sorted(keys)) or 'none'}, or a token's "
-                                f"number as key=value (im=0.4)")
+                raise _unknown_key(kind, key, keys, text)
         else:
             o, val = _parse_token(tok, kind, text)
         if o.role in ("budget", "seed", "clock"):
@@ -272,6 +266,25 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
                       label=" ".join(text.split()), budget=_own_budget(budget, clock, text),
                       seed_salt=seed_salt)
+
+
+def _unknown_key(kind: str, key: str, keys: dict, text: str) -> SpecError:
+    """The error for a `key=value` the kind does not take (`clock=` on one that cannot keep a
+    clock says why)."""
+    if key == "clock":
+        return SpecError(f"{BY_NAME[kind].display} in {text!r} does not search, so it has no "
+                         f"time to manage on a clock of its own: clock= is for the searching "
+                         f"kinds and outside engines")
+    return SpecError(f"unknown option {key!r} in {text!r} for {BY_NAME[kind].display}; valid: "
+                     f"{', '.join(sorted(keys)) or 'none'}, or a token's number as key=value "
+                     f"(im=0.4)")
+
+
+def _budget_value(key: str, value: str, text: str):
+    """An outside player's own `time=`, `sims=` or `clock=` value."""
+    if key == "clock":
+        return _clock(value, f"{key}={value}", text)
+    return _number(value, BY_FIELD[key], f"{key}={value}", text)
 
 
 def _clock(raw: str, tok: str, text: str) -> str:
@@ -534,11 +547,6 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
     name = ""
     label = " ".join(text.split())
 
-    def budget_value(key, value):
-        if key == "clock":
-            return _clock(value, f"{key}={value}", text)
-        return _number(value, BY_FIELD[key], f"{key}={value}", text)
-
     if kind == "GTP":
         cmd, opts = None, {}
         for key, value, _quoted in items:
@@ -557,7 +565,7 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
                             f"timeout={value}", text)
                 opts["timeout"] = float(t)
             else:
-                budget[key] = budget_value(key, value)
+                budget[key] = _budget_value(key, value, text)
         if cmd is None or not cmd.strip():
             raise SpecError(f'GTP player {text!r} needs cmd="..." (the engine\'s command line)')
         try:
@@ -574,7 +582,7 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
                             _own_budget(budget, budget.pop("clock", None), text), label)
 
     if kind == "gameframe":
-        return _parse_gameframe(items, text, game, label, budget_value)
+        return _parse_gameframe(items, text, game, label)
 
     # py(module:Class, ...)
     if not items or items[0][0] is not None:
@@ -591,7 +599,7 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
         if key == "name":
             name = value
         elif key in ("time", "sims", "clock"):
-            budget[key] = budget_value(key, value)
+            budget[key] = _budget_value(key, value, text)
         elif key in ("seed", "game"):
             raise SpecError(f"py player {text!r}: {key!r} is given by the runner (the "
                             "constructor receives it); choose another keyword")
@@ -607,7 +615,7 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
     return spec
 
 
-def _parse_gameframe(items, text: str, game, label: str, budget_value) -> ExternalSpec:
+def _parse_gameframe(items, text: str, game, label: str) -> ExternalSpec:
     """The inside of `gameframe(LABEL, name=..., time=S | sims=N, timeout=S)`."""
     from mcts_arena.players import gameframe
 
@@ -624,7 +632,7 @@ def _parse_gameframe(items, text: str, game, label: str, budget_value) -> Extern
         if key == "name":
             name = value
         elif key in ("time", "sims", "clock"):
-            budget[key] = budget_value(key, value)
+            budget[key] = _budget_value(key, value, text)
         elif key == "timeout":
             opts["timeout"] = float(_number(value, Option("timeout", "float", 0.001, 1e6, ""),
                                             f"timeout={value}", text))

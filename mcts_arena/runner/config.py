@@ -79,6 +79,8 @@ from mcts_arena.players.notation import split
 from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import pairing_id
 from mcts_arena.runner import book, effort
+from mcts_arena.runner.clock_rules import SIDE_CLOCK_FIELDS, ClockRules
+from mcts_arena.runner.values import _is_number, is_int, shown
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
 DEFAULT_PLAYERS = "mcts_arena.players"
@@ -98,8 +100,6 @@ BUDGET_KEYS = ("time", "sims", "effort")
 BOOK_FIELDS = ("file", "order")
 GAUNTLET_FIELDS = ("player", "opponents")
 MATCH_FIELDS = ("player", "opponent", "games", "clock")  # a plain `- {player:, opponent:}`
-#: A match entry's per-side clocks (time odds): `clock: {player: "10+0.1", opponent: "5+0.1"}`.
-SIDE_CLOCK_FIELDS = ("player", "opponent")
 # The settings docs/config.md documents (tests/test_config_docs.py holds the page to them).
 DEFAULTS = {"games": 100, "seed": 1, "max_plies": 1000, "dice": "common"}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -313,20 +313,6 @@ def loads(text: str, source: str = "<config>", default_name: str = "experiment",
     return Validator(source, players).experiment(data, default_name, overrides or Overrides())
 
 
-def is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def shown(v: Any) -> str:
-    if isinstance(v, (dict, list)):
-        return type(v).__name__ + " " + json.dumps(v, default=str)[:40]
-    return repr(v)
-
-
 def with_budget(spec: str, kind: str, value: float) -> str:
     """`spec` with its own budget `kind=value` added: MCTS(bl) -> MCTS(bl,sims=500)."""
     head, args = split(spec)
@@ -340,7 +326,7 @@ def format_value(v: Any) -> str:
 
 
 @dataclass
-class Validator:
+class Validator(ClockRules):
     source: str
     players: ModuleType | None = None
     _parse: Any = field(default=None, init=False)
@@ -538,89 +524,6 @@ class Validator:
             self.fail(f"{path}.sims", f"expected {budgets.SIMS_TEXT}, got {shown(s)}")
         return Budget(sims=s)
 
-    def clock(self, v: Any, path: str) -> str:
-        """A time control as cutechess-cli writes one (`60+0.5`, `40/60`, `0:30+0.1`) in its
-        one text form (`60+0.5`, `40/60+0`, `30+0.1`), or `inf`: no clock."""
-        if isinstance(v, str) and v.strip() == budgets.NO_CLOCK:
-            return budgets.NO_CLOCK
-        if _is_number(v) and math.isfinite(v):
-            v = f"{v:g}"            # YAML reads `clock: 60` (cutechess's tc=60) as a number
-        try:
-            return budgets.parse_clock(v).text()
-        except ValueError as e:
-            self.fail(path, f"{e}" + (" (or inf: no time limit)" if str(e).startswith("expected")
-                                      else ""))
-
-    def timemargin(self, v: Any, path: str) -> float | None:
-        """cutechess-cli's `timemargin` in milliseconds, as seconds; None for the default."""
-        if not _is_number(v) or not math.isfinite(v) or not 0 <= v <= budgets.MARGIN_MAX_MS:
-            self.fail(path, f"expected {budgets.MARGIN_TEXT}, got {shown(v)}")
-        seconds = round(float(v) / 1000, 6)
-        return None if seconds == budgets.MARGIN_DEFAULT else seconds
-
-    def clocked(self, budget: Budget | None, clock: str, path: str) -> Budget:
-        """`budget` on the clock `clock`: a simulation budget stays as a cap per move; a fixed
-        time or effort per move contradicts the clock, which decides each move's time. On
-        `inf` (no clock) the budget per move alone, which must then be there."""
-        if clock == budgets.NO_CLOCK:
-            per_move = budget if budget is None or budget.clock is None else \
-                (Budget(sims=budget.sims) if budget.sims is not None else None)
-            if per_move is None:
-                self.fail(path, "clock inf sets no time limit, so each move needs a budget of "
-                                "its own: give budget (sims, time or effort) or the player's "
-                                "sims=")
-            return per_move
-        if budget is not None and (budget.time is not None or budget.effort is not None):
-            self.fail(path, f"a clock ({clock}) decides each move's time, which the fixed "
-                            f"budget {budget.text()} per move contradicts; give the clock "
-                            f"alone, or with sims (a cap per move)")
-        return Budget(sims=budget.sims if budget is not None else None, clock=clock,
-                      margin=self._margin)
-
-    def managed(self, canonical: str, budget: Budget | None, path: str) -> None:
-        """A player on a clock without time management (`tm=0`) searches each move to its
-        cap, so it needs one (a simulation cap, or an αβ depth)."""
-        if budget is None or budget.clock is None or budget.sims is not None:
-            return
-        get = getattr(self._parse(canonical, game=self._game, macros=self._macros), "get", None)
-        if get is not None and get("tm") == 0 and not get("depth"):
-            self.fail(path, f"{canonical} has no time management (tm=0), so on a clock "
-                            f"({budget.clock}) it searches each move to its cap: give it "
-                            f"sims= or the budget sims (a cap per move)")
-
-    def side_budget(self, canonical: str, own: Budget | None, clock: str | None, e: dict,
-                    side: str, budget: Budget | None, path: str) -> Budget | None:
-        """One side's budget in a match entry: the player's own clock (`clock=`) as it is, and
-        refused beside a clock the entry gives that side (a clock given twice); else the
-        entry's (or the experiment's) clock over the player's own budget, as `clocked` says."""
-        given = "clock" in e and (not isinstance(e["clock"], dict) or side in e["clock"])
-        if own is not None and own.clock is not None:
-            if given:
-                self.fail(path, f"{canonical} has a clock of its own ({own.clock}) and the "
-                                f"entry gives its side the clock {clock}: give one of them")
-            return own
-        if clock is not None and (own is not None or "clock" in e):
-            return self.clocked(own or budget, clock, path)
-        return own
-
-    def match_clocks(self, e: dict, ep: str, kind: str, budget: Budget | None
-                     ) -> tuple[str | None, str | None]:
-        """The clocks of a match entry's two sides: its own `clock` (one for both, or
-        {player:, opponent:} for time odds), else the experiment's."""
-        default = budget.clock if budget is not None else None
-        if "clock" not in e:
-            return default, default
-        v = e["clock"]
-        if not isinstance(v, dict):
-            c = self.clock(v, f"{ep}.clock")
-            return c, c
-        if kind not in ("player", "gauntlet"):
-            self.fail(f"{ep}.clock", f"clocks per side (time odds) are for a player and "
-                                     f"opponent or a gauntlet; a {kind} entry takes one clock")
-        self.known_keys(v, f"{ep}.clock", SIDE_CLOCK_FIELDS)
-        return tuple(self.clock(v[k], f"{ep}.clock.{k}") if k in v else default
-                     for k in SIDE_CLOCK_FIELDS)
-
     def game(self, v: Any, path: str) -> _games.Game:
         """The game a game spec names (`hex(size=5)`), resolved once; one line naming the bad
         part."""
@@ -770,7 +673,8 @@ class Validator:
         if len(kinds) != 1:
             self.fail(sp, "expected exactly one ladder: 'sims', 'time', 'effort' or 'clock'")
         kind = kinds[0]
-        clocks = self.clock_ladder(s[kind], f"{sp}.{kind}") if kind == "clock" else ()
+        clocks = self.clock_ladder(s[kind], f"{sp}.{kind}", LADDER_MAX) if kind == "clock" \
+            else ()
         levels = tuple(budgets.parse_clock(c).base for c in clocks) if clocks else \
             self.ladder(s[kind], f"{sp}.{kind}", kind)
         bases, specs = [], []
@@ -852,52 +756,6 @@ class Validator:
                 self.fail(f"{path}[{k}]", f"a ladder must grow: {b!r} does not exceed "
                                           f"{v[k - 1]!r}")
         return tuple(v)
-
-    def clock_ladder(self, v: Any, path: str) -> tuple[str, ...]:
-        """The rungs of a ladder of clocks (their one text form): a list that grows, or
-        {from: CLOCK, doublings: K}; the rungs scale one clock (base and increment by one
-        factor, the same moves per period), so a doubling doubles the whole clock."""
-        if isinstance(v, dict):
-            self.known_keys(v, path, ("from", "doublings"))
-            for req in ("from", "doublings"):
-                if req not in v:
-                    self.fail(f"{path}.{req}", "missing required field")
-            first = self.rung(v["from"], f"{path}.from")
-            n = v["doublings"]
-            if not is_int(n) or not 1 <= n < LADDER_MAX:
-                self.fail(f"{path}.doublings", f"expected an integer from 1 to "
-                                               f"{LADDER_MAX - 1}, got {shown(n)}")
-            top = first.base * 2 ** n
-            if top > budgets.CLOCK_MAX:
-                self.fail(f"{path}.doublings", f"the top rung's base time {top:g} s is out of "
-                                               f"range: expected {budgets.CLOCK_TEXT}")
-            return tuple(budgets.Clock(first.base * 2 ** k, first.inc * 2 ** k,
-                                       first.moves).text() for k in range(n + 1))
-        if not isinstance(v, list) or len(v) < 2:
-            self.fail(path, f"expected a list of at least 2 clocks or {{from: CLOCK, "
-                            f"doublings: K}}, got {shown(v)}")
-        if len(v) > LADDER_MAX:
-            self.fail(path, f"expected at most {LADDER_MAX} levels, got {len(v)}")
-        rungs = [self.rung(c, f"{path}[{k}]") for k, c in enumerate(v)]
-        first = rungs[0]
-        for k, c in enumerate(rungs[1:], 1):
-            if not c.base > rungs[k - 1].base:
-                self.fail(f"{path}[{k}]", f"a ladder must grow: {c.text()} does not exceed "
-                                          f"{rungs[k - 1].text()}")
-            if c.moves != first.moves or not math.isclose(c.inc * first.base,
-                                                          first.inc * c.base, rel_tol=1e-9):
-                self.fail(f"{path}[{k}]", f"{c.text()} is not {first.text()} scaled: a clock "
-                                          f"ladder's rungs keep one increment per second of "
-                                          f"base time and one number of moves per period, so "
-                                          f"each doubling doubles the whole clock")
-        return tuple(c.text() for c in rungs)
-
-    def rung(self, v: Any, path: str) -> budgets.Clock:
-        """One rung of a clock ladder: a clock, not `inf` (a ladder of time limits)."""
-        text = self.clock(v, path)
-        if text == budgets.NO_CLOCK:
-            self.fail(path, "a clock ladder's rungs are time limits; inf is none")
-        return budgets.parse_clock(text)
 
     def anchor(self, v: Any, path: str, bases: list[str], specs: list[tuple[str, ...]]) -> str:
         """The level rated 0: a ladder's player at its lowest level (default the first), or a
