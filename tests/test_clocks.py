@@ -356,6 +356,20 @@ def test_arena_play_bad_clocks_one_line_exit_2(args, why):
     assert res.output.startswith("arena: error: ") and len(res.output.strip().splitlines()) == 1
 
 
+def test_arena_play_with_a_players_own_clock():
+    ok = CliRunner().invoke(cli, ["play", "tictactoe", "MCTS(clock=2+0.1,sims=200)",
+                                  "MCTS(sims=50)"])
+    assert ok.exit_code == 0, ok.output
+    assert ok.output.splitlines()[0] == ("MCTS(clock=2+0.1,sims=200) (first) vs MCTS(sims=50) "
+                                         "(second), clock 2+0.1 / none")
+    for args, why in ((["MCTS(clock=2)", "Random", "--clock", "5"],
+                       "MCTS(clock=2+0) has a clock of its own (2+0) beside --clock 5+0"),
+                      (["MCTS(tm=0,clock=2)", "Random"], "has no time management (tm=0)")):
+        res = CliRunner().invoke(cli, ["play", "tictactoe", *args])
+        assert res.exit_code == 2 and why in res.output, res.output
+        assert res.output.startswith("arena: error: ") and res.output.count("\n") == 1
+
+
 def test_a_clock_written_as_a_bare_number_is_seconds_as_cutechess_reads_it(tmp_path):
     """YAML reads `clock: 60` (cutechess's tc=60) and `clock: 0.5` as numbers, not text."""
     exp = config.load(write(tmp_path, BASE + "clock: 60\nmatches:\n"
