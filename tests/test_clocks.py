@@ -236,6 +236,27 @@ BASE = "name: clk\ngame: tictactoe\ngames: 2\n"
      "\n", "a round_robin entry takes one clock"),
     ("budget: {sims: 10}\nmatches: [{player: MCTS, opponent: Random, clock: {player: '5+x'}}]\n",
      "clock.player: expected a time control"),
+    # a player's own clock
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=10+0.1,clock=5)', opponent: Random}]\n",
+     "clock given twice"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=fast)', opponent: Random}]\n",
+     "bad clock in 'clock=fast'"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=1+2)', opponent: Random}]\n",
+     "exceeds its time"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=inf)', opponent: Random}]\n",
+     "clock=inf in"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=5,time=1)', opponent: Random}]\n",
+     "contradict"),
+    ("budget: {sims: 10}\nmatches: [{player: 'Random(clock=5)', opponent: MCTS}]\n",
+     "does not search"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(tm=0,clock=5)', opponent: Random}]\n",
+     "has no time management (tm=0)"),
+    ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: '3+0'}]\n",
+     "has a clock of its own (5+0) and the entry gives its side the clock 3+0"),
+    ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: {player: 3}}]\n",
+     "has a clock of its own"),
+    ("budget: {sims: 10}\nmatches: [{scaling: {players: ['MCTS(clock=5)'], sims: [1, 2]}}]\n",
+     "carries its own budget (clock 5+0)"),
 ])
 def test_bad_clock_configs_one_line_exit_2_nothing_written(tmp_path, monkeypatch, extra, why):
     monkeypatch.chdir(tmp_path)
@@ -397,34 +418,6 @@ def test_a_players_own_clock_gives_it_time_odds_in_every_kind_of_entry(tmp_path)
     assert exp.pairings[0].opponent_budget is None and exp.budget == Budget(clock="5+0.05")
 
 
-@pytest.mark.parametrize("extra,why", [
-    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=10+0.1,clock=5)', opponent: Random}]\n",
-     "clock given twice"),
-    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=fast)', opponent: Random}]\n",
-     "bad clock in 'clock=fast'"),
-    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=1+2)', opponent: Random}]\n",
-     "exceeds its time"),
-    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=inf)', opponent: Random}]\n",
-     "clock=inf in"),
-    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=5,time=1)', opponent: Random}]\n",
-     "contradict"),
-    ("budget: {sims: 10}\nmatches: [{player: 'Random(clock=5)', opponent: MCTS}]\n",
-     "does not search"),
-    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(tm=0,clock=5)', opponent: Random}]\n",
-     "has no time management (tm=0)"),
-    ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: '3+0'}]\n",
-     "has a clock of its own (5+0) and the entry gives its side the clock 3+0"),
-    ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: {player: 3}}]\n",
-     "has a clock of its own"),
-    ("budget: {sims: 10}\nmatches: [{scaling: {players: ['MCTS(clock=5)'], sims: [1, 2]}}]\n",
-     "carries its own budget (clock 5+0)"),
-])
-def test_bad_own_clocks_one_line_exit_2_nothing_written(tmp_path, monkeypatch, extra, why):
-    monkeypatch.chdir(tmp_path)
-    cfg = write(tmp_path, BASE + extra)
-    res = CliRunner().invoke(cli, ["run", str(cfg), "--quiet"])
-    assert res.exit_code == 2 and why in res.output and len(res.output.strip().splitlines()) == 1
-    assert res.output.startswith("arena: error: ") and not (tmp_path / "results").exists()
 
 
 def test_a_players_own_clock_plays_is_stored_exported_and_reported(tmp_path, monkeypatch):
