@@ -218,9 +218,11 @@ def _more_tables(e) -> list[tuple[str, list[str], list[list[str]]]]:
     differ from the experiment's (time odds, a player's own budget or clock), the luck-adjusted
     results of a backgammon experiment (results/luck.py), every doubling ladder's
     (report/scaling.py)."""
-    own = [[f"{r['player']} vs {r['opponent']}", budgets.text(r["player_budget"]),
-            budgets.text(r["opponent_budget"])] for r in e.rows
-           if r["budget"] != e.info["budget"]]
+    sides = [(r, budgets.text(r["player_budget"]), budgets.text(r["opponent_budget"]))
+             for r in e.rows]
+    # (a matched effort resolved into an engine's simulations is the experiment's effort)
+    own = [[f"{r['player']} vs {r['opponent']}", p, o] for r, p, o in sides
+           if any(t.split(" = ")[0] != e.info["budget"] for t in (p, o))]
     out = [("Budgets of the pairings that differ from the experiment's (per move, or each "
             "side's clock)", ["pairing", "player's budget", "opponent's budget"], own)] \
         if own else []
