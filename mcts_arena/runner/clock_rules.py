@@ -16,6 +16,13 @@ from mcts_arena.runner.values import _is_number, is_int, shown
 SIDE_CLOCK_FIELDS = ("player", "opponent")
 
 
+def unmanaged(spec) -> bool:
+    """A player without time management (`tm=0`) and without a fixed depth: on a clock it
+    searches each move to its simulation cap, so it needs one."""
+    get = getattr(spec, "get", None)
+    return get is not None and get("tm") == 0 and not get("depth")
+
+
 class ClockRules:
     """The config's clock rules, mixed into runner.config.Validator (see the module)."""
 
@@ -63,8 +70,7 @@ class ClockRules:
         cap, so it needs one (a simulation cap, or an αβ depth)."""
         if budget is None or budget.clock is None or budget.sims is not None:
             return
-        get = getattr(self._parse(canonical, game=self._game, macros=self._macros), "get", None)
-        if get is not None and get("tm") == 0 and not get("depth"):
+        if unmanaged(self._parse(canonical, game=self._game, macros=self._macros)):
             self.fail(path, f"{canonical} has no time management (tm=0), so on a clock "
                             f"({budget.clock}) it searches each move to its cap: give it "
                             f"sims= or the budget sims (a cap per move)")

@@ -79,7 +79,7 @@ from mcts_arena.players.notation import split
 from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import pairing_id
 from mcts_arena.runner import book, effort
-from mcts_arena.runner.clock_rules import SIDE_CLOCK_FIELDS, ClockRules
+from mcts_arena.runner.clock_rules import SIDE_CLOCK_FIELDS, ClockRules, unmanaged
 from mcts_arena.runner.values import _is_number, is_int, shown
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
@@ -404,6 +404,10 @@ class Validator(ClockRules):
         except EffortError as e:
             self.fail(path, str(e))
         if own is not None and own.clock is not None:     # its own clock, with the margin
+            if own.sims is None and unmanaged(spec):
+                self.fail(path, f"{spec.canonical} has no time management (tm=0), so on its "
+                                f"own clock ({own.clock}) it searches each move to its cap: "
+                                f"give it sims=")
             own = self.clocked(Budget(sims=own.sims) if own.sims else None, own.clock, path)
         return spec.canonical, own
 
@@ -689,8 +693,7 @@ class Validator(ClockRules):
                                 f"out")
             if base in bases:
                 self.fail(path, f"{base} is named twice")
-            get = getattr(spec, "get", None)
-            if kind == "clock" and get is not None and get("tm") == 0 and not get("depth"):
+            if kind == "clock" and unmanaged(spec):
                 self.fail(path, f"{base} has no time management (tm=0), and a ladder's player "
                                 f"carries no cap of its own: on a ladder of clocks its players "
                                 f"manage their time")
