@@ -234,10 +234,14 @@ def panel(directory: Path, game: str | None, rows: list) -> dict | None:
     """What `arena report` shows of a backgammon experiment's kept analysis: each pairing's,
     `stale` where its decided games (the report's wins and losses) are not the number
     analysed, and a `note` saying what is missing; None for a game gnubg does not analyse.
-    Reads LUCK_FILE only: gnubg is never run here."""
+    Reads LUCK_FILE only: gnubg is never run here; a damaged one is the note (the store's own
+    results, and the other stores of a results root, are reported all the same)."""
     if not game or not games.info_of(game).match_file:
         return None
-    kept = stored(directory) or {}
+    try:
+        kept = stored(directory) or {}
+    except UserError as e:
+        return {"pairings": [], "note": str(e)}
     out, stale = [], 0
     for r in rows:
         k = kept.get(r["pairing_id"])
