@@ -248,7 +248,7 @@ BASE = "name: clk\ngame: tictactoe\ngames: 2\n"
     ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=5,time=1)', opponent: Random}]\n",
      "contradict"),
     ("budget: {sims: 10}\nmatches: [{player: 'Random(clock=5)', opponent: MCTS}]\n",
-     "does not search"),
+     "manages no time, so it keeps no clock of its own"),
     ("budget: {sims: 10}\nmatches: [{player: 'MCTS(tm=0,clock=5)', opponent: Random}]\n",
      "has no time management (tm=0)"),
     ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: '3+0'}]\n",

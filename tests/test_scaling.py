@@ -131,7 +131,7 @@ def test_bad_ladder_is_one_line_exit_2_nothing_written(tmp_path, monkeypatch, bo
     ("{players: ['MCTS(tm=0)'], clock: ['1+0.01', '2+0.02']}",
      "matches[0].scaling.players[0]: MCTS(tm=0) has no time management (tm=0), and a "
      "ladder's player carries no cap of its own"),
-    ("{players: [Random], clock: ['1+0.01', '2+0.02']}", "does not search"),
+    ("{players: [Random], clock: ['1+0.01', '2+0.02']}", "manages no time, so it keeps no clock of its own"),
 ])
 def test_bad_clock_ladder_is_one_line_exit_2_nothing_written(tmp_path, monkeypatch, body,
                                                              message):

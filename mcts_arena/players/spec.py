@@ -272,9 +272,9 @@ def _unknown_key(kind: str, key: str, keys: dict, text: str) -> SpecError:
     """The error for a `key=value` the kind does not take (`clock=` on one that cannot keep a
     clock says why)."""
     if key == "clock":
-        return SpecError(f"{BY_NAME[kind].display} in {text!r} does not search, so it has no "
-                         f"time to manage on a clock of its own: clock= is for the searching "
-                         f"kinds and outside engines")
+        return SpecError(f"{BY_NAME[kind].display} in {text!r} manages no time, so it keeps "
+                         f"no clock of its own: clock= is for the searching kinds and the "
+                         f"outside engines")
     return SpecError(f"unknown option {key!r} in {text!r} for {BY_NAME[kind].display}; valid: "
                      f"{', '.join(sorted(keys)) or 'none'}, or a token's number as key=value "
                      f"(im=0.4)")
