@@ -188,7 +188,9 @@ def text(rows: list[dict], plies: int) -> str:
 
 
 LEGEND = ("ppg: the pairing's player's points a game under the game's scoring; luck-adj. "
-          "score: (1 + luck-adj. ppg) / 2, under scoring 1 only; var. ratio: the raw ppg's "
+          "score: (1 + luck-adj. ppg) / 2, under scoring 1 only (unbounded: a game's "
+          "luck-adjusted result may exceed the point it won, so the score may pass 100%); "
+          "var. ratio: the raw ppg's "
           "variance over the luck-adjusted one (how many times fewer games the luck-adjusted "
           "figure needs)")
 #: The file `arena luck --save` keeps its analysis in, in the results directory beside the
