@@ -57,8 +57,19 @@ def test_a_clock_is_written_for_pgn_as_cutechess_writes_it():
 def test_the_margin_forgives_an_overrun_within_it_and_no_more():
     c = SideClock(Clock(1.0, 0.1), margin=0.05)
     assert c.before() == ClockLeft(1.0, 0.1, 0, 0.05)
-    assert c.after(1.03) and c.left == pytest.approx(0.1)   # 0.03 s over: no time left, + inc
-    assert not c.after(0.16)                                 # 0.06 s over: lost on time
+    assert c.after(1.03) and c.left == pytest.approx(0.07)  # 0.03 s over, carried; + inc
+    assert not c.after(0.13)                                 # 0.06 s over: lost on time
+
+
+def test_an_overrun_is_carried_so_the_margin_is_spent_once_as_cutechess_spends_it():
+    """cutechess-cli's clock: the time left may go below 0 by less than the margin, and what
+    a move overran stays owed, so a side at 0 s without an increment cannot play on move
+    after move inside the margin (a fresh 50 ms a move would be a time budget of its own)."""
+    c = SideClock(Clock(1.0, 0.0), margin=0.05)
+    assert c.after(1.0) and c.left == 0.0
+    assert c.after(0.03) and c.left == pytest.approx(-0.03)   # within the margin: owed
+    assert c.before().left == pytest.approx(-0.03)            # the player is told so
+    assert not c.after(0.03)                                   # 0.06 s over in all: flagged
     assert Budget(clock="1+0").margin_s() == MARGIN_DEFAULT
     assert Budget(clock="1+0", margin=0.2).as_dict() == {"clock": "1+0", "margin": 0.2}
     assert Budget(clock="1+0", margin=0.2).text() == "clock 1+0, margin 0.2 s"
@@ -225,6 +236,27 @@ BASE = "name: clk\ngame: tictactoe\ngames: 2\n"
      "\n", "a round_robin entry takes one clock"),
     ("budget: {sims: 10}\nmatches: [{player: MCTS, opponent: Random, clock: {player: '5+x'}}]\n",
      "clock.player: expected a time control"),
+    # a player's own clock
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=10+0.1,clock=5)', opponent: Random}]\n",
+     "clock given twice"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=fast)', opponent: Random}]\n",
+     "bad clock in 'clock=fast'"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=1+2)', opponent: Random}]\n",
+     "exceeds its time"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=inf)', opponent: Random}]\n",
+     "clock=inf in"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(clock=5,time=1)', opponent: Random}]\n",
+     "contradict"),
+    ("budget: {sims: 10}\nmatches: [{player: 'Random(clock=5)', opponent: MCTS}]\n",
+     "manages no time, so it keeps no clock of its own"),
+    ("budget: {sims: 10}\nmatches: [{player: 'MCTS(tm=0,clock=5)', opponent: Random}]\n",
+     "has no time management (tm=0)"),
+    ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: '3+0'}]\n",
+     "has a clock of its own (5+0) and the entry gives its side the clock 3+0"),
+    ("clock: '9+0'\nmatches: [{player: 'MCTS(clock=5)', opponent: Random, clock: {player: 3}}]\n",
+     "has a clock of its own"),
+    ("budget: {sims: 10}\nmatches: [{scaling: {players: ['MCTS(clock=5)'], sims: [1, 2]}}]\n",
+     "carries its own budget (clock 5+0)"),
 ])
 def test_bad_clock_configs_one_line_exit_2_nothing_written(tmp_path, monkeypatch, extra, why):
     monkeypatch.chdir(tmp_path)
@@ -273,7 +305,7 @@ def test_config_time_odds_inf_and_timemargin(tmp_path):
 def test_time_losses_in_the_store_report_export_and_a_resumed_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     # a cap no search reaches within the clock: the hard limit stops it, and it loses on time
-    # (a smaller cap may finish inside the margin on a fast machine, and play on at 0 s left)
+    # (a smaller cap may end a search inside the margin on a fast machine, and lose later)
     cfg = write(tmp_path, "name: flag\ngame: breakthrough\nclock: '0.05+0'\ngames: 2\nmatches:\n"
                           "  - {player: 'MCTS(tm=0,sims=20000000)', opponent: Random}\n")
     run = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1"])
@@ -343,3 +375,71 @@ def test_arena_play_bad_clocks_one_line_exit_2(args, why):
     res = CliRunner().invoke(cli, ["play", "tictactoe", "MCTS(tm=0)", "Random", *args])
     assert res.exit_code == 2 and why in res.output, res.output
     assert res.output.startswith("arena: error: ") and len(res.output.strip().splitlines()) == 1
+
+
+def test_arena_play_with_a_players_own_clock():
+    ok = CliRunner().invoke(cli, ["play", "tictactoe", "MCTS(clock=2+0.1,sims=200)",
+                                  "MCTS(sims=50)"])
+    assert ok.exit_code == 0, ok.output
+    assert ok.output.splitlines()[0] == ("MCTS(clock=2+0.1,sims=200) (first) vs MCTS(sims=50) "
+                                         "(second), clock 2+0.1 / none")
+    for args, why in ((["MCTS(clock=2)", "Random", "--clock", "5"],
+                       "MCTS(clock=2+0) has a clock of its own (2+0) beside --clock 5+0"),
+                      (["MCTS(tm=0,clock=2)", "Random"], "has no time management (tm=0)")):
+        res = CliRunner().invoke(cli, ["play", "tictactoe", *args])
+        assert res.exit_code == 2 and why in res.output, res.output
+        assert res.output.startswith("arena: error: ") and res.output.count("\n") == 1
+
+
+def test_a_clock_written_as_a_bare_number_is_seconds_as_cutechess_reads_it(tmp_path):
+    """YAML reads `clock: 60` (cutechess's tc=60) and `clock: 0.5` as numbers, not text."""
+    exp = config.load(write(tmp_path, BASE + "clock: 60\nmatches:\n"
+                            "  - {player: MCTS, opponent: Random, clock: {opponent: 0.5}}\n"))
+    assert exp.budget == Budget(clock="60+0")
+    assert exp.pairings[0].opponent_budget == Budget(clock="0.5+0")
+
+
+def test_a_players_own_clock_gives_it_time_odds_in_every_kind_of_entry(tmp_path):
+    exp = config.load(write(tmp_path, BASE + "budget: {sims: 10}\ntimemargin: 100\nmatches:\n"
+                            "  - {player: 'MCTS(clock=0:02+0.02)', opponent: Random}\n"
+                            "  - round_robin: ['MCTS(clock=1,sims=99)', 'FlatMC(clock=40/2)',"
+                            " Greedy]\n"))
+    a, rr1, rr2, rr3 = exp.pairings
+    assert a.player == "MCTS(clock=2+0.02)"             # one text form, like the config's
+    assert a.player_budget == Budget(clock="2+0.02", margin=0.1)
+    assert a.opponent_budget is None                    # the experiment's 10 sims a move
+    assert rr1.player_budget == Budget(clock="1+0", sims=99, margin=0.1)   # sims: a cap
+    assert rr1.opponent_budget == Budget(clock="40/2+0", margin=0.1)
+    # on a clocked experiment the player's own clock is its side's, the other side keeps
+    # the experiment's
+    exp = config.load(write(tmp_path, BASE + "clock: '5+0.05'\nmatches:\n"
+                            "  - {player: 'MCTS(clock=1+0.01)', opponent: MCTS}\n"))
+    assert exp.pairings[0].player_budget == Budget(clock="1+0.01")
+    assert exp.pairings[0].opponent_budget is None and exp.budget == Budget(clock="5+0.05")
+
+
+
+
+def test_a_players_own_clock_plays_is_stored_exported_and_reported(tmp_path, monkeypatch):
+    """Time odds given in the spec: each side's clock counts its own time, the store keeps each
+    side's budget, PGN says each side's control as cutechess-cli does, the report shows both."""
+    monkeypatch.chdir(tmp_path)
+    cfg = write(tmp_path, "name: odds\ngame: tictactoe\ngames: 2\nbudget: {sims: 20}\n"
+                          "matches:\n  - {player: 'MCTS(clock=30+0.5,sims=40)', "
+                          "opponent: 'MCTS(clock=0:20)'}\n")
+    run = CliRunner().invoke(cli, ["run", str(cfg), "--quiet", "--jobs", "1"])
+    assert run.exit_code == 0, run.output
+    rep = CliRunner().invoke(cli, ["report", "results/odds", "--format", "json"])
+    (row,) = json.loads(rep.output)
+    assert row["games"] == 2 and row["time_forfeits"] == 0
+    assert row["player_budget"] == {"clock": "30+0.5", "sims": 40}
+    assert row["opponent_budget"] == {"clock": "20+0"}
+    text = CliRunner().invoke(cli, ["report", "results/odds"]).output
+    assert re.search(r"MCTS\(clock=30\+0.5,sims=40\) vs MCTS\(clock=20\+0\) +clock 30\+0.5, 40 "
+                     r"sims +clock 20\+0\n", text)
+    pgn = CliRunner().invoke(cli, ["export", "results/odds", "--format", "pgn"]).output
+    assert "[TimeControl " not in pgn
+    # seat-swapped: the player is White in one game, Black in the other
+    assert pgn.count('[WhiteTimeControl "30+0.5"]') == pgn.count('[BlackTimeControl "20"]') == 1
+    assert pgn.count('[WhiteTimeControl "20"]') == pgn.count('[BlackTimeControl "30+0.5"]') == 1
+    assert re.search(r"\{\[%clk 0:00:(19|2\d|3\d)\.\d{3}\] sims=", pgn)

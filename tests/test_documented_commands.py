@@ -60,10 +60,10 @@ def _example(o, game=None) -> str:
     able = [k.display for k in kinds.KINDS if not k.external and k.name in o.kinds
             and k.name in players.spec.playing_kinds(game)]
     kind = able[0] if able else ("MCTS" if "MCTS" in o.kinds else "αβ")
-    value = {"flag": "", "int": o.example, "float": o.example}[o.type]
+    value = {"flag": "", "int": o.example, "float": o.example, "clock": o.example}[o.type]
     if o.role == "budget":
         value = "1" if o.field == "time" else "100"
-    if o.type != "flag" and not (o.low <= float(value) <= o.high):
+    if o.type in ("int", "float") and not (o.low <= float(value) <= o.high):
         value = str(o.low if o.type == "float" else int(o.low))
     extra = "np10," if o.field in ("npk", "npb") else ""
     return f"{kind}({extra}{o.field}={value})" if o.key else \

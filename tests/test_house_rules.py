@@ -41,7 +41,6 @@ FUNCTIONS_OVER = {
     "mcts_arena/games/loa_abp.pxi::ordered_shared": 81,
     "mcts_arena/players/search/alphabeta.pyx::AlphaBeta._search": 86,
     "mcts_arena/players/search/expectimax.pyx::StarSearch._chance": 83,
-    "mcts_arena/players/spec.py::_parse_external": 82,
     "mcts_arena/runner/experiment.py::run_experiment": 91,
 }
 

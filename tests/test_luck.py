@@ -104,3 +104,73 @@ def test_bad_input_is_one_line(store, tmp_path, monkeypatch):
     res = CliRunner().invoke(cli, ["luck", str(store), "--plies", "3"])
     assert res.exit_code == 2 and "--plies" in res.output
     assert sorted(p.name for p in other.iterdir()) == before
+
+
+def _report(store, fmt="text"):
+    res = CliRunner().invoke(cli, ["report", str(store), "--format", fmt])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def test_the_report_says_plainly_when_no_analysis_is_kept(store):
+    assert not (store / luck.LUCK_FILE).exists()
+    assert f"no gnubg analysis kept: `arena luck {store} --save`" in _report(store)
+    (panel,) = [x for x in json.loads(_report(store, "json")) if "luck" in x]
+    assert panel["luck"]["pairings"] == [] and panel["experiment"] == "bgluck"
+    assert not (store / luck.LUCK_FILE).exists()        # the report ran no gnubg
+
+
+def test_the_report_shows_the_kept_analysis_and_marks_it_stale(store, tmp_path):
+    """The luck columns from a kept analysis (here written by hand: no gnubg needed), beside
+    the raw score; an analysis of fewer games than are decided now is marked stale."""
+    import shutil
+
+    copy = tmp_path / "bgluck"
+    shutil.copytree(store, copy)
+    (row,) = json.loads(_report(copy, "json"))[:1]
+    decided = row["wins"] + row["losses"]
+    kept = {"pairing_id": row["pairing_id"], "player": row["player_spec"],
+            "opponent": row["opponent_spec"], "games": decided, "left_out": 0,
+            "wins": row["wins"], "losses": row["losses"],
+            "score": {"mean": 0.5, "low": 0.2, "high": 0.8},
+            "luck_score": {"mean": 0.6, "low": 0.55, "high": 0.65},
+            "ppg": {"mean": 0.0, "sd": 1.0, "low": -0.6, "high": 0.6},
+            "luck_ppg": {"mean": 0.2, "sd": 0.2, "low": 0.1, "high": 0.3},
+            "variance_ratio": 25.0}
+    luck.save(copy, [kept], 0)
+    text = _report(copy)
+    assert "Luck-adjusted results (gnubg's analysis, cube off" in text
+    line = next(x for x in text.splitlines() if x.startswith("Star2(d1) vs Random") and "0-ply"
+                in x)
+    assert "60.0 [55.0, 65.0]" in line and "+0.200 [+0.100, +0.300]" in line and "25.0" in line
+    assert "stale" not in line
+    _report(copy, "html")
+    html = (copy / "report" / "report.html").read_text(encoding="utf-8")
+    assert "Luck-adjusted results" in html and "60.0 [55.0, 65.0]" in html
+    (panel,) = [x for x in json.loads(_report(copy, "json")) if "luck" in x]
+    assert panel["luck"]["pairings"][0]["luck_ppg"]["mean"] == 0.2
+    assert panel["luck"]["note"] == ""
+    luck.save(copy, [{**kept, "games": decided - 1}], 0)       # more games played since
+    text = _report(copy)
+    assert f"stale: {decided} decided now" in text and "whose decided games are no" in text
+    # a damaged file is said in the luck table's place; the rest of the report stands
+    (copy / luck.LUCK_FILE).write_text("{not json", encoding="utf-8")
+    text = _report(copy)
+    assert f"{copy / luck.LUCK_FILE}: not a luck analysis of arena luck --save" in text
+    assert "Star2(d1) vs Random" in text
+
+
+@needs_gnubg
+@pytest.mark.process
+def test_arena_luck_save_keeps_what_the_report_then_shows(store, tmp_path):
+    import shutil
+
+    copy = tmp_path / "bgluck"
+    shutil.copytree(store, copy)
+    res = CliRunner().invoke(cli, ["luck", str(copy), "--save", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output)
+    assert row["luck_score"]["mean"] == pytest.approx((1 + row["luck_ppg"]["mean"]) / 2)
+    (panel,) = [x for x in json.loads(_report(copy, "json")) if "luck" in x]
+    (kept,) = panel["luck"]["pairings"]
+    assert kept["luck_ppg"] == row["luck_ppg"] and kept["plies"] == 0 and not kept["stale"]

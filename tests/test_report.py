@@ -306,3 +306,26 @@ def test_one_elo_notation_in_every_format(tmp_path, monkeypatch):
         shown = row["elo_text"] if fmt == "markdown" else render.tex(row["elo_text"])
         assert shown in out.output
         assert "inf " not in out.output and "undefined" not in out.output
+
+
+def test_the_budgets_table_lists_the_pairings_whose_sides_differ_from_the_experiment():
+    """Time odds (a match entry's clock per side, a player's own budget or clock) show in every
+    text format; a matched effort resolved into an engine's simulations is no difference."""
+    from types import SimpleNamespace
+
+    from mcts_arena.report.render import _more_tables
+
+    def row(p, o, pb, ob):
+        return {"player": p, "opponent": o, "player_budget": pb, "opponent_budget": ob}
+    e = SimpleNamespace(info={"budget": "effort 0.5 s"}, luck=None, scaling=[], rows=[
+        row("A", "B", {"effort": 0.5, "sims": 900, "rate_of": "A", "unit": "sims"},
+            {"effort": 0.5, "sims": 700, "rate_of": "B", "unit": "sims"}),
+        row("A", "C", {"effort": 0.5, "sims": 900, "rate_of": "A", "unit": "sims"},
+            {"sims": 30}),
+        row("D", "E", {"clock": "10+0.1"}, {"clock": "5+0.1", "margin": 0.2})])
+    ((caption, head, body),) = _more_tables(e)
+    assert caption.startswith("Budgets of the pairings that differ from the experiment's")
+    assert body == [["A vs C", "effort 0.5 s = 900 sims", "30 sims"],
+                    ["D vs E", "clock 10+0.1", "clock 5+0.1, margin 0.2 s"]]
+    e.rows = e.rows[:1]
+    assert _more_tables(e) == []

@@ -83,10 +83,10 @@ def test_ladder_as_a_list_with_an_outside_anchor():
      "matches[0].scaling.sims.doublings: the top level 240000000 is out of range: expected an "
      "integer from 1 to 100000000"),
     ("{players: [Random], sims: [10, 20], time: [1, 2]}",
-     "matches[0].scaling: expected exactly one ladder: 'sims', 'time' or 'effort'"),
+     "matches[0].scaling: expected exactly one ladder: 'sims', 'time', 'effort' or 'clock'"),
     ("{players: ['Random(sims=5)'], sims: [10, 20]}",
      "matches[0].scaling.players[0]: Random(sims=5) carries its own budget (5 sims), which "
-     "contradicts the ladder's; leave time=/sims=/effort= out"),
+     "contradicts the ladder's; leave time=/sims=/effort=/clock= out"),
     ("{players: [Random, Random], sims: [10, 20]}",
      "matches[0].scaling.players[1]: Random is named twice"),
     ("{players: [Random], sims: [10, 20], anchor: Boom}",
@@ -97,7 +97,7 @@ def test_ladder_as_a_list_with_an_outside_anchor():
      "instead"),
     ("{players: [Random], sims: [10, 20], size: 3}",
      "matches[0].scaling.size: unknown field; valid fields: players, sims, time, effort, "
-     "anchor"),
+     "clock, anchor"),
 ])
 def test_bad_ladder_is_one_line_exit_2_nothing_written(tmp_path, monkeypatch, body, message):
     monkeypatch.chdir(tmp_path)
@@ -107,6 +107,84 @@ def test_bad_ladder_is_one_line_exit_2_nothing_written(tmp_path, monkeypatch, bo
     assert res.exit_code == 2
     assert res.output == f"arena: error: bad.yaml: {message}\n"
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("body,message", [
+    # a ladder of clocks: its rungs scale one clock
+    ("{players: [MCTS], clock: ['1+0.01', '2+0.05']}",
+     "matches[0].scaling.clock[1]: 2+0.05 is not 1+0.01 scaled: a clock ladder's rungs keep "
+     "one increment per second of base time and one number of moves per period, so each "
+     "doubling doubles the whole clock"),
+    ("{players: [MCTS], clock: ['40/1', '20/2']}",
+     "matches[0].scaling.clock[1]: 20/2+0 is not 40/1+0 scaled"),
+    ("{players: [MCTS], clock: ['2+0.02', '1+0.01']}",
+     "matches[0].scaling.clock[1]: a ladder must grow: 1+0.01 does not exceed 2+0.02"),
+    ("{players: [MCTS], clock: ['1+0.01', inf]}",
+     "matches[0].scaling.clock[1]: a clock ladder's rungs are time limits; inf is none"),
+    ("{players: [MCTS], clock: ['1+0.01', 'fast']}",
+     "matches[0].scaling.clock[1]: expected a time control"),
+    ("{players: [MCTS], clock: {from: '40000+0', doublings: 2}}",
+     "matches[0].scaling.clock.doublings: the top rung's base time 160000 s is out of range"),
+    ("{players: [MCTS], clock: '1+0.01'}",
+     "matches[0].scaling.clock: expected a list of at least 2 clocks or {from: CLOCK, "
+     "doublings: K}, got '1+0.01'"),
+    ("{players: ['MCTS(tm=0)'], clock: ['1+0.01', '2+0.02']}",
+     "matches[0].scaling.players[0]: MCTS(tm=0) has no time management (tm=0), and a "
+     "ladder's player carries no cap of its own"),
+    ("{players: [Random], clock: ['1+0.01', '2+0.02']}", "manages no time, so it keeps no clock of its own"),
+])
+def test_bad_clock_ladder_is_one_line_exit_2_nothing_written(tmp_path, monkeypatch, body,
+                                                             message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.yaml").write_text("game: tictactoe\nmatches:\n  - scaling: " + body + "\n")
+    res = CliRunner().invoke(cli, ["run", "bad.yaml"])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert res.output.startswith("arena: error: bad.yaml: ") and message in res.output
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_ladder_of_clocks_gives_each_level_its_own_clock():
+    exp = config.loads("game: tictactoe\ntimemargin: 20\nmatches:\n  - scaling: {players: "
+                       "[MCTS, 'MCTS(C=0.5)'], clock: {from: '0:01+0.01', doublings: 2}}\n",
+                       source="x.yaml")
+    (lad,) = exp.ladders
+    assert lad.kind == "clock" and lad.clocks == ("1+0.01", "2+0.02", "4+0.04")
+    assert lad.levels == (1.0, 2.0, 4.0)            # each rung's base seconds, for the fit
+    assert lad.specs[1] == ("MCTS(C=0.5,clock=1+0.01)", "MCTS(C=0.5,clock=2+0.02)",
+                            "MCTS(C=0.5,clock=4+0.04)")
+    assert exp.budget == config.Budget(clock="1+0.01", margin=0.02)    # the first rung's
+    first = exp.pairings[0]
+    assert first.label == "MCTS(clock=2+0.02) vs MCTS(clock=1+0.01)"     # time odds
+    assert first.player_budget == config.Budget(clock="2+0.02", margin=0.02)
+    assert first.opponent_budget == config.Budget(clock="1+0.01", margin=0.02)
+    listed = config.loads("game: tictactoe\nmatches:\n  - scaling: {players: [MCTS], clock: "
+                          "['40/1', '40/2', 40/4]}\n", source="x.yaml")
+    assert listed.ladders[0].clocks == ("40/1+0", "40/2+0", "40/4+0")
+
+
+def test_a_ladder_of_clocks_plays_and_reports_elo_per_doubling_of_the_clock(tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.yaml").write_text(
+        "name: c\ngame: tictactoe\ngames: 2\nseed: 5\n"
+        "matches:\n  - scaling: {players: [MCTS], clock: {from: 0.05+0.001, doublings: 2}}\n")
+    dry = CliRunner().invoke(cli, ["run", "c.yaml", "--dry-run"])
+    assert dry.exit_code == 0 and "MCTS(clock=0.1+0.002) vs MCTS(clock=0.05+0.001)" in dry.output
+    res = CliRunner().invoke(cli, ["run", "c.yaml", "--quiet", "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    out = CliRunner().invoke(cli, ["report", "results/c", "--format", "markdown"]).output
+    assert "Strength against budget (matches[0].scaling; Elo relative to " \
+           "MCTS(clock=0.05+0.001), 95% intervals, 6 games)" in out
+    assert "| MCTS | clock 0.2+0.004 |" in out and "Elo per doubling" in out
+    assert "| MCTS | clock 0.05+0.001 → clock 0.1+0.002 |" in out
+    (fit,) = [x for x in json.loads(CliRunner().invoke(
+        cli, ["report", "results/c", "--format", "json"]).output) if "scaling" in x]
+    sc = fit["scaling"]
+    assert sc["kind"] == "clock" and sc["clocks"] == ["0.05+0.001", "0.1+0.002", "0.2+0.004"]
+    assert [lv["budget"] for lv in sc["levels"]["MCTS"]] == [0.05, 0.1, 0.2]
+    assert "elo" in sc["slopes"]["MCTS"] and sc["games"] == 6
+    pgn = CliRunner().invoke(cli, ["export", "results/c", "--format", "pgn"]).output
+    assert '[WhiteTimeControl "0.1+0.002"]' in pgn and '[BlackTimeControl "0.05+0.001"]' in pgn
 
 
 def test_gtp_engine_without_simulations_is_refused():

@@ -88,6 +88,20 @@ def test_yaml_mistakes(tmp_path, monkeypatch, body, message):
     assert message in str(e.value) and str(e.value).startswith(f"{f}: ")
 
 
+def test_an_entrants_own_clock_without_time_management_needs_a_cap(tmp_path, monkeypatch):
+    """An entrant on its own clock with tm=0 and no sims= would search each move to no cap:
+    refused in one line, nothing written, like the experiment config refuses it."""
+    monkeypatch.chdir(tmp_path)
+    f = _tour(tmp_path, "kind: round_robin\nentrants: ['MCTS(tm=0,clock=1)', Random]\n")
+    res = CliRunner().invoke(cli, ["tournament", str(f)])
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert "MCTS(tm=0,clock=1+0) has no time management (tm=0)" in res.output
+    assert not (tmp_path / "results").exists()
+    ok = tournament.resolve(str(_tour(tmp_path, "kind: round_robin\nentrants: "
+                                                "['MCTS(clock=1+0.01)', Random]\n")))
+    assert ok.budgets["MCTS(clock=1+0.01)"] == config.Budget(clock="1+0.01")
+
+
 def _tour(tmp_path, body, name="t"):
     f = tmp_path / f"{name}.yaml"
     f.write_text(f"name: {name}\ngame: tictactoe\nbudget: {{sims: 5}}\n" + body)

@@ -43,13 +43,16 @@ def play_cmd(game, spec_a, spec_b, seconds, sims, clock_text, seed, position, sh
     names = [players.display_name(s.canonical) for s in specs]
     budget = Budget(time=seconds) if seconds is not None else Budget(sims=sims)
     own = tuple(own_budget(s, players.parse) for s in specs)    # an effort= resolved
-    if clock is not None:
-        own = tuple(_on_clock(s, b, sims, clock) for s, b in zip(specs, own))
+    own = tuple(_on_clock(s, b, sims, clock) if clock is not None or
+                (b is not None and b.clock is not None) else b for s, b in zip(specs, own))
     for s, b in zip(specs, own):    # an outside engine that cannot start: a command mistake, 2
         players.check_startup(s.canonical, game, b or budget, position is None)
     seat_names = _seat_names(game, position)
+    sides = [b.clock for b in own if b is not None and b.clock is not None]
+    shown_clock = clock if clock is not None else " / ".join(
+        b.clock if b is not None and b.clock is not None else "none" for b in own)
     click.echo(f"{names[0]} ({seat_names[0]}) vs {names[1]} ({seat_names[1]})"
-               + (f", clock {clock}" if clock is not None else ""))
+               + (f", clock {shown_clock}" if sides else ""))
 
     def shown(rec, st) -> None:
         s = rec.stats[-1]
@@ -98,9 +101,15 @@ def _clock_option(text: str | None, seconds: float | None) -> str | None:
         fail(f"--clock: {e}")
 
 
-def _on_clock(spec, own: Budget | None, sims: int | None, clock: str) -> Budget:
-    """A player's budget on the clock: its own sims= or --sims as the cap per move; a fixed
-    time per move, or no time management without a cap, refused in one line."""
+def _on_clock(spec, own: Budget | None, sims: int | None, clock: str | None) -> Budget:
+    """A player's budget on the clock (--clock, or its own `clock=`): its own sims= or --sims
+    as the cap per move; a fixed time per move, a clock given twice, or no time management
+    without a cap, refused in one line."""
+    if own is not None and own.clock is not None:
+        if clock is not None:
+            fail(f"{spec.canonical} has a clock of its own ({own.clock}) beside --clock "
+                 f"{clock}: give one of them")
+        clock = own.clock
     if own is not None and (own.time is not None or own.effort is not None):
         fail(f"{spec.canonical} carries a fixed budget ({own.text()} per move), which the clock "
              f"{clock} contradicts: it decides each move's time")

@@ -62,18 +62,24 @@ def export_cmd(results_dir: str, fmt: str, pairing: str | None, player: str | No
               help="Only this pairing: its id (the report's pairing_id) or 'A vs B'.")
 @click.option("--format", "fmt", default="text", show_default=True,
               type=click.Choice(["text", "json"]))
-def luck_cmd(results_dir: str, plies: int, pairing: str | None, fmt: str) -> None:
+@click.option("--save", is_flag=True,
+              help="Keep the analysis in RESULTS/luck.json, which `arena report` shows.")
+def luck_cmd(results_dir: str, plies: int, pairing: str | None, fmt: str, save: bool) -> None:
     """Backgammon results with the dice's luck taken out: GNU Backgammon analyses every
     finished game of RESULTS (cube off) and each pairing's luck-adjusted points per game are
     printed beside its raw score and points per game, each with its 95% interval. Reads the
-    store only."""
+    store only; with --save the analysis is kept beside it for `arena report`."""
     import json
 
     from mcts_arena.players.gnubg_player import gnubg_path
     from mcts_arena.results.frames import require_results_dir
     from mcts_arena.results.luck import analyse, text
+    from mcts_arena.results.luck import save as keep
 
-    rows = analyse(require_results_dir(results_dir), gnubg_path(), plies, pairing)
+    directory = require_results_dir(results_dir)
+    rows = analyse(directory, gnubg_path(), plies, pairing)
+    if save:
+        keep(directory, rows, plies)
     click.echo(json.dumps(rows, indent=2) if fmt == "json" else text(rows, plies), nl=False)
     if fmt == "json":
         click.echo()

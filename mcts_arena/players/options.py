@@ -51,7 +51,7 @@ class Option:
     """One player option (see the module docstring)."""
 
     field: str                  # the name a parsed spec keeps it under (PlayerSpec.options)
-    type: str                   # "flag", "int" or "float"
+    type: str                   # "flag", "int", "float" or "clock" (a time control's text)
     low: float
     high: float
     meaning: str
@@ -68,7 +68,8 @@ class Option:
     label: str | None = None    # its `arena players` label (default: token and symbol, fetX)
     example: str = "1"          # a number for "needs a number (e.g. fet20)"
     engine: str | None = None   # the search option it sets (see players/builtin.py); None: none
-    role: str = "option"        # "option"; "budget" (time, sims); "seed" (the seed salt)
+    #: "option"; "budget" (time, sims); "clock" (the player's own clock); "seed" (its salt)
+    role: str = "option"
     off: object = None          # a value that is the kind's default, left out of the spec (tt=1)
     #: the placeholder of the value in `arena players` (fetX, egeε, np=N), the letter its
     #: meaning uses for it
@@ -196,6 +197,10 @@ OPTIONS: list[Option] = [
            "paper's engine had in S seconds per move (simulations or nodes from its measured "
            "rate; overrides the experiment budget)", kinds=EFFORT,
            key=True, role="budget", symbol="S", every="unit"),
+    Option("clock", "clock", 0, 0, "this player's own game clock TC (time odds), as "
+           "cutechess-cli writes one: 10+0.1, 40/60, 0:30+0.1 (overrides the experiment's "
+           "clock or budget; with sims= a cap per move)", kinds=SEARCHING, key=True,
+           role="clock", symbol="TC", example="10+0.1", every="searches"),
     Option("seed", "int", 0, 2**63, "extra seed salt N for this player",
            kinds=SEEDED, key=True, role="seed", symbol="N", every="seeded"),
 ]

@@ -53,8 +53,10 @@ class Player:
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")
         budget = self.spec.budget
-        if budget and budget.effort is not None:
-            budget = None       # `effort=`: the runner resolved it into `sims` (and `effort`)
+        if budget and (budget.effort is not None or budget.clock is not None):
+            # `effort=`: the runner resolved it into `sims` (and `effort`); `clock=`: the
+            # runner keeps that clock and says what is left of it (`clock`), `sims` its cap
+            budget = None
         if budget and clock is None:
             time, sims = budget.time, budget.sims
         self.clock = clock

@@ -17,8 +17,9 @@ External kinds (docs/engines.md):
 GTP keys: `cmd` (required: the engine's command line, split like a shell would, never run by a
 shell; `{seed}`, `{sims}`, `{time}`, `{game}` are filled in per game), `name` (what reports
 call the player; default the command), `timeout` (seconds one move may take under a simulation
-budget, default 60), `time=`/`sims=` (this seat's own budget). py: the first argument is
-`module:Class` (importable, or a `path/to/file.py`); `name`, `time=`, `sims=` as above; every
+budget, default 60), `time=`/`sims=` (this seat's own budget), `clock=` (its own game clock,
+with a `sims=` beside it a cap per move). py: the first argument is `module:Class`
+(importable, or a `path/to/file.py`); `name`, `time=`, `sims=`, `clock=` as above; every
 other `key=value` goes to the class's constructor (numbers as numbers, `true`/`false` as
 booleans, anything else as a string); the class is loaded (and its constructor checked) when
 the spec is parsed.
@@ -31,7 +32,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from mcts_arena import games, inputs
+from mcts_arena import budgets, games, inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import SpecError, UserError
 from mcts_arena.games import evalfile
@@ -55,7 +56,7 @@ from mcts_arena.players.options import (
 __all__ = ["ExternalSpec", "PlayerSpec", "SpecError", "default_c", "default_eval",
            "describe_tokens", "macros_of", "parse"]
 
-GTP_KEYS = ("cmd", "name", "timeout", "time", "sims")
+GTP_KEYS = ("cmd", "name", "timeout", "time", "sims", "clock")
 PLACEHOLDERS = ("seed", "sims", "time", "game")
 
 
@@ -212,6 +213,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     evalfn = ""
     opts: dict[str, object] = {}
     budget: dict[str, object] = {}
+    clock: str | None = None
     seed_salt = 0
     given: dict[str, str] = {}      # role -> the token that gave it (budget, seed)
     valid_evals = list(info.evals)
@@ -226,25 +228,26 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
             token = tokens_of(kind).get(key)
             if key in keys:
                 o = keys[key]
-                val = _number(raw.strip(), o, tok, text)
+                val = _clock(raw, tok, text) if o.type == "clock" else \
+                    _number(raw.strip(), o, tok, text)
             elif token is not None and token.type != "flag":    # im=0.4 is the token im0.4
                 o, val = _parse_token(f"{key}{raw.strip()}", kind, text)
             else:
-                raise SpecError(f"unknown option {key!r} in {text!r} for {BY_NAME[kind].display}; "
-                                f"valid: {', '.join(sorted(keys)) or 'none'}, or a token's "
-                                f"number as key=value (im=0.4)")
+                raise _unknown_key(kind, key, keys, text)
         else:
             o, val = _parse_token(tok, kind, text)
-        if o.role in ("budget", "seed"):
-            # one budget and one seed per spec: a second is refused, never last-one-wins
-            # (mcts_arena.inputs.once is the same rule for keys)
-            name = "budget (time=, sims= or effort=)" if o.role == "budget" else "seed"
+        if o.role in ("budget", "seed", "clock"):
+            # one budget, one clock and one seed per spec: a second is refused, never
+            # last-one-wins (mcts_arena.inputs.once is the same rule for keys)
+            name = {"budget": "budget (time=, sims= or effort=)"}.get(o.role, o.role)
             if o.role in given:
                 raise SpecError(f"{name} given twice in {text!r} ({given[o.role]!r} and "
                                 f"{tok!r}); give it once")
             given[o.role] = tok
             if o.role == "budget":
                 budget = {o.field: val}
+            elif o.role == "clock":
+                clock = val
             else:
                 seed_salt = int(val)
         else:
@@ -257,7 +260,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
         evalfn = ""
     _settle(kind, opts, info, text)
     return PlayerSpec(kind=kind, game=game, options=tuple(sorted(opts.items())), evalfn=evalfn,
-                      label=" ".join(text.split()), budget=Budget.of(budget),
+                      label=" ".join(text.split()), budget=_own_budget(budget, clock, text),
                       seed_salt=seed_salt)
 
 
@@ -285,6 +288,51 @@ def _evaluation(tok: str, evalfn: str, kind: kind_table.Kind, game: games.Game,
     if evalfn and evalfn != tok:
         raise SpecError(f"conflicting evaluations {evalfn!r} and {tok!r} in {text!r}")
     return tok
+
+
+def _unknown_key(kind: str, key: str, keys: dict, text: str) -> SpecError:
+    """The error for a `key=value` the kind does not take (`clock=` on one that cannot keep a
+    clock says why)."""
+    if key == "clock":
+        return SpecError(f"{BY_NAME[kind].display} in {text!r} manages no time, so it keeps "
+                         f"no clock of its own: clock= is for the searching kinds and the "
+                         f"outside engines")
+    return SpecError(f"unknown option {key!r} in {text!r} for {BY_NAME[kind].display}; valid: "
+                     f"{', '.join(sorted(keys)) or 'none'}, or a token's number as key=value "
+                     f"(im=0.4)")
+
+
+def _budget_value(key: str, value: str, text: str):
+    """An outside player's own `time=`, `sims=` or `clock=` value."""
+    if key == "clock":
+        return _clock(value, f"{key}={value}", text)
+    return _number(value, BY_FIELD[key], f"{key}={value}", text)
+
+
+def _clock(raw: str, tok: str, text: str) -> str:
+    """A player's own clock (`clock=10+0.1`) in its one text form; SpecError for a malformed
+    one, or `inf`, which would take the player off every clock."""
+    if raw.strip() == budgets.NO_CLOCK:
+        raise SpecError(f"clock=inf in {text!r}: a player's own clock sets a time limit; for a "
+                        f"side without one give it a budget per move (time= or sims=) in a "
+                        f"config without a clock, or the match entry's clock: {{player: inf}}")
+    try:
+        return budgets.parse_clock(raw.strip()).text()
+    except ValueError as e:
+        raise SpecError(f"bad clock in {tok!r} of {text!r}: {e}") from None
+
+
+def _own_budget(budget: dict, clock: str | None, text: str) -> Budget | None:
+    """A spec's own budget: its time=, sims= or effort=, or its own clock (a sims= beside it
+    a cap per move); a fixed time or effort per move beside a clock is refused."""
+    if clock is None:
+        return Budget.of(budget)
+    if "sims" not in budget and budget:
+        key = next(iter(budget))
+        raise SpecError(f"clock={clock} and {key}= in {text!r} contradict: the clock decides "
+                        f"each move's time; give the clock alone, or with sims= (a cap per "
+                        f"move)")
+    return Budget(clock=clock, sims=budget.get("sims"))
 
 
 def _settle(kind: str, opts: dict, info, text: str) -> None:
@@ -524,9 +572,6 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
     name = ""
     label = " ".join(text.split())
 
-    def budget_value(key, value):
-        return _number(value, BY_FIELD[key], f"{key}={value}", text)
-
     if kind == "GTP":
         cmd, opts = None, {}
         for key, value, _quoted in items:
@@ -545,7 +590,7 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
                             f"timeout={value}", text)
                 opts["timeout"] = float(t)
             else:
-                budget = {key: budget_value(key, value)}
+                budget[key] = _budget_value(key, value, text)
         if cmd is None or not cmd.strip():
             raise SpecError(f'GTP player {text!r} needs cmd="..." (the engine\'s command line)')
         try:
@@ -559,10 +604,10 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
                 raise SpecError(f"GTP player {text!r}: unknown placeholder {{{field}}} in cmd; "
                                 f"valid: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
         return ExternalSpec("GTP", game, cmd.strip(), name, tuple(sorted(opts.items())),
-                            Budget.of(budget), label)
+                            _own_budget(budget, budget.pop("clock", None), text), label)
 
     if kind == "gameframe":
-        return _parse_gameframe(items, text, game, label, budget_value)
+        return _parse_gameframe(items, text, game, label)
 
     # py(module:Class, ...)
     if not items or items[0][0] is not None:
@@ -578,8 +623,8 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
                             f"got {value!r}")
         if key == "name":
             name = value
-        elif key in ("time", "sims"):
-            budget = {key: budget_value(key, value)}
+        elif key in ("time", "sims", "clock"):
+            budget[key] = _budget_value(key, value, text)
         elif key in ("seed", "game"):
             raise SpecError(f"py player {text!r}: {key!r} is given by the runner (the "
                             "constructor receives it); choose another keyword")
@@ -588,14 +633,14 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
                 raise SpecError(f"py player {text!r}: {key!r} given twice")
             kwargs[key] = _py_value(value, quoted)
     spec = ExternalSpec("py", game, target, name, tuple(sorted(kwargs.items())),
-                        Budget.of(budget), label)
+                        _own_budget(budget, budget.pop("clock", None), text), label)
     from mcts_arena.players.python_player import check_class
 
     check_class(spec)           # an unknown module or class is a start-up error
     return spec
 
 
-def _parse_gameframe(items, text: str, game, label: str, budget_value) -> ExternalSpec:
+def _parse_gameframe(items, text: str, game, label: str) -> ExternalSpec:
     """The inside of `gameframe(LABEL, name=..., time=S | sims=N, timeout=S)`."""
     from mcts_arena.players import gameframe
 
@@ -611,13 +656,13 @@ def _parse_gameframe(items, text: str, game, label: str, budget_value) -> Extern
                             f"got {value!r}")
         if key == "name":
             name = value
-        elif key in ("time", "sims"):
-            budget = {key: budget_value(key, value)}
+        elif key in ("time", "sims", "clock"):
+            budget[key] = _budget_value(key, value, text)
         elif key == "timeout":
             opts["timeout"] = float(_number(value, Option("timeout", "float", 0.001, 1e6, ""),
                                             f"timeout={value}", text))
         else:
             raise SpecError(f"unknown option {key!r} in {text!r} for gameframe; valid: name, "
-                            "time, sims, timeout")
+                            "time, sims, clock, timeout")
     return ExternalSpec("gameframe", game, target, name, tuple(sorted(opts.items())),
-                        Budget.of(budget), label)
+                        _own_budget(budget, budget.pop("clock", None), text), label)

@@ -336,7 +336,9 @@ def scaling_plot(sc, path: str | Path, title: str | None = None,
     ax.set_xticks(sorted(set(levels)))
     ax.set_xticklabels([f"{b:g}" for b in sorted(set(levels))], fontsize=8)
     ax.minorticks_off()
-    ax.set_xlabel(f"budget per move ({'simulations' if sc.kind == 'sims' else 'seconds'}, "
+    ax.set_xlabel(f"the clock's base time ({sc.clocks[0]} scaled; seconds, log scale)"
+                  if sc.clocks else
+                  f"budget per move ({'simulations' if sc.kind == 'sims' else 'seconds'}, "
                   "log scale)")
     ax.set_ylabel(f"Elo relative to {sc.anchor}")
     ax.grid(True, alpha=0.3)

@@ -20,7 +20,7 @@ from mcts_arena import budgets
 from mcts_arena.report import scaling
 from mcts_arena.report.pairing_row import PairingRow, row_fields, work_differs, work_text
 from mcts_arena.report.tables import Report
-from mcts_arena.results import aggregates
+from mcts_arena.results import aggregates, luck
 from mcts_arena.results.standings import UNDEFINED
 
 # ---- cells ---------------------------------------------------------------------------------
@@ -213,9 +213,22 @@ def rating_cells(x: dict) -> list[str]:
     return [x["name"], f"{x['elo'] + 0.0:+.1f}", err, str(x["games"])]
 
 
-def _scaling_tables(e) -> list[tuple[str, list[str], list[list[str]]]]:
-    """The tables of every doubling ladder of an experiment (report/scaling.py)."""
-    return [t for sc in e.scaling for t in scaling.tables(sc)]
+def _more_tables(e) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The tables after an experiment's main ones: each side's budget where a pairing's
+    differ from the experiment's (time odds, a player's own budget or clock), the luck-adjusted
+    results of a backgammon experiment (results/luck.py), every doubling ladder's
+    (report/scaling.py)."""
+    sides = [(r, budgets.text(r["player_budget"]), budgets.text(r["opponent_budget"]))
+             for r in e.rows]
+    # (a matched effort resolved into an engine's simulations is the experiment's effort)
+    own = [[f"{r['player']} vs {r['opponent']}", p, o] for r, p, o in sides
+           if any(t.split(" = ")[0] != e.info["budget"] for t in (p, o))]
+    out = [("Budgets of the pairings that differ from the experiment's (per move, or each "
+            "side's clock)", ["pairing", "player's budget", "opponent's budget"], own)] \
+        if own else []
+    if e.luck is not None:
+        out += luck.tables(e.luck)
+    return out + [t for sc in e.scaling for t in scaling.tables(sc)]
 
 
 # ---- a results root's index ----------------------------------------------------------------
@@ -276,7 +289,7 @@ def render_text(report: Report) -> str:
         if e.ratings:
             out += ["", "Bradley–Terry Elo (mean 0, 95% interval) from every pairing above:"]
             out += _text_table(RATING_HEAD, [rating_cells(x) for x in e.ratings])
-        for caption, head, rows in _scaling_tables(e):
+        for caption, head, rows in _more_tables(e):
             out += ["", caption + (":" if head else "")]
             out += _text_table(head, rows) if head else []
         if e.tournament:
@@ -331,7 +344,7 @@ def render_markdown(report: Report) -> str:
         if e.ratings:
             out += ["", "Bradley–Terry Elo (mean 0, 95% interval) from every pairing above:", ""]
             out += _md_table(RATING_HEAD, [rating_cells(x) for x in e.ratings])
-        for caption, head, rows in _scaling_tables(e):
+        for caption, head, rows in _more_tables(e):
             out += ["", caption + (":" if head else ""), ""]
             out += _md_table(head, rows) if head else []
         if e.tournament:
@@ -358,7 +371,9 @@ def render_json(report: Report) -> str:
     """The pairings' rows, then one object per doubling ladder, `{"experiment": NAME,
     "scaling": FIT}` (report/scaling.py, Scaling.as_dict), where an experiment has ladders,
     and one per tune, `{"experiment": NAME, "tune": PANEL}` (results/tune.py's `panel`: the
-    value found with its range, the path or trials, the confirmation and its SPRT); a results
+    value found with its range, the path or trials, the confirmation and its SPRT), and one
+    per backgammon experiment, `{"experiment": NAME, "luck": LUCK}` (results/luck.py's
+    `panel`: the stored gnubg analysis of each pairing, or a note that there is none); a results
     root's report begins with `{"index": [...]}`, one object per store (`index_json`)."""
     def clean(v):
         if isinstance(v, float) and not math.isfinite(v):
@@ -372,6 +387,8 @@ def render_json(report: Report) -> str:
             for e in report.experiments for sc in e.scaling]
     fits += [{"experiment": e.info.get("experiment"), "tune": e.tune}
              for e in report.experiments if e.tune is not None]
+    fits += [{"experiment": e.info.get("experiment"), "luck": e.luck}
+             for e in report.experiments if e.luck is not None]
     index = [] if report.index is None else [{"index": [index_json(x) for x in report.index]}]
     return json.dumps(clean(index + json_rows(report) + fits), indent=2, ensure_ascii=False) + "\n"
 
@@ -471,7 +488,7 @@ def render_latex(report: Report) -> str:
         if _paired(e.rows):
             out += _tex_table(PENTA_HEAD, [penta_cells(r) for r in _paired(e.rows)],
                               f"{e.info['experiment']}: seat-swapped pairs")
-        for caption, head, rows in _scaling_tables(e):
+        for caption, head, rows in _more_tables(e):
             out += _tex_table(head, rows, caption) if head else [f"% {tex(caption)}", ""]
         if e.tournament:
             out += [r"\begin{verbatim}", e.tournament.rstrip(), r"\end{verbatim}", ""]
@@ -547,7 +564,7 @@ def render_html(report: Report) -> str:
             parts.append("<p>Bradley–Terry Elo (mean 0, 95% interval) from every pairing "
                          "above:</p>")
             parts.append(_html_table(RATING_HEAD, [rating_cells(x) for x in e.ratings]))
-        for caption, head, rows in _scaling_tables(e):
+        for caption, head, rows in _more_tables(e):
             parts.append(f"<p>{html.escape(caption)}</p>")
             if head:
                 parts.append(_html_table(head, rows))

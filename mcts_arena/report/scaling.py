@@ -1,5 +1,8 @@
 """Strength against budget: the fit behind a `scaling` experiment (runner/config.py: a doubling
-ladder of each player's own budget), from the report's pairing rows.
+ladder of each player's own budget, or of its own clock), from the report's pairing rows. On a
+ladder of clocks a level's budget is its rung's base seconds: the rungs scale one clock, so
+log2 of the base is log2 of the whole clock, and Elo per doubling is per doubling of the
+clock (the STC/LTC question).
 
 One Bradley–Terry fit (stats.bradley_terry) over every pairing among the ladder's levels gives
 each level an Elo, shown relative to the anchor level (0 by definition), and the covariance of
@@ -27,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from mcts_arena import stats
-from mcts_arena.budgets import Budget
+from mcts_arena.budgets import Budget, Clock, parse_clock
 from mcts_arena.report.pairing_row import PairingRow
 
 DRAWS = 4000
@@ -49,9 +52,11 @@ class Scaling:
     """One ladder's fit (see the module docstring); `note` says why there is none."""
 
     where: str
-    kind: str                               # sims or time
+    kind: str                               # sims, time, effort or clock
     anchor: str
     players: list[str]
+    #: a ladder of clocks: its rungs (each level's number is its rung's base seconds)
+    clocks: list[str] = field(default_factory=list)
     levels: dict[str, list[Level]] = field(default_factory=dict)
     steps: dict[str, list[dict]] = field(default_factory=dict)     # per step up the ladder
     slopes: dict[str, dict] = field(default_factory=dict)          # Elo per doubling
@@ -71,7 +76,12 @@ class Scaling:
         return d
 
     def unit(self, v: float) -> str:
-        """A level or crossover budget as text: whole simulations, seconds to 3 digits."""
+        """A level or crossover budget as text: whole simulations, seconds to 3 digits; on a
+        ladder of clocks the first rung scaled to base `v` seconds (`clock 2+0.02`)."""
+        if self.clocks:
+            c = parse_clock(self.clocks[0])
+            return Budget(clock=Clock(float(f"{v:.3g}"), float(f"{c.inc * v / c.base:.3g}"),
+                                      c.moves).text()).text()
         return Budget(**{self.kind: round(v) if self.kind == "sims" else
                          float(f"{v:.3g}")}).text()
 
@@ -90,7 +100,8 @@ def _results(rows: list[PairingRow], specs: set[str]
 def fit(ladder: dict, rows: list[PairingRow]) -> Scaling:
     """The fit of one ladder (the stored config's form of runner.config.Ladder)."""
     players, levels = list(ladder["players"]), [float(v) for v in ladder["levels"]]
-    sc = Scaling(ladder["where"], ladder["kind"], ladder["anchor"], players)
+    sc = Scaling(ladder["where"], ladder["kind"], ladder["anchor"], players,
+                 list(ladder.get("clocks") or ()))
     specs = {s for row in ladder["specs"] for s in row} | {sc.anchor}
     for p, row in zip(players, ladder["specs"]):
         sc.levels[p] = [Level(p, b, s) for b, s in zip(levels, row)]

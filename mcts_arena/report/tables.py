@@ -17,7 +17,7 @@ from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name, parts
 from mcts_arena.report import scaling
 from mcts_arena.report.pairing_row import Judged, PairingRow, PairRule, PaperEntry
-from mcts_arena.results import aggregates, tournament
+from mcts_arena.results import aggregates, luck, tournament
 from mcts_arena.results import rows as row_rules
 from mcts_arena.results import tune as tune_state
 from mcts_arena.results.sprt import sprt_status, sprt_text
@@ -491,6 +491,9 @@ class ExperimentReport:
     #: a tune's value found, range, path or trials and confirmation (results/tune.py's
     #: `panel`); None: the store is not an SPSA or BO tune's
     tune: dict | None = None
+    #: a backgammon experiment's stored luck-adjusted results (results/luck.py's `panel`);
+    #: None for a game gnubg does not analyse
+    luck: dict | None = None
 
 
 def experiment_ratings(rows: list[PairingRow]) -> list[dict] | None:
@@ -549,7 +552,8 @@ def build_report(paths: list[str], ci: str = "auto", compare: str | None = None)
                                          tournament.render_stored(store), state,
                                          experiment_ratings(rows) if state is None else None,
                                          scaling.fits(config, rows),
-                                         None if tuned is None else tune_state.panel(tuned)))
+                                         None if tuned is None else tune_state.panel(tuned),
+                                         luck.panel(d, config.get("game"), rows)))
     all_rows = [r for e in exps for r in e.rows]
     sweeps = find_sweeps(all_rows)
     comparisons = compare_paper(all_rows) if compare == "paper" else None

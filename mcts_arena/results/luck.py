@@ -16,11 +16,19 @@ with 2 or 3 the rule is off and gnubg's equities count a gammon 2 and a backgamm
 rule that counts gammons but not backgammons, so under scoring 2 its backgammons count one
 point more than ours). Intervals: the mean ± 1.96 standard errors of the games'
 values (a normal interval over games, taken as independent). The raw score is the report's (wins
-and losses; `stats.score_interval`). A drawn game (the turn limit) or an error game has no
-result to adjust and is left out, counted apart. Nothing is written to the store.
+and losses; `stats.score_interval`). Under scoring 1 a game's points are +1 or -1, so the
+luck-adjusted score is (1 + luck-adjusted ppg) / 2, with its interval through the same map,
+beside the raw score. A drawn game (the turn limit) or an error game has no result to adjust
+and is left out, counted apart.
+
+Nothing is written to the store. `arena luck --save` keeps the analysis in LUCK_FILE beside it
+(each pairing's replacing its earlier one), which `arena report` reads (`panel`): it never runs
+gnubg itself, says so plainly where no analysis is kept, and marks a pairing whose decided
+games are no longer the ones analysed (more were played since) as stale.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -28,7 +36,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from mcts_arena import games, stats
+from mcts_arena import games, inputs, stats
 from mcts_arena.errors import UserError
 from mcts_arena.players.notation import display_name
 from mcts_arena.results import jellyfish
@@ -115,6 +123,8 @@ def pairing_luck(recs: list[dict], gnubg: str, plies: int) -> dict:
     raw, luck = _mean_interval(points), _mean_interval(lucky)
     out.update(wins=int(scores[0]), losses=int(scores[2]),
                score={"mean": stats.score(*scores), "low": lo, "high": hi},
+               luck_score={k: None if v is None else (1 + v) / 2 for k, v in luck.items()
+                           if k != "sd"} if single else None,
                ppg=raw, luck_ppg=luck,
                variance_ratio=(raw["sd"] / luck["sd"]) ** 2 if luck["sd"] else None)
     # (raw["sd"] is None exactly when luck["sd"] is: one game)
@@ -149,28 +159,113 @@ def _cell(d: dict | None, scale: float = 1.0, digits: int = 3) -> str:
             f"{f.format(scale * d['high'])}]")
 
 
+HEAD = ["pairing", "games", "W-L", "score % [95%]", "luck-adj. score % [95%]", "ppg [95%]",
+        "luck-adj. ppg [95%]", "var. ratio"]
+
+
+def cells(r: dict) -> list[str]:
+    """One pairing's row of HEAD (`arena luck` and the report's luck table)."""
+    name = f"{display_name(r['player'])} vs {display_name(r['opponent'])}"
+    if not r["games"]:
+        return [name, "0"] + ["-"] * (len(HEAD) - 2)
+    ratio = r["variance_ratio"]
+    return [name, str(r["games"]), f"{r['wins']}-{r['losses']}", _cell(r["score"], 100, 1),
+            _cell(r.get("luck_score"), 100, 1), _cell(r["ppg"]), _cell(r["luck_ppg"]),
+            "-" if ratio is None else f"{ratio:.1f}"]
+
+
 def text(rows: list[dict], plies: int) -> str:
     """The table `arena luck` prints."""
-    head = ["pairing", "games", "W-L", "score % [95%]", "ppg [95%]", "luck-adj. ppg [95%]",
-            "var. ratio"]
-    body = []
-    for r in rows:
-        name = f"{display_name(r['player'])} vs {display_name(r['opponent'])}"
-        if not r["games"]:
-            body.append([name, "0", "-", "-", "-", "-", "-"])
-            continue
-        ratio = r["variance_ratio"]
-        body.append([name, str(r["games"]), f"{r['wins']}-{r['losses']}",
-                     _cell(r["score"], 100, 1), _cell(r["ppg"]), _cell(r["luck_ppg"]),
-                     "-" if ratio is None else f"{ratio:.1f}"])
+    head, body = HEAD, [cells(r) for r in rows]
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
                        enumerate(zip(row, widths))) for row in [head, *body]]
     lines.insert(1, "-" * len(lines[0]))
     left = sum(r["left_out"] for r in rows)
-    lines.append(f"gnubg {plies}-ply analysis, cube off; ppg: the pairing's player's points "
-                 f"a game under the game's scoring; var. ratio: the raw ppg's variance over the "
-                 f"luck-adjusted one (how many times fewer games the luck-adjusted figure "
-                 f"needs)"
+    lines.append(f"gnubg {plies}-ply analysis, cube off; {LEGEND}"
                  + (f"; {left} drawn or error game(s) left out" if left else ""))
     return "\n".join(lines) + "\n"
+
+
+LEGEND = ("ppg: the pairing's player's points a game under the game's scoring; luck-adj. "
+          "score: (1 + luck-adj. ppg) / 2, under scoring 1 only (unbounded: a game's "
+          "luck-adjusted result may exceed the point it won, so the score may pass 100%); "
+          "var. ratio: the raw ppg's "
+          "variance over the luck-adjusted one (how many times fewer games the luck-adjusted "
+          "figure needs)")
+#: The file `arena luck --save` keeps its analysis in, in the results directory beside the
+#: store (never inside it: the store is the runner's alone).
+LUCK_FILE = "luck.json"
+
+
+def save(directory: Path, rows: list[dict], plies: int) -> Path:
+    """Keep `rows` (analyse's, at `plies`) in the results directory's LUCK_FILE, each pairing's
+    replacing its earlier analysis, the others kept; written whole, then renamed into place."""
+    try:
+        kept = stored(directory) or {}
+    except UserError:           # a damaged file: this analysis starts it again
+        kept = {}
+    kept.update({r["pairing_id"]: {**r, "plies": plies} for r in rows})
+    path = Path(directory) / LUCK_FILE
+    tmp = path.with_name(f".{LUCK_FILE}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"pairings": kept}, indent=1, sort_keys=True) + "\n",
+                   encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def stored(directory: Path) -> dict[str, dict] | None:
+    """The kept analysis of each pairing by its id, or None where none is kept; UserError
+    (one line) for a file that is not one."""
+    path = Path(directory) / LUCK_FILE
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(inputs.read_text(path, "a luck analysis"))
+        kept = data["pairings"]
+        if not isinstance(kept, dict) or not all(
+                isinstance(r, dict) and isinstance(r.get("games"), int) for r in kept.values()):
+            raise ValueError("no pairings")
+    except (ValueError, TypeError, KeyError, inputs.InputError) as e:
+        raise UserError(f"{path}: not a luck analysis of arena luck --save ({e}); run it "
+                        f"again") from None
+    return kept
+
+
+def panel(directory: Path, game: str | None, rows: list) -> dict | None:
+    """What `arena report` shows of a backgammon experiment's kept analysis: each pairing's,
+    `stale` where its decided games (the report's wins and losses) are not the number
+    analysed, and a `note` saying what is missing; None for a game gnubg does not analyse.
+    Reads LUCK_FILE only: gnubg is never run here; a damaged one is the note (the store's own
+    results, and the other stores of a results root, are reported all the same)."""
+    if not game or not games.info_of(game).match_file:
+        return None
+    try:
+        kept = stored(directory) or {}
+    except UserError as e:
+        return {"pairings": [], "note": str(e)}
+    out, stale = [], 0
+    for r in rows:
+        k = kept.get(r["pairing_id"])
+        if k is not None:
+            decided = r["wins"] + r["losses"]
+            out.append({**k, "decided": decided, "stale": k["games"] != decided})
+            stale += out[-1]["stale"]
+    fix = f"`arena luck {directory} --save` runs gnubg's analysis and keeps it for this report"
+    note = (f"no gnubg analysis kept: {fix}" if not kept else
+            f"{len(rows) - len(out)} pairing(s) without an analysis and {stale} whose decided "
+            f"games are no longer the ones analysed: {fix}" if stale or len(out) < len(rows)
+            else "")
+    return {"pairings": out, "note": note}
+
+
+def tables(p: dict) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The report's luck table of `panel`'s `p`: a note alone where nothing is kept."""
+    cap = "Luck-adjusted results (gnubg's analysis, cube off, kept by arena luck --save)"
+    if not p["pairings"]:
+        return [(f"{cap}: {p['note']}", [], [])]
+    body = [cells(r) + [f"{r['plies']}-ply" + (f", stale: {r['decided']} decided now"
+                                                if r["stale"] else "")]
+            for r in p["pairings"]]
+    return [(f"{cap}; {LEGEND}" + (f". {p['note']}" if p["note"] else ""),
+             HEAD + ["analysis"], body)]

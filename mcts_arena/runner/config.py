@@ -29,7 +29,10 @@ games open, and the matches to play. Example::
 at the same level) and the anchor (`anchor:` one of the players, at its lowest level, the
 default being the first player's; or a player with its own budget, who plays every level).
 The levels are the players' own budgets (`MCTS(bl,sims=500)`), so a ladder's player may not
-carry one of its own; `arena report` fits their Elo against the budget (report/scaling.py).
+carry one of its own; `arena report` fits their Elo against the budget (report/scaling.py). A
+ladder of clocks (`clock: ["1+0.01", "2+0.02"]` or `{from: "1+0.01", doublings: K}`) gives
+each level the player's own clock (`MCTS(bl,clock=2+0.02)`); its rungs scale one clock, base
+and increment by one factor, so each doubling doubles the whole clock.
 
 `dice` (games with chance nodes only): the match loop draws every chance outcome from
 generators seeded per game (one stream per seat, runner/match.py); `common` (the default) seeds
@@ -76,6 +79,8 @@ from mcts_arena.players.notation import split
 from mcts_arena.results.sprt import Sprt
 from mcts_arena.results.store import pairing_id
 from mcts_arena.runner import book, effort
+from mcts_arena.runner.clock_rules import SIDE_CLOCK_FIELDS, ClockRules, unmanaged
+from mcts_arena.runner.values import _is_number, is_int, shown
 
 PLAYERS_ENV = "MCTS_ARENA_PLAYERS"
 DEFAULT_PLAYERS = "mcts_arena.players"
@@ -87,16 +92,14 @@ TOP_FIELDS = ("name", "game", "budget", "games", "seed", "openings", "max_plies"
 DICE_MODES = ("common", "independent")
 SPRT_FIELDS = ("elo0", "elo1", "alpha", "beta", "model")
 MATCH_KINDS = ("player", "sweep", "round_robin", "gauntlet", "scaling")
-SCALING_FIELDS = ("players", "sims", "time", "effort", "anchor")
-LADDER_KINDS = ("sims", "time", "effort")
+SCALING_FIELDS = ("players", "sims", "time", "effort", "clock", "anchor")
+LADDER_KINDS = ("sims", "time", "effort", "clock")
 #: The most levels one ladder may have (2^20 from the lowest: past every budget's range).
 LADDER_MAX = 21
 BUDGET_KEYS = ("time", "sims", "effort")
 BOOK_FIELDS = ("file", "order")
 GAUNTLET_FIELDS = ("player", "opponents")
 MATCH_FIELDS = ("player", "opponent", "games", "clock")  # a plain `- {player:, opponent:}`
-#: A match entry's per-side clocks (time odds): `clock: {player: "10+0.1", opponent: "5+0.1"}`.
-SIDE_CLOCK_FIELDS = ("player", "opponent")
 # The settings docs/config.md documents (tests/test_config_docs.py holds the page to them).
 DEFAULTS = {"games": 100, "seed": 1, "max_plies": 1000, "dice": "common"}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -179,8 +182,10 @@ class Pairing:
 @dataclass(frozen=True)
 class Ladder:
     """A `scaling` entry: `players` (canonical specs without a budget) at every level of
-    `levels` (budgets of `kind`: sims, time or effort), `specs[i][k]` the canonical spec of
-    player i at level k (its own budget), `anchor` the canonical spec the report rates 0."""
+    `levels` (budgets of `kind`: sims, time or effort; of a ladder of clocks, each rung's base
+    seconds), `specs[i][k]` the canonical spec of player i at level k (its own budget or
+    clock), `anchor` the canonical spec the report rates 0, `clocks` a clock ladder's rungs
+    (their one text form; empty for the other kinds)."""
 
     players: tuple[str, ...]
     kind: str
@@ -188,6 +193,7 @@ class Ladder:
     specs: tuple[tuple[str, ...], ...]
     anchor: str
     where: str
+    clocks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -266,6 +272,8 @@ def own_budget(spec, parse, effort_s: float | None = None) -> Budget | None:
     experiment's) resolved into its engine's simulations or nodes (EffortError when no rate
     gives them); None: the experiment's budget."""
     own = spec_budget(spec)
+    if own is not None and own.clock is not None:
+        return own                  # its own clock decides each move's time
     paper_s = own.effort if own is not None else effort_s
     if paper_s is not None and (own is None or own.sims is None):
         return effort.resolve(spec, paper_s, parse)
@@ -305,20 +313,6 @@ def loads(text: str, source: str = "<config>", default_name: str = "experiment",
     return Validator(source, players).experiment(data, default_name, overrides or Overrides())
 
 
-def is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def shown(v: Any) -> str:
-    if isinstance(v, (dict, list)):
-        return type(v).__name__ + " " + json.dumps(v, default=str)[:40]
-    return repr(v)
-
-
 def with_budget(spec: str, kind: str, value: float) -> str:
     """`spec` with its own budget `kind=value` added: MCTS(bl) -> MCTS(bl,sims=500)."""
     head, args = split(spec)
@@ -332,7 +326,7 @@ def format_value(v: Any) -> str:
 
 
 @dataclass
-class Validator:
+class Validator(ClockRules):
     source: str
     players: ModuleType | None = None
     _parse: Any = field(default=None, init=False)
@@ -409,6 +403,12 @@ class Validator:
                              self._budget.effort if self._budget is not None else None)
         except EffortError as e:
             self.fail(path, str(e))
+        if own is not None and own.clock is not None:     # its own clock, with the margin
+            if own.sims is None and unmanaged(spec):
+                self.fail(path, f"{spec.canonical} has no time management (tm=0), so on its "
+                                f"own clock ({own.clock}) it searches each move to its cap: "
+                                f"give it sims=")
+            own = self.clocked(Budget(sims=own.sims) if own.sims else None, own.clock, path)
         return spec.canonical, own
 
     # -- sections --
@@ -465,7 +465,8 @@ class Validator:
                                 games, ov.games, budget)
         if budget is None:          # ladders alone: the experiment's budget is their first level
             first = self._ladders[0]
-            budget = Budget(**{first.kind: first.levels[0]})
+            budget = Budget(clock=first.clocks[0], margin=self._margin) if first.clocks else \
+                Budget(**{first.kind: first.levels[0]})
         if "timemargin" in d and not any(
                 b is not None and b.clock is not None
                 for b in (budget, *(x for p in pairings
@@ -526,72 +527,6 @@ class Validator:
         if not budgets.sims_ok(s):
             self.fail(f"{path}.sims", f"expected {budgets.SIMS_TEXT}, got {shown(s)}")
         return Budget(sims=s)
-
-    def clock(self, v: Any, path: str) -> str:
-        """A time control as cutechess-cli writes one (`60+0.5`, `40/60`, `0:30+0.1`) in its
-        one text form (`60+0.5`, `40/60+0`, `30+0.1`), or `inf`: no clock."""
-        if isinstance(v, str) and v.strip() == budgets.NO_CLOCK:
-            return budgets.NO_CLOCK
-        try:
-            return budgets.parse_clock(v).text()
-        except ValueError as e:
-            self.fail(path, f"{e}" + (" (or inf: no time limit)" if str(e).startswith("expected")
-                                      else ""))
-
-    def timemargin(self, v: Any, path: str) -> float | None:
-        """cutechess-cli's `timemargin` in milliseconds, as seconds; None for the default."""
-        if not _is_number(v) or not math.isfinite(v) or not 0 <= v <= budgets.MARGIN_MAX_MS:
-            self.fail(path, f"expected {budgets.MARGIN_TEXT}, got {shown(v)}")
-        seconds = round(float(v) / 1000, 6)
-        return None if seconds == budgets.MARGIN_DEFAULT else seconds
-
-    def clocked(self, budget: Budget | None, clock: str, path: str) -> Budget:
-        """`budget` on the clock `clock`: a simulation budget stays as a cap per move; a fixed
-        time or effort per move contradicts the clock, which decides each move's time. On
-        `inf` (no clock) the budget per move alone, which must then be there."""
-        if clock == budgets.NO_CLOCK:
-            per_move = budget if budget is None or budget.clock is None else \
-                (Budget(sims=budget.sims) if budget.sims is not None else None)
-            if per_move is None:
-                self.fail(path, "clock inf sets no time limit, so each move needs a budget of "
-                                "its own: give budget (sims, time or effort) or the player's "
-                                "sims=")
-            return per_move
-        if budget is not None and (budget.time is not None or budget.effort is not None):
-            self.fail(path, f"a clock ({clock}) decides each move's time, which the fixed "
-                            f"budget {budget.text()} per move contradicts; give the clock "
-                            f"alone, or with sims (a cap per move)")
-        return Budget(sims=budget.sims if budget is not None else None, clock=clock,
-                      margin=self._margin)
-
-    def managed(self, canonical: str, budget: Budget | None, path: str) -> None:
-        """A player on a clock without time management (`tm=0`) searches each move to its
-        cap, so it needs one (a simulation cap, or an αβ depth)."""
-        if budget is None or budget.clock is None or budget.sims is not None:
-            return
-        get = getattr(self._parse(canonical, game=self._game, macros=self._macros), "get", None)
-        if get is not None and get("tm") == 0 and not get("depth"):
-            self.fail(path, f"{canonical} has no time management (tm=0), so on a clock "
-                            f"({budget.clock}) it searches each move to its cap: give it "
-                            f"sims= or the budget sims (a cap per move)")
-
-    def match_clocks(self, e: dict, ep: str, kind: str, budget: Budget | None
-                     ) -> tuple[str | None, str | None]:
-        """The clocks of a match entry's two sides: its own `clock` (one for both, or
-        {player:, opponent:} for time odds), else the experiment's."""
-        default = budget.clock if budget is not None else None
-        if "clock" not in e:
-            return default, default
-        v = e["clock"]
-        if not isinstance(v, dict):
-            c = self.clock(v, f"{ep}.clock")
-            return c, c
-        if kind not in ("player", "gauntlet"):
-            self.fail(f"{ep}.clock", f"clocks per side (time odds) are for a player and "
-                                     f"opponent or a gauntlet; a {kind} entry takes one clock")
-        self.known_keys(v, f"{ep}.clock", SIDE_CLOCK_FIELDS)
-        return tuple(self.clock(v[k], f"{ep}.clock.{k}") if k in v else default
-                     for k in SIDE_CLOCK_FIELDS)
 
     def game(self, v: Any, path: str) -> _games.Game:
         """The game a game spec names (`hex(size=5)`), resolved once; one line naming the bad
@@ -690,10 +625,8 @@ class Validator:
                 swept = self._sweep_values
                 ca, ba = self.player(a, wa, game, macros)
                 cb, bb = self.player(b, wb, game, macros)
-                if clock_a is not None and (ba is not None or "clock" in e):
-                    ba = self.clocked(ba or budget, clock_a, wa)
-                if clock_b is not None and (bb is not None or "clock" in e):
-                    bb = self.clocked(bb or budget, clock_b, wb)
+                ba = self.side_budget(ca, ba, clock_a, e, SIDE_CLOCK_FIELDS[0], budget, wa)
+                bb = self.side_budget(cb, bb, clock_b, e, SIDE_CLOCK_FIELDS[1], budget, wb)
                 self.managed(ca, ba or budget, wa)
                 self.managed(cb, bb or budget, wb)
                 key = frozenset((ca, cb)) if ca != cb else (ca, cb)
@@ -734,7 +667,7 @@ class Validator:
     def _scaling(self, e: dict, ep: str):
         sp = f"{ep}.scaling"
         s = self.mapping(e["scaling"], sp, "a mapping with 'players' and a ladder of 'sims', "
-                                           "'time' or 'effort'")
+                                           "'time', 'effort' or 'clock'")
         self.known_keys(s, sp, SCALING_FIELDS)
         players = s.get("players")
         if not isinstance(players, list) or not players:
@@ -742,9 +675,12 @@ class Validator:
                                        f"{shown(players)}")
         kinds = [k for k in LADDER_KINDS if k in s]
         if len(kinds) != 1:
-            self.fail(sp, "expected exactly one ladder: 'sims', 'time' or 'effort'")
+            self.fail(sp, "expected exactly one ladder: 'sims', 'time', 'effort' or 'clock'")
         kind = kinds[0]
-        levels = self.ladder(s[kind], f"{sp}.{kind}", kind)
+        clocks = self.clock_ladder(s[kind], f"{sp}.{kind}", LADDER_MAX) if kind == "clock" \
+            else ()
+        levels = tuple(budgets.parse_clock(c).base for c in clocks) if clocks else \
+            self.ladder(s[kind], f"{sp}.{kind}", kind)
         bases, specs = [], []
         for i, text in enumerate(players):
             path = f"{sp}.players[{i}]"
@@ -753,9 +689,14 @@ class Validator:
             own = spec_budget(spec)
             if own is not None:
                 self.fail(path, f"{base} carries its own budget ({own.text()}), which "
-                                f"contradicts the ladder's; leave time=/sims=/effort= out")
+                                f"contradicts the ladder's; leave time=/sims=/effort=/clock= "
+                                f"out")
             if base in bases:
                 self.fail(path, f"{base} is named twice")
+            if kind == "clock" and unmanaged(spec):
+                self.fail(path, f"{base} has no time management (tm=0), and a ladder's player "
+                                f"carries no cap of its own: on a ladder of clocks its players "
+                                f"manage their time")
             its = kind_table.of(spec)
             external = its.external and not its.rated_by_label     # no engine rate
             if kind == "sims" and external and spec.kind == "GTP" and \
@@ -767,9 +708,10 @@ class Validator:
                                 f"matched effort; use a ladder of time or sims")
             bases.append(base)
             specs.append(tuple(self.player(with_budget(base, kind, v), path, self._game,
-                                           self._macros)[0] for v in levels))
+                                           self._macros)[0] for v in clocks or levels))
         anchor = self.anchor(s.get("anchor"), f"{sp}.anchor", bases, specs)
-        self._ladders.append(Ladder(tuple(bases), kind, levels, tuple(specs), anchor, sp))
+        self._ladders.append(Ladder(tuple(bases), kind, levels, tuple(specs), anchor, sp,
+                                    clocks))
         where = [[f"{sp}.{kind}[{k}]" for k in range(len(levels))]] * len(specs)
         done = set()
         for i, row in enumerate(specs):                 # each level against the one below

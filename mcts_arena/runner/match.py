@@ -123,11 +123,12 @@ class SideClock:
 
     def after(self, wall: float) -> bool:
         """Take a move's wall seconds off; False when the time ran out by more than the margin
-        (a loss on time)."""
+        (a loss on time). An overrun within the margin is carried, as cutechess-cli carries
+        it (the time left stays below 0 until increments pay it back), so the margin forgives
+        a game's overruns once, not each move afresh."""
         self.left -= wall
         if self.left < -self.margin:
             return False
-        self.left = max(self.left, 0.0)
         self.played += 1
         self.left += self.clock.inc
         if self.clock.moves and self.played % self.clock.moves == 0:
