@@ -427,7 +427,7 @@ GAME = GameInfo(
     default_c=0.8,
     # the paper's MCTS(bl) and MCTS(bl') (docs/paper.md)
     macros={"bl": "efMS,ipp,ege0.1,det0.5", "bl'": "efLH,ipp,fet20,np"},
-    options=frozenset({"policy", "np", "abp"}),
+    options=frozenset({"policy", "np", "abp", "tactical"}),
     typical_plies=60,
     tuning={"im_base": {"efMS": "bl", "efLH": "bl'"}, "ipp_for": ("fet", "det"), "games": 200,
             "evals": ("efMS", "efLH")},
@@ -495,6 +495,16 @@ cdef inline int _features(Breakthrough s, double* out) noexcept nogil:
 #: row, of pieces still home, efLH's table sum (/100), and of pieces attacked and undefended.
 FEATURES = ("tempo", "pieces", "row1", "row2", "row3", "row4", "row5", "row6", "advance",
             "home", "lh", "hanging")
+
+
+cdef inline int _tactical_moves(Breakthrough s, int* out) noexcept nogil:
+    """The captures and the moves onto the far row, in generation order."""
+    cdef int n = s.gen_moves(out), i, k = 0
+    for i in range(n):
+        if s._is_capture(out[i]) or s._to_goal(out[i]):
+            out[k] = out[i]
+            k += 1
+    return k
 
 
 cdef inline int _move_order(Breakthrough s, int move) noexcept nogil:
@@ -679,6 +689,9 @@ cdef class BreakthroughKnowledge(Knowledge):
 
     cdef int features(self, GameState s, double* out) noexcept nogil:
         return _features(<Breakthrough>s, out)
+
+    cdef int tactical_moves(self, GameState s, int* out) noexcept nogil:
+        return _tactical_moves(<Breakthrough>s, out)
 
     cdef int move_order(self, GameState s, int move) noexcept nogil:
         return _move_order(<Breakthrough>s, move)

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 
 #: Player options that need knowledge from the game core, and what the game must provide.
 #: `policy` (the `ipp` token): an improved playout policy and forced moves; `np`: move priors;
-#: `abp`: αβ playouts (any game with an evaluation).
-KNOWLEDGE_OPTIONS = ("policy", "np", "abp")
+#: `abp`: αβ playouts (any game with an evaluation); `tactical`: tactical moves (captures: the
+#: knowledge's `tactical_moves`) for a quiescence search.
+KNOWLEDGE_OPTIONS = ("policy", "np", "abp", "tactical")
 #: What a game can offer a player kind beyond its rules (players/kinds.py `Kind.needs`): a
 #: capability a game declares in `GameInfo.capabilities`, or one read from another field;
 #: each with what a game that has it is ("a game that ...", in a refusal).

@@ -118,6 +118,10 @@ OPTIONS: list[Option] = [
            token="cb", example="0.4", engine="sel", symbol="α"),
     Option("pbim", "float", 0, 1, "control: progressive bias of implicit values α v/(n+1)",
            token="pbim", example="0.4", engine="sel", symbol="α"),
+    Option("v0q", "int", 1, 16, "v0(s), the initial value im, cb and pbim blend in, by a "
+           "quiescence search over the game's tactical moves (captures, wins at once), at most N "
+           "plies, instead of the static evaluation", key=True, written="key", engine="v0q",
+           symbol="N", needs="tactical"),
     Option("puct", "float", 0.001, 100, "PUCT selection: Q + c P(s,a) sqrt(n_s) / (1 + n), "
            "P uniform over the moves; unvisited moves at Q = 0", token="puct", example="1.5",
            engine="puct", symbol="c"),

@@ -343,6 +343,9 @@ def _settle(kind: str, opts: dict, info, text: str) -> None:
     for name in [k for k, v in opts.items() if BY_FIELD[k].off is not None
                  and v == BY_FIELD[k].off]:
         del opts[name]             # on by default (tt=1, hh=1)
+    if "v0q" in opts and not {"im", "cb", "pbim"} & set(opts):
+        raise SpecError(f"v0q in {text!r} sets the initial values v0(s) that im, cb and pbim "
+                        f"blend in: add one of them (e.g. im0.4)")
     if ("npk" in opts or "npb" in opts) and "np" not in opts:
         raise SpecError(f"npk/npb in {text!r} shape node priors: add np (e.g. np10)")
     if "open_loop" in opts:

@@ -35,6 +35,7 @@ from mcts_arena.games.state cimport (GameState, knowledge_for, ONGOING, DRAW, PP
                                      PLAYOUT_PLIES_MAX)
 from mcts_arena.clock cimport now
 from mcts_arena.players.search.alphabeta cimport ab_playout_move
+from mcts_arena.players.search.quiesce cimport quiesce
 from mcts_arena.players.search.tree cimport (
     Node, VISITED, CHANCE, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT, RULE_PUCT,
     init_node, reward0, proven_reward0, descent_ends, sort_by_bias)
@@ -56,7 +57,7 @@ NODE_BYTES = sizeof(Node)
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
-               "stop", "puct", "prior")
+               "stop", "puct", "prior", "v0q")
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
 cdef int STOP_EVERY = 64
@@ -90,7 +91,8 @@ cdef class MCTSSearch:
     def __init__(self, dict options, unsigned long long seed=1):
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
         sel ('im', 'cb', 'pbim' or ''), alpha, puct (PUCT's c: PUCT selection), prior (PUCT
-        with the game's node priors), rave, pu, exp1, abp, flat, open_loop (only in
+        with the game's node priors), v0q (v0 by a quiescence search, plies), rave, pu, exp1,
+        abp, flat, open_loop (only in
         openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
@@ -120,6 +122,7 @@ cdef class MCTSSearch:
         self.o.exp1 = o.get("exp1", False)
         self.o.abp = o.get("abp", 0)
         self.o.abw = o.get("abw", 8)
+        self.o.v0q = o.get("v0q", 0)
         self.o.max_nodes = o.get("max_nodes", 20_000_000)
         self.o.flat = o.get("flat", False)
         self.o.open_loop = o.get("open_loop", False)
@@ -242,7 +245,10 @@ cdef class MCTSSearch:
             elif res != DRAW:
                 c.proven = -1
         if self.o.need_v:
-            e = self.k.evaluate(s, self.o.evalfn)
+            if self.o.v0q > 0 and res == ONGOING:
+                e = quiesce(self.k, s, -2.0, 2.0, self.o.v0q, self.o.evalfn)
+            else:
+                e = self.k.evaluate(s, self.o.evalfn)
             c.v = e if s.player == me else -e
         s.undo_move()
 

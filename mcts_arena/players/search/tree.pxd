@@ -70,6 +70,7 @@ cdef struct Opts:
     bint exp1
     int abp
     int abw              # αβ playouts: moves searched per node (0 = all)
+    int v0q              # v0(s) by a quiescence search this many plies deep (0: static)
     bint need_v
     bint backup_v
     bint fast_random
