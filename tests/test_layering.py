@@ -157,8 +157,8 @@ LEAVES = {"mcts_arena.errors", "mcts_arena.budgets", "mcts_arena.stats", "mcts_a
     ("games", lambda t: t in LEAVES or _unit(t) == "games"),
     ("players", lambda t: t in LEAVES or _unit(t) in ("players", "games")),
     ("runner", lambda t: _unit(t) not in ("cli", "report", "serve")),
-    # learned knowledge: fitted from the read side's games, for the games' knowledge
-    ("learn", lambda t: t in LEAVES or _unit(t) in ("learn", "games", "results")),
+    # learned knowledge: fitted from the read side's games or bootstrapped from the searches
+    ("learn", lambda t: t in LEAVES or _unit(t) in ("learn", "games", "results", "players")),
     # the live page: a reader like the report (and the report's pictures), never the runner
     ("serve", lambda t: t in LEAVES or _unit(t) in ("results", "report", "games", "serve")
      or t in ("mcts_arena.paper", "mcts_arena.players.notation")),

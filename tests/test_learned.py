@@ -291,3 +291,58 @@ def test_a_file_evaluation_replaces_a_macro_s_and_is_listed(lh_file):
     assert "efMS" not in p.canonical and "ipp" in p.canonical
     assert any(tok == "ef=FILE" for tok, _ in players.describe_tokens("breakthrough"))
     assert not any(tok == "ef=FILE" for tok, _ in players.describe_tokens("tictactoe"))
+
+
+# ---- arena fit --self-play (RootStrap) ---------------------------------------------------------
+
+def test_a_rootstrap_step_moves_the_value_toward_the_search_s():
+    import numpy as np
+
+    from mcts_arena.learn.bootstrap import rootstrap_step
+
+    f = np.array([1.0, 2.0, -1.0])
+    w = np.array([0.1, 0.2, 0.3])
+    v0 = math.tanh(0.5 * float(w @ f))
+    err = rootstrap_step(w, f, 0.9, 0.1)
+    assert err == pytest.approx(0.9 - v0)
+    assert w == pytest.approx(np.array([0.1, 0.2, 0.3]) + 0.1 * err * (1 - v0 * v0) * 0.5 * f)
+    assert abs(0.9 - math.tanh(0.5 * float(w @ f))) < abs(0.9 - v0)
+    w2 = np.zeros(3)
+    rootstrap_step(w2, f, 999.0, 0.1)           # a proven win is +1, not the win score
+    assert w2 == pytest.approx(0.1 * 1.0 * 0.5 * f)
+
+
+def test_self_play_writes_a_seeded_file_a_player_plays(tmp_path):
+    outs = [tmp_path / "a.json", tmp_path / "b.json"]
+    for out in outs:
+        r = CliRunner().invoke(cli, ["fit", "--self-play", "2", "--game", "breakthrough",
+                                     "--nodes", "300", "--out", str(out), "--seed", "3"])
+        assert r.exit_code == 0, r.output
+        assert "RootStrap" in r.output
+    a, b = (evalfile.read(o, "breakthrough") for o in outs)
+    assert a["weights"] == b["weights"] and any(a["weights"])
+    assert a["fit"]["rule"] == "RootStrap(αβ)" and a["fit"]["updates"] > 0
+    assert a["fitted_on"]["started_from"] == "zero"
+    r = CliRunner().invoke(cli, ["fit", "--self-play", "1", "--game", "breakthrough", "--nodes",
+                                 "300", "--from", str(outs[0]), "--out",
+                                 str(tmp_path / "c.json")])
+    assert r.exit_code == 0, r.output
+    assert evalfile.read(tmp_path / "c.json")["fitted_on"]["started_from"] == str(outs[0])
+    players.parse(f"αβ(ef={outs[0]})", "breakthrough")
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--self-play", "2"], "--self-play needs --game"),
+    (["--self-play", "2", "--game", "tictactoe"], "no features"),
+    (["--self-play", "2", "--game", "kalah", "--from", "LH"], "fitted for breakthrough"),
+    (["--self-play", "2", "--game", "breakthrough", "SOURCE"], "give no SOURCE"),
+    (["--self-play", "2", "--game", "breakthrough", "--lr", "-1"], "--lr"),
+    ([], "needs SOURCE"),
+])
+def test_self_play_refuses_bad_input_in_one_line(tmp_path, lh_file, args, says):
+    out = tmp_path / "f.json"
+    args = [str(lh_file) if a == "LH" else (str(tmp_path) if a == "SOURCE" else a)
+            for a in args]
+    r = CliRunner().invoke(cli, ["fit", *args, "--out", str(out)])
+    assert r.exit_code == 2 and says in r.output and r.output.count("\n") == 1, r.output
+    assert not out.exists()
