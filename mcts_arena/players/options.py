@@ -122,6 +122,12 @@ OPTIONS: list[Option] = [
            "quiescence search over the game's tactical moves (captures, wins at once), at most N "
            "plies, instead of the static evaluation", key=True, written="key", engine="v0q",
            symbol="N", needs="tactical"),
+    Option("ms", "int", 1, 6, "MCTS-MS (Baier & Winands 2013): a win/loss minimax N plies deep "
+           "(no evaluation) at a node once it has msv visits; a win or loss it proves is the "
+           "node's proof", key=True, written="key", engine="ms", symbol="N", needs="no_chance"),
+    Option("msv", "int", 1, 10**6, "MCTS-MS's visit threshold: a node's minimax runs once it has "
+           "N visits (with ms; default 1)", key=True, written="key", engine="msv", symbol="N",
+           needs="no_chance"),
     Option("puct", "float", 0.001, 100, "PUCT selection: Q + c P(s,a) sqrt(n_s) / (1 + n), "
            "P uniform over the moves; unvisited moves at Q = 0", token="puct", example="1.5",
            engine="puct", symbol="c"),

@@ -343,6 +343,8 @@ def _settle(kind: str, opts: dict, info, text: str) -> None:
     for name in [k for k, v in opts.items() if BY_FIELD[k].off is not None
                  and v == BY_FIELD[k].off]:
         del opts[name]             # on by default (tt=1, hh=1)
+    if "msv" in opts and "ms" not in opts:
+        raise SpecError(f"msv in {text!r} is MCTS-MS's visit threshold: add ms=N (its depth)")
     if "v0q" in opts and not {"im", "cb", "pbim"} & set(opts):
         raise SpecError(f"v0q in {text!r} sets the initial values v0(s) that im, cb and pbim "
                         f"blend in: add one of them (e.g. im0.4)")
@@ -426,6 +428,8 @@ def _supports(game: str, field: str) -> bool:
     needs = needs or (field if field in KNOWLEDGE_OPTIONS else None)
     if needs == "chance":
         return games.info_of(game).has_chance
+    if needs == "no_chance":
+        return not games.info_of(game).has_chance
     return needs is None or needs in games.info_of(game).options
 
 
@@ -435,6 +439,9 @@ def _check_game(field: str, tok: str, game: str, text: str) -> None:
         raise SpecError(f"token {tok!r} in {text!r} does not apply to {game}: it has no chance "
                         f"nodes (only {', '.join(have)} have; there closed-loop MCTS is the "
                         "same search)")
+    if not _supports(game, field) and BY_FIELD[field].needs == "no_chance":
+        raise SpecError(f"token {tok!r} in {text!r} does not apply to {game}: a win/loss "
+                        f"minimax searches games without chance nodes")
     if not _supports(game, field):
         have = sorted(g for g in games.names() if _supports(g, field))
         raise SpecError(f"token {tok!r} in {text!r} does not apply to {game} (it needs game "

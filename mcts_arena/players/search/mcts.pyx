@@ -36,8 +36,9 @@ from mcts_arena.games.state cimport (GameState, knowledge_for, ONGOING, DRAW, PP
 from mcts_arena.clock cimport now
 from mcts_arena.players.search.alphabeta cimport ab_playout_move
 from mcts_arena.players.search.quiesce cimport quiesce
+from mcts_arena.players.search.shallow cimport prove_shallow
 from mcts_arena.players.search.tree cimport (
-    Node, VISITED, CHANCE, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT, RULE_PUCT,
+    Node, VISITED, CHANCE, MS_PROBED, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT, RULE_PUCT,
     init_node, reward0, proven_reward0, descent_ends, sort_by_bias)
 from mcts_arena.players.search.selection cimport (select_uct, select_puct, game_prior,
                                                   set_priors)
@@ -57,7 +58,7 @@ NODE_BYTES = sizeof(Node)
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
-               "stop", "puct", "prior", "v0q")
+               "stop", "puct", "prior", "v0q", "ms", "msv")
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
 cdef int STOP_EVERY = 64
@@ -91,8 +92,8 @@ cdef class MCTSSearch:
     def __init__(self, dict options, unsigned long long seed=1):
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
         sel ('im', 'cb', 'pbim' or ''), alpha, puct (PUCT's c: PUCT selection), prior (PUCT
-        with the game's node priors), v0q (v0 by a quiescence search, plies), rave, pu, exp1,
-        abp, flat, open_loop (only in
+        with the game's node priors), v0q (v0 by a quiescence search, plies), ms and msv
+        (MCTS-MS's depth and visit threshold), rave, pu, exp1, abp, flat, open_loop (only in
         openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
@@ -123,6 +124,8 @@ cdef class MCTSSearch:
         self.o.abp = o.get("abp", 0)
         self.o.abw = o.get("abw", 8)
         self.o.v0q = o.get("v0q", 0)
+        self.o.ms = o.get("ms", 0)
+        self.o.msv = o.get("msv", 1)
         self.o.max_nodes = o.get("max_nodes", 20_000_000)
         self.o.flat = o.get("flat", False)
         self.o.open_loop = o.get("open_loop", False)
@@ -377,6 +380,9 @@ cdef class MCTSSearch:
         self.n_played = 0
         while True:
             nd = &self.nodes[node]
+            if self.o.ms > 0 and node != 0 and nd.proven == 0 and nd.visits >= self.o.msv \
+                    and not (nd.real & (MS_PROBED | CHANCE)):
+                self._minimax_in_selection(s, nd)
             if descent_ends(s, nd, node == 0, &r0):
                 break
             if nd.first < 0:
@@ -405,6 +411,17 @@ cdef class MCTSSearch:
         self._backprop(depth, r0)
         for i in range(depth):  # no-cython-lint: the count is the point
             s.undo_move()
+
+    cdef void _minimax_in_selection(self, GameState s, Node* nd) noexcept nogil:
+        """MCTS-MS (Baier & Winands 2013): once, the shallow win/loss minimax at node nd (s is
+        at it); a win or loss it proves becomes the node's proof, which the solver backs up."""
+        cdef int v
+        nd.real |= MS_PROBED
+        if s.max_outcomes > 0:
+            return
+        v = prove_shallow(s, self.o.ms)
+        if v != 0:
+            nd.proven = v if nd.tomove == nd.mover else -v
 
     cdef inline void _descend(self, GameState s, int child, int* depth) noexcept nogil:
         cdef Node* c = &self.nodes[child]

@@ -14,6 +14,7 @@ from mcts_arena.games.state cimport GameState, ONGOING, DRAW
 cdef enum:
     VISITED = 1          # Node.real's bits
     CHANCE = 2
+    MS_PROBED = 4        # MCTS-MS has run its shallow minimax here
 
 # How a child's mean is blended with its value v in selection (players/search/selection.pxd)
 cdef enum:
@@ -43,7 +44,8 @@ cdef struct Node:
     signed char tomove   # side to move at this node
     signed char proven   # +1 mover wins, -1 mover loses, 0 unknown
     signed char real     # bit 1: a simulation has passed through (virtual visits aside);
-                         # bit 2 (CHANCE): a chance node, whose children are the outcomes
+                         # bit 2 (CHANCE): a chance node, whose children are the outcomes;
+                         # bit 3 (MS_PROBED): MCTS-MS's shallow minimax has run here
 
 
 cdef struct Opts:
@@ -71,6 +73,8 @@ cdef struct Opts:
     int abp
     int abw              # αβ playouts: moves searched per node (0 = all)
     int v0q              # v0(s) by a quiescence search this many plies deep (0: static)
+    int ms               # MCTS-MS: a win/loss minimax this deep at a node with msv visits
+    int msv
     bint need_v
     bint backup_v
     bint fast_random
