@@ -236,6 +236,14 @@ def load_paper_results() -> PaperResults:
     return parse_paper_results(text)
 
 
+def paper_kinds(results: PaperResults | None = None) -> frozenset[str]:
+    """The player kinds (as written: MCTS, αβ) the paper's rows name, on either side."""
+    from mcts_arena.players.notation import parts
+
+    res = results if results is not None else load_paper_results()
+    return frozenset(parts(s)[0] for r in res.rows for s in (r.player, r.opponent, *r.aliases))
+
+
 def match_paper(
     game: str,
     player: str,

@@ -335,15 +335,31 @@ class PageModel:
 
 
 def _paper_for(row: PairingRow, seconds: float | None, player: str | None = None):
-    """The paper's row for `row` (or for `player` against its opponent) at `seconds`."""
+    """The paper's row for `row` (or for `player` against its opponent) at `seconds`. A side
+    the paper never names (the authors' own engine, an outside player) playing on a rates entry
+    of the paper's engine stands for that entry's player: their MCTS(bl) against their αβ is
+    the paper's Table 4 row; ours against theirs (the same entry on both sides) has no paper
+    row and is judged against 50%."""
     from mcts_arena.paper import match_paper
 
+    p = _stands_for(player or strip_budget(row["player"]), row.get("player_budget"))
+    o = _stands_for(strip_budget(row["opponent"]), row.get("opponent_budget"))
     try:
-        found = match_paper(row["game"], player or strip_budget(row["player"]),
-                            strip_budget(row["opponent"]), seconds=seconds)
+        found = match_paper(row["game"], p, o, seconds=seconds)
     except ValueError:
         found = []
     return found[0] if found else None
+
+
+def _stands_for(spec: str, budget: dict | None) -> str:
+    """The paper player `spec` stands for: itself, unless it is of a kind the paper never names
+    and its budget came from a rates entry (`rate_of`), whose player it then is."""
+    from mcts_arena.paper import paper_kinds
+    from mcts_arena.players.notation import parts
+
+    if budget and budget.get("rate_of") and parts(spec)[0] not in paper_kinds():
+        return budget["rate_of"]
+    return spec
 
 
 def _gains(models: list[RowModel], secs: float | None, value_judged: bool
