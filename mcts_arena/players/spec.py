@@ -495,51 +495,57 @@ def _parse_external(kind: str, args: str | None, text: str, game: str) -> Extern
                      if k is not None), repr(text))
     except inputs.InputError as e:
         raise SpecError(str(e)) from None
-    budget: dict = {}
-    name = ""
     label = " ".join(text.split())
 
     def budget_value(key, value):
         return _number(value, BY_FIELD[key], f"{key}={value}", text)
 
     if kind == "GTP":
-        cmd, opts = None, {}
-        for key, value, _quoted in items:
-            if key is None:
-                raise SpecError(f"GTP player {text!r}: expected key=value, got {value!r}; "
-                                'write GTP(cmd="./engine --args", name=mine)')
-            if key not in GTP_KEYS:
-                raise SpecError(f"unknown option {key!r} in {text!r} for GTP; valid: "
-                                f"{', '.join(GTP_KEYS)}")
-            if key == "cmd":
-                cmd = value
-            elif key == "name":
-                name = value
-            elif key == "timeout":
-                t = _number(value, Option("timeout", "float", 0.001, 1e6, ""),
-                            f"timeout={value}", text)
-                opts["timeout"] = float(t)
-            else:
-                budget = {key: budget_value(key, value)}
-        if cmd is None or not cmd.strip():
-            raise SpecError(f'GTP player {text!r} needs cmd="..." (the engine\'s command line)')
-        try:
-            argv = shlex.split(cmd)
-        except ValueError as e:
-            raise SpecError(f"GTP player {text!r}: bad command line: {e}") from None
-        if not argv:
-            raise SpecError(f'GTP player {text!r} needs cmd="..." (the engine\'s command line)')
-        for field in re.findall(r"\{([^{}]*)\}", cmd):
-            if field not in PLACEHOLDERS:
-                raise SpecError(f"GTP player {text!r}: unknown placeholder {{{field}}} in cmd; "
-                                f"valid: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
-        return ExternalSpec("GTP", game, cmd.strip(), name, tuple(sorted(opts.items())),
-                            Budget.of(budget), label)
-
+        return _parse_gtp(items, text, game, label, budget_value)
     if kind == "gameframe":
         return _parse_gameframe(items, text, game, label, budget_value)
+    return _parse_py(items, text, game, label, budget_value)
 
-    # py(module:Class, ...)
+
+def _parse_gtp(items, text: str, game, label: str, budget_value) -> ExternalSpec:
+    """The inside of `GTP(cmd="...", name=..., time=S | sims=N, timeout=S)`."""
+    name, budget, cmd, opts = "", {}, None, {}
+    for key, value, _quoted in items:
+        if key is None:
+            raise SpecError(f"GTP player {text!r}: expected key=value, got {value!r}; "
+                            'write GTP(cmd="./engine --args", name=mine)')
+        if key not in GTP_KEYS:
+            raise SpecError(f"unknown option {key!r} in {text!r} for GTP; valid: "
+                            f"{', '.join(GTP_KEYS)}")
+        if key == "cmd":
+            cmd = value
+        elif key == "name":
+            name = value
+        elif key == "timeout":
+            t = _number(value, Option("timeout", "float", 0.001, 1e6, ""),
+                        f"timeout={value}", text)
+            opts["timeout"] = float(t)
+        else:
+            budget = {key: budget_value(key, value)}
+    if cmd is None or not cmd.strip():
+        raise SpecError(f'GTP player {text!r} needs cmd="..." (the engine\'s command line)')
+    try:
+        argv = shlex.split(cmd)
+    except ValueError as e:
+        raise SpecError(f"GTP player {text!r}: bad command line: {e}") from None
+    if not argv:
+        raise SpecError(f'GTP player {text!r} needs cmd="..." (the engine\'s command line)')
+    for field in re.findall(r"\{([^{}]*)\}", cmd):
+        if field not in PLACEHOLDERS:
+            raise SpecError(f"GTP player {text!r}: unknown placeholder {{{field}}} in cmd; "
+                            f"valid: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
+    return ExternalSpec("GTP", game, cmd.strip(), name, tuple(sorted(opts.items())),
+                        Budget.of(budget), label)
+
+
+def _parse_py(items, text: str, game, label: str, budget_value) -> ExternalSpec:
+    """The inside of `py(module:Class, name=..., time=S | sims=N, key=value...)`."""
+    name, budget = "", {}
     if not items or items[0][0] is not None:
         raise SpecError(f"py player {text!r}: the first argument must be module:Class, "
                         "e.g. py(mypackage.players:MyPlayer)")
