@@ -116,3 +116,14 @@ def test_only_the_tuned_search_pays_for_the_squares():
     eng = _engine("MCTS", "tictactoe")
     eng.search(games.new_state("tictactoe"), sims=20)
     assert "sq" not in eng.tree_nodes()[0]
+
+
+def test_it_searches_a_game_of_dice_closed_loop():
+    # Pig's rewards are +-1 (a playout ends the game): the squares count the visits at the
+    # decision nodes and at the chance nodes between them
+    s = games.new_state("pig")
+    eng = _engine("MCTS(tuned)", "pig", seed=4)
+    move, st = eng.search(s, sims=500)
+    nodes = eng.tree_nodes()
+    assert st.sims == 500 and move in s.move_ids()
+    assert len(nodes) > 20 and all(n["sq"] == n["visits"] for n in nodes)
