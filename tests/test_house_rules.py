@@ -4,8 +4,9 @@
 - no "issue N" in any tracked text file (history lives in git, not in the tree);
 - no Cython line over 100 characters (ruff holds the Python to the same width);
 - no source file over FILE_LINES lines and no function over FUNCTION_LINES, as budgets that can
-  only shrink: the files and functions over them today are listed with their sizes; one that
-  grows, or a new one over the line, fails, and one that shrank asks for its entry to shrink too;
+  only shrink: the files and functions over them today are listed with their sizes (none is
+  now); one that grows, or a new one over the line, fails, and one that shrank asks for its
+  entry to shrink too;
 - no branch on a player kind's name outside the kind table, beyond the ones counted here.
 
 A function's size is its span from the `def` line to its last line, docstring and comments
@@ -28,21 +29,13 @@ FILE_LINES = 900
 FUNCTION_LINES = 80
 CYTHON_LINE = 100
 
-#: Files over FILE_LINES today, with their lines: each may only shrink.
-FILES_OVER = {
-    "mcts_arena/games/backgammon.pyx": 929,
-    "mcts_arena/games/hex.pyx": 1043,
-}
+#: Files over FILE_LINES today, with their lines: each may only shrink (none now: a file that
+#: outgrows the line splits, as the games' <game>_*.pxi include files do).
+FILES_OVER: dict[str, int] = {}
 
 #: Functions over FUNCTION_LINES today ("path::Class.function"), with their lines: each may
-#: only shrink.
-FUNCTIONS_OVER = {
-    "mcts_arena/games/hex.pyx::Hex._two_distance": 87,
-    "mcts_arena/games/loa_abp.pxi::ordered_shared": 81,
-    "mcts_arena/players/search/alphabeta.pyx::AlphaBeta._search": 86,
-    "mcts_arena/players/search/expectimax.pyx::StarSearch._chance": 83,
-    "mcts_arena/runner/experiment.py::run_experiment": 91,
-}
+#: only shrink (none now: a function that outgrows the line splits into named steps).
+FUNCTIONS_OVER: dict[str, int] = {}
 
 #: Cython lines over CYTHON_LINE today in the files the search rewrite is replacing, by file:
 #: the count may only shrink.

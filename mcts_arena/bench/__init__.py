@@ -83,9 +83,11 @@ def search_speed(names: list[str], seconds: float) -> dict:
                     rows[key] = {"nodes_per_s": round(st["nodes"] / st["time"], 1),
                                  "depth": st["depth"], "seconds": round(st["time"], 3)}
                 else:
+                    # a node's bytes by the player's search: UCB1-Tuned's are 8 more
+                    size = getattr(getattr(p, "search", None), "bytes_per_node", NODE_BYTES)
                     rows[key] = {"sims_per_s": round(st["sims"] / st["time"], 1),
-                                 "nodes": st["nodes"], "bytes_per_node": NODE_BYTES,
-                                 "tree_mb": round(st["nodes"] * NODE_BYTES / 2**20, 1),
+                                 "nodes": st["nodes"], "bytes_per_node": size,
+                                 "tree_mb": round(st["nodes"] * size / 2**20, 1),
                                  "seconds": round(st["time"], 3)}
         out[name] = rows
     return out

@@ -234,22 +234,62 @@ cdef int among_best(LinesOfAction s, int move, int width) noexcept nogil:
     return 1 if above < width else -1
 
 
+cdef inline int merge_replies(const int* um, const int* uk, int nn, ReplyBase* rb,
+                              uint64_t changed, int width, int* out) noexcept nogil:
+    """ordered_shared's merge: the nn regenerated replies um with their keys uk, and the reply
+    base rb's replies along the lines not in `changed`, merged by key into out (at most
+    `width`, 0 = all). Returns the moves written."""
+    cdef int nm[104]
+    cdef int nk[104]
+    cdef int bm[104]
+    cdef int bk[104]
+    cdef int k, j, i, o, lim, c, take
+    # The regenerated replies in order of key (keys are distinct: a key holds the generation
+    # position), each one's place counted; then the parent's replies along unchanged lines,
+    # as many as can be kept; then the two merged. Without data-dependent branches: a few
+    # moves each time, in an order no predictor learns.
+    for i in range(nn):
+        k = 0
+        for j in range(nn):
+            k += uk[j] > uk[i]
+        nk[k] = uk[i]
+        nm[k] = um[i]
+    nk[nn] = -1
+    lim = width if width > 0 else 1 << 30
+    c = 0
+    i = 0
+    while c < lim and i < rb.n:
+        bk[c] = rb.key[i]
+        bm[c] = rb.mv[i]
+        c += 1 - <int>((changed >> rb.ln[i]) & 1)
+        i += 1
+    bk[c] = -1
+    o = c + nn
+    if o > lim:
+        o = lim
+    i = 0
+    j = 0
+    for k in range(o):
+        take = bk[i] > nk[j]
+        # a select by arithmetic: GCC turns the conditional expression into a branch
+        out[k] = nm[j] ^ ((bm[i] ^ nm[j]) & -take)
+        i += take
+        j += 1 - take
+    return o
+
+
 cdef int ordered_shared(LinesOfAction s, int* out, int width, int last,
                         ReplyBase* rb) noexcept nogil:
     """ordered_full's answer after the non-capturing move `last`: the parent's reply base rb
     (reply_base) with the replies along the move's lines regenerated and merged in by key.
     Exact: a reply along another line has the same target, the same blocking and the same
     capture bit as in the parent, and the mover's centre of mass is the same."""
-    cdef int nm[104]
-    cdef int nk[104]
     cdef int um[104]
     cdef int uk[104]
-    cdef int bm[104]
-    cdef int bk[104]
     cdef int p = s.player, a = 1 - p
     cdef int fr = mv_from(last), to = mv_to(last)
     cdef uint64_t opp = s.bb[a], changed = LMASK[fr] | LMASK[to], lines, w0, w1, bits
-    cdef int nn = 0, line, t, sq, b, d, tgt, k, j, i, o, lim, half, c, take
+    cdef int nn = 0, line, t, sq, b, d, tgt, k, half
     cdef int ids[8]
     # the replies along the changed lines, in this position: the side's move bits of the
     # 7 lines side by side in two words (16 bits a line), then one pass over the moves
@@ -283,38 +323,7 @@ cdef int ordered_shared(LinesOfAction s, int* out, int width, int last,
                 | (511 - (sq * 8 + d))
             um[nn] = sq | (tgt << 6)
             nn += 1
-    # Their order by key (keys are distinct: a key holds the generation position), each
-    # one's place counted; then the parent's replies along unchanged lines, as many as can
-    # be kept; then the two merged. Without data-dependent branches: a few moves each time,
-    # in an order no predictor learns.
-    for i in range(nn):
-        k = 0
-        for j in range(nn):
-            k += uk[j] > uk[i]
-        nk[k] = uk[i]
-        nm[k] = um[i]
-    nk[nn] = -1
-    lim = width if width > 0 else 1 << 30
-    c = 0
-    i = 0
-    while c < lim and i < rb.n:
-        bk[c] = rb.key[i]
-        bm[c] = rb.mv[i]
-        c += 1 - <int>((changed >> rb.ln[i]) & 1)
-        i += 1
-    bk[c] = -1
-    o = c + nn
-    if o > lim:
-        o = lim
-    i = 0
-    j = 0
-    for k in range(o):
-        take = bk[i] > nk[j]
-        # a select by arithmetic: GCC turns the conditional expression into a branch
-        out[k] = nm[j] ^ ((bm[i] ^ nm[j]) & -take)
-        i += take
-        j += 1 - take
-    return o
+    return merge_replies(um, uk, nn, rb, changed, width, out)
 
 
 cdef int ordered_full(LinesOfAction s, int* out, int width) noexcept nogil:

@@ -134,6 +134,10 @@ OPTIONS: list[Option] = [
     Option("puctp", "float", 0.001, 100, "PUCT selection with the game's node priors as P "
            "(normalised over the moves): Q + c P(s,a) sqrt(n_s) / (1 + n)", token="puctp",
            example="1.5", engine="puct_prior", symbol="c", needs="np"),
+    Option("tuned", "flag", 0, 0, "UCB1-Tuned selection (Auer et al. 2002): UCT's exploration "
+           "term sized by the spread of each move's rewards, C sqrt(ln n_s / n min(1, var + "
+           "4 sqrt(2 ln n_s / n))) on rewards in [-1, 1] (C=1: Auer's formula)", token="tuned",
+           bare=True, written="flag", engine="tuned"),
     Option("rave", "int", 1, 10**9, "UCT-RAVE, β = max(0, (K - n_s) / K); untried moves "
            "ranked by AMAF (K above the sims per move)", token="rave", example="300",
            engine="rave", symbol="K"),
@@ -239,9 +243,11 @@ def register_kind(kind) -> None:
             OPTIONS[i] = BY_FIELD[o.field] = replace(o, kinds=o.kinds | {kind.name})
 #: Options that exclude each other (each a different use of the evaluation in selection).
 EXCLUSIVE = (("im", "cb", "pbim"),)
-#: The selection rules other than UCT, and the UCT options each takes the place of (PUCT's
-#: prior lives where progressive bias and unpruning keep their heuristic).
-RULES = {"puct": ("pb", "pu", "puctp"), "puctp": ("pb", "pu")}
+#: The selection rules other than UCT, and the options each cannot stand beside: the UCT
+#: options whose place it takes (PUCT's prior lives where progressive bias and unpruning keep
+#: their heuristic) and the other rules (UCB1-Tuned changes UCT's exploration term, which PUCT
+#: does not have).
+RULES = {"puct": ("pb", "pu", "puctp"), "puctp": ("pb", "pu"), "tuned": ("puct", "puctp")}
 
 
 def tokens_of(kind: str) -> dict[str, Option]:

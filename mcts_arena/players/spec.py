@@ -371,7 +371,9 @@ OPEN_LOOP_REFUSES = {"exp1": "its children come as the dice allow, not one per s
                      "mb": "the best child's mean would count moves the dice did not allow",
                      "puct": "its children come as the dice allow: no prior sums to 1 over them",
                      "puctp": "its children come as the dice allow: no prior sums to 1 over "
-                              "them"}
+                              "them",
+                     "tuned": "its exploration term counts a move's availability, and UCB1-Tuned's "
+                              "is written for the parent's visits"}
 
 
 def _check_open_loop(opts: dict, text: str) -> None:

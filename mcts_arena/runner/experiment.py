@@ -261,21 +261,10 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
             jobs = plan.missing(done)
             if announce is not None:
                 announce(stored_before, plan.total_games - stored_before)
-            labels = {p.id: p.label for p in exp.pairings}
-            tracker = None
-            if exp.sprt is not None:
-                tracker = replay_sprt(store, exp.sprt, planned_ids, exp.sprt_pairings or None)
-                for pid, st in tracker.decisions.items():
-                    old = store.meta_json(f"sprt/{pid}", DECISION)
-                    if old is None or {k: old.get(k) for k in tracker.params()} \
-                            != tracker.params():
-                        store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
-            shown = None
-            if progress:
-                shown = Progress(labels, stored_counts(store, planned_ids, labels),
-                                 plan.total_games, stored_before, exp.sprt,
-                                 every_games=standings_every, every_seconds=standings_seconds,
-                                 cpus=lambda: getattr(backend, "workers", workers))
+            tracker = _sprt_tracker(store, exp, planned_ids)
+            shown = _standings(store, exp, plan, planned_ids, stored_before, standings_every,
+                               standings_seconds, lambda: getattr(backend, "workers", workers)
+                               ) if progress else None
             skipped = 0
 
             def on_record(rec: GameRecord) -> None:
@@ -290,7 +279,7 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                     if shown is not None:
                         shown.game(rec.pairing_id, rec.pair_index, rec.swap, rec.score)
 
-            def skip(job: Job) -> bool:
+            def skip(job: Job) -> bool:     # a pairing the SPRT has decided plays no more
                 nonlocal skipped
                 if not tracker.decided(job.games[0].pairing_id):
                     return False
@@ -302,10 +291,8 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
             backend = backend or LocalPoolBackend(workers, players=players)
             try:
                 with _StopFlag() as stop:
-                    if tracker is None:
-                        complete = backend.run(jobs, on_record, stop)
-                    else:
-                        complete = backend.run(jobs, on_record, stop, skip=skip)
+                    complete = backend.run(jobs, on_record, stop,
+                                           skip=None if tracker is None else skip)
             finally:
                 if shown is not None:
                     shown.close()
@@ -317,6 +304,30 @@ def run_experiment(exp: Experiment, plan: Plan, directory: Path, *, workers: int
                      time.monotonic() - t0, skipped, counts.stored_planned, counts.errors,
                      counts.stored_total, counts.all_error,
                      terminated=stop.signum == signal.SIGTERM, stop_requested=stop.stop)
+
+
+def _standings(store: Writer, exp: Experiment, plan: Plan, planned_ids: set[str],
+               stored_before: int, every_games: int, every_seconds: float,
+               cpus: Callable[[], int]) -> Progress:
+    """The live standings of a run's pairings, starting from the games already stored."""
+    labels = {p.id: p.label for p in exp.pairings}
+    return Progress(labels, stored_counts(store, planned_ids, labels), plan.total_games,
+                    stored_before, exp.sprt, every_games=every_games,
+                    every_seconds=every_seconds, cpus=cpus)
+
+
+def _sprt_tracker(store: Writer, exp: Experiment, planned_ids: set[str]):
+    """The SPRT tracker of a run with early stopping (None without), replayed from the games
+    already stored; a decision the store does not yet record, or records with other
+    parameters, is written to it."""
+    if exp.sprt is None:
+        return None
+    tracker = replay_sprt(store, exp.sprt, planned_ids, exp.sprt_pairings or None)
+    for pid, st in tracker.decisions.items():
+        old = store.meta_json(f"sprt/{pid}", DECISION)
+        if old is None or {k: old.get(k) for k in tracker.params()} != tracker.params():
+            store.set_meta(f"sprt/{pid}", json.dumps(st, sort_keys=True))
+    return tracker
 
 
 def check_store(directory: Path, exp: Experiment, planned_ids: set[str] | None = None,

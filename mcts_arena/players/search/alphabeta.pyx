@@ -410,7 +410,7 @@ cdef class AlphaBeta:
         enhanced transposition cutoffs (etc) and late move reductions (lmr); all off, this
         is the αβ the record's rows were played with, node for node."""
         cdef int* moves = self.mvbuf + ply * self.mv_stride
-        cdef int n, i, m, me, best_move = -1, tt_move = -1, d
+        cdef int n, i, m, me, best_move = -1, tt_move = -1
         cdef double v, best, alpha0 = alpha
         cdef int res = s.result()
         cdef bint pv = beta - alpha > 2 * NULL_WINDOW   # a null window, give or take rounding
@@ -455,16 +455,7 @@ cdef class AlphaBeta:
             if not self.use_pvs or i == 0:
                 v = self._child(s, me, depth - 1, alpha, beta, ply + 1, True)
             else:
-                d = depth - 1
-                if (self.use_lmr and i >= LMR_FULL and depth >= 3 and not pv
-                        and m != self.killers[ply][0] and m != self.killers[ply][1]):
-                    d -= 1                  # a late quiet-ordered move: one ply less first
-                v = self._child(s, me, d, alpha, alpha + NULL_WINDOW, ply + 1, True)
-                if d < depth - 1 and v > alpha and not self.c.aborted:
-                    v = self._child(s, me, depth - 1, alpha, alpha + NULL_WINDOW, ply + 1,
-                                    True)
-                if v > alpha and v < beta and not self.c.aborted:
-                    v = self._child(s, me, depth - 1, alpha, beta, ply + 1, True)
+                v = self._pvs_child(s, me, m, i, depth, alpha, beta, ply, pv)
             s.undo_move()
             if self.c.aborted:
                 return 0.0
@@ -474,11 +465,7 @@ cdef class AlphaBeta:
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
-                        if self.k.move_order(s, m) == 0 and m != self.killers[ply][0]:
-                            self.killers[ply][1] = self.killers[ply][0]
-                            self.killers[ply][0] = m
-                        if self.use_history:
-                            self.history[m & (HISTORY_SIZE - 1)] += depth * depth
+                        self._remember_cut(s, m, depth, ply)
                         break
         if ply == 0:
             self.root_best = best_move
@@ -489,6 +476,32 @@ cdef class AlphaBeta:
             e.depth = depth
             e.flag = 3 if best <= alpha0 else (2 if best >= beta else 1)
         return best
+
+    cdef inline double _pvs_child(self, GameState s, int me, int m, int i, int depth,
+                                  double alpha, double beta, int ply, bint pv) noexcept nogil:
+        """Principal variation search's value of the i-th move m (i > 0; s is after it): a
+        null window at alpha first (one ply less for a late quiet move under lmr, searched
+        again at full depth if it beats alpha), the full window only if it lands inside."""
+        cdef int d = depth - 1
+        cdef double v
+        if (self.use_lmr and i >= LMR_FULL and depth >= 3 and not pv
+                and m != self.killers[ply][0] and m != self.killers[ply][1]):
+            d -= 1                  # a late quiet-ordered move: one ply less first
+        v = self._child(s, me, d, alpha, alpha + NULL_WINDOW, ply + 1, True)
+        if d < depth - 1 and v > alpha and not self.c.aborted:
+            v = self._child(s, me, depth - 1, alpha, alpha + NULL_WINDOW, ply + 1, True)
+        if v > alpha and v < beta and not self.c.aborted:
+            v = self._child(s, me, depth - 1, alpha, beta, ply + 1, True)
+        return v
+
+    cdef inline void _remember_cut(self, GameState s, int m, int depth, int ply) noexcept nogil:
+        """Move m cut off at `ply`: a killer move there if the game's order calls it quiet,
+        and in the history table (depth squared)."""
+        if self.k.move_order(s, m) == 0 and m != self.killers[ply][0]:
+            self.killers[ply][1] = self.killers[ply][0]
+            self.killers[ply][0] = m
+        if self.use_history:
+            self.history[m & (HISTORY_SIZE - 1)] += depth * depth
 
     cdef inline bint _null_cut(self, GameState s, int depth, double beta, int ply,
                                double* v) noexcept nogil:

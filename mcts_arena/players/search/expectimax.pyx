@@ -225,8 +225,8 @@ cdef class StarSearch:
         cdef double* lo = <double*>alloca(k * sizeof(double))
         cdef double* hi = <double*>alloca(k * sizeof(double))
         cdef signed char* sign = <signed char*>alloca(k * sizeof(signed char))
-        cdef int n, i, me = s.player
-        cdef double v, a, b, slo = 0.0, shi = 0.0, total = 0.0
+        cdef int n, i
+        cdef double v, a, b, slo = 0.0, shi = 0.0
         n = s.chance_outcomes(outs, probs)
         if self.samples > 0 and n > self.samples:
             n = self._sample(s, outs, probs, n)
@@ -236,16 +236,7 @@ cdef class StarSearch:
             slo += probs[i] * LO
             shi += probs[i] * HI
         if self.algo == EXPECTIMAX:
-            for i in range(n):
-                s.do_move(outs[i])
-                v = self._value(s, depth, -INF, INF, ply + 1)
-                if s.player != me:
-                    v = -v
-                s.undo_move()
-                if self.aborted:
-                    return 0.0
-                total += probs[i] * v
-            return total
+            return self._mean(s, depth, ply, n, outs, probs)
         if self._probe_outcomes(s, depth, alpha, beta, ply, n, outs, probs, lo, hi, sign,
                                 &slo, &shi, &v):
             return v
@@ -285,9 +276,33 @@ cdef class StarSearch:
                 return slo
             if shi <= alpha + EPS:
                 return shi
-        # No cut: every outcome should be exact now; one left as a bound (a cut test missed
-        # by rounding) is searched again with the full window.
-        total = 0.0
+        return self._exact_mean(s, depth, ply, n, outs, probs, lo, hi, sign)
+
+    cdef inline double _mean(self, GameState s, int depth, int ply, int n, int* outs,
+                             double* probs) noexcept nogil:
+        """Expectimax's chance node: each of the n outcomes searched with the full window, the
+        probability-weighted mean of their values for s.player (0 once aborted)."""
+        cdef int i, me = s.player
+        cdef double v, total = 0.0
+        for i in range(n):
+            s.do_move(outs[i])
+            v = self._value(s, depth, -INF, INF, ply + 1)
+            if s.player != me:
+                v = -v
+            s.undo_move()
+            if self.aborted:
+                return 0.0
+            total += probs[i] * v
+        return total
+
+    cdef inline double _exact_mean(self, GameState s, int depth, int ply, int n, int* outs,
+                                   double* probs, double* lo, double* hi,
+                                   signed char* sign) noexcept nogil:
+        """Star1/Star2's chance node once no cut came: the weighted mean of the outcomes'
+        values, which should all be exact (lo == hi) now; one left as a bound (a cut test
+        missed by rounding) is searched again with the full window (0 once aborted)."""
+        cdef int i
+        cdef double v, total = 0.0
         for i in range(n):
             if hi[i] - lo[i] > EPS:
                 s.do_move(outs[i])

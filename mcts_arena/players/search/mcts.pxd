@@ -44,6 +44,8 @@ cdef class MCTSSearch:
     cdef Node* sort_tmp     # merge buffer of the unpruning order, max_moves nodes
     cdef int mv_cap
     cdef UcbCache ucb       # select_uct's exploration terms
+    cdef double* sq         # UCB1-Tuned (RULE_TUNED) only: each node's sum of squared rewards,
+                            # by index, as long as the pool (cap); NULL for every other rule
 
     cdef int _alloc(self, int count) noexcept nogil
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil
@@ -51,6 +53,7 @@ cdef class MCTSSearch:
                           int np_visits) noexcept nogil
     cdef inline void _look_ahead(self, GameState s, Node* c, int move, int me) noexcept nogil
     cdef bint _expand_chance(self, GameState s, int node) noexcept nogil
+    cdef void _init_squares(self, int first, int n) noexcept nogil
     cdef int _sample_outcome(self, GameState s, int node) noexcept nogil
     cdef int _playout_move(self, GameState s, int* moves, int n) noexcept nogil
     cdef double _playout(self, GameState s) noexcept nogil

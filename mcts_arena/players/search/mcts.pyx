@@ -7,10 +7,10 @@ children of a node occupy one contiguous block (expanded all at once, Algorithm 
 with `exp1` the block is reserved at once but children are activated one per simulation). No
 Python object per node; the whole simulation loop is `nogil`.
 
-The policies: selection (UCT, PUCT) in players/search/selection.pxd, backup (mean, implicit
-minimax, max, solver) in players/search/backup.pxd, playouts below (`_playout_move`,
-`_playout`), the open-loop variant for games of dice in players/search/openloop.pyx. What one
-search reports: players/search/searchstats.py.
+The policies: selection (UCT, UCB1-Tuned, PUCT) in players/search/selection.pxd, backup
+(mean, implicit minimax, max, solver) in players/search/backup.pxd, playouts below
+(`_playout_move`, `_playout`), the open-loop variant for games of dice in
+players/search/openloop.pyx. What one search reports: players/search/searchstats.py.
 
 Playouts: uniform (the game's fast `random_playout` when nothing else is asked), `ipp`, `egeε`
 (random by the playout policy with probability ε, else the best successor by evaluation),
@@ -30,7 +30,7 @@ every outcome is proven the same way.
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset
 
-from mcts_arena.rng cimport rng_seed, rng_below, rng_uniform
+from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
 from mcts_arena.games.state cimport (GameState, knowledge_for, ONGOING, DRAW, PP_RANDOM, PP_IPP,
                                      PLAYOUT_PLIES_MAX)
 from mcts_arena.clock cimport now
@@ -38,10 +38,10 @@ from mcts_arena.players.search.alphabeta cimport ab_playout_move
 from mcts_arena.players.search.quiesce cimport quiesce
 from mcts_arena.players.search.shallow cimport prove_shallow
 from mcts_arena.players.search.tree cimport (
-    Node, VISITED, CHANCE, MS_PROBED, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT, RULE_PUCT,
-    init_node, reward0, proven_reward0, descent_ends, sort_by_bias)
-from mcts_arena.players.search.selection cimport (select_uct, select_puct, game_prior,
-                                                  set_priors)
+    Node, Opts, VISITED, CHANCE, MS_PROBED, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT,
+    RULE_PUCT, RULE_TUNED, init_node, reward0, proven_reward0, descent_ends, sort_by_bias)
+from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
+                                                  game_prior, set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
 
 from mcts_arena import budgets as _budgets
@@ -58,7 +58,38 @@ NODE_BYTES = sizeof(Node)
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
-               "stop", "puct", "prior", "v0q", "ms", "msv")
+               "stop", "puct", "prior", "v0q", "ms", "msv", "tuned")
+
+def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=1):
+    """The arm UCT (or with `tuned` UCB1-Tuned) selects at a node whose children are `arms`,
+    a list of (visits, sum of rewards, sum of squared rewards) in [-1, 1], by select_uct itself:
+    for tests and for looking at the rules by hand on a bandit."""
+    cdef int k = len(arms), i
+    cdef Node* nodes = <Node*>calloc(k + 1, sizeof(Node))
+    cdef double* sq = <double*>calloc(k + 1, sizeof(double))
+    cdef Opts o
+    cdef Rng rng
+    cdef UcbCache cache
+    try:
+        if nodes == NULL or sq == NULL:
+            raise MemoryError()
+        memset(&o, 0, sizeof(Opts))
+        memset(&cache, 0, sizeof(UcbCache))
+        o.C = C
+        o.sel = SEL_PLAIN
+        rng_seed(&rng, seed)
+        init_node(&nodes[0], -1, 1, 0)
+        nodes[0].first = 1
+        nodes[0].nchild = nodes[0].nactive = k
+        for i in range(k):
+            init_node(&nodes[i + 1], i, 0, 1)
+            nodes[i + 1].visits, nodes[i + 1].wins, sq[i + 1] = arms[i]
+            nodes[0].visits += nodes[i + 1].visits
+        return select_uct(nodes, 0, &o, &rng, &cache, sq if tuned else NULL) - 1
+    finally:
+        free(nodes)
+        free(sq)
+
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
 cdef int STOP_EVERY = 64
@@ -80,6 +111,7 @@ cdef class MCTSSearch:
         if self.nodes == NULL:
             raise MemoryError()
         self.marks = NULL
+        self.sq = NULL
 
     def __dealloc__(self):
         free(self.pr_expand)
@@ -88,13 +120,14 @@ cdef class MCTSSearch:
         free(self.sort_tmp)
         free(self.nodes)
         free(self.marks)
+        free(self.sq)
 
     def __init__(self, dict options, unsigned long long seed=1):
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
         sel ('im', 'cb', 'pbim' or ''), alpha, puct (PUCT's c: PUCT selection), prior (PUCT
-        with the game's node priors), v0q (v0 by a quiescence search, plies), ms and msv
-        (MCTS-MS's depth and visit threshold), rave, pu, exp1, abp, flat, open_loop (only in
-        openloop.OpenLoopSearch), max_nodes. Absent = off."""
+        with the game's node priors), tuned (UCB1-Tuned selection), v0q (v0 by a quiescence
+        search, plies), ms and msv (MCTS-MS's depth and visit threshold), rave, pu, exp1, abp,
+        flat, open_loop (only in openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -116,7 +149,8 @@ cdef class MCTSSearch:
         self.o.sel = {"": SEL_PLAIN, "im": SEL_IM, "cb": SEL_CB, "pbim": SEL_PBIM}[o.get("sel", "")]
         self.o.alpha = o.get("alpha", 0.0)
         self.o.puct = o.get("puct", 0.0)
-        self.o.rule = RULE_PUCT if self.o.puct > 0 else RULE_UCT
+        self.o.rule = (RULE_PUCT if self.o.puct > 0 else
+                       RULE_TUNED if o.get("tuned", False) else RULE_UCT)
         self.o.prior = o.get("prior", False)
         self.o.rave = o.get("rave", 0)
         self.o.pu = o.get("pu", 0)
@@ -133,10 +167,13 @@ cdef class MCTSSearch:
         if self.o.open_loop and type(self) is MCTSSearch:
             raise ValueError("open loop is its own search: players.search.openloop.OpenLoopSearch")
         if self.o.open_loop and (self.o.exp1 or self.o.pu > 0 or self.o.rave > 0
-                                 or self.o.mb >= 0 or self.o.flat or self.o.puct > 0):
-            raise ValueError("open loop does not take exp1, pu, rave, mb, flat or puct")
+                                 or self.o.mb >= 0 or self.o.flat or self.o.puct > 0
+                                 or o.get("tuned", False)):
+            raise ValueError("open loop does not take exp1, pu, rave, mb, flat, puct or tuned")
         if self.o.puct > 0 and (self.o.pb > 0 or self.o.pu > 0):
             raise ValueError("PUCT's prior takes the place of pb and pu")
+        if self.o.puct > 0 and o.get("tuned", False):
+            raise ValueError("tuned is UCT's exploration term: PUCT has its own")
         if self.o.prior and self.o.puct <= 0:
             raise ValueError("prior is PUCT's: give puct too")
         self.o.need_v = self.o.sel != SEL_PLAIN
@@ -153,7 +190,17 @@ cdef class MCTSSearch:
             self.marks = <int*>calloc(2 * MARK_SIZE, sizeof(int))
             if self.marks == NULL:
                 raise MemoryError()
+        if self.o.rule == RULE_TUNED:
+            self.sq = <double*>malloc(self.cap * sizeof(double))
+            if self.sq == NULL:
+                raise MemoryError()
         rng_seed(&self.rng, seed)
+
+    @property
+    def bytes_per_node(self):
+        """What one node of this search's tree costs: the Node, and UCB1-Tuned's sum of
+        squares where that rule is on."""
+        return sizeof(Node) + (sizeof(double) if self.sq != NULL else 0)
 
     # ---- node pool ------------------------------------------------------------------------
     cdef int _alloc(self, int count) noexcept nogil:
@@ -161,6 +208,7 @@ cdef class MCTSSearch:
         cdef long need = self.n_nodes + count
         cdef long newcap
         cdef Node* p
+        cdef double* q
         if need > self.o.max_nodes:
             self.full = True
             return -1
@@ -173,8 +221,17 @@ cdef class MCTSSearch:
                 self.full = True
                 return -1
             self.nodes = p
+            if self.sq != NULL:
+                q = <double*>realloc(self.sq, newcap * sizeof(double))
+                if q == NULL:
+                    # the nodes' block grew, the squares' did not: the pool stays at cap
+                    self.full = True
+                    return -1
+                self.sq = q
             self.cap = newcap
         cdef int first = self.n_nodes
+        if self.sq != NULL:
+            memset(&self.sq[first], 0, count * sizeof(double))
         self.n_nodes = need
         return first
 
@@ -210,12 +267,24 @@ cdef class MCTSSearch:
                 tmp = self.nodes[first + i]
                 self.nodes[first + i] = self.nodes[first + j]
                 self.nodes[first + j] = tmp
+        if self.sq != NULL:
+            self._init_squares(first, n)
         c = &self.nodes[node]
         c.first = first
         c.nchild = n
         c.nactive = 1 if self.o.exp1 else n
         update_node(self.nodes, node, self.o.backup_v)
         return True
+
+    cdef void _init_squares(self, int first, int n) noexcept nogil:
+        """UCB1-Tuned: the sum of squared rewards of new children first..first+n-1 (in their
+        final order), their node priors' virtual visits counted as rewards of their mean: a
+        child with v visits and wins w has w^2 / v."""
+        cdef Node* c
+        cdef int i
+        for i in range(first, first + n):
+            c = &self.nodes[i]
+            self.sq[i] = c.wins * c.wins / c.visits if c.visits > 0 else 0.0
 
     cdef void _make_child(self, GameState s, Node* c, int move, int me,
                           int np_visits) noexcept nogil:
@@ -404,8 +473,11 @@ cdef class MCTSSearch:
                 child = self._sample_outcome(s, node)
             elif self.o.rule == RULE_PUCT:
                 child = select_puct(self.nodes, node, &self.o, &self.rng)
+            elif self.o.rule == RULE_TUNED:
+                child = select_uct(self.nodes, node, &self.o, &self.rng, &self.ucb, self.sq)
             else:
-                child = select_uct(self.nodes, node, &self.o, &self.rng, &self.ucb)
+                # a NULL the compiler sees: UCT's own loop, without the tuned branch
+                child = select_uct(self.nodes, node, &self.o, &self.rng, &self.ucb, NULL)
             self._descend(s, child, &depth)
             node = child
         self._backprop(depth, r0)
@@ -455,6 +527,8 @@ cdef class MCTSSearch:
             nd.visits += 1
             nd.real |= VISITED
             nd.wins += r0 if nd.mover == 0 else -r0
+            if self.sq != NULL:
+                self.sq[node] += r0 * r0
             if nd.first >= 0:
                 # without implicit minimax only a proof can change here, and only when the
                 # child on the path is proven: a child's proof is set at its parent's
@@ -740,7 +814,8 @@ cdef class MCTSSearch:
 
     def tree_nodes(self):
         """Dump the tree as a list of dicts (for tests): index, move, visits, mean, v, children,
-        bias (PB's heuristic, or PUCT's prior)."""
+        bias (PB's heuristic, or PUCT's prior), and under UCB1-Tuned sq (the sum of squared
+        rewards)."""
         out = []
         cdef Node* nd
         cdef int i
@@ -750,4 +825,6 @@ cdef class MCTSSearch:
                         "v": nd.v, "mover": nd.mover, "tomove": nd.tomove, "proven": nd.proven,
                         "first": nd.first, "nchild": nd.nchild, "nactive": nd.nactive,
                         "amaf_n": nd.amaf_n, "amaf_w": nd.amaf_w, "bias": nd.bias})
+            if self.sq != NULL:
+                out[i]["sq"] = self.sq[i]
         return out

@@ -13,8 +13,8 @@ backs up, at each node, the running mean over its simulations of the best implic
 the children legal in that simulation (the open-loop estimate of closed loop's expectation
 over the dice of the max); a leaf's value is the evaluation after its move where it was
 created. A node is not one position, so MCTS-Solver proves nothing below the root (the root's
-children, one fixed position away, are proven as in closed loop). Not with exp1, pu, rave, mb
-or puct (spec.py refuses them).
+children, one fixed position away, are proven as in closed loop). Not with exp1, pu, rave, mb,
+puct or tuned (spec.py refuses them).
 """
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy

@@ -6,6 +6,9 @@ level; Opts.rule chooses):
   pbW); unvisited children come first (uniformly at random: the child block is shuffled at
   expansion, or sorted by heuristic under `puK`, whose window of children grows with n_s);
   with RAVE an untried move with AMAF data is ranked by it (as one visit's exploration);
+- UCB1-Tuned (`select_uct` given the sums of squared rewards, `tuned`): UCT with the
+  exploration term of Auer, Cesa-Bianchi & Fischer (2002), sized by the spread of the rewards
+  the child has seen (`tuned_term`);
 - PUCT (`select_puct`, `puctc`): value = Q + c P(s,a) sqrt(n_s) / (1 + n), P the child's prior
   (uniform 1/k over the k children, or with `pr` the game's node priors normalised over the
   siblings: `set_priors`); an unvisited child's Q is 0, the value of a draw.
@@ -65,14 +68,38 @@ cdef inline double rave_mean(Opts* o, Node* nd, Node* c, double q) noexcept nogi
     return q
 
 
-cdef inline int select_uct(Node* nodes, int node, Opts* o, Rng* rng,
-                           UcbCache* cache) noexcept nogil:
+cdef inline double tuned_term(Opts* o, Node* c, double sq, double logn) noexcept nogil:
+    """UCB1-Tuned's exploration term for visited child c whose rewards' squares sum to sq.
+
+    Auer et al. 2002 on rewards x in [0, 1]: sqrt(ln N / n min(1/4, V)), V = the mean of x^2 -
+    the mean of x squared + sqrt(2 ln N / n). Ours are r in [-1, 1]: with x = (r + 1) / 2 the
+    variance of x is a quarter of r's, and the term, times 2 to come back to r's scale, is
+    sqrt(ln N / n min(1, var_r + 4 sqrt(2 ln N / n))), var_r = sq / n - (wins / n)^2. Times C,
+    as UCT's term is: at C = 1 it is Auer's formula. It is never above UCT's term at the same
+    C, and equal to it while V reaches its bound (few visits, or rewards spread wide)."""
+    cdef double n = c.visits, mean = c.wins / n
+    cdef double v = sq / n - mean * mean + 4.0 * sqrt(2.0 * logn / n)
+    if v > 1.0:
+        v = 1.0
+    elif v < 0.0:           # rounding of a zero variance at N = 1 (ln N = 0)
+        v = 0.0
+    return o.C * sqrt(logn / n * v)
+
+
+cdef inline int select_uct(Node* nodes, int node, Opts* o, Rng* rng, UcbCache* cache,
+                           const double* sq) noexcept nogil:
+    """UCT's choice at `node`; with sq (each node's sum of squared rewards, by index) the
+    exploration term is UCB1-Tuned's (tuned_term), else C sqrt(ln n_s / n)."""
     cdef Node* nd = &nodes[node]
     cdef Node* c
     cdef int i, last, choice = -1, ties = 0, fallback = -1
-    cdef double best = -1e300, val, q, logn
+    cdef double best = -1e300, val, q, logn, tuned_above
     cdef long limit
     logn = log(nd.visits if nd.visits > 0 else 1)
+    # UCB1-Tuned's V is at least its allowance 4 sqrt(2 ln N / n), which is 1 or more up to
+    # n = 32 ln N: up to there its term is UCT's exactly, cached as UCT's is (two square
+    # roots for every child of Hex's 121 made its search several times slower than UCT's)
+    tuned_above = 32.0 * logn
     cache.call += 1
     last = nd.first + nd.nactive
     if o.pu > 0 and nd.visits >= 40:
@@ -101,7 +128,9 @@ cdef inline int select_uct(Node* nodes, int node, Opts* o, Rng* rng,
                 return i
         else:
             q = blend(o, c, rave_mean(o, nd, c, c.wins / c.visits))
-            if c.visits < UCB_CACHE:
+            if sq != NULL and c.visits > tuned_above:
+                val = q + tuned_term(o, c, sq[i], logn)
+            elif c.visits < UCB_CACHE:
                 # the same product as below, computed once per visit count and call: wide
                 # nodes (Hex, Gomoku) have many children with equal small counts
                 if cache.gen[c.visits] != cache.call:

@@ -8,6 +8,9 @@ Values: a node stores the statistics of the move that led to it, from the view o
 who made that move (its `mover`): `wins` (sum of rewards in [-1, 1]), `v` (implicit minimax
 value or, for `cb`, the static evaluation), `proven` (+1 the mover wins, -1 the mover loses).
 The side to move at a node is stored too, because in Kalah the same side may move again.
+UCB1-Tuned's sum of squared rewards is not a field: only that rule reads it, so it lives in an
+array beside the pool (MCTSSearch.sq, by node index) that the other rules never allocate, and
+their nodes stay 48 bytes.
 """
 from mcts_arena.games.state cimport GameState, ONGOING, DRAW
 
@@ -27,6 +30,7 @@ cdef enum:
 cdef enum:
     RULE_UCT = 0         # UCB1's exploration term C sqrt(ln n_s / n) (+ progressive bias)
     RULE_PUCT = 1        # PUCT's c P(s,a) sqrt(n_s) / (1 + n), P in the child's `bias`
+    RULE_TUNED = 2       # UCB1-Tuned's C sqrt(ln n_s / n min(1, V)), V from the rewards' spread
 
 
 cdef struct Node:
@@ -64,7 +68,7 @@ cdef struct Opts:
     double pb
     int sel              # SEL_*: the blend of a child's mean with its value
     double alpha
-    int rule             # RULE_*: the selection rule
+    int rule             # RULE_*: the selection rule (RULE_TUNED: `tuned`)
     double puct          # PUCT's constant c
     bint prior           # PUCT's prior: the game's node priors (else uniform)
     int rave
