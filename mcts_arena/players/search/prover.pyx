@@ -3,10 +3,10 @@
 win for the side to move) to the end of the game, with a transposition table. Ground truth for
 `arena prove` and for the answers of the shipped test-position suites (`arena solve`).
 
-At every node a move that wins at once (`is_decisive`, confirmed by playing it) is taken first; where the game lists the
-opponent's wins in one (`threats`), two of them lose at once and one must be blocked; the
-other moves are searched
-in the game's static order (`move_order`, then `move_bias`: for Hex, bridge replies, bridge
+At every node a move that wins at once (`is_decisive`, confirmed by playing it) is taken
+first; where the game's knowledge lists the opponent's wins in one (`threats`), two of them lose
+at once and one must be blocked; the other moves are searched in the knowledge's static order
+(`move_order`, then `move_bias`: for Hex, bridge replies, bridge
 moves, the centre). The TT (2^tt_bits entries, always-replace) keeps the value with its bound
 type (exact, lower, upper). A node budget makes the answer `None` (unknown) instead of wrong.
 With `max_depth`, a line longer than that many plies counts as unknown (0 in the search,
