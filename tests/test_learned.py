@@ -316,7 +316,8 @@ def test_self_play_writes_a_seeded_file_a_player_plays(tmp_path):
     outs = [tmp_path / "a.json", tmp_path / "b.json"]
     for out in outs:
         r = CliRunner().invoke(cli, ["fit", "--self-play", "2", "--game", "breakthrough",
-                                     "--nodes", "300", "--out", str(out), "--seed", "3"])
+                                     "--nodes", "300", "--out", str(out), "--seed", "3",
+                                     "--rule", "rootstrap"])
         assert r.exit_code == 0, r.output
         assert "RootStrap" in r.output
     a, b = (evalfile.read(o, "breakthrough") for o in outs)
@@ -346,3 +347,51 @@ def test_self_play_refuses_bad_input_in_one_line(tmp_path, lh_file, args, says):
     r = CliRunner().invoke(cli, ["fit", *args, "--out", str(out)])
     assert r.exit_code == 2 and says in r.output and r.output.count("\n") == 1, r.output
     assert not out.exists()
+
+
+def test_a_treestrap_step_moves_each_node_toward_its_value_or_its_bound():
+    import numpy as np
+
+    from mcts_arena.learn.bootstrap import treestrap_step
+
+    f = np.array([[1.0, 1.0], [1.0, -1.0], [1.0, 2.0]])
+    w = np.array([0.0, 0.5])
+    v = np.tanh(0.5 * (f @ w))                      # 0.245, -0.245, 0.462
+    # node 0 exact at 0.8; node 1 at least -0.9 (already met: no error); node 2 at most 0.1
+    bounds = np.array([1, 2, 3])
+    w2 = w.copy()
+    mse = treestrap_step(w2, f, np.array([0.8, -0.9, 0.1]), bounds, 0.3)
+    e = np.array([0.8 - v[0], 0.0, 0.1 - v[2]])
+    assert mse == pytest.approx(float(np.mean(e * e)))
+    assert w2 == pytest.approx(w + 0.3 * ((e * (1 - v * v) * 0.5) @ f) / 3)
+    proven = np.array([999.0, -999.0, 0.0])         # αβ's proven results count as +-1
+    w3 = w.copy()
+    treestrap_step(w3, f, proven, np.array([1, 1, 1]), 0.3)
+    e3 = np.array([1.0, -1.0, 0.0]) - v
+    assert w3 == pytest.approx(w + 0.3 * ((e3 * (1 - v * v) * 0.5) @ f) / 3)
+
+
+def test_alphabeta_records_each_valued_node_with_its_features_and_bound():
+    from mcts_arena.players.search.alphabeta import AlphaBeta
+
+    s = random_positions("breakthrough", 1, seed=8)[0]
+    ab = AlphaBeta(0, 1)
+    ab.search(s, nodes=2000)
+    assert ab.recorded() == ([], [], [])           # nothing is recorded unless asked
+    ab.record(500)
+    _move, stats = ab.search(s, nodes=2000)
+    f, values, bounds = ab.recorded()
+    assert 0 < len(values) <= 500 and len(f) == len(values) == len(bounds)
+    assert set(bounds) <= {1, 2, 3} and all(len(row) == 12 and row[0] == 1.0 for row in f)
+    assert values[-1] == stats["value"] or len(values) == 500   # the root is the last valued
+    assert f[-1] == s.knowledge().py_features(s) or len(values) == 500
+    assert ab.recorded() == ([], [], [])           # handed over once
+
+
+def test_treestrap_is_the_default_self_play_rule(tmp_path):
+    out = tmp_path / "t.json"
+    r = CliRunner().invoke(cli, ["fit", "--self-play", "2", "--game", "breakthrough", "--nodes",
+                                 "300", "--out", str(out)])
+    assert r.exit_code == 0 and "TreeStrap" in r.output, r.output
+    fit = evalfile.read(out, "breakthrough")["fit"]
+    assert fit["rule"] == "TreeStrap(αβ)" and fit["nodes_learned"] > fit["updates"] > 0

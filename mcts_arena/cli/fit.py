@@ -37,23 +37,26 @@ from mcts_arena.learn import fit as fitting
               help="With --self-play: αβ nodes per search.")
 @click.option("--lr", type=float, default=0.05, show_default=True,
               help="With --self-play: the step size of each update.")
+@click.option("--rule", type=click.Choice(["treestrap", "rootstrap"]), default="treestrap",
+              show_default=True, help="With --self-play: learn from every node the search "
+              "valued (TreeStrap) or from its root only (RootStrap).")
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--force", is_flag=True, help="Write over an existing --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the fit's report as JSON.")
 def fit_cmd(sources, out, game, l2, per_game, min_ply, test_share, self_play, start, nodes,
-            lr, seed, force, as_json) -> None:
+            lr, rule, seed, force, as_json) -> None:
     """Fit a linear evaluation to the outcomes of stored games (Texel's method): positions
     sampled from SOURCE... (results directories or the record's published .jsonl.gz files),
     the game knowledge's features of each, and a logistic regression of the result for the
     side to move, with L2 and a held-out share of the games. Or, with --self-play N and
-    --game, bootstrap it from its own αβ search (RootStrap). Writes --out, which a player
-    plays by naming it: `MCTS(bl,ef=FILE)`, `αβ(ef=FILE)`."""
+    --game, bootstrap it from its own αβ search (TreeStrap, or RootStrap). Writes --out,
+    which a player plays by naming it: `MCTS(bl,ef=FILE)`, `αβ(ef=FILE)`."""
     if Path(out).exists() and not force:
         fail(f"{out} exists: give another --out, or --force to write over it")
     if not Path(out).parent.is_dir():
         fail(f"{out}: no such folder {Path(out).parent}")
     if self_play is not None:
-        name, result = _self_play(sources, game, self_play, start, nodes, lr, seed)
+        name, result = _self_play(sources, game, self_play, start, nodes, lr, rule, seed)
     elif not sources:
         fail("arena fit needs SOURCE... (results directories or published files), or "
              "--self-play N with --game")
@@ -68,7 +71,7 @@ def fit_cmd(sources, out, game, l2, per_game, min_ply, test_share, self_play, st
         _show(name, result, out)
 
 
-def _self_play(sources, game, self_play, start, nodes, lr, seed):
+def _self_play(sources, game, self_play, start, nodes, lr, rule, seed):
     from mcts_arena.learn.bootstrap import bootstrap
 
     if sources:
@@ -78,7 +81,7 @@ def _self_play(sources, game, self_play, start, nodes, lr, seed):
     first = None
     if start is not None:
         first = dict(evalfile.read(start, game), source=str(start))
-    return bootstrap(game, self_play, first, nodes, lr, seed=seed)
+    return bootstrap(game, self_play, first, nodes, lr, seed=seed, rule=rule)
 
 
 def _show(name, result, out) -> None:
@@ -94,7 +97,7 @@ def _show(name, result, out) -> None:
     else:
         e = r["mean_squared_error"]
         click.echo(f"{name}: {r['rule']}, {r['self_play_games']:,} self-play games, "
-                   f"{r['updates']:,} updates; squared error to the search's value "
+                   f"{r['updates']:,} searches learned from; squared error to their values "
                    f"{e['first_tenth']} in the first tenth of the games, {e['last_tenth']} in "
                    f"the last")
     for f, w in zip(evalfile.feature_names(name), result.weights):

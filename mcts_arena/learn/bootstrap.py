@@ -1,24 +1,25 @@
 """Online bootstrapping of a linear evaluation from its own search (`arena fit --self-play`), as
 the paper suggests (its refs [12], [31]: Veness, Silver, Uther & Blair, *Bootstrapping from Game
 Tree Search*, 2009): the weights play self-play games and are moved, after every search, toward
-the value the search found.
+the values the search found. Two rules of Veness et al.'s family, both on αβ:
 
-The rule is RootStrap (αβ), the simplest of Veness et al.'s family: at each move an αβ search of
-a fixed node budget with the current weights values the root; the evaluation of the root is
-moved toward that value by one gradient step of the squared error,
+- **TreeStrap** (the default): every node the αβ search valued (its TT entries: an exact value,
+  a lower bound where it failed high, an upper bound where it failed low) moves its own
+  evaluation toward that value, a bound only where the evaluation lies on the wrong side of it:
 
-    w <- w + lr (V - v(s)) dv/dw,     v(s) = tanh(w . f(s) / 2),  dv/dw = (1 - v^2) / 2 f(s)
+      w <- w + lr * mean over the nodes of  e (1 - v^2) / 2 f(s),
+      e = V - v (exact), max(0, V - v) (at least V), min(0, V - v) (at most V)
 
-where V is the search's value (a proven win or loss counts as ±1). TreeStrap would update every
-interior node of the search toward its own searched value (far more updates per search, the
-paper's [31] finds it learns much faster); it needs the search to report its interior values, a
-hook αβ does not have yet, while RootStrap needs only what every search returns. Unlike TD-Leaf
-it needs no principal variation. The weights start from a file (e.g. a Texel fit) or from zero
-(nothing known: every position 0), the first move of each game is drawn at random among the
-first `random_plies` plies (the games would otherwise repeat: αβ is deterministic) and a share
-`epsilon` of the later moves too.
+  Many updates per search (the search records each node's features, αβ's `record`), so it
+  learns far faster than RootStrap in Veness et al.'s chess experiments;
+- **RootStrap**: only the root, toward the search's value: w <- w + lr (V - v) (1 - v^2)/2 f.
 
-Python runs once a move (the update), never per node: the search itself is Cython.
+v(s) = tanh(w . f(s) / 2); a proven win or loss counts as ±1. The weights start from a file
+(e.g. a Texel fit) or from zero; the first `random_plies` plies of each game are random (αβ is
+deterministic) and a share `epsilon` of the later moves too. TD-Leaf (the principal variation's
+leaf) is not here: TreeStrap updates every node that leaf is one of.
+
+Python runs once a move (the update, in numpy), never per node: the search is Cython.
 """
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ from mcts_arena.errors import UserError
 from mcts_arena.games import evalfile
 from mcts_arena.games.learned import LinearKnowledge
 from mcts_arena.learn.fit import Fit
+
+#: The most nodes of one search TreeStrap learns from (the first ones the search valued).
+RECORD_NODES = 200_000
 
 
 def _target(value: float) -> float:
@@ -52,17 +56,35 @@ def rootstrap_step(w: np.ndarray, f: np.ndarray, target: float, lr: float) -> fl
     return err
 
 
+def treestrap_step(w: np.ndarray, f: np.ndarray, values: np.ndarray, bounds: np.ndarray,
+                   lr: float) -> float:
+    """One TreeStrap update of w (in place) from a search's recorded nodes (features f, one row
+    a node; values; bounds 1 exact, 2 at least, 3 at most); returns the mean squared error
+    before it, over the nodes whose bound the evaluation breaks."""
+    if len(values) == 0:
+        return 0.0
+    v = np.tanh(0.5 * (f @ w))
+    target = np.clip(values, -1.0, 1.0)
+    e = target - v
+    e = np.where(bounds == 2, np.maximum(e, 0.0), np.where(bounds == 3, np.minimum(e, 0.0), e))
+    w += lr * ((e * (1.0 - v * v) * 0.5) @ f) / len(values)
+    return float(np.mean(e * e))
+
+
 def bootstrap(game: str, self_play: int, start: dict | None = None, nodes: int = 5000,
               lr: float = 0.05, random_plies: int = 4, epsilon: float = 0.05,
-              max_plies: int = 400, seed: int = 1, progress=None) -> tuple[str, Fit]:
-    """RootStrap over `self_play` games of `game` (module docstring): the game's registry name
-    and the Fit (its weights and report)."""
+              max_plies: int = 400, seed: int = 1, progress=None,
+              rule: str = "treestrap") -> tuple[str, Fit]:
+    """TreeStrap or RootStrap (`rule`) over `self_play` games of `game` (module docstring):
+    the game's registry name and the Fit (its weights and report)."""
     from mcts_arena.players.search.alphabeta import AlphaBeta
 
     g = games.resolve(game)
     names = evalfile.feature_names(g)
     if not names:
         raise UserError(f"{g.name}'s knowledge has no features to fit")
+    if rule not in ("treestrap", "rootstrap"):
+        raise UserError(f"unknown bootstrapping rule {rule!r}: treestrap or rootstrap")
     if self_play < 1 or nodes < 100 or not 0 < lr <= 10 or not 0 <= epsilon < 1 \
             or random_plies < 0:
         raise UserError("--self-play must be >= 1, --nodes >= 100, --lr in (0, 10], "
@@ -70,10 +92,12 @@ def bootstrap(game: str, self_play: int, start: dict | None = None, nodes: int =
     w = np.array(start["weights"] if start else [0.0] * len(names), float)
     rng = random.Random(seed)
     base = games.new_state(g).knowledge()
-    sq_err, updates, errors_by_game = 0.0, 0, []
+    sq_err, updates, learned, errors_by_game = 0.0, 0, 0, []
     for n in range(self_play):
         s = games.new_state(g)
         search = AlphaBeta(0, seed + n, use_tt=True)
+        if rule == "treestrap":
+            search.record(min(nodes + 1024, RECORD_NODES))
         game_err, game_n = 0.0, 0
         while not s.is_terminal() and s.ply < max_plies:
             ids = s.move_ids()
@@ -86,7 +110,14 @@ def bootstrap(game: str, self_play: int, start: dict | None = None, nodes: int =
             k = LinearKnowledge(base, w.tolist())
             search.knowledge = k
             move, stats = search.search(s, nodes=nodes)
-            err = rootstrap_step(w, np.array(k.py_features(s)), stats["value"], lr)
+            if rule == "treestrap":
+                f, values, bounds = search.recorded()
+                learned += len(values)
+                sq = treestrap_step(w, np.array(f, float).reshape(len(values), len(names)),
+                                    np.array(values, float), np.array(bounds), lr)
+                err = math.sqrt(sq)
+            else:
+                err = rootstrap_step(w, np.array(k.py_features(s)), stats["value"], lr)
             game_err += err * err
             game_n += 1
             s.play(move)
@@ -97,7 +128,8 @@ def bootstrap(game: str, self_play: int, start: dict | None = None, nodes: int =
         if progress:
             progress(n + 1, self_play)
     tenth = max(1, len(errors_by_game) // 10)
-    report = {"rule": "RootStrap(αβ)", "self_play_games": self_play, "updates": updates,
+    report = {"rule": "TreeStrap(αβ)" if rule == "treestrap" else "RootStrap(αβ)",
+              "self_play_games": self_play, "updates": updates, "nodes_learned": learned,
               "nodes": nodes, "lr": lr, "epsilon": epsilon, "random_plies": random_plies,
               "mean_squared_error": {
                   "first_tenth": round(float(np.mean(errors_by_game[:tenth])), 5)

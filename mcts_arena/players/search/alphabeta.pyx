@@ -23,7 +23,7 @@ from libc.math cimport tanh, NAN
 from mcts_arena.clock cimport now
 from mcts_arena.rng cimport Rng, rng_seed, rng_below
 from mcts_arena.games.state cimport (alloca, GameState, Knowledge, knowledge_for, Leaf,
-                                     ONGOING, DRAW)
+                                     MAX_FEATURES, ONGOING, DRAW)
 from mcts_arena.players.search.ordering cimport sort_moves
 
 cdef double WIN_SCORE = 1000.0
@@ -316,6 +316,11 @@ cdef class AlphaBeta:
     # the knowledge given to the search (None: each position's game's own) and the one in use
     cdef public Knowledge knowledge
     cdef Knowledge k
+    # TreeStrap's record (learn/bootstrap.py): each searched node's features, value and bound
+    cdef double* rec_f          # rec_cap rows of MAX_FEATURES
+    cdef double* rec_v
+    cdef signed char* rec_b     # the TT's flags: 1 exact, 2 lower bound, 3 upper bound
+    cdef int rec_n, rec_cap, rec_nf
 
     def __cinit__(self, int evalfn=0, unsigned long long seed=1, int tt_bits=20,
                   bint use_tt=True, bint use_history=True, bint pvs=False, int qs=0,
@@ -338,12 +343,64 @@ cdef class AlphaBeta:
         self.use_lmr = lmr
         self.mvbuf = NULL
         self.mv_stride = 0
+        self.rec_f = self.rec_v = NULL
+        self.rec_b = NULL
+        self.rec_n = self.rec_cap = self.rec_nf = 0
         rng_seed(&self.rng, seed)
 
     def __dealloc__(self):
         free(self.mvbuf)
         free(self.tt)
         free(self.history)
+        self._free_record()
+
+    cdef void _free_record(self) noexcept:
+        free(self.rec_f)
+        free(self.rec_v)
+        free(self.rec_b)
+        self.rec_f = self.rec_v = NULL
+        self.rec_b = NULL
+        self.rec_n = self.rec_cap = 0
+
+    def record(self, int capacity):
+        """Record each searched node's knowledge features, value and bound (the first
+        `capacity` nodes of each search; 0: stop recording), for TreeStrap
+        (learn/bootstrap.py); `recorded()` hands them over."""
+        self._free_record()
+        if capacity <= 0:
+            return
+        self.rec_f = <double*>malloc(<size_t>capacity * MAX_FEATURES * sizeof(double))
+        self.rec_v = <double*>malloc(<size_t>capacity * sizeof(double))
+        self.rec_b = <signed char*>malloc(<size_t>capacity)
+        if self.rec_f == NULL or self.rec_v == NULL or self.rec_b == NULL:
+            self._free_record()
+            raise MemoryError()
+        self.rec_cap = capacity
+
+    def recorded(self):
+        """(features, values, bounds) of the nodes recorded since the last call, one row a
+        node: the features from the side to move's view, the node's searched value for it (αβ's
+        scale: a proven result is +-(1000 - ply)) and its bound (1 exact, 2 at least, 3 at
+        most); the record is emptied."""
+        cdef int i, j
+        out = ([[self.rec_f[i * MAX_FEATURES + j] for j in range(self.rec_nf)]
+                for i in range(self.rec_n)],
+               [self.rec_v[i] for i in range(self.rec_n)],
+               [self.rec_b[i] for i in range(self.rec_n)])
+        self.rec_n = 0
+        return out
+
+    cdef inline void _record(self, GameState s, double v, int flag) noexcept nogil:
+        cdef int n
+        if self.rec_n >= self.rec_cap:
+            return
+        n = self.k.features(s, &self.rec_f[self.rec_n * MAX_FEATURES])
+        if n == 0:
+            return
+        self.rec_nf = n
+        self.rec_v[self.rec_n] = v
+        self.rec_b[self.rec_n] = flag
+        self.rec_n += 1
 
     cdef inline double _child(self, GameState s, int me, int depth, double alpha, double beta,
                               int ply, bint null_ok) noexcept nogil:
@@ -475,6 +532,8 @@ cdef class AlphaBeta:
             e.move = best_move
             e.depth = depth
             e.flag = 3 if best <= alpha0 else (2 if best >= beta else 1)
+        if self.rec_cap > 0:
+            self._record(s, best, 3 if best <= alpha0 else (2 if best >= beta else 1))
         return best
 
     cdef inline double _pvs_child(self, GameState s, int me, int m, int i, int depth,
