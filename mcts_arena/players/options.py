@@ -128,6 +128,10 @@ OPTIONS: list[Option] = [
     Option("msv", "int", 1, 10**6, "MCTS-MS's visit threshold: a node's minimax runs once it has "
            "N visits (with ms; default 1)", key=True, written="key", engine="msv", symbol="N",
            needs="no_chance"),
+    Option("mib", "int", 1, 6, "MCTS-MB (Baier & Winands 2013): where the solver proves a "
+           "child lost for its mover, a win/loss minimax N plies deep from the node above tries to "
+           "prove that node at once", key=True, written="key", engine="mib", symbol="N",
+           needs="no_chance"),
     Option("puct", "float", 0.001, 100, "PUCT selection: Q + c P(s,a) sqrt(n_s) / (1 + n), "
            "P uniform over the moves; unvisited moves at Q = 0", token="puct", example="1.5",
            engine="puct", symbol="c"),

@@ -58,7 +58,7 @@ NODE_BYTES = sizeof(Node)
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
-               "stop", "puct", "prior", "v0q", "ms", "msv", "tuned")
+               "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "tuned")
 
 def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=1):
     """The arm UCT (or with `tuned` UCB1-Tuned) selects at a node whose children are `arms`,
@@ -126,8 +126,9 @@ cdef class MCTSSearch:
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
         sel ('im', 'cb', 'pbim' or ''), alpha, puct (PUCT's c: PUCT selection), prior (PUCT
         with the game's node priors), tuned (UCB1-Tuned selection), v0q (v0 by a quiescence
-        search, plies), ms and msv (MCTS-MS's depth and visit threshold), rave, pu, exp1, abp,
-        flat, open_loop (only in openloop.OpenLoopSearch), max_nodes. Absent = off."""
+        search, plies), ms and msv (MCTS-MS's depth and visit threshold), mib (MCTS-MB's
+        depth), rave, pu, exp1, abp, flat, open_loop (only in openloop.OpenLoopSearch),
+        max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -160,6 +161,7 @@ cdef class MCTSSearch:
         self.o.v0q = o.get("v0q", 0)
         self.o.ms = o.get("ms", 0)
         self.o.msv = o.get("msv", 1)
+        self.o.mib = o.get("mib", 0)
         self.o.max_nodes = o.get("max_nodes", 20_000_000)
         self.o.flat = o.get("flat", False)
         self.o.open_loop = o.get("open_loop", False)
@@ -481,8 +483,29 @@ cdef class MCTSSearch:
             self._descend(s, child, &depth)
             node = child
         self._backprop(depth, r0)
+        if self.o.mib > 0:
+            self._undo_with_minimax(s, depth)
+            return
         for i in range(depth):  # no-cython-lint: the count is the point
             s.undo_move()
+
+    cdef void _undo_with_minimax(self, GameState s, int depth) noexcept nogil:
+        """Back up the simulation's path to the root, as MCTS-MB (Baier & Winands 2013) does:
+        at each node on it (s at that node) whose child below was just proven a loss for its
+        mover while the node is not proven, the shallow win/loss minimax tries to prove the
+        node at once, where the solver would wait for every other child."""
+        cdef Node* nd
+        cdef Node* below
+        cdef int d, v
+        for d in range(depth, 0, -1):
+            s.undo_move()
+            nd = &self.nodes[self.path[d - 1]]
+            below = &self.nodes[self.path[d]]
+            if (d - 1 > 0 and nd.proven == 0 and below.proven == -1
+                    and not (nd.real & CHANCE) and s.max_outcomes == 0):
+                v = prove_shallow(s, self.o.mib)
+                if v != 0:
+                    nd.proven = v if nd.tomove == nd.mover else -v
 
     cdef void _minimax_in_selection(self, GameState s, Node* nd) noexcept nogil:
         """MCTS-MS (Baier & Winands 2013): once, the shallow win/loss minimax at node nd (s is

@@ -79,6 +79,7 @@ cdef struct Opts:
     int v0q              # v0(s) by a quiescence search this many plies deep (0: static)
     int ms               # MCTS-MS: a win/loss minimax this deep at a node with msv visits
     int msv
+    int mib              # MCTS-MB: a win/loss minimax this deep above a child proven lost
     bint need_v
     bint backup_v
     bint fast_random
