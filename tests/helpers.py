@@ -12,6 +12,7 @@ import io
 import json
 import math
 import os
+import random
 import re
 import shlex
 import shutil
@@ -262,3 +263,19 @@ def same_numbers(got: str, want: str, fmt: str) -> None:
         numbers = iter(_NUMBER.findall(got))
         missing = [n for n in _NUMBER.findall(want) if not any(n == m for m in numbers)]
         assert not missing, f"the golden's numbers missing, in order, from the output: {missing}"
+
+
+def ongoing_positions(game: str, n: int, seed: int, min_plies: int = 0, max_plies: int = 60):
+    """n positions of `game` still going on, each reached by a seeded random number of random
+    plies (min_plies to max_plies - 1) from the start."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        s = games.new_state(game)
+        for _ in range(rng.randrange(min_plies, max_plies)):
+            if s.is_terminal():
+                break
+            s.play(rng.choice(s.move_ids()))
+        if not s.is_terminal():
+            out.append(s)
+    return out

@@ -9,6 +9,7 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from helpers import ongoing_positions
 from mcts_arena.players.search.mcts import MCTSSearch
 from mcts_arena.players.search.prover import prove_position
 from mcts_arena.players.search.shallow import shallow_proof
@@ -19,17 +20,7 @@ from mcts_arena.players.builtin import mcts_options
 
 
 def random_positions(game: str, n: int, seed: int = 1, plies: int = 60):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        s = games.new_state(game)
-        for _ in range(rng.randrange(0, plies)):
-            if s.is_terminal():
-                break
-            s.play(rng.choice(s.move_ids()))
-        if not s.is_terminal():
-            out.append(s)
-    return out
+    return ongoing_positions(game, n, seed, 0, plies)
 
 
 def reference(s, depth: int) -> int:

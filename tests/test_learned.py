@@ -11,6 +11,7 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from helpers import ongoing_positions
 from mcts_arena.games.learned import LinearKnowledge
 
 from mcts_arena import api, games, players
@@ -21,17 +22,7 @@ from mcts_arena.results.frames import load
 
 
 def random_positions(game: str, n: int, seed: int = 3):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        s = games.new_state(game)
-        for _ in range(rng.randrange(1, 60)):
-            if s.is_terminal():
-                break
-            s.play(rng.choice(s.move_ids()))
-        if not s.is_terminal():
-            out.append(s)
-    return out
+    return ongoing_positions(game, n, seed, 1, 60)
 
 
 # ---- features, recomputed from the text form ---------------------------------------------------

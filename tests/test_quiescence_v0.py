@@ -3,10 +3,9 @@ recomputation from the text form, the quiescence value against a plain recursive
 with stand-pat, no window), the values a search gives its children, and the refusals."""
 from __future__ import annotations
 
-import random
-
 import pytest
 from click.testing import CliRunner
+from helpers import ongoing_positions
 from mcts_arena.players.search.mcts import MCTSSearch
 from mcts_arena.players.search.quiesce import quiesce_value
 
@@ -15,17 +14,7 @@ from mcts_arena.cli import cli
 
 
 def random_positions(game: str, n: int, seed: int = 5, plies: int = 50):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        s = games.new_state(game)
-        for _ in range(rng.randrange(4, plies)):
-            if s.is_terminal():
-                break
-            s.play(rng.choice(s.move_ids()))
-        if not s.is_terminal():
-            out.append(s)
-    return out
+    return ongoing_positions(game, n, seed, 4, plies)
 
 
 def bt_tactical_reference(s) -> set[str]:
