@@ -188,9 +188,6 @@ def start_text(game):
 
 def positions_with_a_win_in_one(count=3, seed=5):
     """Positions from random games where the side to move can connect at once."""
-    import random
-
-    from mcts_arena import games
     rng = random.Random(seed)
     found = []
     while len(found) < count:
