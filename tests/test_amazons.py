@@ -99,6 +99,30 @@ def test_ipp_prefers_arrows_beside_enemy_amazons():
     assert set(picks) <= set(ids)
 
 
+# ---- every command -----------------------------------------------------------------------
+
+def test_players_play_and_run(tmp_path):
+    """`arena players amazons` describes its evaluations; `arena play` plays a game to its end
+    in the d1-d7/g7 notation; the shipped config runs, scaled down, and its games are stored."""
+    from click.testing import CliRunner
+    from mcts_arena.cli import cli
+
+    r = CliRunner().invoke(cli, ["players", "amazons"])
+    assert r.exit_code == 0 and "efQD" in r.output and "efMob" in r.output
+    r = CliRunner().invoke(cli, ["play", "amazons(size=6)", "MCTS(bl,im0.3)", "MCTS(ipp)",
+                                 "--sims", "30"])
+    assert r.exit_code == 0, r.output
+    assert "  1. MCTS(bl,im0.3): " in r.output and "/" in r.output.splitlines()[1]
+    assert "result: " in r.output and " wins " in r.output
+    out = tmp_path / "amazons_im"
+    r = CliRunner().invoke(cli, ["run", "configs/amazons_im.yaml", "--games", "2", "--sims",
+                                 "20", "--out", str(out), "--jobs", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    from mcts_arena import results
+    frame = results.load(str(out))
+    assert len(frame) == 10 and set(frame["result"]) <= {"win", "loss"}
+
+
 # ---- against OpenSpiel -------------------------------------------------------------------
 
 pyspiel = pytest.importorskip(
