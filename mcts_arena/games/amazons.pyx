@@ -355,9 +355,6 @@ cdef class Amazons(GameState):
             lines.append(("White" if r == 0 else "Black") + " has won")
         return "\n".join(lines)
 
-    def hash_from_scratch(self):
-        return Amazons.from_text(self.to_text()).zobrist()
-
     def territory(self):
         """(White's queen-distance squares, Black's): efQD's two counts, for tests."""
         cdef unsigned char d0[MAX_CELLS]
