@@ -121,7 +121,9 @@ def test_players_play_and_run(tmp_path):
     assert r.exit_code == 0, r.output
     from mcts_arena import results
     frame = results.load(str(out))
-    assert len(frame) == 10 and set(frame["result"]) <= {"win", "loss"}
+    import yaml
+    alphas = yaml.safe_load(open("configs/amazons_im.yaml"))["matches"][0]["sweep"]["alpha"]
+    assert len(frame) == 2 * len(alphas) and set(frame["result"]) <= {"win", "loss"}
 
 
 # ---- against OpenSpiel -------------------------------------------------------------------
