@@ -6,6 +6,7 @@ its whole moves are enumerated by walking the three and compared with ours as wh
 import math
 import random
 import statistics
+from pathlib import Path
 
 import pytest
 from mcts_arena.games.state import POLICY_IDS
@@ -116,13 +117,14 @@ def test_players_play_and_run(tmp_path):
     assert "  1. MCTS(bl,im0.3): " in r.output and "/" in r.output.splitlines()[1]
     assert "result: " in r.output and " wins " in r.output
     out = tmp_path / "amazons_im"
-    r = CliRunner().invoke(cli, ["run", "configs/amazons_im.yaml", "--games", "2", "--sims",
+    config = Path(__file__).resolve().parents[1] / "configs" / "amazons_im.yaml"
+    r = CliRunner().invoke(cli, ["run", str(config), "--games", "2", "--sims",
                                  "20", "--out", str(out), "--jobs", "1", "--quiet"])
     assert r.exit_code == 0, r.output
     from mcts_arena import results
     frame = results.load(str(out))
     import yaml
-    alphas = yaml.safe_load(open("configs/amazons_im.yaml"))["matches"][0]["sweep"]["alpha"]
+    alphas = yaml.safe_load(config.read_text())["matches"][0]["sweep"]["alpha"]
     assert len(frame) == 2 * len(alphas) and set(frame["result"]) <= {"win", "loss"}
 
 
