@@ -540,7 +540,49 @@ class EinStein:
         return out
 
 
-REFERENCE = {"breakthrough": Breakthrough(), "kalah": Kalah(), "tictactoe": TicTacToe(), "hex": Hex(),
-             "gomoku": Gomoku(),
+class Amazons:
+    """The board as a dict {(row, col): 'w' | 'b' | 'x'} (row 0 = rank 1); a move steps an
+    amazon along one of the eight lines over empty squares, then shoots along one from where
+    it landed, with the square it left empty; a side with no move has lost."""
+
+    LINES = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+
+    def start(self, params, text):
+        ranks, side = text.split()
+        rows = ranks.split("/")
+        n = len(rows)
+        board = {(n - 1 - i, c): ch for i, rank in enumerate(rows)
+                 for c, ch in enumerate(rank) if ch != "."}
+        return board, side, n
+
+    def reach(self, board, n, r, c):
+        out = []
+        for dr, dc in self.LINES:
+            rr, cc = r + dr, c + dc
+            while 0 <= rr < n and 0 <= cc < n and (rr, cc) not in board:
+                out.append((rr, cc))
+                rr, cc = rr + dr, cc + dc
+        return out
+
+    def moves(self, pos):
+        board, side, n = pos
+        out = []
+        for sq, ch in list(board.items()):
+            if ch != side:
+                continue
+            rest = {k: v for k, v in board.items() if k != sq}
+            for to in self.reach(rest, n, *sq):
+                landed = {**rest, to: side}
+                for arrow in self.reach(landed, n, *to):
+                    out.append(({**landed, arrow: "x"}, "b" if side == "w" else "w", n))
+        return out
+
+    def over(self, pos):
+        board, side, n = pos
+        return not any(self.reach(board, n, *sq) for sq, ch in board.items() if ch == side)
+
+
+REFERENCE = {"amazons": Amazons(), "breakthrough": Breakthrough(), "kalah": Kalah(),
+             "tictactoe": TicTacToe(), "hex": Hex(), "gomoku": Gomoku(),
              "loa": LinesOfAction(), "pig": Pig(), "backgammon": Backgammon(),
              "einstein": EinStein()}

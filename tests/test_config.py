@@ -22,13 +22,13 @@ MALFORMED = [
     ("missing matches", "game: breakthrough\nbudget: {sims: 10}\n",
      "matches: missing required field"),
     ("unknown game", "game: chess\nbudget: {sims: 10}\n" + M,
-     "game: unknown game 'chess'; valid games: backgammon, breakthrough, einstein, gomoku, hex, kalah, loa, pig, tictactoe"),
+     "game: unknown game 'chess'; valid games: amazons, backgammon, breakthrough, einstein, gomoku, hex, kalah, loa, pig, tictactoe"),
     ("game parameter out of range", "game: kalah(stones=11)\nbudget: {sims: 10}\n" + M,
      "game: kalah parameter stones=11 out of range: expected 1 to 10"),
     ("unknown game parameter", "game: kalah(houses=7)\nbudget: {sims: 10}\n" + M,
      "game: unknown parameter 'houses' of kalah; valid: stones"),
     ("game not a string", "game: {kalah: 3}\nbudget: {sims: 10}\n" + M,
-     "game: expected a game name such as 'backgammon' or NAME(key=value,...), got dict "
+     "game: expected a game name such as 'amazons' or NAME(key=value,...), got dict "
      '{"kalah": 3}'),
     ("games wrong type", HEAD.replace("games: 2", "games: ten") + M,
      "games: expected an integer from 1 to 100000 (games per pairing), got 'ten'"),

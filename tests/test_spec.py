@@ -54,7 +54,7 @@ BAD = [
     ("MCTS(ipp", "breakthrough", "bad player specification 'MCTS(ipp': expected KIND(token,...), e.g. MCTS(bl,im0.4)"),
     ("XX(ipp)", "breakthrough", "unknown player kind 'XX' in 'XX(ipp)'; valid kinds: MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, expectimax, Star1, Star2, MCMS, PigOptimal, gnubg, GTP, gameframe, py"),
     ("MCTS(np)", "kalah", "token 'np' in 'MCTS(np)' does not apply to kalah (it needs game knowledge only breakthrough, gomoku, hex has)"),
-    ("MCTS(ipp)", "kalah", "token 'ipp' in 'MCTS(ipp)' does not apply to kalah (it needs game knowledge only breakthrough, gomoku, hex, loa has)"),
+    ("MCTS(ipp)", "kalah", "token 'ipp' in 'MCTS(ipp)' does not apply to kalah (it needs game knowledge only amazons, breakthrough, gomoku, hex, loa has)"),
     ("MCTS(efLH)", "kalah", "unknown evaluation 'efLH' in 'MCTS(efLH)' for kalah; valid: efRS"),
     ("MCTS(efLH,bl)", "breakthrough", "conflicting evaluations 'efLH' and 'efMS' in 'MCTS(efLH,bl)'"),
     ("MCTS(fet)", "breakthrough", "token 'fet' in 'MCTS(fet)' needs a number (e.g. fet20)"),
@@ -68,7 +68,7 @@ BAD = [
     ("ab(im0.4)", "breakthrough", "unknown token 'im0.4' in 'ab(im0.4)' for αβ; valid tokens: d, ef…, key=value"),
     ("MCTS(ipp,,im0.4)", "breakthrough", "empty token in 'MCTS(ipp,,im0.4)' (a doubled or trailing comma?)"),
     ("", "breakthrough", "empty player specification"),
-    ("MCTS", "chess", "unknown game 'chess'; valid games: backgammon, breakthrough, einstein, gomoku, hex, kalah, loa, pig, tictactoe"),
+    ("MCTS", "chess", "unknown game 'chess'; valid games: amazons, backgammon, breakthrough, einstein, gomoku, hex, kalah, loa, pig, tictactoe"),
 ]
 
 

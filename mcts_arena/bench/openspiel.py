@@ -28,6 +28,11 @@ from mcts_arena import games
 # our game -> (OpenSpiel's name, {our parameter: OpenSpiel's}, values of ours that OpenSpiel's
 # game cannot play: {parameter: allowed values}, a note on what differs)
 _COUNTERPARTS: dict[str, tuple[str, dict, dict, str]] = {
+    "amazons": ("amazons", {"size": "board_size"}, {"size": {6, 8, 10}},
+                "the same rules and start (OpenSpiel: 6, 8 or 10 squares a side); its move is "
+                "three actions (amazon, destination, arrow), each drawn uniformly in its random "
+                "games, ours one whole move drawn uniformly: its games count actions and run "
+                "shorter in moves"),
     "breakthrough": ("breakthrough", {}, {},
                      "8x8 on both sides; the same rules"),
     "hex": ("hex", {"size": "board_size"}, {"swap": {0}},

@@ -20,6 +20,7 @@ from mcts_arena.games.info import GameInfo, Param  # noqa: F401 - re-exported fo
 
 # name -> module whose `GAME` is the game's GameInfo (one line per game)
 _GAMES: dict[str, str] = {
+    "amazons": "mcts_arena.games.amazons",
     "backgammon": "mcts_arena.games.backgammon",
     "breakthrough": "mcts_arena.games.breakthrough",
     "einstein": "mcts_arena.games.einstein",
