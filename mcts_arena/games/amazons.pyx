@@ -26,7 +26,7 @@ a ray stops at the first non-empty cell with no bounds test.
 
 Evaluations (side to move's view, ±1 for a decided game):
 - efQD: queen-distance territory, the "minimum distance" territory of Amazons programs
-  (Hensgens' t1; Lieberum, "An evaluation function for the game of Amazons", Theoretical
+  (Lieberum, "An evaluation function for the game of Amazons", Theoretical
   Computer Science 349 (2005); the territory term of Lorentz's Invader, "Amazons Discover
   Monte-Carlo", Computers and Games 2008): each empty square belongs to the side that reaches
   it in fewer queen moves (none on a tie or when neither reaches it); d = White's squares -
