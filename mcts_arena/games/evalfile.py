@@ -18,6 +18,7 @@ a spec carrying a digest the file no longer has is refused.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -32,7 +33,33 @@ DIGEST_CHARS = 12
 
 def digest(path: str | Path) -> str:
     """The first DIGEST_CHARS hex digits of the file's SHA-256."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:DIGEST_CHARS]
+    return _contents(path)[1]
+
+
+def _contents(path: str | Path) -> tuple[object, str]:
+    """The file's JSON value and digest, from one read of its bytes (so the weights played are
+    the ones digested), kept while the file's size and modification time stay the same: a spec
+    is parsed many times (plans, canonical strings, reports), the file read once."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such evaluation file") from None
+    except OSError as e:
+        raise UserError(f"{path}: not a fitted-evaluation file ({e})") from None
+    return _read_once(str(p.resolve()), st.st_mtime_ns, st.st_size, str(path))
+
+
+@functools.lru_cache(maxsize=64)
+def _read_once(resolved: str, mtime_ns: int, size: int, shown: str) -> tuple[object, str]:
+    try:
+        data = Path(resolved).read_bytes()
+        return json.loads(data.decode("utf-8")), \
+            hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
+    except FileNotFoundError:
+        raise UserError(f"{shown}: no such evaluation file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise UserError(f"{shown}: not a fitted-evaluation file ({e})") from None
 
 
 def feature_names(game: str) -> tuple[str, ...]:
@@ -44,13 +71,7 @@ def feature_names(game: str) -> tuple[str, ...]:
 def read(path: str | Path, game: str | None = None) -> dict:
     """The file's object, checked: its format, its game (== `game` when given), its features
     (== the game's today) and finite weights; UserError naming the problem otherwise."""
-    p = Path(path)
-    try:
-        obj = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such evaluation file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise UserError(f"{path}: not a fitted-evaluation file ({e})") from None
+    obj = _contents(path)[0]
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise UserError(f"{path}: not a fitted-evaluation file (format is not {FORMAT!r}; "
                         f"`arena fit` writes one)")
@@ -68,7 +89,7 @@ def read(path: str | Path, game: str | None = None) -> dict:
             isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
             for x in w):
         raise UserError(f"{path}: weights must be {len(names)} finite numbers")
-    return obj
+    return dict(obj)
 
 
 def write(path: str | Path, obj: dict) -> None:
@@ -103,8 +124,8 @@ def knowledge(evalfn: str, game: str):
     from mcts_arena.games.learned import LinearKnowledge
 
     path, _, want = evalfn[3:].rpartition("@")
-    obj = read(path, game)
-    if digest(path) != want:
+    obj, now = read(path, game), digest(path)
+    if now != want:
         raise UserError(f"{path} has changed since the player was named (digest {want}, now "
-                        f"{digest(path)}): name the file again to play what it holds now")
+                        f"{now}): name the file again to play what it holds now")
     return LinearKnowledge(games.new_state(game).knowledge(), obj["weights"])
