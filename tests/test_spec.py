@@ -50,7 +50,7 @@ def test_config_macros():
 BAD = [
     ("MCTS(im1.5)", "breakthrough", "value out of range in token 'im1.5' of 'MCTS(im1.5)': expected 0 to 1"),
     ("MCTS(ege2)", "breakthrough", "value out of range in token 'ege2' of 'MCTS(ege2)': expected 0 to 1"),
-    ("MCTS(foo)", "breakthrough", "unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, im, ipp, mb, np, ol, pb, pbim, pu, puct, puctp, rave, sl, tuned, ef…, key=value"),
+    ("MCTS(foo)", "breakthrough", "unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, gumbel, im, ipp, mb, np, ol, pb, pbim, pu, puct, puctp, rave, sl, tuned, ef…, key=value"),
     ("MCTS(ipp", "breakthrough", "bad player specification 'MCTS(ipp': expected KIND(token,...), e.g. MCTS(bl,im0.4)"),
     ("XX(ipp)", "breakthrough", "unknown player kind 'XX' in 'XX(ipp)'; valid kinds: MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, expectimax, Star1, Star2, MCMS, PigOptimal, gnubg, GTP, gameframe, py"),
     ("MCTS(np)", "kalah", "token 'np' in 'MCTS(np)' does not apply to kalah (it needs game knowledge only breakthrough, gomoku, hex has)"),
@@ -63,7 +63,7 @@ BAD = [
     ("MCTS(im0.4,cb0.4)", "breakthrough", "options im and cb in 'MCTS(im0.4,cb0.4)' cannot be combined (each is a different use of the evaluation in selection)"),
     ("MCTS(C=-1)", "breakthrough", "value out of range in token 'C=-1' of 'MCTS(C=-1)': expected 0 to 100"),
     ("MCTS(C=x)", "breakthrough", "bad number in token 'C=x' of 'MCTS(C=x)': expected a number"),
-    ("MCTS(depth=3)", "breakthrough", "unknown option 'depth' in 'MCTS(depth=3)' for MCTS; valid: C, abw, clock, effort, mib, ms, msv, np, npb, npk, seed, sims, stop, time, tm, v0q, or a token's number as key=value (im=0.4)"),
+    ("MCTS(depth=3)", "breakthrough", "unknown option 'depth' in 'MCTS(depth=3)' for MCTS; valid: C, abw, clock, cscale, cvisit, effort, mib, ms, msv, np, npb, npk, seed, sims, stop, time, tm, v0q, or a token's number as key=value (im=0.4)"),
     ("ab(d0)", "breakthrough", "value out of range in token 'd0' of 'ab(d0)': expected 1 to 64"),
     ("ab(im0.4)", "breakthrough", "unknown token 'im0.4' in 'ab(im0.4)' for αβ; valid tokens: d, ef…, key=value"),
     ("MCTS(ipp,,im0.4)", "breakthrough", "empty token in 'MCTS(ipp,,im0.4)' (a doubled or trailing comma?)"),

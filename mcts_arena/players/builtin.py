@@ -155,7 +155,15 @@ class MCTSPlayer(Player):
     def trace(self, state, checkpoints: list[int]):
         """One search of max(checkpoints) simulations; [(sims, move, seconds)]: the move it
         would play after each checkpoint (the prefix of a longer search with the same seed
-        is the shorter search, so this stands for independent searches at each budget)."""
+        is the shorter search, so this stands for independent searches at each budget). The
+        Gumbel root plans its phases on the budget, so there a prefix is not the shorter
+        search: one search per checkpoint."""
+        if self.spec.get("gumbel"):
+            out = []
+            for sims in sorted(checkpoints):
+                move, stats = self.search.search(state, sims=sims)
+                out.append((sims, move, stats.time))
+            return out
         _, stats = self.search.search(state, sims=max(checkpoints),
                                       np_visits=node_prior_visits(self.spec, None),
                                       checkpoints=sorted(checkpoints))

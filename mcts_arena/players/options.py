@@ -142,6 +142,17 @@ OPTIONS: list[Option] = [
            "term sized by the spread of each move's rewards, C sqrt(ln n_s / n min(1, var + "
            "4 sqrt(2 ln n_s / n))) on rewards in [-1, 1] (C=1: Auer's formula)", token="tuned",
            bare=True, written="flag", engine="tuned"),
+    Option("gumbel", "int", 2, 10**4, "Gumbel root (Danihelka et al. 2022): Sequential Halving "
+           "over the M moves of highest g + log P (Gumbel noise g, P the game's node priors or "
+           "uniform), ceil(log2 M) phases of the budget, the move played argmax g + log P + "
+           "sigma(q) among the most visited; below the root the selection rule (bare gumbel: "
+           "M = 16)", token="gumbel", bare=16, short="gumbel", label="gumbelM",
+           example="16", engine="gumbel", symbol="M"),
+    Option("cvisit", "float", 0, 10**6, "the Gumbel root's sigma(q) = (c_visit + max N) c_scale "
+           "q, q rescaled to [0, 1]: c_visit (default 50)", key=True, written="key", off=50.0,
+           engine="gumbel_cv", symbol="c"),
+    Option("cscale", "float", 0.001, 1000, "the Gumbel root's c_scale in sigma(q) (default 1)",
+           key=True, written="key", off=1.0, engine="gumbel_cs", symbol="c"),
     Option("rave", "int", 1, 10**9, "UCT-RAVE, β = max(0, (K - n_s) / K); untried moves "
            "ranked by AMAF (K above the sims per move)", token="rave", example="300",
            engine="rave", symbol="K"),

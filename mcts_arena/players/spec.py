@@ -352,6 +352,11 @@ def _settle(kind: str, opts: dict, info, text: str) -> None:
         raise SpecError(f"npk/npb in {text!r} shape node priors: add np (e.g. np10)")
     if "open_loop" in opts:
         _check_open_loop(opts, text)
+    if "gumbel" in opts:
+        _check_gumbel(opts, text)
+    elif "cvisit" in opts or "cscale" in opts:
+        raise SpecError(f"cvisit/cscale in {text!r} shape the Gumbel root's sigma(q): add "
+                        f"gumbel (e.g. gumbel16)")
     for rule, replaced in RULES.items():
         for name in (k for k in replaced if rule in opts and k in opts):
             raise SpecError(f"tokens {BY_FIELD[rule].token} and {BY_FIELD[name].token} in "
@@ -373,7 +378,26 @@ OPEN_LOOP_REFUSES = {"exp1": "its children come as the dice allow, not one per s
                      "puctp": "its children come as the dice allow: no prior sums to 1 over "
                               "them",
                      "tuned": "its exploration term counts a move's availability, and UCB1-Tuned's "
-                              "is written for the parent's visits"}
+                              "is written for the parent's visits",
+                     "gumbel": "its root's moves come as the dice allow: no fixed set to halve"}
+
+#: What each option the Gumbel root refuses would break: its schedule counts each root move's
+#: real visits over a fixed set of moves.
+GUMBEL_REFUSES = {"exp1": "its Sequential Halving starts from every root move, not one more "
+                          "per simulation",
+                  "np": "node priors' virtual visits would count in its schedule (its logits "
+                        "take the game's priors already)",
+                  "stop": "its schedule spends the whole budget: the most-visited move is not "
+                          "its choice"}
+
+
+def _check_gumbel(opts: dict, text: str) -> None:
+    """Refuse, in one line, the Gumbel root beside an option that breaks its schedule."""
+    for name, why in GUMBEL_REFUSES.items():
+        if name in opts:
+            o = BY_FIELD[name]
+            raise SpecError(f"token 'gumbel' in {text!r} cannot be combined with "
+                            f"{o.token or o.field}: {why}")
 
 
 def _check_open_loop(opts: dict, text: str) -> None:

@@ -4,6 +4,7 @@ from mcts_arena.rng cimport Rng
 from mcts_arena.games.state cimport GameState, Knowledge
 from mcts_arena.players.search.tree cimport Node, Opts
 from mcts_arena.players.search.selection cimport UcbCache
+from mcts_arena.players.search.gumbel cimport GumbelRoot
 
 cdef enum:
     MAX_PATH = 4096
@@ -46,6 +47,7 @@ cdef class MCTSSearch:
     cdef UcbCache ucb       # select_uct's exploration terms
     cdef double* sq         # UCB1-Tuned (RULE_TUNED) only: each node's sum of squared rewards,
                             # by index, as long as the pool (cap); NULL for every other rule
+    cdef GumbelRoot gr      # the Gumbel root's state (`gumbel` only: its arrays NULL otherwise)
 
     cdef int _alloc(self, int count) noexcept nogil
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil

@@ -7,7 +7,8 @@ children of a node occupy one contiguous block (expanded all at once, Algorithm 
 with `exp1` the block is reserved at once but children are activated one per simulation). No
 Python object per node; the whole simulation loop is `nogil`.
 
-The policies: selection (UCT, UCB1-Tuned, PUCT) in players/search/selection.pxd, backup
+The policies: selection (UCT, UCB1-Tuned, PUCT) in players/search/selection.pxd, the Gumbel
+root (Sequential Halving over the root's moves, `gumbel`) in players/search/gumbel.pxd, backup
 (mean, implicit minimax, max, solver) in players/search/backup.pxd, playouts below
 (`_playout_move`, `_playout`), the open-loop variant for games of dice in
 players/search/openloop.pyx. What one search reports: players/search/searchstats.py.
@@ -43,6 +44,9 @@ from mcts_arena.players.search.tree cimport (
 from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
                                                   game_prior, set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
+from mcts_arena.players.search.gumbel cimport (GumbelRoot, gumbel_priors, gumbel_noise,
+                                               gumbel_start, gumbel_advance, gumbel_pick,
+                                               gumbel_final)
 
 from mcts_arena import budgets as _budgets
 from mcts_arena.players.search.searchstats import SearchStats
@@ -58,7 +62,8 @@ NODE_BYTES = sizeof(Node)
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
-               "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "tuned")
+               "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "tuned", "gumbel",
+               "gumbel_cv", "gumbel_cs")
 
 def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=1):
     """The arm UCT (or with `tuned` UCB1-Tuned) selects at a node whose children are `arms`,
@@ -91,6 +96,95 @@ def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=
         free(sq)
 
 
+#: The Gumbel root's m at most (players/options.py's range for `gumbel`).
+GUMBEL_M_MAX = 10_000
+
+
+cdef void _free_gumbel(GumbelRoot* g) noexcept:
+    free(g.score)
+    free(g.prior)
+    free(g.q)
+    free(g.alive)
+    g.score = g.prior = g.q = NULL
+    g.alive = NULL
+    g.cap = 0
+
+
+cdef void _size_gumbel(GumbelRoot* g, int n) except *:
+    """The Gumbel root's arrays for up to n root moves."""
+    if n <= g.cap:
+        return
+    _free_gumbel(g)
+    g.score = <double*>malloc(n * sizeof(double))
+    g.prior = <double*>malloc(n * sizeof(double))
+    g.q = <double*>malloc(n * sizeof(double))
+    g.alive = <int*>malloc(n * sizeof(int))
+    if g.score == NULL or g.prior == NULL or g.q == NULL or g.alive == NULL:
+        _free_gumbel(g)
+        raise MemoryError()
+    g.cap = n
+
+
+def gumbel_bandit(values, int m, long n, priors=None, noise=None, bint noisy=False,
+                  double c_visit=50.0, double c_scale=1.0, unsigned long long seed=1):
+    """The Gumbel root's Sequential Halving on a bandit, by gumbel.pxd's functions themselves:
+    arm i pays values[i] in [-1, 1] (with `noisy`, +1 with probability (1 + values[i]) / 2,
+    else -1), its prior priors[i] (default uniform) and its Gumbel noise noise[i] (default
+    drawn from the seed); n pulls. Returns (the arm chosen, the survivors at the start of
+    each phase, best first, each arm's pulls). For tests and for looking at the schedule by
+    hand."""
+    cdef int k = len(values), i, arm
+    cdef long done
+    cdef Node* nodes = <Node*>calloc(k + 1, sizeof(Node))
+    cdef GumbelRoot g
+    cdef Opts o
+    cdef Rng rng
+    cdef double r
+    g.score = g.prior = g.q = NULL
+    g.alive = NULL
+    g.cap = 0
+    try:
+        if nodes == NULL:
+            raise MemoryError()
+        if not 2 <= m <= GUMBEL_M_MAX or k < 1 or n < 1:
+            raise ValueError("a bandit of at least one arm, m from 2, n from 1")
+        _size_gumbel(&g, k)
+        memset(&o, 0, sizeof(Opts))
+        o.sel = SEL_PLAIN
+        o.gumbel = m
+        o.gumbel_cv = c_visit
+        o.gumbel_cs = c_scale
+        rng_seed(&rng, seed)
+        init_node(&nodes[0], -1, 1, 0)
+        nodes[0].first = 1
+        nodes[0].nchild = nodes[0].nactive = k
+        for i in range(k):
+            init_node(&nodes[i + 1], i, 0, 1)
+            g.prior[i] = 1.0 / k if priors is None else priors[i]
+        gumbel_noise(&g, k, &rng)
+        if noise is not None:
+            for i in range(k):
+                g.score[i] = noise[i]
+        gumbel_start(&g, nodes, &o, n, 0.0, 0.0)
+        rounds = [[g.alive[i] for i in range(g.n_alive)]]
+        for done in range(n):
+            gumbel_advance(&g, nodes, &o, done, 0.0)
+            if g.phase == len(rounds):
+                rounds.append([g.alive[i] for i in range(g.n_alive)])
+            arm = gumbel_pick(&g, nodes) - 1
+            r = values[arm]
+            if noisy:
+                r = 1.0 if rng_uniform(&rng) < (1.0 + r) / 2.0 else -1.0
+            nodes[arm + 1].visits += 1
+            nodes[arm + 1].wins += r
+            nodes[0].visits += 1
+        return (gumbel_final(&g, nodes, &o) - 1, rounds,
+                [nodes[i + 1].visits for i in range(k)])
+    finally:
+        free(nodes)
+        _free_gumbel(&g)
+
+
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
 cdef int STOP_EVERY = 64
 
@@ -112,6 +206,10 @@ cdef class MCTSSearch:
             raise MemoryError()
         self.marks = NULL
         self.sq = NULL
+        self.gr.score = self.gr.prior = self.gr.q = NULL
+        self.gr.alive = NULL
+        self.gr.cap = 0
+        self.gr.on = False
 
     def __dealloc__(self):
         free(self.pr_expand)
@@ -121,11 +219,13 @@ cdef class MCTSSearch:
         free(self.nodes)
         free(self.marks)
         free(self.sq)
+        _free_gumbel(&self.gr)
 
     def __init__(self, dict options, unsigned long long seed=1):
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
         sel ('im', 'cb', 'pbim' or ''), alpha, puct (PUCT's c: PUCT selection), prior (PUCT
-        with the game's node priors), tuned (UCB1-Tuned selection), v0q (v0 by a quiescence
+        with the game's node priors), tuned (UCB1-Tuned selection), gumbel (the Gumbel root's
+        m), gumbel_cv and gumbel_cs (its c_visit and c_scale), v0q (v0 by a quiescence
         search, plies), ms and msv (MCTS-MS's depth and visit threshold), mib (MCTS-MB's
         depth), rave, pu, exp1, abp, flat, open_loop (only in openloop.OpenLoopSearch),
         max_nodes. Absent = off."""
@@ -153,6 +253,9 @@ cdef class MCTSSearch:
         self.o.rule = (RULE_PUCT if self.o.puct > 0 else
                        RULE_TUNED if o.get("tuned", False) else RULE_UCT)
         self.o.prior = o.get("prior", False)
+        self.o.gumbel = o.get("gumbel", 0)
+        self.o.gumbel_cv = o.get("gumbel_cv", 50.0)
+        self.o.gumbel_cs = o.get("gumbel_cs", 1.0)
         self.o.rave = o.get("rave", 0)
         self.o.pu = o.get("pu", 0)
         self.o.exp1 = o.get("exp1", False)
@@ -178,6 +281,11 @@ cdef class MCTSSearch:
             raise ValueError("tuned is UCT's exploration term: PUCT has its own")
         if self.o.prior and self.o.puct <= 0:
             raise ValueError("prior is PUCT's: give puct too")
+        if self.o.gumbel != 0 and not 2 <= self.o.gumbel <= GUMBEL_M_MAX:
+            raise ValueError(f"gumbel (the moves Sequential Halving starts with) must be 2 to "
+                             f"{GUMBEL_M_MAX}, got {self.o.gumbel}")
+        if self.o.gumbel > 0 and (self.o.open_loop or self.o.exp1 or self.o.stop > 0):
+            raise ValueError("the Gumbel root does not take ol, exp1 or stop")
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
@@ -473,6 +581,8 @@ cdef class MCTSSearch:
                 break
             if nd.real & CHANCE:
                 child = self._sample_outcome(s, node)
+            elif node == 0 and self.gr.on:
+                child = gumbel_pick(&self.gr, self.nodes)
             elif self.o.rule == RULE_PUCT:
                 child = select_puct(self.nodes, node, &self.o, &self.rng)
             elif self.o.rule == RULE_TUNED:
@@ -624,6 +734,10 @@ cdef class MCTSSearch:
         cdef Node* c
         cdef int i, best = -1, best_any = -1
         cdef long bv = -1, bva = -1
+        if self.gr.on:
+            best = gumbel_final(&self.gr, self.nodes, &self.o)
+            if best >= 0:
+                return self.nodes[best].move
         for i in range(root.first, root.first + root.nactive):
             c = &self.nodes[i]
             if c.proven == 1:
@@ -655,6 +769,8 @@ cdef class MCTSSearch:
             self.mv_cap = 0
             raise MemoryError()
         self.mv_cap = s.max_moves
+        if self.o.gumbel > 0:
+            _size_gumbel(&self.gr, s.max_moves)
 
     cdef void _take_knowledge(self, GameState state) except *:
         """The knowledge this search judges `state` by: the one it was given, else the game's
@@ -690,6 +806,9 @@ cdef class MCTSSearch:
             raise ValueError("MCTS needs a budget: seconds > 0 or sims > 0")
         if s.result() != ONGOING:
             raise ValueError("no legal move: the game is over")
+        if self.o.gumbel > 0 and np_visits > 0:
+            raise ValueError("the Gumbel root takes the game's priors as its logits: node "
+                             "priors' virtual visits would count in its schedule")
         if self.o.open_loop and s.is_chance():
             raise ValueError("open-loop MCTS searches a decision, not a chance node (the dice "
                              "are to roll)")
@@ -748,8 +867,12 @@ cdef class MCTSSearch:
         STOP rule settles it; the number run. Records the move at each checkpoint reached."""
         cdef double deadline = t0 + (seconds if seconds > 0 else self.time_cap), t, left
         cdef long done = 0
-        if not self._expand(s, 0, np_visits):
-            pass
+        self.gr.on = False
+        if self._expand(s, 0, np_visits) and self.o.gumbel > 0 and \
+                not (self.nodes[0].real & CHANCE):
+            gumbel_priors(&self.gr, self.nodes, self.k, s, &self.o)
+            gumbel_noise(&self.gr, self.nodes[0].nchild, &self.rng)
+            gumbel_start(&self.gr, self.nodes, &self.o, nsims, t0, seconds)
         while True:
             while cp.reached < cp.n and done >= cp.sims[cp.reached] and self.nodes[0].first >= 0:
                 cp.move[cp.reached] = self._current_move()
@@ -773,6 +896,8 @@ cdef class MCTSSearch:
                 break
             if self.nodes[0].nchild == 1:
                 break        # forced-move shortcut: one legal move, play it now
+            if self.gr.on:
+                gumbel_advance(&self.gr, self.nodes, &self.o, done, t)
             self._simulate(s, np_visits)
             done += 1
         return done
@@ -798,11 +923,16 @@ cdef class MCTSSearch:
             children=children, value=value, settled=bool(settled), trace=trace)
 
     cdef int _final_choice(self):
-        """Proven win at once; else most visits among moves not proven lost (ties at random)."""
+        """Proven win at once; else the Gumbel root's choice (gumbel_final), or most visits
+        among moves not proven lost (ties at random)."""
         cdef Node* root = &self.nodes[0]
         cdef Node* c
         cdef int i, best = -1, ties = 0, best_any = -1
         cdef long bv = -1, bva = -1
+        if self.gr.on:
+            best = gumbel_final(&self.gr, self.nodes, &self.o)
+            if best >= 0:
+                return best
         for i in range(root.first, root.first + root.nactive):
             c = &self.nodes[i]
             if c.proven == 1:

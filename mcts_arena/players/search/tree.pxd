@@ -71,6 +71,9 @@ cdef struct Opts:
     int rule             # RULE_*: the selection rule (RULE_TUNED: `tuned`)
     double puct          # PUCT's constant c
     bint prior           # PUCT's prior: the game's node priors (else uniform)
+    int gumbel           # the Gumbel root's m, the moves Sequential Halving starts with (0: off)
+    double gumbel_cv     # its sigma(q) = (c_visit + max N) c_scale q: c_visit
+    double gumbel_cs     # and c_scale
     int rave
     int pu
     bint exp1
