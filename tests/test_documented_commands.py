@@ -65,7 +65,8 @@ def _example(o, game=None) -> str:
         value = "1" if o.field == "time" else "100"
     if o.type in ("int", "float") and not (o.low <= float(value) <= o.high):
         value = str(o.low if o.type == "float" else int(o.low))
-    extra = {"npk": "np10,", "npb": "np10,", "v0q": "im0.4,", "msv": "ms=2,"}.get(o.field, "")
+    extra = {"npk": "np10,", "npb": "np10,", "v0q": "im0.4,", "msv": "ms=2,", "cvisit": "gumbel,",
+             "cscale": "gumbel,"}.get(o.field, "")
     return f"{kind}({extra}{o.field}={value})" if o.key else \
         f"{kind}({extra}{o.token}{value})"
 

@@ -23,11 +23,16 @@ Its statistics are arrays over the root's children only (by offset from the root
 child), allocated by the searches that use it: no field of Node changes.
 """
 from libc.math cimport log, ceil, log2
+from libc.stdlib cimport malloc, free
 
 from mcts_arena.rng cimport Rng, rng_uniform
 from mcts_arena.games.state cimport GameState, Knowledge
 from mcts_arena.players.search.tree cimport Node, Opts
 from mcts_arena.players.search.selection cimport blend, game_prior
+
+
+cdef enum:
+    GUMBEL_M_MAX = 10000     # m at most (players/options.py's range for `gumbel`)
 
 
 cdef struct GumbelRoot:
@@ -44,6 +49,38 @@ cdef struct GumbelRoot:
     double t0            # the search's start and time budget (0: simulations alone)
     double T
     bint on              # the root is a decision node the Gumbel root plays at
+
+
+cdef inline void gumbel_init(GumbelRoot* g) noexcept nogil:
+    """No arrays yet, off."""
+    g.score = g.prior = g.q = NULL
+    g.alive = NULL
+    g.cap = 0
+    g.on = False
+
+
+cdef inline void gumbel_free(GumbelRoot* g) noexcept nogil:
+    free(g.score)
+    free(g.prior)
+    free(g.q)
+    free(g.alive)
+    gumbel_init(g)
+
+
+cdef inline int gumbel_alloc(GumbelRoot* g, int n) noexcept nogil:
+    """The arrays for up to n root moves: 0, or -1 when memory ran out (then none)."""
+    if n <= g.cap:
+        return 0
+    gumbel_free(g)
+    g.score = <double*>malloc(n * sizeof(double))
+    g.prior = <double*>malloc(n * sizeof(double))
+    g.q = <double*>malloc(n * sizeof(double))
+    g.alive = <int*>malloc(n * sizeof(int))
+    if g.score == NULL or g.prior == NULL or g.q == NULL or g.alive == NULL:
+        gumbel_free(g)
+        return -1
+    g.cap = n
+    return 0
 
 
 cdef inline void gumbel_priors(GumbelRoot* g, Node* nodes, Knowledge k, GameState s,

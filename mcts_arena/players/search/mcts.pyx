@@ -44,9 +44,9 @@ from mcts_arena.players.search.tree cimport (
 from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
                                                   game_prior, set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
-from mcts_arena.players.search.gumbel cimport (GumbelRoot, gumbel_priors, gumbel_noise,
-                                               gumbel_start, gumbel_advance, gumbel_pick,
-                                               gumbel_final)
+from mcts_arena.players.search.gumbel cimport (
+    GUMBEL_M_MAX, gumbel_init, gumbel_alloc, gumbel_free, gumbel_priors, gumbel_noise,
+    gumbel_start, gumbel_advance, gumbel_pick, gumbel_final)
 
 from mcts_arena import budgets as _budgets
 from mcts_arena.players.search.searchstats import SearchStats
@@ -96,93 +96,16 @@ def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=
         free(sq)
 
 
-#: The Gumbel root's m at most (players/options.py's range for `gumbel`).
-GUMBEL_M_MAX = 10_000
-
-
-cdef void _free_gumbel(GumbelRoot* g) noexcept:
-    free(g.score)
-    free(g.prior)
-    free(g.q)
-    free(g.alive)
-    g.score = g.prior = g.q = NULL
-    g.alive = NULL
-    g.cap = 0
-
-
-cdef void _size_gumbel(GumbelRoot* g, int n) except *:
-    """The Gumbel root's arrays for up to n root moves."""
-    if n <= g.cap:
-        return
-    _free_gumbel(g)
-    g.score = <double*>malloc(n * sizeof(double))
-    g.prior = <double*>malloc(n * sizeof(double))
-    g.q = <double*>malloc(n * sizeof(double))
-    g.alive = <int*>malloc(n * sizeof(int))
-    if g.score == NULL or g.prior == NULL or g.q == NULL or g.alive == NULL:
-        _free_gumbel(g)
-        raise MemoryError()
-    g.cap = n
-
-
-def gumbel_bandit(values, int m, long n, priors=None, noise=None, bint noisy=False,
-                  double c_visit=50.0, double c_scale=1.0, unsigned long long seed=1):
-    """The Gumbel root's Sequential Halving on a bandit, by gumbel.pxd's functions themselves:
-    arm i pays values[i] in [-1, 1] (with `noisy`, +1 with probability (1 + values[i]) / 2,
-    else -1), its prior priors[i] (default uniform) and its Gumbel noise noise[i] (default
-    drawn from the seed); n pulls. Returns (the arm chosen, the survivors at the start of
-    each phase, best first, each arm's pulls). For tests and for looking at the schedule by
-    hand."""
-    cdef int k = len(values), i, arm
-    cdef long done
-    cdef Node* nodes = <Node*>calloc(k + 1, sizeof(Node))
-    cdef GumbelRoot g
-    cdef Opts o
-    cdef Rng rng
-    cdef double r
-    g.score = g.prior = g.q = NULL
-    g.alive = NULL
-    g.cap = 0
-    try:
-        if nodes == NULL:
-            raise MemoryError()
-        if not 2 <= m <= GUMBEL_M_MAX or k < 1 or n < 1:
-            raise ValueError("a bandit of at least one arm, m from 2, n from 1")
-        _size_gumbel(&g, k)
-        memset(&o, 0, sizeof(Opts))
-        o.sel = SEL_PLAIN
-        o.gumbel = m
-        o.gumbel_cv = c_visit
-        o.gumbel_cs = c_scale
-        rng_seed(&rng, seed)
-        init_node(&nodes[0], -1, 1, 0)
-        nodes[0].first = 1
-        nodes[0].nchild = nodes[0].nactive = k
-        for i in range(k):
-            init_node(&nodes[i + 1], i, 0, 1)
-            g.prior[i] = 1.0 / k if priors is None else priors[i]
-        gumbel_noise(&g, k, &rng)
-        if noise is not None:
-            for i in range(k):
-                g.score[i] = noise[i]
-        gumbel_start(&g, nodes, &o, n, 0.0, 0.0)
-        rounds = [[g.alive[i] for i in range(g.n_alive)]]
-        for done in range(n):
-            gumbel_advance(&g, nodes, &o, done, 0.0)
-            if g.phase == len(rounds):
-                rounds.append([g.alive[i] for i in range(g.n_alive)])
-            arm = gumbel_pick(&g, nodes) - 1
-            r = values[arm]
-            if noisy:
-                r = 1.0 if rng_uniform(&rng) < (1.0 + r) / 2.0 else -1.0
-            nodes[arm + 1].visits += 1
-            nodes[arm + 1].wins += r
-            nodes[0].visits += 1
-        return (gumbel_final(&g, nodes, &o) - 1, rounds,
-                [nodes[i + 1].visits for i in range(k)])
-    finally:
-        free(nodes)
-        _free_gumbel(&g)
+cdef void _take_gumbel(Opts* o, dict options) except *:
+    """The Gumbel root's options into o (after ol, exp1 and stop, which it refuses)."""
+    o.gumbel = options.get("gumbel", 0)
+    o.gumbel_cv = options.get("gumbel_cv", 50.0)
+    o.gumbel_cs = options.get("gumbel_cs", 1.0)
+    if o.gumbel != 0 and not 2 <= o.gumbel <= GUMBEL_M_MAX:
+        raise ValueError(f"gumbel (the moves Sequential Halving starts with) must be 2 to "
+                         f"{GUMBEL_M_MAX}, got {o.gumbel}")
+    if o.gumbel > 0 and (o.open_loop or o.exp1 or o.stop > 0):
+        raise ValueError("the Gumbel root does not take ol, exp1 or stop")
 
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
@@ -206,10 +129,7 @@ cdef class MCTSSearch:
             raise MemoryError()
         self.marks = NULL
         self.sq = NULL
-        self.gr.score = self.gr.prior = self.gr.q = NULL
-        self.gr.alive = NULL
-        self.gr.cap = 0
-        self.gr.on = False
+        gumbel_init(&self.gr)
 
     def __dealloc__(self):
         free(self.pr_expand)
@@ -219,7 +139,7 @@ cdef class MCTSSearch:
         free(self.nodes)
         free(self.marks)
         free(self.sq)
-        _free_gumbel(&self.gr)
+        gumbel_free(&self.gr)
 
     def __init__(self, dict options, unsigned long long seed=1):
         """options: C, evalfn (id), policy (id), fet, det, df, ege, np, npk, npb, fa, mb, pb,
@@ -253,9 +173,6 @@ cdef class MCTSSearch:
         self.o.rule = (RULE_PUCT if self.o.puct > 0 else
                        RULE_TUNED if o.get("tuned", False) else RULE_UCT)
         self.o.prior = o.get("prior", False)
-        self.o.gumbel = o.get("gumbel", 0)
-        self.o.gumbel_cv = o.get("gumbel_cv", 50.0)
-        self.o.gumbel_cs = o.get("gumbel_cs", 1.0)
         self.o.rave = o.get("rave", 0)
         self.o.pu = o.get("pu", 0)
         self.o.exp1 = o.get("exp1", False)
@@ -281,11 +198,7 @@ cdef class MCTSSearch:
             raise ValueError("tuned is UCT's exploration term: PUCT has its own")
         if self.o.prior and self.o.puct <= 0:
             raise ValueError("prior is PUCT's: give puct too")
-        if self.o.gumbel != 0 and not 2 <= self.o.gumbel <= GUMBEL_M_MAX:
-            raise ValueError(f"gumbel (the moves Sequential Halving starts with) must be 2 to "
-                             f"{GUMBEL_M_MAX}, got {self.o.gumbel}")
-        if self.o.gumbel > 0 and (self.o.open_loop or self.o.exp1 or self.o.stop > 0):
-            raise ValueError("the Gumbel root does not take ol, exp1 or stop")
+        _take_gumbel(&self.o, o)
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
@@ -729,7 +642,8 @@ cdef class MCTSSearch:
 
     cdef int _current_move(self) noexcept nogil:
         """The move the search would play now, without random tie-breaks (for checkpoints): a
-        proven win, else the most visits among moves not proven lost (first on ties)."""
+        proven win, else the Gumbel root's choice, or the most visits among moves not proven
+        lost (first on ties)."""
         cdef Node* root = &self.nodes[0]
         cdef Node* c
         cdef int i, best = -1, best_any = -1
@@ -769,8 +683,8 @@ cdef class MCTSSearch:
             self.mv_cap = 0
             raise MemoryError()
         self.mv_cap = s.max_moves
-        if self.o.gumbel > 0:
-            _size_gumbel(&self.gr, s.max_moves)
+        if self.o.gumbel > 0 and gumbel_alloc(&self.gr, s.max_moves) < 0:
+            raise MemoryError()
 
     cdef void _take_knowledge(self, GameState state) except *:
         """The knowledge this search judges `state` by: the one it was given, else the game's

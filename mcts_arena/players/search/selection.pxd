@@ -16,6 +16,9 @@ level; Opts.rule chooses):
 Both: Q is the child's mean blended by RAVE (Q = (1-β) Q + β AMAF, β = max(0, (K - n_s) / K))
 and by the evaluation (`blend`: im, cb, pbim); a proven win is taken at once, proven losses are
 skipped while another move exists; ties are broken uniformly (reservoir sampling, `better`).
+
+At the root a search may play the Gumbel root instead (players/search/gumbel.pxd), any rule
+here below it.
 """
 from libc.math cimport log, sqrt, exp
 

@@ -1,0 +1,68 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The Gumbel root on a bandit, by its own functions (gumbel.pxd; the search plays them in
+players/search/mcts.pyx): Sequential Halving's schedule, survivors and choice laid open for
+tests and for working the schedule by hand."""
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+from mcts_arena.rng cimport Rng, rng_seed, rng_uniform
+from mcts_arena.players.search.tree cimport Node, Opts, SEL_PLAIN, init_node
+
+
+def gumbel_bandit(values, int m, long n, priors=None, noise=None, bint noisy=False,
+                  double c_visit=50.0, double c_scale=1.0, unsigned long long seed=1):
+    """The Gumbel root's Sequential Halving on a bandit, by gumbel.pxd's functions themselves:
+    arm i pays values[i] in [-1, 1] (with `noisy`, +1 with probability (1 + values[i]) / 2,
+    else -1), its prior priors[i] (default uniform) and its Gumbel noise noise[i] (default
+    drawn from the seed); n pulls. Returns (the arm chosen, the survivors at the start of
+    each phase, best first, each arm's pulls). For tests and for looking at the schedule by
+    hand."""
+    cdef int k = len(values), i, arm
+    cdef long done
+    cdef Node* nodes = <Node*>calloc(k + 1, sizeof(Node))
+    cdef GumbelRoot g
+    cdef Opts o
+    cdef Rng rng
+    cdef double r
+    gumbel_init(&g)
+    try:
+        if nodes == NULL:
+            raise MemoryError()
+        if not 2 <= m <= GUMBEL_M_MAX or k < 1 or n < 1:
+            raise ValueError("a bandit of at least one arm, m from 2, n from 1")
+        if gumbel_alloc(&g, k) < 0:
+            raise MemoryError()
+        memset(&o, 0, sizeof(Opts))
+        o.sel = SEL_PLAIN
+        o.gumbel = m
+        o.gumbel_cv = c_visit
+        o.gumbel_cs = c_scale
+        rng_seed(&rng, seed)
+        init_node(&nodes[0], -1, 1, 0)
+        nodes[0].first = 1
+        nodes[0].nchild = nodes[0].nactive = k
+        for i in range(k):
+            init_node(&nodes[i + 1], i, 0, 1)
+            g.prior[i] = 1.0 / k if priors is None else priors[i]
+        gumbel_noise(&g, k, &rng)
+        if noise is not None:
+            for i in range(k):
+                g.score[i] = noise[i]
+        gumbel_start(&g, nodes, &o, n, 0.0, 0.0)
+        rounds = [[g.alive[i] for i in range(g.n_alive)]]
+        for done in range(n):
+            gumbel_advance(&g, nodes, &o, done, 0.0)
+            if g.phase == len(rounds):
+                rounds.append([g.alive[i] for i in range(g.n_alive)])
+            arm = gumbel_pick(&g, nodes) - 1
+            r = values[arm]
+            if noisy:
+                r = 1.0 if rng_uniform(&rng) < (1.0 + r) / 2.0 else -1.0
+            nodes[arm + 1].visits += 1
+            nodes[arm + 1].wins += r
+            nodes[0].visits += 1
+        return (gumbel_final(&g, nodes, &o) - 1, rounds,
+                [nodes[i + 1].visits for i in range(k)])
+    finally:
+        free(nodes)
+        gumbel_free(&g)
