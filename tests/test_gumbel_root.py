@@ -145,3 +145,12 @@ def test_a_refusal_is_one_line_and_status_2():
 def test_arena_players_lists_it():
     out = CliRunner().invoke(cli, ["players", "breakthrough"]).output
     assert "gumbelM" in out and "cvisit=c" in out and "cscale=c" in out
+
+
+def test_a_trace_searches_each_budget_afresh():
+    # the schedule is planned on the budget, so a longer search's prefix is not the shorter
+    # search: `arena solve`'s trace runs one search per checkpoint
+    s = games.new_state("breakthrough")
+    trace = players.make("MCTS(bl,gumbel4)", "breakthrough", seed=3).trace(s, [64, 16])
+    fresh = players.make("MCTS(bl,gumbel4)", "breakthrough", seed=3).search
+    assert [(b, m) for b, m, _ in trace] == [(b, fresh.search(s, sims=b)[0]) for b in (16, 64)]

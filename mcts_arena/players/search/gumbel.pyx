@@ -6,7 +6,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_uniform
-from mcts_arena.players.search.tree cimport Node, Opts, SEL_PLAIN, init_node
+from mcts_arena.players.search.tree cimport Node, Opts, SEL_PLAIN, init_bandit
 
 
 def gumbel_bandit(values, int m, long n, priors=None, noise=None, bint noisy=False,
@@ -38,11 +38,8 @@ def gumbel_bandit(values, int m, long n, priors=None, noise=None, bint noisy=Fal
         o.gumbel_cv = c_visit
         o.gumbel_cs = c_scale
         rng_seed(&rng, seed)
-        init_node(&nodes[0], -1, 1, 0)
-        nodes[0].first = 1
-        nodes[0].nchild = nodes[0].nactive = k
+        init_bandit(nodes, k)
         for i in range(k):
-            init_node(&nodes[i + 1], i, 0, 1)
             g.prior[i] = 1.0 / k if priors is None else priors[i]
         gumbel_noise(&g, k, &rng)
         if noise is not None:

@@ -40,7 +40,8 @@ from mcts_arena.players.search.quiesce cimport quiesce
 from mcts_arena.players.search.shallow cimport prove_shallow
 from mcts_arena.players.search.tree cimport (
     Node, Opts, VISITED, CHANCE, MS_PROBED, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT,
-    RULE_PUCT, RULE_TUNED, init_node, reward0, proven_reward0, descent_ends, sort_by_bias)
+    RULE_PUCT, RULE_TUNED, init_node, init_bandit, reward0, proven_reward0, descent_ends,
+    sort_by_bias)
 from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
                                                   game_prior, set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
@@ -83,11 +84,8 @@ def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=
         o.C = C
         o.sel = SEL_PLAIN
         rng_seed(&rng, seed)
-        init_node(&nodes[0], -1, 1, 0)
-        nodes[0].first = 1
-        nodes[0].nchild = nodes[0].nactive = k
+        init_bandit(nodes, k)
         for i in range(k):
-            init_node(&nodes[i + 1], i, 0, 1)
             nodes[i + 1].visits, nodes[i + 1].wins, sq[i + 1] = arms[i]
             nodes[0].visits += nodes[i + 1].visits
         return select_uct(nodes, 0, &o, &rng, &cache, sq if tuned else NULL) - 1

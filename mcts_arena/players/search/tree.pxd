@@ -111,6 +111,17 @@ cdef inline void init_node(Node* nd, int move, int mover, int tomove) noexcept n
     nd.real = 0
 
 
+cdef inline void init_bandit(Node* nodes, int k) noexcept nogil:
+    """A root (player 0 to move) whose k children nodes[1:k+1], unvisited, are a bandit's arms
+    (move i for arm i): a policy's choice at a root, looked at by hand (tests)."""
+    cdef int i
+    init_node(&nodes[0], -1, 1, 0)
+    nodes[0].first = 1
+    nodes[0].nchild = nodes[0].nactive = k
+    for i in range(k):
+        init_node(&nodes[i + 1], i, 0, 1)
+
+
 cdef inline double reward0(int res) noexcept nogil:
     """A playout's result as the reward of player 0: a win +1, a loss -1, else (a draw, or a
     playout cut off unfinished) 0."""
