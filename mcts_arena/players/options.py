@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 from mcts_arena import budgets
 from mcts_arena.players import kinds as kind_table
+from mcts_arena.players.adaptive import ARMS
 from mcts_arena.players.kinds import KINDS
 from mcts_arena.players.notation import number
 
@@ -118,7 +119,11 @@ OPTIONS: list[Option] = [
            token="cb", example="0.4", engine="sel", symbol="α"),
     Option("pbim", "float", 0, 1, "control: progressive bias of implicit values α v/(n+1)",
            token="pbim", example="0.4", engine="sel", symbol="α"),
-    Option("v0q", "int", 1, 16, "v0(s), the initial value im, cb and pbim blend in, by a "
+    Option("ima", "flag", 0, 0, "implicit minimax with α adapted online within a game: "
+           f"before each move UCB1 picks α from {', '.join(map(number, ARMS))}, each choice "
+           "rewarded by how the side's next search valued it (the change of its root value)",
+           token="ima", bare=True, written="flag", engine="adapt_alpha"),
+    Option("v0q", "int", 1, 16, "v0(s), the initial value im, ima, cb and pbim blend in, by a "
            "quiescence search over the game's tactical moves (captures, wins at once), at most N "
            "plies, instead of the static evaluation", key=True, written="key", engine="v0q",
            symbol="N", needs="tactical"),
@@ -246,7 +251,7 @@ def register_kind(kind) -> None:
         if o.every is not None and getattr(kind, o.every):
             OPTIONS[i] = BY_FIELD[o.field] = replace(o, kinds=o.kinds | {kind.name})
 #: Options that exclude each other (each a different use of the evaluation in selection).
-EXCLUSIVE = (("im", "cb", "pbim"),)
+EXCLUSIVE = (("im", "cb", "pbim", "ima"),)
 #: The selection rules other than UCT, and the options each cannot stand beside: the UCT
 #: options whose place it takes (PUCT's prior lives where progressive bias and unpruning keep
 #: their heuristic) and the other rules (UCB1-Tuned changes UCT's exploration term, which PUCT

@@ -204,6 +204,21 @@ cdef class MCTSSearch:
         squares where that rule is on."""
         return sizeof(Node) + (sizeof(double) if self.sq != NULL else 0)
 
+    @property
+    def alpha(self):
+        """The weight α of the evaluation im, cb or pbim blend into selection."""
+        return self.o.alpha
+
+    @alpha.setter
+    def alpha(self, double value):
+        """A new α for the searches to come (`ima` sets one before each move's search); only
+        for a search that blends (im, cb, pbim), within [0, 1]."""
+        if self.o.sel == SEL_PLAIN:
+            raise ValueError("alpha is the weight of im, cb or pbim: this search blends none")
+        if not (0.0 <= value <= 1.0):
+            raise ValueError(f"alpha must be 0 to 1, got {value}")
+        self.o.alpha = value
+
     # ---- node pool ------------------------------------------------------------------------
     cdef int _alloc(self, int count) noexcept nogil:
         """Index of `count` fresh consecutive nodes, or -1 when the pool is at its limit."""
