@@ -112,7 +112,8 @@ def mcts_options(spec: PlayerSpec) -> dict:
     each option's value under its `engine` key, as its type; `im`/`cb`/`pbim` choose the
     blend of the evaluation in selection (`sel`) with its weight (`alpha`); `puctp` is PUCT
     (`puct`) with the game's priors (`prior`); `ima` is im, its α the player's to set each
-    move; `ipp` names the playout policy."""
+    move, `imas` im with the search's own α bandits (`arms`); `ipp` names the playout
+    policy."""
     opts: dict = {"C": float(games.info_of(spec.game).default_c), "evalfn": eval_id(spec)}
     for name, value in spec.options:
         o = BY_FIELD[name]
@@ -123,6 +124,9 @@ def mcts_options(spec: PlayerSpec) -> dict:
         elif o.engine == "adapt_alpha":
             # im, its α set before each move by the player's bandit (players/adaptive.py)
             opts["sel"], opts["alpha"] = "im", ARMS[0]
+        elif o.engine == "adapt_alpha_sims":
+            # im, its α drawn per simulation by each side's bandit in the search
+            opts["sel"], opts["alpha"], opts["arms"] = "im", ARMS[0], ARMS
         elif o.engine == "puct_prior":
             opts["puct"], opts["prior"] = float(value), True
         elif o.engine == "policy":

@@ -123,9 +123,14 @@ OPTIONS: list[Option] = [
            f"before each move UCB1 picks α from {', '.join(map(number, ARMS))}, each choice "
            "rewarded by how the side's next search valued it (the change of its root value)",
            token="ima", bare=True, written="flag", engine="adapt_alpha"),
-    Option("v0q", "int", 1, 16, "v0(s), the initial value im, ima, cb and pbim blend in, by a "
-           "quiescence search over the game's tactical moves (captures, wins at once), at most N "
-           "plies, instead of the static evaluation", key=True, written="key", engine="v0q",
+    Option("imas", "flag", 0, 0, "implicit minimax with α adapted per simulation: before each "
+           f"simulation each side's UCB1 picks α from {', '.join(map(number, ARMS))} for the "
+           "nodes where it moves, rewarded by the simulation's result for that side; the counts "
+           "kept over the game", token="imas", bare=True, written="flag",
+           engine="adapt_alpha_sims"),
+    Option("v0q", "int", 1, 16, "v0(s), the initial value im, ima, imas, cb and pbim blend in, "
+           "by a quiescence search over the game's tactical moves (captures, wins at once), at "
+           "most N plies, instead of the static evaluation", key=True, written="key", engine="v0q",
            symbol="N", needs="tactical"),
     Option("ms", "int", 1, 6, "MCTS-MS (Baier & Winands 2013): a win/loss minimax N plies deep "
            "(no evaluation) at a node once it has msv visits; a win or loss it proves is the "
@@ -251,7 +256,7 @@ def register_kind(kind) -> None:
         if o.every is not None and getattr(kind, o.every):
             OPTIONS[i] = BY_FIELD[o.field] = replace(o, kinds=o.kinds | {kind.name})
 #: Options that exclude each other (each a different use of the evaluation in selection).
-EXCLUSIVE = (("im", "cb", "pbim", "ima"),)
+EXCLUSIVE = (("im", "cb", "pbim", "ima", "imas"),)
 #: The selection rules other than UCT, and the options each cannot stand beside: the UCT
 #: options whose place it takes (PUCT's prior lives where progressive bias and unpruning keep
 #: their heuristic) and the other rules (UCB1-Tuned changes UCT's exploration term, which PUCT

@@ -4,6 +4,7 @@ from mcts_arena.rng cimport Rng
 from mcts_arena.games.state cimport GameState, Knowledge
 from mcts_arena.players.search.tree cimport Node, Opts
 from mcts_arena.players.search.selection cimport UcbCache
+from mcts_arena.players.search.alphaarms cimport AlphaArms
 
 cdef enum:
     MAX_PATH = 4096
@@ -46,6 +47,7 @@ cdef class MCTSSearch:
     cdef UcbCache ucb       # select_uct's exploration terms
     cdef double* sq         # UCB1-Tuned (RULE_TUNED) only: each node's sum of squared rewards,
                             # by index, as long as the pool (cap); NULL for every other rule
+    cdef AlphaArms arms     # imas: each side's α bandit, over the search's life (one game)
 
     cdef int _alloc(self, int count) noexcept nogil
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil
@@ -54,6 +56,7 @@ cdef class MCTSSearch:
     cdef inline void _look_ahead(self, GameState s, Node* c, int move, int me) noexcept nogil
     cdef bint _expand_chance(self, GameState s, int node) noexcept nogil
     cdef void _init_squares(self, int first, int n) noexcept nogil
+    cdef void _set_arms(self, tuple arms) except *
     cdef int _sample_outcome(self, GameState s, int node) noexcept nogil
     cdef int _playout_move(self, GameState s, int* moves, int n) noexcept nogil
     cdef double _playout(self, GameState s) noexcept nogil

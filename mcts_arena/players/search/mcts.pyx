@@ -43,6 +43,7 @@ from mcts_arena.players.search.tree cimport (
 from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
                                                   game_prior, set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
+from mcts_arena.players.search.alphaarms cimport ARMS_MAX, arms_draw, arms_pick, arms_reward
 
 from mcts_arena import budgets as _budgets
 from mcts_arena.players.search.searchstats import SearchStats
@@ -58,7 +59,7 @@ NODE_BYTES = sizeof(Node)
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
-               "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "tuned")
+               "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "tuned", "arms")
 
 def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=1):
     """The arm UCT (or with `tuned` UCB1-Tuned) selects at a node whose children are `arms`,
@@ -89,6 +90,21 @@ def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=
     finally:
         free(nodes)
         free(sq)
+
+
+def arms_choice(arms, double c=1.0):
+    """The arm imas's bandit (alphaarms.pxd `arms_pick`) chooses for a side whose arms are
+    `arms`, a list of (simulations, summed reward): for tests and for working it by hand."""
+    cdef AlphaArms b
+    cdef int a
+    if not 0 < len(arms) <= ARMS_MAX:
+        raise ValueError(f"1 to {ARMS_MAX} arms, got {len(arms)}")
+    memset(&b, 0, sizeof(AlphaArms))
+    b.k = len(arms)
+    b.c = c
+    for a in range(b.k):
+        b.n[0][a], b.w[0][a] = arms[a]
+    return arms_pick(&b, 0)
 
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
@@ -127,8 +143,9 @@ cdef class MCTSSearch:
         sel ('im', 'cb', 'pbim' or ''), alpha, puct (PUCT's c: PUCT selection), prior (PUCT
         with the game's node priors), tuned (UCB1-Tuned selection), v0q (v0 by a quiescence
         search, plies), ms and msv (MCTS-MS's depth and visit threshold), mib (MCTS-MB's
-        depth), rave, pu, exp1, abp, flat, open_loop (only in openloop.OpenLoopSearch),
-        max_nodes. Absent = off."""
+        depth), arms (with sel 'im': the α values each side's bandit picks among before every
+        simulation, alphaarms.pxd), rave, pu, exp1, abp, flat, open_loop (only in
+        openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -178,6 +195,7 @@ cdef class MCTSSearch:
             raise ValueError("tuned is UCT's exploration term: PUCT has its own")
         if self.o.prior and self.o.puct <= 0:
             raise ValueError("prior is PUCT's: give puct too")
+        self._set_arms(tuple(o.get("arms", ())))
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
@@ -203,6 +221,31 @@ cdef class MCTSSearch:
         """What one node of this search's tree costs: the Node, and UCB1-Tuned's sum of
         squares where that rule is on."""
         return sizeof(Node) + (sizeof(double) if self.sq != NULL else 0)
+
+    cdef void _set_arms(self, tuple arms) except *:
+        """imas: the α values each side's bandit chooses among per simulation (alphaarms.pxd);
+        none: α stays as given."""
+        memset(&self.arms, 0, sizeof(AlphaArms))
+        if not arms:
+            return
+        if self.o.sel != SEL_IM:
+            raise ValueError("arms adapt implicit minimax's α: give sel 'im'")
+        if self.o.open_loop:
+            raise ValueError("open loop selects by its own rule: it takes no arms")
+        if len(arms) > ARMS_MAX:
+            raise ValueError(f"at most {ARMS_MAX} arms, got {len(arms)}")
+        for i, a in enumerate(arms):
+            if not (0.0 <= a <= 1.0):
+                raise ValueError(f"an arm's alpha must be 0 to 1, got {a}")
+            self.arms.alpha[i] = a
+        self.arms.k = len(arms)
+        self.arms.c = 1.0
+
+    def alpha_arms(self):
+        """imas: each arm's (α, simulations and summed reward of player 0, of player 1) so far,
+        over every search of this object; [] without arms."""
+        return [(self.arms.alpha[a], self.arms.n[0][a], self.arms.w[0][a], self.arms.n[1][a],
+                 self.arms.w[1][a]) for a in range(self.arms.k)]
 
     @property
     def alpha(self):
@@ -464,6 +507,8 @@ cdef class MCTSSearch:
         cdef Node* nd
         self.path[0] = 0
         self.n_played = 0
+        if self.arms.k > 0:
+            arms_draw(&self.arms)
         while True:
             nd = &self.nodes[node]
             if self.o.ms > 0 and node != 0 and nd.proven == 0 and nd.visits >= self.o.msv \
@@ -486,6 +531,9 @@ cdef class MCTSSearch:
                 self._descend(s, child, &depth)
                 r0 = self._leaf_value(s, child)
                 break
+            if self.arms.k > 0:
+                # imas: the α of the side that chooses here, for this simulation
+                self.o.alpha = self.arms.alpha[self.arms.arm[nd.tomove]]
             if nd.real & CHANCE:
                 child = self._sample_outcome(s, node)
             elif self.o.rule == RULE_PUCT:
@@ -498,6 +546,8 @@ cdef class MCTSSearch:
             self._descend(s, child, &depth)
             node = child
         self._backprop(depth, r0)
+        if self.arms.k > 0:
+            arms_reward(&self.arms, r0)
         if self.o.mib > 0:
             self._undo_with_minimax(s, depth)
             return
