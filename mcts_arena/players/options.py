@@ -125,9 +125,8 @@ OPTIONS: list[Option] = [
            token="ima", bare=True, written="flag", engine="adapt_alpha"),
     Option("imas", "flag", 0, 0, "implicit minimax with α adapted per simulation: before each "
            f"simulation each side's UCB1 picks α from {', '.join(map(number, ARMS))} for the "
-           "nodes where it moves, rewarded by the simulation's result for that side; the counts "
-           "kept over the game", token="imas", bare=True, written="flag",
-           engine="adapt_alpha_sims"),
+           "nodes where it moves, rewarded by the simulation's result for that side; afresh "
+           "each search", token="imas", bare=True, written="flag", engine="adapt_alpha_sims"),
     Option("v0q", "int", 1, 16, "v0(s), the initial value im, ima, imas, cb and pbim blend in, "
            "by a quiescence search over the game's tactical moves (captures, wins at once), at "
            "most N plies, instead of the static evaluation", key=True, written="key", engine="v0q",

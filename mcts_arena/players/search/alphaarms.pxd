@@ -3,7 +3,9 @@
 manner of Sironi & Winands' self-adaptive MCTS (online parameter tuning in General Game
 Playing): before each simulation each side draws its α, which the selection uses at the nodes
 where that side moves; the simulation's reward, from that side's view, is its arm's reward. The
-arms' counts live in the search (mcts.pyx), one game long: the player is built for each game."""
+arms' counts live in the search (mcts.pyx) and start afresh with every search: the rewards an
+arm is compared by all come from one root (counts kept over a game mix positions whose values
+drift, and UCB1 then locks onto whichever arm was played while the side's prospects rose)."""
 from libc.math cimport log, sqrt
 
 cdef enum:
@@ -17,6 +19,14 @@ cdef struct AlphaArms:
     double w[2][ARMS_MAX]       # their summed rewards, that side's view, in [-1, 1]
     int arm[2]                  # each side's arm for the current simulation
     double c                    # UCB1's exploration constant
+
+
+cdef inline void arms_clear(AlphaArms* b) noexcept nogil:
+    """Forget every simulation: a new search's bandits (the arms and c stay)."""
+    cdef int a
+    for a in range(ARMS_MAX):
+        b.n[0][a] = b.n[1][a] = 0
+        b.w[0][a] = b.w[1][a] = 0.0
 
 
 cdef inline int arms_pick(AlphaArms* b, int side) noexcept nogil:

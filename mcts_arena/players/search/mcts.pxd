@@ -47,7 +47,7 @@ cdef class MCTSSearch:
     cdef UcbCache ucb       # select_uct's exploration terms
     cdef double* sq         # UCB1-Tuned (RULE_TUNED) only: each node's sum of squared rewards,
                             # by index, as long as the pool (cap); NULL for every other rule
-    cdef AlphaArms arms     # imas: each side's α bandit, over the search's life (one game)
+    cdef AlphaArms arms     # imas: each side's α bandit, afresh for every search
 
     cdef int _alloc(self, int count) noexcept nogil
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil

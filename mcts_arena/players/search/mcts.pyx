@@ -43,7 +43,8 @@ from mcts_arena.players.search.tree cimport (
 from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
                                                   game_prior, set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
-from mcts_arena.players.search.alphaarms cimport ARMS_MAX, arms_draw, arms_pick, arms_reward
+from mcts_arena.players.search.alphaarms cimport (ARMS_MAX, arms_clear, arms_draw, arms_pick,
+                                                   arms_reward)
 
 from mcts_arena import budgets as _budgets
 from mcts_arena.players.search.searchstats import SearchStats
@@ -144,7 +145,7 @@ cdef class MCTSSearch:
         with the game's node priors), tuned (UCB1-Tuned selection), v0q (v0 by a quiescence
         search, plies), ms and msv (MCTS-MS's depth and visit threshold), mib (MCTS-MB's
         depth), arms (with sel 'im': the α values each side's bandit picks among before every
-        simulation, alphaarms.pxd), rave, pu, exp1, abp, flat, open_loop (only in
+        simulation of a search, alphaarms.pxd), rave, pu, exp1, abp, flat, open_loop (only in
         openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
@@ -242,8 +243,8 @@ cdef class MCTSSearch:
         self.arms.c = 1.0
 
     def alpha_arms(self):
-        """imas: each arm's (α, simulations and summed reward of player 0, of player 1) so far,
-        over every search of this object; [] without arms."""
+        """imas: each arm's (α, simulations and summed reward of player 0, of player 1) in the
+        last search; [] without arms."""
         return [(self.arms.alpha[a], self.arms.n[0][a], self.arms.w[0][a], self.arms.n[1][a],
                  self.arms.w[1][a]) for a in range(self.arms.k)]
 
@@ -769,6 +770,7 @@ cdef class MCTSSearch:
         self.full = False
         self.max_depth = 0
         self.playout_plies = 0
+        arms_clear(&self.arms)
         self._alloc(1)
         init_node(&self.nodes[0], -1, 1 - s.player, s.player)
         if np_visits < 0:
