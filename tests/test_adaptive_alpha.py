@@ -9,7 +9,8 @@ import math
 import pytest
 from click.testing import CliRunner
 from helpers import play_into
-from mcts_arena.players.search.mcts import MCTSSearch, arms_choice
+from mcts_arena.players.search.alphaarms import arms_choice
+from mcts_arena.players.search.mcts import MCTSSearch
 
 from mcts_arena import games, players
 from mcts_arena.cli import cli

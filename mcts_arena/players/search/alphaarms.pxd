@@ -21,6 +21,9 @@ cdef struct AlphaArms:
     double c                    # UCB1's exploration constant
 
 
+cdef int arms_set(AlphaArms* b, tuple arms) except -1
+
+
 cdef inline void arms_clear(AlphaArms* b) noexcept nogil:
     """Forget every simulation: a new search's bandits (the arms and c stay)."""
     cdef int a

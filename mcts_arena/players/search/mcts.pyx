@@ -43,8 +43,7 @@ from mcts_arena.players.search.tree cimport (
 from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
                                                   game_prior, set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
-from mcts_arena.players.search.alphaarms cimport (ARMS_MAX, arms_clear, arms_draw, arms_pick,
-                                                   arms_reward)
+from mcts_arena.players.search.alphaarms cimport arms_set, arms_clear, arms_draw, arms_reward
 
 from mcts_arena import budgets as _budgets
 from mcts_arena.players.search.searchstats import SearchStats
@@ -91,21 +90,6 @@ def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=
     finally:
         free(nodes)
         free(sq)
-
-
-def arms_choice(arms, double c=1.0):
-    """The arm imas's bandit (alphaarms.pxd `arms_pick`) chooses for a side whose arms are
-    `arms`, a list of (simulations, summed reward): for tests and for working it by hand."""
-    cdef AlphaArms b
-    cdef int a
-    if not 0 < len(arms) <= ARMS_MAX:
-        raise ValueError(f"1 to {ARMS_MAX} arms, got {len(arms)}")
-    memset(&b, 0, sizeof(AlphaArms))
-    b.k = len(arms)
-    b.c = c
-    for a in range(b.k):
-        b.n[0][a], b.w[0][a] = arms[a]
-    return arms_pick(&b, 0)
 
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
@@ -224,23 +208,12 @@ cdef class MCTSSearch:
         return sizeof(Node) + (sizeof(double) if self.sq != NULL else 0)
 
     cdef void _set_arms(self, tuple arms) except *:
-        """imas: the α values each side's bandit chooses among per simulation (alphaarms.pxd);
-        none: α stays as given."""
-        memset(&self.arms, 0, sizeof(AlphaArms))
-        if not arms:
-            return
-        if self.o.sel != SEL_IM:
+        """imas: the α values each side's bandit picks among per simulation; none: α stays."""
+        if arms and self.o.sel != SEL_IM:
             raise ValueError("arms adapt implicit minimax's α: give sel 'im'")
-        if self.o.open_loop:
+        if arms and self.o.open_loop:
             raise ValueError("open loop selects by its own rule: it takes no arms")
-        if len(arms) > ARMS_MAX:
-            raise ValueError(f"at most {ARMS_MAX} arms, got {len(arms)}")
-        for i, a in enumerate(arms):
-            if not (0.0 <= a <= 1.0):
-                raise ValueError(f"an arm's alpha must be 0 to 1, got {a}")
-            self.arms.alpha[i] = a
-        self.arms.k = len(arms)
-        self.arms.c = 1.0
+        arms_set(&self.arms, arms)
 
     def alpha_arms(self):
         """imas: each arm's (α, simulations and summed reward of player 0, of player 1) in the
