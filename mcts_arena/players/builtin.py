@@ -17,8 +17,9 @@ import time as _time
 from mcts_arena import games
 from mcts_arena.games import evalfile
 from mcts_arena.games.state import POLICY_IDS
+from mcts_arena.players.adaptive import ARMS, AlphaBandit
 from mcts_arena.players.options import BY_FIELD
-from mcts_arena.players.player import Player
+from mcts_arena.players.player import Player, derive_seed
 from mcts_arena.players.spec import PlayerSpec
 
 
@@ -110,7 +111,9 @@ def mcts_options(spec: PlayerSpec) -> dict:
     """The MCTSSearch option dict for this spec, from the option table (players/options.py):
     each option's value under its `engine` key, as its type; `im`/`cb`/`pbim` choose the
     blend of the evaluation in selection (`sel`) with its weight (`alpha`); `puctp` is PUCT
-    (`puct`) with the game's priors (`prior`); `ipp` names the playout policy."""
+    (`puct`) with the game's priors (`prior`); `ima` is im, its α the player's to set each
+    move, `imas` im with the search's own α bandits (`arms`); `ipp` names the playout
+    policy."""
     opts: dict = {"C": float(games.info_of(spec.game).default_c), "evalfn": eval_id(spec)}
     for name, value in spec.options:
         o = BY_FIELD[name]
@@ -118,6 +121,12 @@ def mcts_options(spec: PlayerSpec) -> dict:
             continue
         if o.engine == "sel":
             opts["sel"], opts["alpha"] = name, float(value)
+        elif o.engine == "adapt_alpha":
+            # im, its α set before each move by the player's bandit (players/adaptive.py)
+            opts["sel"], opts["alpha"] = "im", ARMS[0]
+        elif o.engine == "adapt_alpha_sims":
+            # im, its α drawn per simulation by each side's bandit in the search
+            opts["sel"], opts["alpha"], opts["arms"] = "im", ARMS[0], ARMS
         elif o.engine == "puct_prior":
             opts["puct"], opts["prior"] = float(value), True
         elif o.engine == "policy":
@@ -142,15 +151,25 @@ class MCTSPlayer(Player):
             opts["flat"] = True
         self.search = mcts_search(opts, self.seed)
         self.search.knowledge = knowledge_of(spec)
+        # ima: the game's α bandit (players/adaptive.py); the player lives one game
+        self.bandit = AlphaBandit(derive_seed(self.seed, "ima")) if spec.get("ima") else None
 
     def _choose(self, state, time, sims):
         if not time and not sims:
             raise ValueError(f"{self.name} needs a budget: time or sims")
+        arm = None
+        if self.bandit is not None:
+            arm = self.bandit.choose()
+            self.search.alpha = self.bandit.arms[arm]
         move, stats = self.search.search(
             state, seconds=time or 0.0, sims=sims or 0,
             np_visits=node_prior_visits(self.spec, time if time else self.effort),
             hard=self.hard or 0.0)
-        return move, dict(stats)
+        stats = dict(stats)
+        if arm is not None:
+            self.bandit.record(arm, stats.get("value") if stats["sims"] > 0 else None)
+            stats["alpha"] = self.bandit.arms[arm]
+        return move, stats
 
     def trace(self, state, checkpoints: list[int]):
         """One search of max(checkpoints) simulations; [(sims, move, seconds)]: the move it

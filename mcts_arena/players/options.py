@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 from mcts_arena import budgets
 from mcts_arena.players import kinds as kind_table
+from mcts_arena.players.adaptive import ARMS
 from mcts_arena.players.kinds import KINDS
 from mcts_arena.players.notation import number
 
@@ -118,9 +119,17 @@ OPTIONS: list[Option] = [
            token="cb", example="0.4", engine="sel", symbol="α"),
     Option("pbim", "float", 0, 1, "control: progressive bias of implicit values α v/(n+1)",
            token="pbim", example="0.4", engine="sel", symbol="α"),
-    Option("v0q", "int", 1, 16, "v0(s), the initial value im, cb and pbim blend in, by a "
-           "quiescence search over the game's tactical moves (captures, wins at once), at most N "
-           "plies, instead of the static evaluation", key=True, written="key", engine="v0q",
+    Option("ima", "flag", 0, 0, "implicit minimax with α adapted online within a game: "
+           f"before each move UCB1 picks α from {', '.join(map(number, ARMS))}, each choice "
+           "rewarded by how the side's next search valued it (the change of its root value)",
+           token="ima", bare=True, written="flag", engine="adapt_alpha"),
+    Option("imas", "flag", 0, 0, "implicit minimax with α adapted per simulation: before each "
+           f"simulation each side's UCB1 picks α from {', '.join(map(number, ARMS))} for the "
+           "nodes where it moves, rewarded by the simulation's result for that side; afresh "
+           "each search", token="imas", bare=True, written="flag", engine="adapt_alpha_sims"),
+    Option("v0q", "int", 1, 16, "v0(s), the initial value im, ima, imas, cb and pbim blend in, "
+           "by a quiescence search over the game's tactical moves (captures, wins at once), at "
+           "most N plies, instead of the static evaluation", key=True, written="key", engine="v0q",
            symbol="N", needs="tactical"),
     Option("ms", "int", 1, 6, "MCTS-MS (Baier & Winands 2013): a win/loss minimax N plies deep "
            "(no evaluation) at a node once it has msv visits; a win or loss it proves is the "
@@ -257,7 +266,7 @@ def register_kind(kind) -> None:
         if o.every is not None and getattr(kind, o.every):
             OPTIONS[i] = BY_FIELD[o.field] = replace(o, kinds=o.kinds | {kind.name})
 #: Options that exclude each other (each a different use of the evaluation in selection).
-EXCLUSIVE = (("im", "cb", "pbim"),)
+EXCLUSIVE = (("im", "cb", "pbim", "ima", "imas"),)
 #: The selection rules other than UCT, and the options each cannot stand beside: the UCT
 #: options whose place it takes (PUCT's prior lives where progressive bias and unpruning keep
 #: their heuristic) and the other rules (UCB1-Tuned changes UCT's exploration term, which PUCT

@@ -345,9 +345,9 @@ def _settle(kind: str, opts: dict, info, text: str) -> None:
         del opts[name]             # on by default (tt=1, hh=1)
     if "msv" in opts and "ms" not in opts:
         raise SpecError(f"msv in {text!r} is MCTS-MS's visit threshold: add ms=N (its depth)")
-    if "v0q" in opts and not {"im", "cb", "pbim"} & set(opts):
-        raise SpecError(f"v0q in {text!r} sets the initial values v0(s) that im, cb and pbim "
-                        f"blend in: add one of them (e.g. im0.4)")
+    if "v0q" in opts and not {"im", "cb", "pbim", "ima", "imas"} & set(opts):
+        raise SpecError(f"v0q in {text!r} sets the initial values v0(s) that im, ima, imas, cb "
+                        f"and pbim blend in: add one of them (e.g. im0.4)")
     if ("npk" in opts or "npb" in opts) and "np" not in opts:
         raise SpecError(f"npk/npb in {text!r} shape node priors: add np (e.g. np10)")
     if "open_loop" in opts:
@@ -373,6 +373,7 @@ def _settle(kind: str, opts: dict, info, text: str) -> None:
 OPEN_LOOP_REFUSES = {"exp1": "its children come as the dice allow, not one per simulation",
                      "pu": "its children come as the dice allow, not in a heuristic order",
                      "rave": "its availability counts take RAVE's place in a node",
+                     "imas": "its selection has no per-simulation α of each side",
                      "mb": "the best child's mean would count moves the dice did not allow",
                      "puct": "its children come as the dice allow: no prior sums to 1 over them",
                      "puctp": "its children come as the dice allow: no prior sums to 1 over "

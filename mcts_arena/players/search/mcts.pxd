@@ -5,6 +5,7 @@ from mcts_arena.games.state cimport GameState, Knowledge
 from mcts_arena.players.search.tree cimport Node, Opts
 from mcts_arena.players.search.selection cimport UcbCache
 from mcts_arena.players.search.gumbel cimport GumbelRoot
+from mcts_arena.players.search.alphaarms cimport AlphaArms
 
 cdef enum:
     MAX_PATH = 4096
@@ -48,6 +49,7 @@ cdef class MCTSSearch:
     cdef double* sq         # UCB1-Tuned (RULE_TUNED) only: each node's sum of squared rewards,
                             # by index, as long as the pool (cap); NULL for every other rule
     cdef GumbelRoot gr      # the Gumbel root's state (`gumbel` only: its arrays NULL otherwise)
+    cdef AlphaArms arms     # imas: each side's α bandit, afresh for every search
 
     cdef int _alloc(self, int count) noexcept nogil
     cdef bint _expand(self, GameState s, int node, int np_visits) noexcept nogil
@@ -56,6 +58,7 @@ cdef class MCTSSearch:
     cdef inline void _look_ahead(self, GameState s, Node* c, int move, int me) noexcept nogil
     cdef bint _expand_chance(self, GameState s, int node) noexcept nogil
     cdef void _init_squares(self, int first, int n) noexcept nogil
+    cdef void _set_arms(self, tuple arms) except *
     cdef int _sample_outcome(self, GameState s, int node) noexcept nogil
     cdef int _playout_move(self, GameState s, int* moves, int n) noexcept nogil
     cdef double _playout(self, GameState s) noexcept nogil

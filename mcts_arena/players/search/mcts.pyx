@@ -48,6 +48,7 @@ from mcts_arena.players.search.backup cimport update_node, best_child_mean
 from mcts_arena.players.search.gumbel cimport (
     GUMBEL_M_MAX, gumbel_init, gumbel_alloc, gumbel_free, gumbel_priors, gumbel_noise,
     gumbel_start, gumbel_advance, gumbel_pick, gumbel_final)
+from mcts_arena.players.search.alphaarms cimport arms_set, arms_clear, arms_draw, arms_reward
 
 from mcts_arena import budgets as _budgets
 from mcts_arena.players.search.searchstats import SearchStats
@@ -64,7 +65,7 @@ OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", 
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
                "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "tuned", "gumbel",
-               "gumbel_cv", "gumbel_cs")
+               "gumbel_cv", "gumbel_cs", "arms")
 
 def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=1):
     """The arm UCT (or with `tuned` UCB1-Tuned) selects at a node whose children are `arms`,
@@ -145,8 +146,9 @@ cdef class MCTSSearch:
         with the game's node priors), tuned (UCB1-Tuned selection), gumbel (the Gumbel root's
         m), gumbel_cv and gumbel_cs (its c_visit and c_scale), v0q (v0 by a quiescence
         search, plies), ms and msv (MCTS-MS's depth and visit threshold), mib (MCTS-MB's
-        depth), rave, pu, exp1, abp, flat, open_loop (only in openloop.OpenLoopSearch),
-        max_nodes. Absent = off."""
+        depth), arms (with sel 'im': the α values each side's bandit picks among before every
+        simulation of a search, alphaarms.pxd), rave, pu, exp1, abp, flat, open_loop (only in
+        openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -197,6 +199,7 @@ cdef class MCTSSearch:
         if self.o.prior and self.o.puct <= 0:
             raise ValueError("prior is PUCT's: give puct too")
         _take_gumbel(&self.o, o)
+        self._set_arms(tuple(o.get("arms", ())))
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM
         self.o.fast_random = (self.o.policy == PP_RANDOM and self.o.fet < 0 and self.o.det < 0
@@ -222,6 +225,35 @@ cdef class MCTSSearch:
         """What one node of this search's tree costs: the Node, and UCB1-Tuned's sum of
         squares where that rule is on."""
         return sizeof(Node) + (sizeof(double) if self.sq != NULL else 0)
+
+    cdef void _set_arms(self, tuple arms) except *:
+        """imas: the α values each side's bandit picks among per simulation; none: α stays."""
+        if arms and self.o.sel != SEL_IM:
+            raise ValueError("arms adapt implicit minimax's α: give sel 'im'")
+        if arms and self.o.open_loop:
+            raise ValueError("open loop selects by its own rule: it takes no arms")
+        arms_set(&self.arms, arms)
+
+    def alpha_arms(self):
+        """imas: each arm's (α, simulations and summed reward of player 0, of player 1) in the
+        last search; [] without arms."""
+        return [(self.arms.alpha[a], self.arms.n[0][a], self.arms.w[0][a], self.arms.n[1][a],
+                 self.arms.w[1][a]) for a in range(self.arms.k)]
+
+    @property
+    def alpha(self):
+        """The weight α of the evaluation im, cb or pbim blend into selection."""
+        return self.o.alpha
+
+    @alpha.setter
+    def alpha(self, double value):
+        """A new α for the searches to come (`ima` sets one before each move's search); only
+        for a search that blends (im, cb, pbim), within [0, 1]."""
+        if self.o.sel == SEL_PLAIN:
+            raise ValueError("alpha is the weight of im, cb or pbim: this search blends none")
+        if not (0.0 <= value <= 1.0):
+            raise ValueError(f"alpha must be 0 to 1, got {value}")
+        self.o.alpha = value
 
     # ---- node pool ------------------------------------------------------------------------
     cdef int _alloc(self, int count) noexcept nogil:
@@ -468,6 +500,8 @@ cdef class MCTSSearch:
         cdef Node* nd
         self.path[0] = 0
         self.n_played = 0
+        if self.arms.k > 0:
+            arms_draw(&self.arms)
         while True:
             nd = &self.nodes[node]
             if self.o.ms > 0 and node != 0 and nd.proven == 0 and nd.visits >= self.o.msv \
@@ -490,6 +524,9 @@ cdef class MCTSSearch:
                 self._descend(s, child, &depth)
                 r0 = self._leaf_value(s, child)
                 break
+            if self.arms.k > 0:
+                # imas: the α of the side that chooses here, for this simulation
+                self.o.alpha = self.arms.alpha[self.arms.arm[nd.tomove]]
             if nd.real & CHANCE:
                 child = self._sample_outcome(s, node)
             elif node == 0 and self.gr.on:
@@ -504,6 +541,8 @@ cdef class MCTSSearch:
             self._descend(s, child, &depth)
             node = child
         self._backprop(depth, r0)
+        if self.arms.k > 0:
+            arms_reward(&self.arms, r0)
         if self.o.mib > 0:
             self._undo_with_minimax(s, depth)
             return
@@ -735,6 +774,7 @@ cdef class MCTSSearch:
         self.full = False
         self.max_depth = 0
         self.playout_plies = 0
+        arms_clear(&self.arms)
         self._alloc(1)
         init_node(&self.nodes[0], -1, 1 - s.player, s.player)
         if np_visits < 0:
