@@ -111,6 +111,6 @@ def _self_play(sources, game, out, n, generations, player, sims, jobs, window, h
         fail("--self-play needs --game")
     gens = self_play(game, player, Path(out), n, generations, sims, jobs, 2, window, hidden,
                      epochs, lr, l2, batch, per_game, seed,
-                     echo=lambda m: click.echo(m, err=True))
+                     say=lambda m: click.echo(m, err=True))
     click.echo(f"wrote {len(gens)} networks into {out} (gen0 untrained to gen{len(gens) - 1}); "
                f"the last plays as nn={gens[-1].file}")

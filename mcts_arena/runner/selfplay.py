@@ -22,10 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcts_arena import api, games
-from mcts_arena.errors import UserError
+import yaml
+
+from mcts_arena import games
+from mcts_arena.errors import AllErrorGames, UserError
 from mcts_arena.games import evalfile, netfile
 from mcts_arena.learn import net
+from mcts_arena.runner import config as config_mod
+from mcts_arena.runner import run
+from mcts_arena.runner.experiment import all_error_message
 
 
 @dataclass
@@ -52,11 +57,25 @@ def now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _play(cfg: dict, out: Path, jobs: int, say: Callable[[str], None]) -> None:
+    """One generation's games, by the `arena run` workflow (the pool, the writer, the store)."""
+    exp = config_mod.loads(yaml.safe_dump(cfg), "<self-play>", cfg["name"],
+                           config_mod.Overrides())
+    job = run.prepare_experiment(exp, str(out), jobs, new=True)
+    result = run.play(job, new=True, progress=False,
+                      echo=lambda m: say(m) if m.startswith("warning:") else None)
+    if result.all_error and not result.interrupted:
+        raise AllErrorGames(all_error_message(result.all_error))
+    if result.interrupted:
+        raise UserError(f"self-play interrupted in {out}: its games are kept; train on them "
+                        f"with `arena train {out} ...`")
+
+
 def self_play(game: str, player: str, out: Path, games_per_generation: int, generations: int,
               sims: int = 200, jobs: int = 0, random_plies: int = 2, window: int = 4,
               hidden=(64, 64), epochs: int = 5, lr: float = 1e-3, l2: float = 1e-4,
               batch: int = 256, per_game: int = 1000, seed: int = 1,
-              echo: Callable[[str], None] | None = None) -> list[Generation]:
+              say: Callable[[str], None] = lambda m: None) -> list[Generation]:
     """The self-play loop (module docstring); the generations, with their training reports."""
     net.torch_module()
     name = games.resolve(game).name
@@ -67,7 +86,6 @@ def self_play(game: str, player: str, out: Path, games_per_generation: int, gene
     if out.exists() and any(out.iterdir()):
         raise UserError(f"{out} is not empty: self-play writes its generations into a new "
                         f"folder")
-    say = echo or (lambda m: None)
     first = net.initial(name, hidden, seed)
     out.mkdir(parents=True, exist_ok=True)
     gens = [Generation(0, out / "gen0.json")]
@@ -78,12 +96,10 @@ def self_play(game: str, player: str, out: Path, games_per_generation: int, gene
         store = out / "games" / f"gen{k}"
         spec = with_net(player, prev.file)
         say(f"generation {k}: {games_per_generation} games of {spec} against itself")
-        api.play_experiment({"name": f"selfplay-gen{k}", "game": name,
-                             "games": games_per_generation, "seed": seed + k,
-                             "budget": {"sims": sims},
-                             "openings": {"random_plies": random_plies},
-                             "matches": [{"player": spec, "opponent": spec}]},
-                            jobs=jobs, out=store)
+        _play({"name": f"selfplay-gen{k}", "game": name, "games": games_per_generation,
+               "seed": seed + k, "budget": {"sims": sims},
+               "openings": {"random_plies": random_plies},
+               "matches": [{"player": spec, "opponent": spec}]}, store, jobs, say)
         sources = [str(g.store) for g in gens[-window + 1:] if g.store] + [str(store)]
         start = dict(netfile.read(prev.file, name), source=str(prev.file))
         trained = net.train_from(sources, name, hidden, epochs, lr, l2, batch, per_game,
