@@ -72,18 +72,25 @@ def feature_names(game: str) -> tuple[str, ...]:
     return tuple(games.new_state(game).knowledge().feature_names)
 
 
-def read(path: str | Path, game: str | None = None) -> dict:
-    """The file's object, checked: its format, its game (== `game` when given), its features
-    (== the game's today) and finite weights; UserError naming the problem otherwise."""
-    obj = contents(path)[0]
-    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-        raise UserError(f"{path}: not a fitted-evaluation file (format is not {FORMAT!r}; "
-                        f"`arena fit` writes one)")
+def checked_game(obj, path, game: str | None, fmt: str, what: str, writer: str,
+                 made: str) -> str:
+    """The game of a file's object: its format must be `fmt` (a `what` that `writer` writes,
+    `made` for a game) and its game, when `game` is given, that game; UserError otherwise."""
+    if not isinstance(obj, dict) or obj.get("format") != fmt:
+        raise UserError(f"{path}: not a {what} (format is not {fmt!r}; {writer} writes one)")
     g = obj.get("game")
     if not isinstance(g, str) or g not in games.names():
         raise UserError(f"{path}: unknown game {g!r}")
     if game is not None and games.resolve(game).name != g:
-        raise UserError(f"{path} was fitted for {g}, not {games.resolve(game).name}")
+        raise UserError(f"{path} was {made} for {g}, not {games.resolve(game).name}")
+    return g
+
+
+def read(path: str | Path, game: str | None = None) -> dict:
+    """The file's object, checked: its format, its game (== `game` when given), its features
+    (== the game's today) and finite weights; UserError naming the problem otherwise."""
+    obj = contents(path)[0]
+    g = checked_game(obj, path, game, FORMAT, WHAT[1], "`arena fit`", "fitted")
     names = feature_names(g)
     if list(obj.get("features") or []) != list(names):
         raise UserError(f"{path}: its features {obj.get('features')} are not {g}'s today "

@@ -90,14 +90,7 @@ def read(path: str | Path, game: str | None = None) -> dict:
     (the game's today, with its sizes), its layers' shapes and finite numbers; UserError
     naming the problem otherwise."""
     obj = evalfile.contents(path, WHAT)[0]
-    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-        raise UserError(f"{path}: not a network file (format is not {FORMAT!r}; `arena train` "
-                        f"writes one)")
-    g = obj.get("game")
-    if not isinstance(g, str) or g not in games.names():
-        raise UserError(f"{path}: unknown game {g!r}")
-    if game is not None and games.resolve(game).name != g:
-        raise UserError(f"{path} was trained for {g}, not {games.resolve(game).name}")
+    g = evalfile.checked_game(obj, path, game, FORMAT, WHAT[1], "`arena train`", "trained")
     enc = net_input(g)
     if (obj.get("encoding"), obj.get("inputs"), obj.get("actions")) != \
             (enc.name, enc.n_inputs, enc.n_actions):

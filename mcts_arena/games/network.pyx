@@ -16,25 +16,24 @@ too (a child evaluated for im is evaluated again when it becomes a leaf). The fo
 loops over C arrays, no Python objects; the first layer adds only the non-zero inputs.
 
 Move orders, biases, playout policies, forced moves, threats and the selective search's move
-lists are the base knowledge's, as LinearKnowledge's are.
+lists are the base knowledge's (an `Overlay`, games/learned.pxd, as LinearKnowledge is).
 """
 from libc.math cimport tanh, exp
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 
+from mcts_arena.games.learned cimport Overlay
 from mcts_arena.games.netinput cimport NetInput
 from mcts_arena.games.state cimport GameState, Knowledge, ONGOING, DRAW
-from mcts_arena.rng cimport Rng
 
 cdef enum:
     MAX_LAYERS = 8
     VALUE_SLOTS = 4096      # the value table's size (a power of 2)
 
 
-cdef class NetKnowledge(Knowledge):
+cdef class NetKnowledge(Overlay):
     """The base knowledge with the network's value as its evaluation and its policy as priors."""
 
-    cdef readonly Knowledge base
     cdef readonly NetInput encoding
     cdef int n_hidden                   # hidden layers
     cdef int width[MAX_LAYERS + 1]      # width[0] inputs, width[l] hidden layer l
@@ -79,7 +78,7 @@ cdef class NetKnowledge(Knowledge):
         cdef int i, l, at = 0, widest
         if not 1 <= len(hidden) <= MAX_LAYERS or any(int(h) < 1 for h in hidden):
             raise ValueError(f"hidden layers {list(hidden)}: 1 to {MAX_LAYERS} widths >= 1")
-        self.base = base
+        Overlay.__init__(self, base)
         self.encoding = encoding
         self.n_hidden = len(hidden)
         self.width[0] = encoding.n_inputs
@@ -121,14 +120,6 @@ cdef class NetKnowledge(Knowledge):
         for i in range(VALUE_SLOTS):
             self.value_used[i] = 0
         self.prior_valid = False
-
-    @property
-    def game(self):
-        return self.base.game
-
-    @property
-    def feature_names(self):
-        return self.base.feature_names
 
     # ---- the forward pass -------------------------------------------------------------------
     cdef double* _hidden(self, GameState s) noexcept nogil:
@@ -245,47 +236,3 @@ cdef class NetKnowledge(Knowledge):
         value = tanh(self._value_arg(self._hidden(state)))
         self._priors(state)
         return value, {self.moves[k]: self.probs[k] for k in range(self.n_moves)}
-
-    # ---- everything else is the base knowledge's --------------------------------------------
-    cdef int features(self, GameState s, double* out) noexcept nogil:
-        return self.base.features(s, out)
-
-    cdef int search_moves(self, GameState s, int* out) noexcept nogil:
-        return self.base.search_moves(s, out)
-
-    cdef int move_order(self, GameState s, int move) noexcept nogil:
-        return self.base.move_order(s, move)
-
-    cdef double move_bias(self, GameState s, int move) noexcept nogil:
-        return self.base.move_bias(s, move)
-
-    cdef int playout_move(self, GameState s, int policy, int* moves, int n,
-                          Rng* rng) noexcept nogil:
-        return self.base.playout_move(s, policy, moves, n, rng)
-
-    cdef int forced_move(self, GameState s, int* moves, int n, Rng* rng) noexcept nogil:
-        return self.base.forced_move(s, moves, n, rng)
-
-    cdef int threats(self, GameState s, int* out, int limit) noexcept nogil:
-        return self.base.threats(s, out, limit)
-
-    cdef int tactical_moves(self, GameState s, int* out) noexcept nogil:
-        return self.base.tactical_moves(s, out)
-
-    cdef bint do_null(self, GameState s) noexcept nogil:
-        return self.base.do_null(s)
-
-    cdef void undo_null(self, GameState s) noexcept nogil:
-        self.base.undo_null(s)
-
-    cdef int policy_playout(self, GameState s, int policy, Rng* rng) noexcept nogil:
-        return self.base.policy_playout(s, policy, rng)
-
-    cdef int select_best(self, GameState s, int* moves, int n, int width) noexcept nogil:
-        return self.base.select_best(s, moves, n, width)
-
-    cdef int is_among_best(self, GameState s, int move, int width) noexcept nogil:
-        return self.base.is_among_best(s, move, width)
-
-    cdef int ordered_moves(self, GameState s, int* out, int width) noexcept nogil:
-        return self.base.ordered_moves(s, out, width)
