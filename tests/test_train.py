@@ -4,6 +4,7 @@ and the refusal without torch (one line, exit 2, nothing written)."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -104,10 +105,11 @@ def test_the_self_play_player_takes_the_network():
         with_net("MCTS(nn=x.json)", "n.json")
 
 
-def test_without_torch_train_says_which_extra_in_one_line(store, tmp_path, monkeypatch):
+def test_without_torch_train_says_which_extra_in_one_line(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)         # `import torch` fails
     out = tmp_path / "n.json"
-    for args in ([str(store), "--out", str(out)],
+    src = str(Path(__file__).resolve().parents[1] / "docs/reproduction/data/kalah_table7.jsonl.gz")
+    for args in ([src, "--out", str(out)],
                  ["--self-play", "2", "--game", "kalah", "--out", str(tmp_path / "sp")]):
         r = CliRunner().invoke(cli, ["train", *args])
         assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
