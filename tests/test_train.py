@@ -115,3 +115,19 @@ def test_without_torch_train_says_which_extra_in_one_line(tmp_path, monkeypatch)
         assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
         assert "pip install 'mcts_arena[learn]'" in r.output
     assert not out.exists() and not (tmp_path / "sp").exists()
+
+
+@needs_torch
+@pytest.mark.parametrize(("args", "says"), [
+    (["--hidden", "a,b"], "layer widths separated by commas"),
+    (["--hidden", "0"], "--hidden: 1 to 8 layer widths >= 1"),
+    (["--test-share", "1.5"], "--test-share must be between 0 and 1"),
+    (["--lr", "0"], "--lr in (0, 1]"),
+    (["--game", "breakthrough"], "but the sources hold kalah games"),
+])
+def test_train_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path, args, says):
+    out = tmp_path / "n.json"
+    src = str(Path(__file__).resolve().parents[1] / "docs/reproduction/data/kalah_table7.jsonl.gz")
+    r = CliRunner().invoke(cli, ["train", src, "--out", str(out), *args])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and says in r.output, r.output
+    assert not out.exists()
