@@ -17,7 +17,7 @@ knowledge a learned one extends); the fast paths that answer from an evaluation 
 """
 from libc.math cimport tanh
 
-from mcts_arena.games.state cimport GameState, Knowledge, MAX_FEATURES, ONGOING, DRAW
+from mcts_arena.games.state cimport GameState, Knowledge, MAX_FEATURES, ONGOING
 from mcts_arena.rng cimport Rng
 
 
@@ -123,9 +123,7 @@ cdef class LinearKnowledge(Overlay):
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
         cdef int r = s.result()
         if r != ONGOING:
-            if r == DRAW:
-                return 0.0
-            return 1.0 if r == s.player else -1.0
+            return finished(s, r)
         return tanh(0.5 * self._x(s))
 
     cdef bint evaluate_tanh_arg(self, GameState s, int evalfn, double* x) noexcept nogil:

@@ -22,9 +22,9 @@ from libc.math cimport tanh, exp
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 
-from mcts_arena.games.learned cimport Overlay
+from mcts_arena.games.learned cimport Overlay, finished
 from mcts_arena.games.netinput cimport NetInput
-from mcts_arena.games.state cimport GameState, Knowledge, ONGOING, DRAW
+from mcts_arena.games.state cimport GameState, Knowledge, ONGOING
 
 cdef enum:
     MAX_LAYERS = 8
@@ -204,9 +204,7 @@ cdef class NetKnowledge(Overlay):
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
         cdef int r = s.result()
         if r != ONGOING:
-            if r == DRAW:
-                return 0.0
-            return 1.0 if r == s.player else -1.0
+            return finished(s, r)
         return self._value_of(s)
 
     cdef bint evaluate_tanh_arg(self, GameState s, int evalfn, double* x) noexcept nogil:
