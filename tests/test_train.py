@@ -95,6 +95,24 @@ def test_one_self_play_generation_of_two_games(tmp_path):
     assert again.exit_code == 2 and "not empty" in again.output
 
 
+def test_a_generation_trains_on_the_last_window_of_stores():
+    from mcts_arena.runner.selfplay import replay_buffer
+
+    stores = [Path(f"gen{k}") for k in range(1, 6)]
+    assert replay_buffer(stores, 1) == ["gen5"]
+    assert replay_buffer(stores, 3) == ["gen3", "gen4", "gen5"]
+    assert replay_buffer(stores[:2], 4) == ["gen1", "gen2"]
+
+
+@needs_torch
+def test_a_bad_self_play_player_is_refused_before_anything_is_written(tmp_path):
+    out = tmp_path / "sp"
+    r = CliRunner().invoke(cli, ["train", "--self-play", "2", "--game", "kalah", "--out",
+                                 str(out), "--player", "MCTS(bogus)"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "bogus" in r.output, r.output
+    assert not out.exists()
+
+
 def test_the_self_play_player_takes_the_network():
     from mcts_arena.runner.selfplay import with_net
 

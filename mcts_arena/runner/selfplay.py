@@ -18,14 +18,15 @@ value); the generation's network is added to it as `nn=FILE`.
 from __future__ import annotations
 
 import datetime
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from mcts_arena import games
-from mcts_arena.errors import AllErrorGames, UserError
+from mcts_arena import games, players
+from mcts_arena.errors import AllErrorGames, SpecError, UserError
 from mcts_arena.games import evalfile, netfile
 from mcts_arena.learn import net
 from mcts_arena.runner import config as config_mod
@@ -51,6 +52,11 @@ def with_net(player: str, path: Path) -> str:
         head = text[:-1].rstrip()
         return f"{head}{'' if head.endswith('(') else ','}nn={path})"
     return f"{text}(nn={path})"
+
+
+def replay_buffer(stores: list[Path], window: int) -> list[str]:
+    """The stores a generation trains on: the last `window` generations' (its own the last)."""
+    return [str(s) for s in stores[-window:]]
 
 
 def now() -> str:
@@ -86,11 +92,16 @@ def self_play(game: str, player: str, out: Path, games_per_generation: int, gene
     if out.exists() and any(out.iterdir()):
         raise UserError(f"{out} is not empty: self-play writes its generations into a new "
                         f"folder")
-    first = net.initial(name, hidden, seed)
+    first = dict(net.initial(name, hidden, seed).obj, created=now())
+    with tempfile.TemporaryDirectory() as tmp:      # the player checked before anything is written
+        evalfile.write(Path(tmp) / "gen0.json", first)
+        try:
+            players.parse(with_net(player, Path(tmp) / "gen0.json"), name)
+        except SpecError as e:
+            raise UserError(f"--player: {e}") from None
     out.mkdir(parents=True, exist_ok=True)
     gens = [Generation(0, out / "gen0.json")]
-    evalfile.write(gens[0].file, dict(first.obj, created=now()))
-    with_net(player, gens[0].file)          # refused before any game is played
+    evalfile.write(gens[0].file, first)
     for k in range(1, generations + 1):
         prev = gens[-1]
         store = out / "games" / f"gen{k}"
@@ -100,7 +111,7 @@ def self_play(game: str, player: str, out: Path, games_per_generation: int, gene
                "seed": seed + k, "budget": {"sims": sims},
                "openings": {"random_plies": random_plies},
                "matches": [{"player": spec, "opponent": spec}]}, store, jobs, say)
-        sources = [str(g.store) for g in gens[-window + 1:] if g.store] + [str(store)]
+        sources = replay_buffer([g.store for g in gens if g.store] + [store], window)
         start = dict(netfile.read(prev.file, name), source=str(prev.file))
         trained = net.train_from(sources, name, hidden, epochs, lr, l2, batch, per_game,
                                  0, 0.1, seed + k, start)
