@@ -98,7 +98,8 @@ def self_play(game: str, player: str, out: Path, games_per_generation: int, gene
         try:
             players.parse(with_net(player, Path(tmp) / "gen0.json"), name)
         except SpecError as e:
-            raise UserError(f"--player: {e}") from None
+            shown = str(e).replace(str(Path(tmp) / "gen0.json"), "GENERATION.json")
+            raise UserError(f"--player: {shown}") from None
     out.mkdir(parents=True, exist_ok=True)
     gens = [Generation(0, out / "gen0.json")]
     evalfile.write(gens[0].file, first)
