@@ -12,7 +12,7 @@ game's own knowledge for everything else.
 `move_prior` the policy head's probability of the move among the legal ones: PUCT's prior
 (`puctp`) and node priors ask it once per child, so the whole position's priors are computed
 at the first child and kept for the position's hash; values are kept in a small table by hash
-too (a child evaluated for im is evaluated again when it becomes a leaf). The forward pass is C
+too (a child evaluated for im is not evaluated again when it becomes a leaf). The forward pass is C
 loops over C arrays, no Python objects; the first layer adds only the non-zero inputs.
 
 Move orders, biases, playout policies, forced moves, threats and the selective search's move
@@ -76,6 +76,8 @@ cdef class NetKnowledge(Overlay):
         (each hidden layer's W by rows, then its b; the value head's w, b; the policy head's
         W by rows, b); max_moves: the most legal moves a position of the game has."""
         cdef int i, l, at = 0, widest
+        if self.w != NULL:
+            raise ValueError("a NetKnowledge is set up once")
         if not 1 <= len(hidden) <= MAX_LAYERS or any(int(h) < 1 for h in hidden):
             raise ValueError(f"hidden layers {list(hidden)}: 1 to {MAX_LAYERS} widths >= 1")
         Overlay.__init__(self, base)
