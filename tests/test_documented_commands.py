@@ -101,7 +101,7 @@ def test_loa_lists_no_node_priors():
 def test_placeholders_are_the_letters_their_meanings_use():
     for label, meaning in players.describe_tokens():
         head = re.sub(r" \((αβ|MCMS|\*-minimax)\)$", "", label).split(" / ")[-1]
-        if head == "ef=FILE":       # a file, not an option of the table: its meaning names it
+        if head in ("ef=FILE", "nn=FILE"):  # a file, not an option of the table: named in it
             assert "FILE" in meaning
             continue
         o = next(o for o in OPTIONS if head in (f"{o.token}{o.symbol}", f"{o.field}={o.symbol}")

@@ -14,6 +14,7 @@ calling the packages that do the work and printing (no orchestration of its own)
     records.py      export, openings        (results/export.py, runner/book.py)
     gameframe.py    gameframe build, check  (players/gameframe.py: the authors' engine)
     fit.py          fit                     (learn/fit.py: evaluations fitted to outcomes)
+    train.py        train                   (learn/net.py, runner/selfplay.py: networks)
 
 A new command is a function with `@cli.command(...)` in one of these modules (or a new one
 imported below).
@@ -37,6 +38,7 @@ try:
         run,
         serve,
         tournament,
+        train,
         tune,
     )
 except KeyboardInterrupt:

@@ -28,6 +28,7 @@ from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
 from mcts_arena.games.state cimport GameState, Knowledge, MAX_MOVES, ONGOING, PP_IPP
+from mcts_arena.games.netinput cimport NetInput, net_input
 
 # Evaluation functions (ids local to this game; 0, the default, is efMS).
 cdef enum:
@@ -497,6 +498,38 @@ FEATURES = ("tempo", "pieces", "row1", "row2", "row3", "row4", "row5", "row6", "
             "home", "lh", "hanging")
 
 
+cdef inline int _net_planes(Breakthrough s, double* out) noexcept nogil:
+    """NET_INPUT's encoding: 2 x 64 planes, the mover's pieces then the opponent's, on squares
+    seen from the mover's side (Black's board flipped rank for rank, so both move up)."""
+    cdef int me = s.player, side, sq, flip = 0 if me == 0 else 56
+    cdef uint64_t b
+    for sq in range(128):
+        out[sq] = 0.0
+    for side in range(2):
+        b = s.bb[me if side == 0 else 1 - me]
+        while b:
+            sq = lsb(b)
+            b &= b - 1
+            out[64 * side + (sq ^ flip)] = 1.0
+    return 128
+
+
+cdef int _net_encode(GameState s, double* out) noexcept nogil:
+    return _net_planes(<Breakthrough>s, out)
+
+
+cdef int _net_action(GameState s, int move) noexcept nogil:
+    """A move's action: its from-square seen from the mover's side x 3 (the file it goes to:
+    left, straight, right, which a rank flip leaves as they are)."""
+    cdef int fr = mv_from(move), to = mv_to(move)
+    return 3 * (fr ^ (0 if s.player == 0 else 56)) + (to & 7) - (fr & 7) + 1
+
+
+#: The network encoding (games/netinput.pxd): 128 inputs, 192 actions (64 squares x 3).
+cdef NetInput NET_INPUT = net_input("breakthrough", "breakthrough-planes/1", 128, 192,
+                                    _net_encode, _net_action)
+
+
 cdef inline int _tactical_moves(Breakthrough s, int* out) noexcept nogil:
     """The captures and the moves onto the far row, in generation order."""
     cdef int n = s.gen_moves(out), i, k = 0
@@ -683,6 +716,10 @@ cdef class BreakthroughKnowledge(Knowledge):
 
     game = "breakthrough"
     feature_names = FEATURES
+
+    def net_input(self):
+        """The network encoding (games/netinput.pxd): 2 x 64 planes, 192 actions."""
+        return NET_INPUT
 
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
         return _evaluate(<Breakthrough>s, evalfn)

@@ -29,37 +29,41 @@ from mcts_arena.errors import UserError
 
 FORMAT = "mcts_arena-linear-eval/1"
 DIGEST_CHARS = 12
+#: what an error calls the file: when it is missing, when it cannot be read
+WHAT = ("evaluation file", "fitted-evaluation file")
 
 
 def digest(path: str | Path) -> str:
     """The first DIGEST_CHARS hex digits of the file's SHA-256."""
-    return _contents(path)[1]
+    return contents(path)[1]
 
 
-def _contents(path: str | Path) -> tuple[object, str]:
+def contents(path: str | Path, what: tuple[str, str] = WHAT) -> tuple[object, str]:
     """The file's JSON value and digest, from one read of its bytes (so the weights played are
     the ones digested), kept while the file's size and modification time stay the same: a spec
-    is parsed many times (plans, canonical strings, reports), the file read once."""
+    is parsed many times (plans, canonical strings, reports), the file read once. `what` names
+    the kind of file in an error (a network file, games/netfile.py, is read the same way)."""
     p = Path(path)
     try:
         st = p.stat()
     except FileNotFoundError:
-        raise UserError(f"{path}: no such evaluation file") from None
+        raise UserError(f"{path}: no such {what[0]}") from None
     except OSError as e:
-        raise UserError(f"{path}: not a fitted-evaluation file ({e})") from None
-    return _read_once(str(p.resolve()), st.st_mtime_ns, st.st_size, str(path))
+        raise UserError(f"{path}: not a {what[1]} ({e})") from None
+    return _read_once(str(p.resolve()), st.st_mtime_ns, st.st_size, str(path), what)
 
 
 @functools.lru_cache(maxsize=64)
-def _read_once(resolved: str, mtime_ns: int, size: int, shown: str) -> tuple[object, str]:
+def _read_once(resolved: str, mtime_ns: int, size: int, shown: str,
+               what: tuple[str, str]) -> tuple[object, str]:
     try:
         data = Path(resolved).read_bytes()
         return json.loads(data.decode("utf-8")), \
             hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
     except FileNotFoundError:
-        raise UserError(f"{shown}: no such evaluation file") from None
+        raise UserError(f"{shown}: no such {what[0]}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise UserError(f"{shown}: not a fitted-evaluation file ({e})") from None
+        raise UserError(f"{shown}: not a {what[1]} ({e})") from None
 
 
 def feature_names(game: str) -> tuple[str, ...]:
@@ -68,18 +72,25 @@ def feature_names(game: str) -> tuple[str, ...]:
     return tuple(games.new_state(game).knowledge().feature_names)
 
 
-def read(path: str | Path, game: str | None = None) -> dict:
-    """The file's object, checked: its format, its game (== `game` when given), its features
-    (== the game's today) and finite weights; UserError naming the problem otherwise."""
-    obj = _contents(path)[0]
-    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-        raise UserError(f"{path}: not a fitted-evaluation file (format is not {FORMAT!r}; "
-                        f"`arena fit` writes one)")
+def checked_game(obj, path, game: str | None, fmt: str, what: str, writer: str,
+                 made: str) -> str:
+    """The game of a file's object: its format must be `fmt` (a `what` that `writer` writes,
+    `made` for a game) and its game, when `game` is given, that game; UserError otherwise."""
+    if not isinstance(obj, dict) or obj.get("format") != fmt:
+        raise UserError(f"{path}: not a {what} (format is not {fmt!r}; {writer} writes one)")
     g = obj.get("game")
     if not isinstance(g, str) or g not in games.names():
         raise UserError(f"{path}: unknown game {g!r}")
     if game is not None and games.resolve(game).name != g:
-        raise UserError(f"{path} was fitted for {g}, not {games.resolve(game).name}")
+        raise UserError(f"{path} was {made} for {g}, not {games.resolve(game).name}")
+    return g
+
+
+def read(path: str | Path, game: str | None = None) -> dict:
+    """The file's object, checked: its format, its game (== `game` when given), its features
+    (== the game's today) and finite weights; UserError naming the problem otherwise."""
+    obj = contents(path)[0]
+    g = checked_game(obj, path, game, FORMAT, WHAT[1], "`arena fit`", "fitted")
     names = feature_names(g)
     if list(obj.get("features") or []) != list(names):
         raise UserError(f"{path}: its features {obj.get('features')} are not {g}'s today "
@@ -100,32 +111,42 @@ def write(path: str | Path, obj: dict) -> None:
     tmp.replace(p)
 
 
-def parse_token(raw: str, game: str) -> str:
+def parse_token(raw: str, game: str, prefix: str = "ef", reader=None,
+                what: str = "a fitted evaluation, `arena fit`") -> str:
     """The canonical `ef=PATH@DIGEST` of a spec's `ef=PATH` (or `ef=PATH@DIGEST`, checked
-    against the file): the file read and checked for `game`. UserError names a problem."""
+    against the file): the file read and checked for `game`. UserError names a problem.
+    A network file (`nn=`, games/netfile.py) passes its prefix, its reader and what it is."""
     path, _, given = raw.partition("@")
     if not path:
-        raise UserError("ef= needs a file: ef=PATH (a fitted evaluation, `arena fit`)")
-    read(path, game)
+        raise UserError(f"{prefix}= needs a file: {prefix}=PATH ({what})")
+    (reader or read)(path, game)
     d = digest(path)
     if given and given != d:
-        raise UserError(f"ef={raw}: {path} has changed since (its digest is now {d}); name the "
-                        f"file without @{given} to play what it holds now")
-    return f"ef={path}@{d}"
+        raise UserError(f"{prefix}={raw}: {path} has changed since (its digest is now {d}); "
+                        f"name the file without @{given} to play what it holds now")
+    return f"{prefix}={path}@{d}"
 
 
 def is_file_eval(evalfn: str) -> bool:
-    """Is this spec evaluation a fitted file (`ef=...`) rather than a game's own (`efMS`)?"""
-    return evalfn.startswith("ef=")
+    """Is this spec evaluation a file's, a fitted one (`ef=...`) or a network's (`nn=...`,
+    games/netfile.py), rather than a game's own (`efMS`)?"""
+    return evalfn.startswith(("ef=", "nn="))
+
+
+def checked_path(evalfn: str, reader, game: str) -> tuple[str, object]:
+    """The path and the checked object of a canonical `ef=PATH@DIGEST` (or `nn=...`), read by
+    `reader`; UserError when the file's digest is no longer the one named."""
+    path, _, want = evalfn[3:].rpartition("@")
+    obj, now = reader(path, game), digest(path)
+    if now != want:
+        raise UserError(f"{path} has changed since the player was named (digest {want}, now "
+                        f"{now}): name the file again to play what it holds now")
+    return path, obj
 
 
 def knowledge(evalfn: str, game: str):
     """The LinearKnowledge a canonical `ef=PATH@DIGEST` names, on the game's own knowledge."""
     from mcts_arena.games.learned import LinearKnowledge
 
-    path, _, want = evalfn[3:].rpartition("@")
-    obj, now = read(path, game), digest(path)
-    if now != want:
-        raise UserError(f"{path} has changed since the player was named (digest {want}, now "
-                        f"{now}): name the file again to play what it holds now")
+    obj = checked_path(evalfn, read, game)[1]
     return LinearKnowledge(games.new_state(game).knowledge(), obj["weights"])

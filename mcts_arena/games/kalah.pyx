@@ -31,6 +31,7 @@ from mcts_arena.rng cimport Rng, rng_below, splitmix64
 from mcts_arena.games.history cimport (History, history_copy, history_free, history_init,
                                         history_reserve)
 from mcts_arena.games.state cimport GameState, Knowledge, ONGOING, DRAW
+from mcts_arena.games.netinput cimport NetInput, net_input
 
 # Evaluation functions (ids local to this game; 0, the default, is efRS).
 cdef enum:
@@ -494,6 +495,30 @@ cdef inline int _features(Kalah s, double* out) noexcept nogil:
 FEATURES = ("tempo", "store", "houses", "empty", "free_moves", "capture")
 
 
+cdef inline int _net_pits(Kalah s, double* out) noexcept nogil:
+    """NET_INPUT's encoding: the mover's houses 1-6 and store, then the opponent's, in stones
+    / 8 (a house starts with 4; 48 stones in all)."""
+    cdef int me = s.player, k, side, at
+    for side in range(2):
+        at = 7 * (me if side == 0 else 1 - me)
+        for k in range(7):
+            out[7 * side + k] = s.b[at + k] / 8.0
+    return 14
+
+
+cdef int _net_encode(GameState s, double* out) noexcept nogil:
+    return _net_pits(<Kalah>s, out)
+
+
+cdef int _net_action(GameState s, int move) noexcept nogil:
+    """A move's action: its id, the house number less one from the mover's side."""
+    return move
+
+
+#: The network encoding (games/netinput.pxd): 14 inputs, 6 actions (the houses).
+cdef NetInput NET_INPUT = net_input("kalah", "kalah-pits/1", 14, 6, _net_encode, _net_action)
+
+
 cdef inline int _move_order(Kalah s, int move) noexcept nogil:
     return s._kind(move)
 
@@ -507,6 +532,10 @@ cdef class KalahKnowledge(Knowledge):
 
     game = "kalah"
     feature_names = FEATURES
+
+    def net_input(self):
+        """The network encoding (games/netinput.pxd): pits and stores, 6 actions."""
+        return NET_INPUT
 
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
         return _evaluate(<Kalah>s, evalfn)

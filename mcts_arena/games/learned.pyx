@@ -10,35 +10,23 @@ fitted weights: the model is P(the side to move wins) = 1 / (1 + e^-x), and tanh
 as every evaluation.
 
 Move orders, priors, biases, playout policies, forced moves, threats and the selective search's
-move lists are the base knowledge's (one more vtable call each); the fast paths that answer from
-an evaluation (`eval_after`, `best_successor`, `leaf_after`) are Knowledge's defaults, which ask
-this evaluation, and `evaluate_tanh_arg` gives x / 2.
+move lists are the base knowledge's (one more vtable call each: an `Overlay`, learned.pxd, the
+knowledge a learned one extends); the fast paths that answer from an evaluation (`eval_after`,
+`best_successor`, `leaf_after`) are Knowledge's defaults, which ask this evaluation, and
+`evaluate_tanh_arg` gives x / 2.
 """
 from libc.math cimport tanh
 
-from mcts_arena.games.state cimport GameState, Knowledge, MAX_FEATURES, ONGOING, DRAW
+from mcts_arena.games.state cimport GameState, Knowledge, MAX_FEATURES, ONGOING
 from mcts_arena.rng cimport Rng
 
 
-cdef class LinearKnowledge(Knowledge):
-    """The base knowledge with its evaluation replaced by weights over its features."""
+cdef class Overlay(Knowledge):
+    """The base knowledge, every method delegated to it (learned.pxd); a learned knowledge
+    extends it and replaces what it learned (its evaluation, its priors)."""
 
-    cdef readonly Knowledge base
-    cdef double w[MAX_FEATURES]
-    cdef readonly int n
-
-    def __init__(self, Knowledge base, weights):
-        """weights: one per feature of `base` (its `feature_names`, in order)."""
-        names = tuple(base.feature_names)
-        if not names:
-            raise ValueError(f"{type(base).__name__} has no features to weigh")
-        if len(weights) != len(names):
-            raise ValueError(f"{len(weights)} weights for the {len(names)} features of "
-                             f"{base.game} ({', '.join(names)})")
+    def __init__(self, Knowledge base):
         self.base = base
-        self.n = len(names)
-        for i, v in enumerate(weights):
-            self.w[i] = float(v)
 
     @property
     def game(self):
@@ -48,36 +36,15 @@ cdef class LinearKnowledge(Knowledge):
     def feature_names(self):
         return self.base.feature_names
 
-    @property
-    def weights(self):
-        return [self.w[i] for i in range(self.n)]
-
-    cdef inline double _x(self, GameState s) noexcept nogil:
-        cdef double f[MAX_FEATURES]
-        cdef double x = 0.0
-        cdef int i, n = self.base.features(s, f)
-        for i in range(n):
-            x += self.w[i] * f[i]
-        return x
-
     cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
-        cdef int r = s.result()
-        if r != ONGOING:
-            if r == DRAW:
-                return 0.0
-            return 1.0 if r == s.player else -1.0
-        return tanh(0.5 * self._x(s))
+        return self.base.evaluate(s, evalfn)
 
     cdef bint evaluate_tanh_arg(self, GameState s, int evalfn, double* x) noexcept nogil:
-        if s.result() != ONGOING:
-            return False
-        x[0] = 0.5 * self._x(s)
-        return True
+        return self.base.evaluate_tanh_arg(s, evalfn, x)
 
     cdef int features(self, GameState s, double* out) noexcept nogil:
         return self.base.features(s, out)
 
-    # ---- everything but the evaluation is the base knowledge's ---------------------------
     cdef int search_moves(self, GameState s, int* out) noexcept nogil:
         return self.base.search_moves(s, out)
 
@@ -120,3 +87,47 @@ cdef class LinearKnowledge(Knowledge):
 
     cdef int ordered_moves(self, GameState s, int* out, int width) noexcept nogil:
         return self.base.ordered_moves(s, out, width)
+
+
+cdef class LinearKnowledge(Overlay):
+    """The base knowledge with its evaluation replaced by weights over its features."""
+
+    cdef double w[MAX_FEATURES]
+    cdef readonly int n
+
+    def __init__(self, Knowledge base, weights):
+        """weights: one per feature of `base` (its `feature_names`, in order)."""
+        names = tuple(base.feature_names)
+        if not names:
+            raise ValueError(f"{type(base).__name__} has no features to weigh")
+        if len(weights) != len(names):
+            raise ValueError(f"{len(weights)} weights for the {len(names)} features of "
+                             f"{base.game} ({', '.join(names)})")
+        Overlay.__init__(self, base)
+        self.n = len(names)
+        for i, v in enumerate(weights):
+            self.w[i] = float(v)
+
+    @property
+    def weights(self):
+        return [self.w[i] for i in range(self.n)]
+
+    cdef inline double _x(self, GameState s) noexcept nogil:
+        cdef double f[MAX_FEATURES]
+        cdef double x = 0.0
+        cdef int i, n = self.base.features(s, f)
+        for i in range(n):
+            x += self.w[i] * f[i]
+        return x
+
+    cdef double evaluate(self, GameState s, int evalfn) noexcept nogil:
+        cdef int r = s.result()
+        if r != ONGOING:
+            return finished(s, r)
+        return tanh(0.5 * self._x(s))
+
+    cdef bint evaluate_tanh_arg(self, GameState s, int evalfn, double* x) noexcept nogil:
+        if s.result() != ONGOING:
+            return False
+        x[0] = 0.5 * self._x(s)
+        return True

@@ -15,7 +15,7 @@ import random
 import time as _time
 
 from mcts_arena import games
-from mcts_arena.games import evalfile
+from mcts_arena.games import evalfile, netfile
 from mcts_arena.games.state import POLICY_IDS
 from mcts_arena.players.adaptive import ARMS, AlphaBandit
 from mcts_arena.players.options import BY_FIELD
@@ -92,7 +92,9 @@ def eval_id(spec: PlayerSpec) -> int:
 
 def knowledge_of(spec: PlayerSpec):
     """The knowledge the spec's searches hold: a fitted evaluation's (`ef=FILE`, on the game's
-    own knowledge), or None for the game's own."""
+    own knowledge), a network's (`nn=FILE`), or None for the game's own."""
+    if netfile.is_net(spec.evalfn):
+        return netfile.knowledge(spec.evalfn, spec.game)
     if evalfile.is_file_eval(spec.evalfn):
         return evalfile.knowledge(spec.evalfn, spec.game)
     return None

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from mcts_arena import budgets, games, inputs
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import SpecError, UserError
-from mcts_arena.games import evalfile
+from mcts_arena.games import evalfile, netfile
 from mcts_arena.games.info import CAPABILITIES, KNOWLEDGE_OPTIONS
 from mcts_arena.players import kinds as kind_table
 from mcts_arena.players import notation
@@ -218,8 +218,10 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
     given: dict[str, str] = {}      # role -> the token that gave it (budget, seed)
     valid_evals = list(info.evals)
     keys = keys_of(kind)
+    # a network's policy gives every game node priors (PUCT's `puctp`, `np`)
+    net = any(tok.startswith("nn=") for tok in tokens)
     for tok in tokens:
-        if tok.startswith("ef=") or (tok.startswith("ef") and "=" not in tok):   # not effort=
+        if tok.startswith(("ef=", "nn=")) or (tok.startswith("ef") and "=" not in tok):
             evalfn = _evaluation(tok, evalfn, found, game, valid_evals, text)
             continue
         if "=" in tok:
@@ -251,7 +253,7 @@ def parse(text: str, game: str, macros: dict[str, str] | None = None
             else:
                 seed_salt = int(val)
         else:
-            _check_game(o.field, tok, game, text)
+            _check_game(o.field, tok, game, text, net)
             _set(opts, o.field, val, tok, text)
 
     if found.evaluation != "none" and not evalfn:
@@ -268,13 +270,17 @@ def _evaluation(tok: str, evalfn: str, kind: kind_table.Kind, game: games.Game,
                 valid: list[str], text: str) -> str:
     """The spec's evaluation after its token `tok`, given the one so far (`evalfn`): a game's
     named one (efMS), or a fitted file's (`ef=PATH`, canonical `ef=PATH@DIGEST`:
-    games/evalfile.py), which replaces the game's, also one a macro names (MCTS(bl,ef=F) is
-    bl's playouts on F's evaluation). Two different ones of the same sort are refused."""
-    if tok.startswith("ef="):
+    games/evalfile.py) or a network's (`nn=PATH@DIGEST`: games/netfile.py, its value the
+    evaluation and its policy the node priors), which replaces the game's, also one a macro
+    names (MCTS(bl,ef=F) is bl's playouts on F's evaluation). Two different ones of the same
+    sort are refused."""
+    if tok.startswith(("ef=", "nn=")):
         if kind.evaluation == "none":
-            raise SpecError(f"{kind.display} in {text!r} uses no evaluation: ef= does not apply")
+            raise SpecError(f"{kind.display} in {text!r} uses no evaluation: {tok[:3]} does "
+                            f"not apply")
         try:
-            tok = evalfile.parse_token(tok[3:].strip(), game)
+            tok = (netfile if tok.startswith("nn=") else evalfile).parse_token(
+                tok[3:].strip(), game)
         except UserError as e:
             raise SpecError(f"{e} (in {text!r})") from None
         if evalfile.is_file_eval(evalfn) and evalfn != tok:
@@ -460,7 +466,9 @@ def _supports(game: str, field: str) -> bool:
     return needs is None or needs in games.info_of(game).options
 
 
-def _check_game(field: str, tok: str, game: str, text: str) -> None:
+def _check_game(field: str, tok: str, game: str, text: str, net: bool = False) -> None:
+    if net and BY_FIELD[field].needs == "np":
+        return                  # the network's policy gives the node priors (games/network.pyx)
     if not _supports(game, field) and BY_FIELD[field].needs == "chance":
         have = sorted(g for g in games.names() if games.info_of(g).has_chance)
         raise SpecError(f"token {tok!r} in {text!r} does not apply to {game}: it has no chance "
@@ -551,6 +559,10 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
     if game is None or evalfile.feature_names(game):
         rows.append(("ef=FILE", "the evaluation fitted into FILE (`arena fit`) in place of "
                                 "the game's: MCTS, αβ, Greedy, *-minimax"))
+    if game is None or _has_net(game):
+        rows.append(("nn=FILE", "the value and policy network in FILE (`arena train`): its "
+                                "value the evaluation (fet0: leaves by the value), its policy "
+                                "the node priors (puctp, np)"))
     rows += [(f"{label(o)} (αβ)", o.meaning) for o in tokens_of("alphabeta").values()
              if ok(o, frozenset({"alphabeta"}))]
     rows += [(f"{label(o)} ({'MCMS' if o.kinds <= {'MCMS'} else '*-minimax'})", o.meaning)
@@ -563,6 +575,14 @@ def describe_tokens(game: str | None = None) -> list[tuple[str, str]]:
         rows += [(f"{label(o)} ({kind.tokens_heading or kind.display})", o.meaning) for o in own]
         listed |= {o.field for o in own}
     return rows
+
+
+def _has_net(game: str) -> bool:
+    try:
+        netfile.net_input(game)
+    except UserError:
+        return False
+    return True
 
 
 def playing_kinds(game: str | None = None) -> frozenset:
