@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build run test test-fast lint bench clean annotate browser gnubg record \
+.PHONY: all install build run test test-fast lint bench clean annotate browser gnubg learn record \
 	record-headline
 
 all: build
@@ -41,10 +41,21 @@ TEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup
 # The suite's 25 slowest tests and its wall time, printed, never judged: time is a benchmark
 # figure (docs/architecture.md), not a failing test.
 TEST_TIMES = --durations=25 --durations-min=1
-test: build browser gnubg
+test: build browser gnubg learn
 	@start=$$(date +%s); $(PY) -m pytest tests $(TEST_PARALLEL) $(TEST_TIMES); rc=$$?; \
 	echo "suite: $$(( $$(date +%s) - start )) s wall on $$(nproc 2>/dev/null || echo ?) cores," \
 	     "$(TEST_WORKERS) workers"; exit $$rc
+
+# The learn extra (torch, run on the CPU) for the training tests (`arena train`): installed by
+# `make test` only, so `make run` and the base install stay without it. Its requirements are
+# read from pyproject.toml (installing `.[learn]` would compile the package a second time).
+LEARN := $(VENV)/.learn
+learn: $(LEARN)
+$(LEARN): $(STAMP) pyproject.toml
+	$(PIP) install -q $$($(PY) -c 'import tomllib; \
+	  print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"] \
+	  ["optional-dependencies"]["learn"]))')
+	touch $(LEARN)
 
 # The browser tests (arena serve's page, the html report) drive Debian's Chromium through its
 # chromedriver: installed with apt when missing and this is root (CI: a fresh Debian machine);

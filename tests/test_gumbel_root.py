@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from helpers import one_game
-from mcts_arena.players.search.gumbel import gumbel_bandit
+from mcts_arena.players.search.bandits import gumbel_bandit
 from mcts_arena.players.search.mcts import MCTSSearch
 
 from mcts_arena import games, players

@@ -8,7 +8,8 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from mcts_arena.players.search.mcts import NODE_BYTES, MCTSSearch, bandit_choice
+from mcts_arena.players.search.bandits import bandit_choice
+from mcts_arena.players.search.mcts import NODE_BYTES, MCTSSearch
 
 from mcts_arena import games, players
 from mcts_arena.cli import cli

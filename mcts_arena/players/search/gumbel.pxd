@@ -269,3 +269,15 @@ cdef inline int gumbel_final(GumbelRoot* g, Node* nodes, Opts* o) noexcept nogil
             best_v = v
             best = root.first + a
     return best
+
+
+cdef inline void gumbel_options(Opts* o, dict options) except *:
+    """The Gumbel root's options into o (after ol, exp1 and stop, which it refuses)."""
+    o.gumbel = options.get("gumbel", 0)
+    o.gumbel_cv = options.get("gumbel_cv", 50.0)
+    o.gumbel_cs = options.get("gumbel_cs", 1.0)
+    if o.gumbel != 0 and not 2 <= o.gumbel <= GUMBEL_M_MAX:
+        raise ValueError(f"gumbel (the moves Sequential Halving starts with) must be 2 to "
+                         f"{GUMBEL_M_MAX}, got {o.gumbel}")
+    if o.gumbel > 0 and (o.open_loop or o.exp1 or o.stop > 0):
+        raise ValueError("the Gumbel root does not take ol, exp1 or stop")

@@ -40,13 +40,13 @@ from mcts_arena.players.search.quiesce cimport quiesce
 from mcts_arena.players.search.shallow cimport prove_shallow
 from mcts_arena.players.search.tree cimport (
     Node, Opts, VISITED, CHANCE, MS_PROBED, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT,
-    RULE_PUCT, RULE_TUNED, init_node, init_bandit, reward0, proven_reward0, descent_ends,
+    RULE_PUCT, RULE_TUNED, init_node, reward0, proven_reward0, descent_ends,
     sort_by_bias)
 from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
                                                   game_prior, set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
 from mcts_arena.players.search.gumbel cimport (
-    GUMBEL_M_MAX, gumbel_init, gumbel_alloc, gumbel_free, gumbel_priors, gumbel_noise,
+    gumbel_options, gumbel_init, gumbel_alloc, gumbel_free, gumbel_priors, gumbel_noise,
     gumbel_start, gumbel_advance, gumbel_pick, gumbel_final)
 from mcts_arena.players.search.alphaarms cimport arms_set, arms_clear, arms_draw, arms_reward
 
@@ -66,46 +66,6 @@ OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", 
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
                "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "tuned", "gumbel",
                "gumbel_cv", "gumbel_cs", "arms")
-
-def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=1):
-    """The arm UCT (or with `tuned` UCB1-Tuned) selects at a node whose children are `arms`,
-    a list of (visits, sum of rewards, sum of squared rewards) in [-1, 1], by select_uct itself:
-    for tests and for looking at the rules by hand on a bandit."""
-    cdef int k = len(arms), i
-    cdef Node* nodes = <Node*>calloc(k + 1, sizeof(Node))
-    cdef double* sq = <double*>calloc(k + 1, sizeof(double))
-    cdef Opts o
-    cdef Rng rng
-    cdef UcbCache cache
-    try:
-        if nodes == NULL or sq == NULL:
-            raise MemoryError()
-        memset(&o, 0, sizeof(Opts))
-        memset(&cache, 0, sizeof(UcbCache))
-        o.C = C
-        o.sel = SEL_PLAIN
-        rng_seed(&rng, seed)
-        init_bandit(nodes, k)
-        for i in range(k):
-            nodes[i + 1].visits, nodes[i + 1].wins, sq[i + 1] = arms[i]
-            nodes[0].visits += nodes[i + 1].visits
-        return select_uct(nodes, 0, &o, &rng, &cache, sq if tuned else NULL) - 1
-    finally:
-        free(nodes)
-        free(sq)
-
-
-cdef void _take_gumbel(Opts* o, dict options) except *:
-    """The Gumbel root's options into o (after ol, exp1 and stop, which it refuses)."""
-    o.gumbel = options.get("gumbel", 0)
-    o.gumbel_cv = options.get("gumbel_cv", 50.0)
-    o.gumbel_cs = options.get("gumbel_cs", 1.0)
-    if o.gumbel != 0 and not 2 <= o.gumbel <= GUMBEL_M_MAX:
-        raise ValueError(f"gumbel (the moves Sequential Halving starts with) must be 2 to "
-                         f"{GUMBEL_M_MAX}, got {o.gumbel}")
-    if o.gumbel > 0 and (o.open_loop or o.exp1 or o.stop > 0):
-        raise ValueError("the Gumbel root does not take ol, exp1 or stop")
-
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
 cdef int STOP_EVERY = 64
@@ -198,7 +158,7 @@ cdef class MCTSSearch:
             raise ValueError("tuned is UCT's exploration term: PUCT has its own")
         if self.o.prior and self.o.puct <= 0:
             raise ValueError("prior is PUCT's: give puct too")
-        _take_gumbel(&self.o, o)
+        gumbel_options(&self.o, o)
         self._set_arms(tuple(o.get("arms", ())))
         self.o.need_v = self.o.sel != SEL_PLAIN
         self.o.backup_v = self.o.sel == SEL_IM or self.o.sel == SEL_PBIM

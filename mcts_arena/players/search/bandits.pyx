@@ -1,12 +1,42 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The Gumbel root on a bandit, by its own functions (gumbel.pxd; the search plays them in
-players/search/mcts.pyx): Sequential Halving's schedule, survivors and choice laid open for
-tests and for working the schedule by hand."""
+"""The selection rules on a bandit, by the search's own functions: UCT's and UCB1-Tuned's
+choice (selection.pxd) and the Gumbel root's Sequential Halving (gumbel.pxd), its schedule,
+survivors and choice laid open (the search plays them in players/search/mcts.pyx). For tests
+and for working the rules by hand."""
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mcts_arena.rng cimport Rng, rng_seed, rng_uniform
 from mcts_arena.players.search.tree cimport Node, Opts, SEL_PLAIN, init_bandit
+from mcts_arena.players.search.selection cimport UcbCache, select_uct
+
+
+def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=1):
+    """The arm UCT (or with `tuned` UCB1-Tuned) selects at a node whose children are `arms`,
+    a list of (visits, sum of rewards, sum of squared rewards) in [-1, 1], by select_uct itself:
+    for tests and for looking at the rules by hand on a bandit."""
+    cdef int k = len(arms), i
+    cdef Node* nodes = <Node*>calloc(k + 1, sizeof(Node))
+    cdef double* sq = <double*>calloc(k + 1, sizeof(double))
+    cdef Opts o
+    cdef Rng rng
+    cdef UcbCache cache
+    try:
+        if nodes == NULL or sq == NULL:
+            raise MemoryError()
+        memset(&o, 0, sizeof(Opts))
+        memset(&cache, 0, sizeof(UcbCache))
+        o.C = C
+        o.sel = SEL_PLAIN
+        rng_seed(&rng, seed)
+        init_bandit(nodes, k)
+        for i in range(k):
+            nodes[i + 1].visits, nodes[i + 1].wins, sq[i + 1] = arms[i]
+            nodes[0].visits += nodes[i + 1].visits
+        return select_uct(nodes, 0, &o, &rng, &cache, sq if tuned else NULL) - 1
+    finally:
+        free(nodes)
+        free(sq)
 
 
 def gumbel_bandit(values, int m, long n, priors=None, noise=None, bint noisy=False,
