@@ -9,6 +9,9 @@ from libc.string cimport memset
 from mcts_arena.rng cimport Rng, rng_seed, rng_uniform
 from mcts_arena.players.search.tree cimport Node, Opts, SEL_PLAIN, init_bandit
 from mcts_arena.players.search.selection cimport UcbCache, select_uct
+from mcts_arena.players.search.gumbel cimport (
+    GumbelRoot, GUMBEL_M_MAX, gumbel_init, gumbel_free, gumbel_alloc, gumbel_noise, gumbel_start,
+    gumbel_advance, gumbel_pick, gumbel_final)
 
 
 def bandit_choice(arms, double C=1.0, bint tuned=False, unsigned long long seed=1):

@@ -31,7 +31,7 @@ every outcome is proven the same way.
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset
 
-from mcts_arena.rng cimport Rng, rng_seed, rng_below, rng_uniform
+from mcts_arena.rng cimport rng_seed, rng_below, rng_uniform
 from mcts_arena.games.state cimport (GameState, knowledge_for, ONGOING, DRAW, PP_RANDOM, PP_IPP,
                                      PLAYOUT_PLIES_MAX)
 from mcts_arena.clock cimport now
@@ -39,11 +39,11 @@ from mcts_arena.players.search.alphabeta cimport ab_playout_move
 from mcts_arena.players.search.quiesce cimport quiesce
 from mcts_arena.players.search.shallow cimport prove_shallow
 from mcts_arena.players.search.tree cimport (
-    Node, Opts, VISITED, CHANCE, MS_PROBED, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT,
+    Node, VISITED, CHANCE, MS_PROBED, SEL_PLAIN, SEL_IM, SEL_CB, SEL_PBIM, RULE_UCT,
     RULE_PUCT, RULE_TUNED, init_node, reward0, proven_reward0, descent_ends,
     sort_by_bias)
-from mcts_arena.players.search.selection cimport (UcbCache, select_uct, select_puct,
-                                                  game_prior, set_priors)
+from mcts_arena.players.search.selection cimport (select_uct, select_puct, game_prior,
+                                                  set_priors)
 from mcts_arena.players.search.backup cimport update_node, best_child_mean
 from mcts_arena.players.search.gumbel cimport (
     gumbel_options, gumbel_init, gumbel_alloc, gumbel_free, gumbel_priors, gumbel_noise,
