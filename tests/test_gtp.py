@@ -3,7 +3,9 @@ players, through the one game loop; bad engines refused at start-up with nothing
 import io
 import json
 import os
+import subprocess
 import sys
+import textwrap
 import uuid
 from pathlib import Path
 
@@ -521,3 +523,25 @@ def test_a_served_hex_engine_plays_hex_5_on_a_5x5_board():
                         players))
     assert [r.moves for r in ext] == [r.moves for r in ref]
     assert not procs_with(tag)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"),
+                    reason="this kernel has no scheduler autogroups")
+def test_an_engine_runs_at_its_runners_priority_in_a_session_of_its_own():
+    """A run lowered in priority (its autogroup at nice 7 here) starts each engine in a session
+    of its own, whose new autogroup would start at nice 0: the engine's group takes the
+    runner's nice, so a background run's engine does not take a core from the foreground."""
+    code = textwrap.dedent("""
+        from mcts_arena.players.gtp_process import GTPEngine, _autogroup_nice
+        with open("/proc/self/autogroup", "w") as f:
+            f.write("7")
+        engine = GTPEngine(["sleep", "30"], "sleep")
+        try:
+            print(_autogroup_nice(engine.proc.pid))
+        finally:
+            engine.kill()
+    """)
+    out = subprocess.run([sys.executable, "-c", code], start_new_session=True,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "7"

@@ -80,6 +80,30 @@ def _death_signal():
 _PREEXEC = _death_signal()
 
 
+def _autogroup_nice(pid: str | int = "self") -> int | None:
+    """The nice value of a process's autogroup (Linux with the scheduler's autogroups:
+    /proc/PID/autogroup reads "/autogroup-N nice K"), or None where there is none."""
+    try:
+        with open(f"/proc/{pid}/autogroup") as f:
+            return int(f.read().split()[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _keep_priority(pid: int) -> None:
+    """Give the engine's autogroup this process's nice. The engine runs in a session of its own
+    (so that it can be stopped whole), and under autogroups a new session is a new group at
+    nice 0: an engine started by a run at nice 19 would otherwise take a whole core from the
+    foreground (the authors' engine did, beside a test suite)."""
+    nice = _autogroup_nice()
+    if nice:
+        try:
+            with open(f"/proc/{pid}/autogroup", "w") as f:
+                f.write(str(nice))
+        except OSError:                 # a kernel without autogroups, or not allowed: no harm
+            pass
+
+
 class GTPEngine:
     """One engine process and the GTP conversation with it (stdin/stdout pipes, stderr kept)."""
 
@@ -100,6 +124,7 @@ class GTPEngine:
             raise EngineError(f"cannot start {argv[0]!r}: permission denied") from None
         except OSError as e:
             raise EngineError(f"cannot start {argv[0]!r}: {e.strerror or e}") from None
+        _keep_priority(self.proc.pid)
         _LIVE.add(self)
         _guard_sigterm()
         self._err_thread = threading.Thread(target=self._drain_stderr, daemon=True)
