@@ -217,6 +217,7 @@ def test_fit_is_seeded_and_reads_published_files(store, tmp_path):
     (["STORE", "--test-share", "1.5"], "--test-share"),
     (["STORE", "--game", "kalah"], "but the sources hold breakthrough"),
     (["STORE", "--l2", "-1"], "--l2"),
+    (["STORE", "--l2", "nan"], "--l2"),
 ])
 def test_fit_refuses_bad_input_in_one_line_and_writes_nothing(store, tmp_path, args, says):
     out = tmp_path / "fit.json"

@@ -145,6 +145,7 @@ def test_without_torch_train_says_which_extra_in_one_line(tmp_path, monkeypatch)
     (["--hidden", "0"], "--hidden: 1 to 8 layer widths >= 1"),
     (["--test-share", "1.5"], "--test-share must be between 0 and 1"),
     (["--lr", "0"], "--lr in (0, 1]"),
+    (["--l2", "nan"], "--l2 >= 0"),
     (["--game", "breakthrough"], "but the sources hold kalah games"),
 ])
 def test_train_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path, args, says):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -192,7 +193,7 @@ def fit(sources: list[str], game: str | None = None, l2: float = 1e-3, per_game:
         raise UserError("arena fit needs at least one results directory or published file")
     if not 0.0 < test_share < 1.0:
         raise UserError(f"--test-share must be between 0 and 1, got {test_share}")
-    if l2 < 0 or per_game < 1 or min_ply < 0:
+    if not 0 <= l2 < math.inf or per_game < 1 or min_ply < 0:      # a NaN fails here too
         raise UserError("--l2 must be >= 0, --per-game >= 1 and --min-ply >= 0")
     read = [g for s in sources for g in read_games(s)]
     names = sorted({games.resolve(g.game).name for g in read})

@@ -17,6 +17,7 @@ functions that train, never by the base install; without it, one line saying so.
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -225,7 +226,8 @@ def train_from(sources: list[str], game: str | None = None, hidden=(64, 64), epo
         raise UserError(f"--test-share must be between 0 and 1, got {test_share}")
     if not hidden or len(hidden) > netfile.MAX_HIDDEN_LAYERS or min(hidden) < 1:
         raise UserError(f"--hidden: 1 to {netfile.MAX_HIDDEN_LAYERS} layer widths >= 1")
-    if epochs < 1 or not 0 < lr <= 1 or l2 < 0 or batch < 1 or per_game < 1 or min_ply < 0:
+    if (epochs < 1 or not 0 < lr <= 1 or not 0 <= l2 < math.inf or batch < 1   # NaN fails too
+            or per_game < 1 or min_ply < 0):
         raise UserError("--epochs and --batch must be >= 1, --lr in (0, 1], --l2 >= 0, "
                         "--per-game >= 1 and --min-ply >= 0")
     name, train_games, held_games, read = split_games(sources, game, test_share, seed)
