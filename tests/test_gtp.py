@@ -217,7 +217,27 @@ def test_hang_under_a_simulation_budget_ends_at_the_specs_timeout():
     tag = uuid.uuid4().hex
     r = one_game(fake("hang", tag=tag, extra=", timeout=0.3"))
     assert r.reason == "time_forfeit" and r.winner == 1 and r.plies == 0
-    assert "within 0.300 s" in r.error
+    assert "within 0.3 s in which the engine did not compute" in r.error
+    assert not procs_with(tag)
+
+
+@pytest.mark.process
+def test_an_engine_computing_past_its_timeout_under_a_simulation_budget_forfeits():
+    tag = uuid.uuid4().hex
+    r = one_game(fake("spin", tag=tag, extra=", timeout=0.3"))
+    assert r.reason == "time_forfeit" and r.winner == 1 and r.plies == 0
+    assert "within 0.3 s of the engine's CPU time (engine killed)" in r.error
+    assert not procs_with(tag)
+
+
+@pytest.mark.process
+def test_a_starved_engine_under_a_simulation_budget_keeps_its_move():
+    # a work budget's move is as long as its work: an engine given a small share of a loaded
+    # machine answers after its timeout in wall time (here about 0.75 s against 0.6 s) having
+    # computed less than it (0.25 s), and plays on
+    tag = uuid.uuid4().hex
+    r = one_game(fake("starved", tag=tag, extra=", timeout=0.6"))
+    assert r.reason != "time_forfeit" and r.error is None and r.plies > 2
     assert not procs_with(tag)
 
 

@@ -10,8 +10,9 @@ outlives its game and the next game gets a fresh one. Faults become game results
 - the engine dies, refuses a move we send, or answers what is not GTP: an error game whose
   record carries the engine's last stderr lines;
 - no answer to `genmove` within the move's forfeit limit (time budgets), the time left on its
-  clock and a second's grace (a game on a clock) or the spec's `timeout` (simulation budgets):
-  the engine is killed and the game is a time forfeit;
+  clock and a second's grace (a game on a clock) or the spec's `timeout` (simulation budgets,
+  counted in the engine's CPU seconds so that a loaded machine does not forfeit its moves, or
+  in wall seconds without any computing): the engine is killed and the game is a time forfeit;
 - on a clock the engine is told the time control as GTP defines it (GTP 2, 4.2 and 6.3.3):
   `time_settings MAIN 0 0` (absolute time; with an increment, `kgs-time_settings fischer MAIN
   INC` first where the engine knows it), `time_settings 0 BASE MOVES` for a clock with moves
@@ -170,13 +171,17 @@ class GTPPlayer(Player):
                 float(self.spec.get("timeout", DEFAULT_TIMEOUT_S))
             if clock is not None:
                 limit = clock.left + CLOCK_GRACE_S
+            # a move under a work budget is as long as its work, whatever the machine's load:
+            # its limit is the engine's CPU time (gtp_process), the others' the wall clock
+            cpu = clock is None and time is None and self._move_limit is None
             t0 = _time.perf_counter()
             try:
-                answer = self._send(f"genmove {color}", limit)
-            except EngineTimeout:
+                answer = self.engine.send(f"genmove {color}", limit, cpu=cpu)
+            except EngineTimeout as e:
                 tail = self.engine.stderr_tail()
                 self.close()
-                raise PlayerForfeit("time_forfeit", f"no answer to genmove within {limit:.3f} s"
+                within = str(e).rsplit(" within ", 1)[-1] if cpu else f"{limit:.3f} s"
+                raise PlayerForfeit("time_forfeit", f"no answer to genmove within {within}"
                                     f" (engine killed){tail}") from None
             wall = _time.perf_counter() - t0
         except (EngineError, OSError) as e:

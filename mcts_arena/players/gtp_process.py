@@ -3,6 +3,12 @@ signal), spoken to over stdin/stdout with a deadline per answer, its last stderr
 the record, and killed with its whole process group when the game is over or the worker that
 started it is terminated (SIGTERM), so no engine outlives its game.
 
+An answer's limit is wall-clock seconds, or (`cpu=True`, for a move under a work budget, whose
+length does not depend on the machine's load) seconds of the engine's own CPU time: a loaded
+machine that gives the engine a small share then slows its move without forfeiting it, while an
+engine that computes too long, or stops computing for the limit's length of wall time (hung,
+stopped), is still caught.
+
 The protocol above it (colours, the start-up conversation, moves) is players/gtp_player.py.
 """
 from __future__ import annotations
@@ -18,9 +24,12 @@ import threading
 import time as _time
 import weakref
 
+from mcts_arena.procstat import cpu_seconds
+
 QUIT_WAIT_S = 1.0               # how long `quit` may take before the engine is killed
 STDERR_LINES = 8                # engine stderr lines kept for the record
 CLOCK_GRACE_S = 1.0             # past its time left, an engine on a clock is killed (GTP, gnubg)
+CPU_POLL_S = 0.5                # how often an answer under a CPU-time limit reads the engine's CPU
 
 
 class EngineError(RuntimeError):
@@ -104,6 +113,54 @@ def _keep_priority(pid: int) -> None:
             pass
 
 
+class _WallLimit:
+    """An answer's limit in wall-clock seconds."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.deadline = _time.monotonic() + seconds
+
+    def left(self) -> float:
+        """Seconds to wait before asking again (<= 0: the limit has passed)."""
+        return self.deadline - _time.monotonic()
+
+    def allowed(self) -> str:
+        return "the time allowed"
+
+
+class _CpuLimit:
+    """An answer's limit in seconds of the engine's CPU time (its process and the processes it
+    started); also passed when the engine has not computed for `seconds` of wall time."""
+
+    def __init__(self, pid: int, seconds: float):
+        self.pid = pid
+        self.seconds = seconds
+        self.start = self.last = cpu_seconds(pid) or 0.0
+        self.since = _time.monotonic()         # when the engine's CPU time last grew
+        self.stalled = False
+
+    def left(self) -> float:
+        now = _time.monotonic()
+        cpu = cpu_seconds(self.pid)
+        if cpu is None:                         # the engine is gone: its output ends soon
+            return CPU_POLL_S
+        if cpu > self.last:
+            self.last, self.since = cpu, now
+        used = self.last - self.start
+        idle = now - self.since
+        if idle >= self.seconds:
+            self.stalled = True
+            return 0.0
+        if used >= self.seconds:
+            return 0.0
+        return min(CPU_POLL_S, self.seconds - used, self.seconds - idle)
+
+    def allowed(self) -> str:
+        if self.stalled:
+            return f"{self.seconds:g} s in which the engine did not compute"
+        return f"{self.seconds:g} s of the engine's CPU time"
+
+
 class GTPEngine:
     """One engine process and the GTP conversation with it (stdin/stdout pipes, stderr kept)."""
 
@@ -154,9 +211,11 @@ class GTPEngine:
             f"killed by signal {-code}" if code is not None else "closed its output"
         return EngineError(f"engine exited ({status}) {doing}{self.stderr_tail()}")
 
-    def send(self, command: str, timeout: float | None) -> str:
+    def send(self, command: str, timeout: float | None, cpu: bool = False) -> str:
         """Send one command; the text of its `=` answer. GTPRefused on `?`, EngineTimeout when
-        no complete answer comes within `timeout` seconds, EngineError otherwise."""
+        no complete answer comes within `timeout` seconds (with `cpu`, seconds of the engine's
+        CPU time, or as many wall seconds in which it did not compute), EngineError
+        otherwise."""
         if self.proc is None or self.proc.poll() is not None:
             raise self._died(f"before {command!r}")
         try:
@@ -164,10 +223,15 @@ class GTPEngine:
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._died(f"before {command!r}") from None
-        deadline = None if timeout is None else _time.monotonic() + timeout
+        if timeout is None:
+            limit = None
+        elif cpu and cpu_seconds(self.proc.pid) is not None:
+            limit = _CpuLimit(self.proc.pid, timeout)
+        else:
+            limit = _WallLimit(timeout)
         lines: list[str] = []
         while True:
-            line = self._readline(deadline, command)
+            line = self._readline(limit, command)
             if not lines and not line.strip():
                 continue                    # blank lines before an answer
             if lines and not line.strip():
@@ -183,12 +247,12 @@ class GTPEngine:
             raise GTPRefused(f"engine answered '? {text}' to {command!r}")
         return text
 
-    def _readline(self, deadline: float | None, command: str) -> str:
+    def _readline(self, limit, command: str) -> str:
         fd = self.proc.stdout.fileno()
         while b"\n" not in self._buf:
-            left = None if deadline is None else deadline - _time.monotonic()
+            left = None if limit is None else limit.left()
             if left is not None and left <= 0:
-                raise EngineTimeout(f"no answer to {command!r} within the time allowed")
+                raise EngineTimeout(f"no answer to {command!r} within {limit.allowed()}")
             ready, _, _ = select.select([fd], [], [], left)
             if not ready:
                 continue

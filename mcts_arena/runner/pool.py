@@ -50,10 +50,11 @@ from multiprocessing.connection import wait as mp_wait
 from mcts_arena import plugins
 from mcts_arena.budgets import Budget
 from mcts_arena.errors import UserError
+from mcts_arena.procstat import cpu_seconds
 from mcts_arena.runner.config import players_provider
 from mcts_arena.runner.match import GameRecord, error_record, play_job
 from mcts_arena.runner.plan import Job
-from mcts_arena.runner.watchdog import Watchdog, cpu_seconds, hard_bound
+from mcts_arena.runner.watchdog import Watchdog, hard_bound
 
 
 class RunnerError(RuntimeError):

@@ -47,7 +47,6 @@ moves every deadline later by the gap.
 """
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Hashable
 
@@ -80,41 +79,6 @@ def move_bound(budget: Budget, grace_s: float = GRACE_S) -> float:
 def hard_bound(grace_s: float = GRACE_S) -> float:
     """The longest any move may take: the searches stop by themselves at budgets.TIME_MAX."""
     return MARGIN * TIME_MAX + grace_s
-
-
-def cpu_seconds(pid: int) -> float | None:
-    """CPU time (user + system) of process `pid` and the processes it started, recursively
-    (Linux /proc), None where unknown. The children count because an outside engine (gnubg,
-    a GTP program) thinks in a process of its own while the worker waits for its answer."""
-    own = _own_cpu_seconds(pid)
-    if own is None:
-        return None
-    return own + sum(cpu_seconds(c) or 0.0 for c in _children(pid))
-
-
-def _own_cpu_seconds(pid: int) -> float | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def _children(pid: int) -> list[int]:
-    """The processes `pid` started that are alive (every thread's children file)."""
-    out: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for t in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{t}/children") as f:
-                out.extend(int(c) for c in f.read().split())
-        except (OSError, ValueError):
-            continue
-    return out
 
 
 def game_bound(budgets, max_plies: int, grace_s: float = GRACE_S,

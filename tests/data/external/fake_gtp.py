@@ -4,7 +4,9 @@
 
 It plays the first legal move for `--after` genmoves (default 0), then does what MODE says:
 good (keep playing), crash (a few stderr lines, exit 11), hang (sleep), illegal (answer z9),
-resign, pass, slow (sleep 0.3 s, then play). Start-up modes: exit (exit at once, status 3), refuse_boardsize ('?' to
+resign, pass, slow (sleep 0.3 s, then play), spin (compute forever), starved (at one genmove,
+compute 0.25 s of CPU time in bursts of 0.05 s between sleeps of 0.1 s, as an engine given a
+small share of a loaded machine does, then keep playing). Start-up modes: exit (exit at once, status 3), refuse_boardsize ('?' to
 boardsize), malformed (no '=' in the answer to protocol_version), no_list (no list_commands).
 spawn: also starts a child process that sleeps (the process group must be killed with it);
 deaf: ignores `quit`. `--tag` only marks the process for the tests' process scan; `--log FILE`
@@ -100,6 +102,15 @@ for line in sys.stdin:
                 time.sleep(3600)
             if a.mode == "slow":
                 time.sleep(0.3)
+            if a.mode == "spin":
+                while True:
+                    pass
+            if a.mode == "starved" and genmoves == a.after + 1:
+                for _ in range(5):
+                    t = time.process_time()
+                    while time.process_time() - t < 0.05:
+                        pass
+                    time.sleep(0.1)
             if a.mode == "illegal":
                 answer("z9-z9")
                 continue

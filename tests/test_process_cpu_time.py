@@ -1,11 +1,11 @@
-"""The watchdog's progress measure (runner/watchdog.cpu_seconds) counts the CPU time of the
+"""The watchdog's progress measure (procstat.cpu_seconds) counts the CPU time of the
 processes a worker started: a worker waiting for an outside engine that is thinking (gnubg at
 2 plies) is making progress, not hung."""
 import subprocess
 import sys
 import time
 
-from mcts_arena.runner.watchdog import _children, _own_cpu_seconds, cpu_seconds
+from mcts_arena.procstat import _children, _own_cpu_seconds, cpu_seconds
 
 SPIN = "while True: pass"
 PARENT = (f"import subprocess, sys; subprocess.Popen([sys.executable, '-c', {SPIN!r}]).wait()")
