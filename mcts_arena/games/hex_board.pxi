@@ -1,5 +1,5 @@
 # hex.pyx's board-level helpers (included in place): the connection tests on a board array
-# or bitboard, the bridge patterns of the playouts and the knowledge, and the steps of the
+# or bitboard, the bridge patterns of the playouts and the knowledge, and the counting step of the
 # two-distance evaluation (Hex._two_distance). All on plain arrays, nogil.
 
 
@@ -176,6 +176,21 @@ cdef inline bint _makes_bridge(unsigned char* b, int n, int x, int me) noexcept 
     return False
 
 
+cdef struct TwoDistance:
+    # Hex._two_distance's arrays: grp[c], stone c's group; group g's adjacent empty cells,
+    # gadj[gstart[g]:gstart[g + 1]] (a cell may repeat); gedge[g], g touches the edge; and
+    # scratch: gmark[g] (the node that last counted through g), cnt, mark, queue, stack
+    int grp[MAXC]
+    int gstart[MAXC + 1]
+    int gadj[6 * MAXC]
+    int gedge[MAXC]
+    int gmark[MAXC]
+    int cnt[MAXC]
+    int mark[MAXC]
+    int queue[MAXC]
+    int stack[MAXC]
+
+
 cdef inline void _count(int c, int x, int v, int* d, int* cnt, int* mark, int* queue,
                         int* qt) noexcept nogil:
     """Cell c sees settled node x (value v - 1): the second distinct one settles c at v."""
@@ -187,62 +202,3 @@ cdef inline void _count(int c, int x, int v, int* d, int* cnt, int* mark, int* q
         d[c] = v
         queue[qt[0]] = c
         qt[0] += 1
-
-
-cdef inline int _label_groups(const unsigned char* cell, int n, int col, int edge, int* grp,
-                              int* gstart, int* gadj, int* gedge, int* mark) noexcept nogil:
-    """Two-distance's first step: label the groups of stones of colour `col` (grp[c]: cell c's
-    group, left -1 elsewhere), list each group g's adjacent empty cells in
-    gadj[gstart[g]:gstart[g + 1]] (a cell may repeat) and whether it touches `edge` (gedge[g]).
-    mark (all -1 on entry) is scratch: a cell's last group listed. Returns the groups."""
-    cdef int nc = n * n, ng = 0, top = 0, c, i, x, y, sp
-    cdef int stack[MAXC]
-    cdef int* nb
-    for c in range(nc):
-        if cell[c] == col and grp[c] < 0:
-            gstart[ng] = top
-            gedge[ng] = 0
-            grp[c] = ng
-            stack[0] = c
-            sp = 1
-            while sp > 0:
-                sp -= 1
-                x = stack[sp]
-                nb = NB[n][x]
-                for i in range(6):
-                    y = nb[i]
-                    if y < nc:
-                        if cell[y] == col and grp[y] < 0:
-                            grp[y] = ng
-                            stack[sp] = y
-                            sp += 1
-                        elif cell[y] == 0 and mark[y] != ng:
-                            mark[y] = ng
-                            gadj[top] = y
-                            top += 1
-                    elif y == edge:
-                        gedge[ng] = 1
-            ng += 1
-    gstart[ng] = top
-    return ng
-
-
-cdef inline int _edge_cells(const unsigned char* cell, int n, int col, int edge,
-                            const int* grp, const int* gedge, int* d, int* queue) noexcept nogil:
-    """Two-distance's level 1: the empty cells touching `edge`, directly or through a group of
-    colour `col` that touches it, settle at 1 (d) and are queued in cell order. Returns how
-    many."""
-    cdef int nc = n * n, qt = 0, c, i, y
-    cdef int* nb
-    for c in range(nc):
-        if cell[c] != 0:
-            continue
-        nb = NB[n][c]
-        for i in range(6):
-            y = nb[i]
-            if y == edge or (y < nc and cell[y] == col and gedge[grp[y]]):
-                d[c] = 1
-                queue[qt] = c
-                qt += 1
-                break
-    return qt
