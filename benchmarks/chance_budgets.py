@@ -129,7 +129,7 @@ def calibrate(spec: str, states: list, seconds: float, probe: int) -> dict:
 def gnubg_seconds(plies: int, states: list) -> list[dict]:
     """GNU Backgammon's CPU seconds (its own process) and wall seconds per move at `plies`."""
     from mcts_arena.players.gnubg_player import GnubgEngine, fibs_board
-    from mcts_arena.runner.watchdog import cpu_seconds
+    from mcts_arena.procstat import cpu_seconds
 
     eng = GnubgEngine(plies)
     try:

@@ -144,7 +144,7 @@ def _violations(source: str, allowed) -> list[str]:
 
 
 LEAVES = {"mcts_arena.errors", "mcts_arena.budgets", "mcts_arena.stats", "mcts_arena.rng",
-          "mcts_arena.bits", "mcts_arena.clock", "mcts_arena.inputs"}
+          "mcts_arena.bits", "mcts_arena.clock", "mcts_arena.inputs", "mcts_arena.procstat"}
 
 
 @pytest.mark.parametrize("unit,allowed", [
@@ -168,6 +168,7 @@ LEAVES = {"mcts_arena.errors", "mcts_arena.budgets", "mcts_arena.stats", "mcts_a
     ("budgets", lambda t: False),
     ("paper", lambda t: t == "mcts_arena.players.notation" or t in LEAVES),
     ("plugins", lambda t: t == "mcts_arena.errors"),     # a leaf: it names nothing it loads
+    ("procstat", lambda t: False),
 ])
 def test_imports_go_one_way(unit, allowed):
     assert _violations(unit, allowed) == []
