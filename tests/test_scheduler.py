@@ -1,6 +1,7 @@
 """The local pool and run_experiment with the fake players (tests/fakes.py): every game once,
 dead workers replayed, faults as error games or forfeits, repeatable games."""
 import itertools
+import os
 
 import pytest
 
@@ -136,6 +137,27 @@ def test_a_kept_pool_plays_every_run_on_the_same_workers_and_ends_them_on_close(
         assert runs[0] == runs[1] == runs[2] and len(runs[0]) == 2
         assert all(proc.is_alive() for proc in kept)
     assert backend._kept == [] and not any(proc.is_alive() for proc in kept)
+
+
+def _allowed_cpus(pid: int) -> set[int]:
+    return os.sched_getaffinity(pid)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs a process allowed on two CPUs or more")
+def test_workers_are_pinned_only_when_the_run_has_every_cpu(tmp_path):
+    # a run with fewer workers than CPUs leaves them free to go where the machine is idle; one
+    # with a worker on every CPU gives each its own
+    cpus = sorted(os.sched_getaffinity(0))
+    exp = experiment("  - {player: Random, opponent: Random(im0.5)}\n", games=2 * len(cpus))
+    p = plan_mod.make_plan(exp)
+    with LocalPoolBackend(1, players=PROVIDER, keep_workers=True) as backend:
+        assert backend.run(p.jobs, lambda r: None)
+        assert [_allowed_cpus(w.process.pid) for w in backend._kept] == [set(cpus)]
+    with LocalPoolBackend(len(cpus), players=PROVIDER, keep_workers=True) as backend:
+        assert backend.run(p.jobs, lambda r: None)
+        assert sorted(_allowed_cpus(w.process.pid) for w in backend._kept) == \
+            [{c} for c in cpus]
 
 
 def test_a_stopped_run_ends_the_kept_workers_too(tmp_path):

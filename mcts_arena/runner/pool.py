@@ -5,10 +5,14 @@ A backend takes jobs and calls `on_record(record)` in the parent for every finis
 (runner/experiment.py: `Backend`). `LocalPoolBackend` is the process pool (runner/ray_backend.py
 offers the same `run` on a Ray cluster):
 
-- at most one worker per CPU the process may use (`os.sched_getaffinity`), each pinned to its
-  own CPU and playing one job at a time; workers start from a fork server where the platform
-  has one (Linux, macOS: a clean process that imported the runner once forks each worker, about
-  0.1 s of CPU less per start than 'spawn'), else with 'spawn'; either way nothing of the
+- at most one worker per CPU the process may use (`os.sched_getaffinity`), each playing one
+  job at a time; a run with a worker on every such CPU pins each to its own (it has the
+  machine: no worker migrates), while a run with fewer leaves them to the scheduler, which
+  puts them where the machine is free (pinned to the first CPUs, every `--jobs 1` run on a
+  shared machine would play on CPU 0 beside the others, the second CPU idle); workers start
+  from a fork server where the platform has one (Linux, macOS: a clean process that imported
+  the runner once forks each worker, about 0.1 s of CPU less per start than 'spawn'), else with
+  'spawn'; either way nothing of the
   driver's state is copied, and each worker starts with the driver's environment of that moment;
   a worker never imports the driver's `__main__` (multiprocessing's rule would run the user's
   script again in every worker, and a script without a main guard would call the API there):
@@ -283,7 +287,9 @@ class LocalPoolBackend:
         self._shutdown([w for w in self._kept if w not in alive])
         pool, self._kept = alive[:n], alive[n:]
         taken = {w.cpu for w in pool}
-        free = [c for c in usable_cpus()[: self.workers] if c not in taken]
+        cpus = usable_cpus()
+        free = [c for c in cpus[: self.workers] if c not in taken] \
+            if self.workers >= len(cpus) else []
         while len(pool) < n:
             pool.append(self._start(free.pop(0) if free else None))
         return pool
