@@ -12,7 +12,7 @@ moves from the start position). `ours` searches each position SEEDS times (seeds
 the given player and writes one line per search: `ID SEED SIMS CHOSEN | MOVE VISITS MEAN ; ...`
 (the root's children, visits counting node priors' virtual ones, the mean reward of the mover
 in [-1, 1]). The authors' side writes the same lines (RootProbe.java beside the notes' data).
-`compare` prints, per position, each side's visit share of the most visited move, the share of
+Files may be gzip-compressed (.gz). `compare` prints, per position, each side's visit share of the most visited move, the share of
 its searches that chose each side's favourite, the L1 distance between the two mean visit
 distributions, and the mean of the chosen move's value. Exit status 2 with one line on bad input.
 """
@@ -63,10 +63,17 @@ def ours(lines: list[str], sims: int, spec: str) -> list[str]:
     return out
 
 
+def _open(path: str):
+    """A text file, gzip-compressed where its name ends in .gz."""
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
 def _read(path: str) -> dict[str, list[tuple[str, dict[str, tuple[int, float]]]]]:
     """{position: [(chosen, {move: (visits, mean)})]} from a side's lines."""
     res: dict[str, list] = defaultdict(list)
-    with open(path, encoding="utf-8") as f:
+    with _open(path) as f:
         for line in f:
             head, _, body = line.partition("|")
             pid, _seed, _sims, chosen = head.split()
@@ -91,7 +98,7 @@ def _visit_shares(runs) -> dict[str, float]:
 
 def compare(pos_path: str, a_path: str, b_path: str) -> list[str]:
     a, b = _read(a_path), _read(b_path)
-    with open(pos_path, encoding="utf-8") as f:
+    with _open(pos_path) as f:
         ids = [line.split()[0] for line in f if line.strip()]
     out = [f"{'position':>10s} {'ours: top share':>15s} {'theirs':>7s} {'L1':>5s} "
            f"{'ours pick':>10s} {'theirs pick':>11s} {'same favourite':>14s} "
@@ -116,7 +123,7 @@ def main(argv: list[str]) -> int:
         if len(argv) == 4 and argv[0] == "positions":
             print("\n".join(positions(argv[1], int(argv[2]), int(argv[3]))))
         elif len(argv) == 4 and argv[0] == "ours":
-            with open(argv[1], encoding="utf-8") as f:
+            with _open(argv[1]) as f:
                 lines = [x for x in f.read().splitlines() if x.strip()]
             print("\n".join(ours(lines, int(argv[2]), argv[3])))
         elif len(argv) == 4 and argv[0] == "compare":
