@@ -44,7 +44,7 @@ from mcts_arena.players.search.tree cimport (
     sort_by_bias)
 from mcts_arena.players.search.selection cimport (select_uct, select_puct, game_prior,
                                                   set_priors)
-from mcts_arena.players.search.backup cimport update_node, best_child_mean
+from mcts_arena.players.search.backup cimport update_node, best_child_mean, undo_with_proofs
 from mcts_arena.players.search.gumbel cimport (
     gumbel_options, gumbel_init, gumbel_alloc, gumbel_free, gumbel_priors, gumbel_noise,
     gumbel_start, gumbel_advance, gumbel_pick, gumbel_final)
@@ -106,10 +106,9 @@ cdef class MCTSSearch:
         with the game's node priors), tuned (UCB1-Tuned selection), gumbel (the Gumbel root's
         m), gumbel_cv and gumbel_cs (its c_visit and c_scale), v0q (v0 by a quiescence
         search, plies), ms and msv (MCTS-MS's depth and visit threshold), mib (MCTS-MB's
-        depth), sfx (the solver's check of siblings one ply deep), arms (with sel 'im': the
-        α values each side's bandit picks among before every simulation of a search,
-        alphaarms.pxd), rave, pu, exp1, abp, flat, open_loop (only in
-        openloop.OpenLoopSearch), max_nodes. Absent = off."""
+        depth), sfx (the solver's sibling check), arms (with sel 'im': the α values each side's
+        bandit picks among before every simulation of a search, alphaarms.pxd), rave, pu, exp1,
+        abp, flat, open_loop (only in openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -506,58 +505,10 @@ cdef class MCTSSearch:
         if self.arms.k > 0:
             arms_reward(&self.arms, r0)
         if self.o.mib > 0 or self.o.sfx:
-            self._undo_with_minimax(s, depth)
+            undo_with_proofs(self.nodes, self.path, depth, s, &self.o)
             return
         for i in range(depth):  # no-cython-lint: the count is the point
             s.undo_move()
-
-    cdef void _undo_with_minimax(self, GameState s, int depth) noexcept nogil:
-        """Back up the simulation's path to the root, at each node on it (s at that node) whose
-        child below was proven a loss for its mover while the node is not proven:
-
-        - mib, as MCTS-MB (Baier & Winands 2013) does: the shallow win/loss minimax tries to
-          prove the node at once, where the solver would wait for every other child (not at
-          the root);
-        - sfx, as the authors' engine's solver does (its `solverFix`): each sibling not yet
-          expanded nor proven is proven where the side to move after it wins (or loses) in one
-          ply, so the moves that leave a win in one are known lost at once, where the solver
-          would wait for each to be visited and expanded; a node whose children are then all
-          lost is proven, and the proof passes up the path."""
-        cdef Node* nd
-        cdef Node* below
-        cdef int d, v
-        for d in range(depth, 0, -1):
-            s.undo_move()
-            nd = &self.nodes[self.path[d - 1]]
-            below = &self.nodes[self.path[d]]
-            if nd.proven != 0 or (nd.real & CHANCE) or s.max_outcomes > 0:
-                continue
-            if self.o.sfx and below.proven != 0:
-                if below.proven == -1:
-                    self._prove_siblings(s, nd)
-                # a proof found here, or one below that the backup has not seen yet
-                update_node(self.nodes, self.path[d - 1], self.o.backup_v)
-            if self.o.mib > 0 and d - 1 > 0 and nd.proven == 0 and below.proven == -1:
-                v = prove_shallow(s, self.o.mib)
-                if v != 0:
-                    nd.proven = v if nd.tomove == nd.mover else -v
-
-    cdef void _prove_siblings(self, GameState s, Node* nd) noexcept nogil:
-        """sfx: each child of nd (s at nd) not expanded nor proven whose move leaves a win or
-        a loss in one ply (the side to move after it wins or loses at once) is proven so."""
-        cdef Node* c
-        cdef int i, v
-        for i in range(nd.first, nd.first + nd.nactive):
-            c = &self.nodes[i]
-            if c.first >= 0 or c.proven != 0:
-                continue
-            s.do_move(c.move)
-            v = prove_shallow(s, 1)
-            if s.player != c.mover:
-                v = -v              # the mover's view
-            s.undo_move()
-            if v != 0:
-                c.proven = <signed char>v
 
     cdef void _minimax_in_selection(self, GameState s, Node* nd) noexcept nogil:
         """MCTS-MS (Baier & Winands 2013): once, the shallow win/loss minimax at node nd (s is
