@@ -100,7 +100,7 @@ BAD = [
     (["show", "breakthrough", "--position", "xx"], "arena: error: bad Breakthrough position 'xx': expected 8 ranks 'rank8/.../rank1' and a side 'w' or 'b'"),
     (["bench", "--seconds", "0"], "arena: error: --seconds must be a number of seconds from 0.0001 to 3600, got 0.0"),
     (["bench", "go"], "arena: error: unknown game 'go'; valid games: amazons, backgammon, breakthrough, einstein, gomoku, hex, kalah, loa, pig, tictactoe"),
-    (["play", "breakthrough", "MCTS(foo)", "MCTS"], "arena: error: unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, gumbel, im, ima, imas, ipp, mb, np, ol, pb, pbim, pu, puct, puctp, rave, sl, tuned, ef…, key=value"),
+    (["play", "breakthrough", "MCTS(foo)", "MCTS"], "arena: error: unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, gumbel, im, ima, imas, ipp, mb, np, ol, pb, pbim, pu, puct, puctp, rave, sfx, sl, tuned, ef…, key=value"),
     (["play", "breakthrough", "MCTS", "MCTS", "--sims", "0"], "arena: error: --sims must be an integer from 1 to 100000000, got 0"),
     (["players", "chess"], "arena: error: unknown game 'chess'; valid games: amazons, backgammon, breakthrough, einstein, gomoku, hex, kalah, loa, pig, tictactoe"),
     (["show", "kalah", "--id", "x"], "arena: error: a game id needs a results directory (holding arena.sqlite) or an exported file, not 'kalah'"),

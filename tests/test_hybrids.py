@@ -54,10 +54,11 @@ def test_the_shallow_proof_is_negamax_over_wins_and_losses(game, depths):
     assert found >= {0, 1}
 
 
-@pytest.mark.parametrize("spec", ["MCTS(ms=3)", "MCTS(mib=3)", "MCTS(ms=2,mib=2)"])
+@pytest.mark.parametrize("spec", ["MCTS(ms=3)", "MCTS(mib=3)", "MCTS(ms=2,mib=2)", "MCTS(sfx)",
+                                  "MCTS(mib=2,sfx)"])
 def test_hybrid_proofs_are_the_exact_prover_s(spec):
-    """Every root child MCTS-MS or MCTS-MB proves in tic-tac-toe has the value the exact
-    prover gives it (soundness), and they prove some."""
+    """Every root child MCTS-MS, MCTS-MB or the solver's sibling check (sfx) proves in
+    tic-tac-toe has the value the exact prover gives it (soundness), and they prove some."""
     proved = 0
     for s in random_positions("tictactoe", 15, seed=4, plies=4):
         parsed = players.parse(spec, "tictactoe")
@@ -91,6 +92,7 @@ def test_ms_plays_and_changes_the_search():
     ("MCTS(ms=7)", "breakthrough", "ms"),
     ("MCTS(mib=2)", "pig", "without chance nodes"),
     ("MCTS(mib=0)", "breakthrough", "mib"),
+    ("MCTS(sfx)", "pig", "without chance nodes"),
 ])
 def test_ms_is_refused_where_it_does_not_apply(spec, game, says):
     with pytest.raises(players.SpecError, match=says):

@@ -50,7 +50,7 @@ def test_config_macros():
 BAD = [
     ("MCTS(im1.5)", "breakthrough", "value out of range in token 'im1.5' of 'MCTS(im1.5)': expected 0 to 1"),
     ("MCTS(ege2)", "breakthrough", "value out of range in token 'ege2' of 'MCTS(ege2)': expected 0 to 1"),
-    ("MCTS(foo)", "breakthrough", "unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, gumbel, im, ima, imas, ipp, mb, np, ol, pb, pbim, pu, puct, puctp, rave, sl, tuned, ef…, key=value"),
+    ("MCTS(foo)", "breakthrough", "unknown token 'foo' in 'MCTS(foo)' for MCTS; valid tokens: abp, cb, det, df, ege, exp, fa, fet, gumbel, im, ima, imas, ipp, mb, np, ol, pb, pbim, pu, puct, puctp, rave, sfx, sl, tuned, ef…, key=value"),
     ("MCTS(ipp", "breakthrough", "bad player specification 'MCTS(ipp': expected KIND(token,...), e.g. MCTS(bl,im0.4)"),
     ("XX(ipp)", "breakthrough", "unknown player kind 'XX' in 'XX(ipp)'; valid kinds: MCTS, αβ (ab, alphabeta), Random, Greedy, FlatMC, expectimax, Star1, Star2, MCMS, PigOptimal, gnubg, GTP, gameframe, py"),
     ("MCTS(np)", "kalah", "token 'np' in 'MCTS(np)' does not apply to kalah (it needs game knowledge only breakthrough, gomoku, hex has)"),

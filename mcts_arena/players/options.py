@@ -141,6 +141,11 @@ OPTIONS: list[Option] = [
            "child lost for its mover, a win/loss minimax N plies deep from the node above tries to "
            "prove that node at once", key=True, written="key", engine="mib", symbol="N",
            needs="no_chance"),
+    Option("sfx", "flag", 0, 0, "the solver's sibling check (the authors' engine's "
+           "solverFix): where the solver proves a child lost for its mover, each sibling not "
+           "yet expanded nor proven is proven where the side to move after it wins or loses "
+           "in one ply", token="sfx", bare=True, written="flag", engine="sfx",
+           needs="no_chance"),
     Option("puct", "float", 0.001, 100, "PUCT selection: Q + c P(s,a) sqrt(n_s) / (1 + n), "
            "P uniform over the moves; unvisited moves at Q = 0", token="puct", example="1.5",
            engine="puct", symbol="c"),

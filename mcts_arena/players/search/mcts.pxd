@@ -64,7 +64,6 @@ cdef class MCTSSearch:
     cdef double _playout(self, GameState s) noexcept nogil
     cdef void _simulate(self, GameState s, int np_visits) noexcept nogil
     cdef void _minimax_in_selection(self, GameState s, Node* nd) noexcept nogil
-    cdef void _undo_with_minimax(self, GameState s, int depth) noexcept nogil
     cdef inline void _descend(self, GameState s, int child, int* depth) noexcept nogil
     cdef double _leaf_value(self, GameState s, int child) noexcept nogil
     cdef void _backprop(self, int depth, double r0) noexcept nogil

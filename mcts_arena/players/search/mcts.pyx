@@ -44,7 +44,7 @@ from mcts_arena.players.search.tree cimport (
     sort_by_bias)
 from mcts_arena.players.search.selection cimport (select_uct, select_puct, game_prior,
                                                   set_priors)
-from mcts_arena.players.search.backup cimport update_node, best_child_mean
+from mcts_arena.players.search.backup cimport update_node, best_child_mean, undo_with_proofs
 from mcts_arena.players.search.gumbel cimport (
     gumbel_options, gumbel_init, gumbel_alloc, gumbel_free, gumbel_priors, gumbel_noise,
     gumbel_start, gumbel_advance, gumbel_pick, gumbel_final)
@@ -64,7 +64,7 @@ NODE_BYTES = sizeof(Node)
 OPTION_KEYS = ("C", "evalfn", "policy", "fet", "det", "df", "ege", "np", "npk", "npb", "fa",
                "mb", "pb", "sel",
                "alpha", "rave", "pu", "exp1", "abp", "abw", "flat", "open_loop", "max_nodes",
-               "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "tuned", "gumbel",
+               "stop", "puct", "prior", "v0q", "ms", "msv", "mib", "sfx", "tuned", "gumbel",
                "gumbel_cv", "gumbel_cs", "arms")
 
 #: The STOP rule checks the root every STOP_EVERY simulations (a pass over the root's children).
@@ -106,9 +106,9 @@ cdef class MCTSSearch:
         with the game's node priors), tuned (UCB1-Tuned selection), gumbel (the Gumbel root's
         m), gumbel_cv and gumbel_cs (its c_visit and c_scale), v0q (v0 by a quiescence
         search, plies), ms and msv (MCTS-MS's depth and visit threshold), mib (MCTS-MB's
-        depth), arms (with sel 'im': the α values each side's bandit picks among before every
-        simulation of a search, alphaarms.pxd), rave, pu, exp1, abp, flat, open_loop (only in
-        openloop.OpenLoopSearch), max_nodes. Absent = off."""
+        depth), sfx (the solver's sibling check), arms (with sel 'im': the α values each side's
+        bandit picks among before every simulation of a search, alphaarms.pxd), rave, pu, exp1,
+        abp, flat, open_loop (only in openloop.OpenLoopSearch), max_nodes. Absent = off."""
         o = options
         unknown = sorted(set(o) - set(OPTION_KEYS))
         if unknown:
@@ -142,6 +142,7 @@ cdef class MCTSSearch:
         self.o.ms = o.get("ms", 0)
         self.o.msv = o.get("msv", 1)
         self.o.mib = o.get("mib", 0)
+        self.o.sfx = o.get("sfx", False)
         self.o.max_nodes = o.get("max_nodes", 20_000_000)
         self.o.flat = o.get("flat", False)
         self.o.open_loop = o.get("open_loop", False)
@@ -503,29 +504,11 @@ cdef class MCTSSearch:
         self._backprop(depth, r0)
         if self.arms.k > 0:
             arms_reward(&self.arms, r0)
-        if self.o.mib > 0:
-            self._undo_with_minimax(s, depth)
+        if self.o.mib > 0 or self.o.sfx:
+            undo_with_proofs(self.nodes, self.path, depth, s, &self.o)
             return
         for i in range(depth):  # no-cython-lint: the count is the point
             s.undo_move()
-
-    cdef void _undo_with_minimax(self, GameState s, int depth) noexcept nogil:
-        """Back up the simulation's path to the root, as MCTS-MB (Baier & Winands 2013) does:
-        at each node on it (s at that node) whose child below was just proven a loss for its
-        mover while the node is not proven, the shallow win/loss minimax tries to prove the
-        node at once, where the solver would wait for every other child."""
-        cdef Node* nd
-        cdef Node* below
-        cdef int d, v
-        for d in range(depth, 0, -1):
-            s.undo_move()
-            nd = &self.nodes[self.path[d - 1]]
-            below = &self.nodes[self.path[d]]
-            if (d - 1 > 0 and nd.proven == 0 and below.proven == -1
-                    and not (nd.real & CHANCE) and s.max_outcomes == 0):
-                v = prove_shallow(s, self.o.mib)
-                if v != 0:
-                    nd.proven = v if nd.tomove == nd.mover else -v
 
     cdef void _minimax_in_selection(self, GameState s, Node* nd) noexcept nogil:
         """MCTS-MS (Baier & Winands 2013): once, the shallow win/loss minimax at node nd (s is

@@ -83,6 +83,7 @@ cdef struct Opts:
     int ms               # MCTS-MS: a win/loss minimax this deep at a node with msv visits
     int msv
     int mib              # MCTS-MB: a win/loss minimax this deep above a child proven lost
+    bint sfx             # above a child proven lost, prove its unexpanded siblings one ply deep
     bint need_v
     bint backup_v
     bint fast_random
