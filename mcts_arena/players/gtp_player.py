@@ -180,7 +180,7 @@ class GTPPlayer(Player):
             except EngineTimeout as e:
                 tail = self.engine.stderr_tail()
                 self.close()
-                within = str(e).rsplit(" within ", 1)[-1] if cpu else f"{limit:.3f} s"
+                within = e.allowed if cpu else f"{limit:.3f} s"
                 raise PlayerForfeit("time_forfeit", f"no answer to genmove within {within}"
                                     f" (engine killed){tail}") from None
             wall = _time.perf_counter() - t0

@@ -37,7 +37,11 @@ class EngineError(RuntimeError):
 
 
 class EngineTimeout(EngineError):
-    """No complete answer within the time allowed."""
+    """No complete answer within the time allowed (`allowed`: how that limit reads)."""
+
+    def __init__(self, message: str, allowed: str = "the time allowed"):
+        super().__init__(message)
+        self.allowed = allowed
 
 
 class GTPRefused(EngineError):
@@ -252,7 +256,8 @@ class GTPEngine:
         while b"\n" not in self._buf:
             left = None if limit is None else limit.left()
             if left is not None and left <= 0:
-                raise EngineTimeout(f"no answer to {command!r} within {limit.allowed()}")
+                raise EngineTimeout(f"no answer to {command!r} within {limit.allowed()}",
+                                    limit.allowed())
             ready, _, _ = select.select([fd], [], [], left)
             if not ready:
                 continue
